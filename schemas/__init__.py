@@ -1,0 +1,204 @@
+"""The Arrow schemas of every artifact: the contract between ``pipeline/`` and ``tasks/``.
+
+Each column carries its documentation in the field metadata (key ``doc``), so a Parquet file opened in
+pandas, DuckDB or pyarrow says what it holds. No other module spells a column name as a string: they
+use the ``C`` namespace below.
+"""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pyarrow as pa
+
+
+def _field(name: str, type_: pa.DataType, doc: str, nullable: bool = True) -> pa.Field:
+    return pa.field(name, type_, nullable=nullable, metadata={"doc": doc})
+
+
+def _schema(name: str, doc: str, *fields: pa.Field) -> pa.Schema:
+    return pa.schema(list(fields), metadata={"artifact": name, "doc": doc})
+
+
+EXTENT = pa.struct([("start", pa.int64()), ("end", pa.int64())])
+SECTION = pa.struct(
+    [
+        ("name", pa.string()),
+        ("start", pa.int64()),
+        ("end", pa.int64()),
+        ("content_start", pa.int64()),
+        ("content_end", pa.int64()),
+        ("extractable", pa.bool_()),
+        ("line", pa.int32()),
+    ]
+)
+POINT = pa.struct([("aspect", pa.string()), ("category", pa.string()), ("reason", pa.string())])
+
+DOCUMENTS = _schema(
+    "documents",
+    "One row per text document of an SGML corpus (seed 000, 'Text Corpus Format').",
+    _field("doc_id", pa.string(), "contents of the document identification element (DOCNO, DOCID, ...)", False),
+    _field("text", pa.string(), "the document from the '<' of its tag through its end tag; offset 0 is '<'", False),
+    _field("doc_offset", pa.int64(), "character offset of the document tag's '<' in the whole corpus file", False),
+    _field("doc_line", pa.int32(), "1-based line of the document tag in the corpus file", False),
+    _field(
+        "sections",
+        pa.list_(SECTION),
+        "every element inside the document: name, [start, end) with tags, [content_start, content_end) "
+        "without, extractable (TEXT by default) or not (e.g. ANNOTATION), line",
+    ),
+)
+
+FILLS = _schema(
+    "fills",
+    "One row per single fill of a template set; an instance without slots is one row with a null slot.",
+    _field("doc_id", pa.string(), "document id of the instance's pointer <TYPE-DOCID-ONEUP>", False),
+    _field("instance_type", pa.string(), "instance type (TYPE of the pointer)", False),
+    _field("one_up", pa.string(), "one-up string of the instance (ONEUP of the pointer)", False),
+    _field("instance_line", pa.int32(), "1-based line of the instance header", False),
+    _field("instance_optional", pa.bool_(), "instance marked OBJ_STATUS: OPTIONAL", False),
+    _field("slot", pa.string(), "slot name, null for an instance with no slots"),
+    _field("slot_line", pa.int32(), "1-based line of the slot name"),
+    _field("slot_optional", pa.bool_(), "slot marked optional with '?'"),
+    _field("alternative", pa.int32(), "0-based index of the fill-alternative within the slot"),
+    _field("fill_index", pa.int32(), "0-based index of the single fill within its alternative"),
+    _field("kind", pa.string(), "text, pointer or set"),
+    _field("line", pa.int32(), "1-based line where the single fill starts"),
+    _field("content", pa.string(), "text: content as written (minimal strings in [brackets]); set: value"),
+    _field("quoted", pa.bool_(), "the content was written in quotes"),
+    _field("max_content", pa.string(), "text: maximal content string (brackets removed)"),
+    _field("min_contents", pa.list_(pa.string()), "text: minimal content strings, in order"),
+    _field("norm_content", pa.string(), "maximal content after content normalization (what is compared)"),
+    _field("norm_min_contents", pa.list_(pa.string()), "minimal contents after content normalization"),
+    _field("max_start", pa.int64(), "text: start of the maximal extent (half-open, see extent_unit metadata)"),
+    _field("max_end", pa.int64(), "text: end of the maximal extent (first position after the fill)"),
+    _field("min_extents", pa.list_(EXTENT), "text: minimal extents after the first pair, in order"),
+    _field("target_type", pa.string(), "pointer: type of the instance pointed to"),
+    _field("target_doc_id", pa.string(), "pointer: document id of the instance pointed to"),
+    _field("target_one_up", pa.string(), "pointer: one-up string of the instance pointed to"),
+)
+
+MAPPING = _schema(
+    "mapping",
+    "How the hypothesis was mapped onto the reference: one row per instance pairing and per fill pairing.",
+    _field("level", pa.string(), "'instance' or 'fill'", False),
+    _field("doc_id", pa.string(), "document id of the instance set", False),
+    _field("instance_type", pa.string(), "instance type", False),
+    _field("slot", pa.string(), "slot name (fill rows)"),
+    _field("ref_instance", pa.string(), "reference instance pointer, null when unmapped"),
+    _field("hyp_instance", pa.string(), "hypothesis instance pointer, null when unmapped"),
+    _field("ref_alternative", pa.int32(), "index of the reference fill-alternative the hypothesis mapped to"),
+    _field("ref_line", pa.int32(), "line of the reference fill (or instance header)"),
+    _field("hyp_line", pa.int32(), "line of the hypothesis fill (or instance header)"),
+    _field("kind", pa.string(), "fill kind: text, pointer or set (fill rows)"),
+    _field("ref_fill", pa.string(), "the reference single fill as written in template syntax"),
+    _field("hyp_fill", pa.string(), "the hypothesis single fill as written in template syntax"),
+    _field("points", pa.list_(POINT), "the pairing's points: aspect, category, reason when unscored"),
+    _field("COR", pa.int32(), "correct points of the pairing", False),
+    _field("INC", pa.int32(), "incorrect points", False),
+    _field("MIS", pa.int32(), "missing points", False),
+    _field("SPU", pa.int32(), "spurious points", False),
+    _field("NON", pa.int32(), "unscored (non-committal) points", False),
+)
+
+TALLIES = _schema(
+    "tallies",
+    "One row per point; every score is a sum over these rows (per-document sufficient statistics).",
+    _field("doc_id", pa.string(), "document id", False),
+    _field("instance_type", pa.string(), "instance type", False),
+    _field("slot", pa.string(), "slot name; null for object (instance-level) points"),
+    _field("aspect", pa.string(), "content, extent, pointer, set, or object", False),
+    _field("category", pa.string(), "COR, INC, PAR, MIS, SPU or NON (unscored)", False),
+    _field("reason", pa.string(), "why a point is unscored: optional-slot, removed, optional-instance"),
+    _field("ref_instance", pa.string(), "reference instance pointer"),
+    _field("hyp_instance", pa.string(), "hypothesis instance pointer"),
+    _field("ref_line", pa.int32(), "line of the reference fill"),
+    _field("hyp_line", pa.int32(), "line of the hypothesis fill"),
+)
+
+_COUNT_FIELDS = [
+    _field(name, pa.int64(), doc, False)
+    for name, doc in [
+        ("COR", "correct points"),
+        ("INC", "incorrect points"),
+        ("PAR", "partially correct points"),
+        ("MIS", "missing points"),
+        ("SPU", "spurious points"),
+        ("NON", "unscored points"),
+        ("POS", "possible = COR + INC + PAR + MIS"),
+        ("ACT", "actual = COR + INC + PAR + SPU"),
+    ]
+]
+_MEASURE_FIELDS = [
+    _field(name, pa.float64(), doc + " (fraction of 1; null where undefined)")
+    for name, doc in [
+        ("REC", "recall (COR + PAR/2) / POS"),
+        ("PRE", "precision (COR + PAR/2) / ACT"),
+        ("F", "F-measure with the run's beta"),
+        ("UND", "undergeneration MIS / POS"),
+        ("OVG", "overgeneration SPU / ACT"),
+        ("SUB", "substitution (INC + PAR/2) / (COR + PAR + INC)"),
+        ("ERR", "error (INC + PAR/2 + MIS + SPU) / (COR + PAR + INC + MIS + SPU)"),
+    ]
+]
+
+SCORES = _schema(
+    "scores",
+    "Score tables of one system, computed from its tallies.",
+    _field("scope", pa.string(), "total, document, type, slot or object", False),
+    _field("doc_id", pa.string(), "document id (scope document)"),
+    _field("instance_type", pa.string(), "instance type (scopes type, slot, object)"),
+    _field("slot", pa.string(), "slot name (scope slot)"),
+    *_COUNT_FIELDS,
+    *_MEASURE_FIELDS,
+)
+
+LEADERBOARD = _schema(
+    "leaderboard",
+    "One row per system of a campaign, best F first.",
+    _field("rank", pa.int32(), "1 for the best F; systems with equal F share a rank", False),
+    _field("system", pa.string(), "system name from the campaign file", False),
+    *_COUNT_FIELDS,
+    *_MEASURE_FIELDS,
+    _field("signature", pa.string(), "the system's score signature", False),
+)
+
+ALIGNMENT = _schema(
+    "alignment",
+    "One row per alignment column of a reference document and its hypothesis document.",
+    _field("doc_id", pa.string(), "document id", False),
+    _field("column", pa.int64(), "0-based column number within the document's alignment", False),
+    _field("ref_word", pa.string(), "reference word (null for an insertion)"),
+    _field("ref_start", pa.int64(), "start of the reference word (characters from the document's '<')"),
+    _field("ref_end", pa.int64(), "end of the reference word (half-open)"),
+    _field("hyp_word", pa.string(), "hypothesis word (null for a deletion)"),
+    _field("hyp_start", pa.int64(), "start of the hypothesis word"),
+    _field("hyp_end", pa.int64(), "end of the hypothesis word (half-open)"),
+    _field("op", pa.string(), "C correct, S substitution, D deletion, I insertion", False),
+    _field("cost", pa.float64(), "cost of the column (0 for C)", False),
+)
+
+SCHEMAS = {
+    s.metadata[b"artifact"].decode(): s
+    for s in (DOCUMENTS, FILLS, MAPPING, TALLIES, SCORES, LEADERBOARD, ALIGNMENT)
+}
+
+# Column names, for code that must name one (``C.doc_id``): one namespace, derived from the schemas.
+C = SimpleNamespace(**{name: name for schema in SCHEMAS.values() for name in schema.names})
+
+COUNT_COLUMNS = tuple(f.name for f in _COUNT_FIELDS)
+MEASURE_COLUMNS = tuple(f.name for f in _MEASURE_FIELDS)
+
+
+def table_from_rows(rows: list[dict], schema: pa.Schema) -> pa.Table:
+    """Rows (dicts) to a table of ``schema``; a key the schema does not name is an error, not dropped.
+
+    Absent keys become nulls (nullable columns only; pyarrow refuses a null in a required column).
+    """
+    names = set(schema.names)
+    for row in rows:
+        unknown = row.keys() - names
+        if unknown:
+            artifact = (schema.metadata or {}).get(b"artifact", b"?").decode()
+            raise KeyError(f"columns {sorted(unknown)} are not in the {artifact} schema")
+    return pa.Table.from_pylist(rows, schema=schema)
