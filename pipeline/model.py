@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Union
 
 OPTIONAL_STATUS_SLOT = "OBJ_STATUS"
 OPTIONAL_STATUS_VALUE = "OPTIONAL"
@@ -103,7 +102,7 @@ class TextFill:
         return self.minimal_contents or (self.content,)
 
 
-Fill = Union[PointerFill, SetFill, TextFill]
+Fill = PointerFill | SetFill | TextFill
 Alternative = tuple[Fill, ...]
 
 

@@ -335,13 +335,17 @@ class _Scorer:
                 point = Point("object", "NON", "optional-instance")
             else:
                 point = Point("object", "MIS")
-            instances.append(InstancePairing(doc_id, type_name, ref.pointer, None, counts, point, tuple(pairings)))
+            instances.append(
+                InstancePairing(doc_id, type_name, ref.pointer, None, counts, point, tuple(pairings))
+            )
         for j, hyp in enumerate(hyps):
             if j in mapped_hyps:
                 continue
             counts, pairings = self._score_instances(doc_id, None, hyp)
             point = Point("object", "SPU")
-            instances.append(InstancePairing(doc_id, type_name, None, hyp.pointer, counts, point, tuple(pairings)))
+            instances.append(
+                InstancePairing(doc_id, type_name, None, hyp.pointer, counts, point, tuple(pairings))
+            )
 
     def _score_instances(
         self, doc_id: str, ref: Instance | None, hyp: Instance | None

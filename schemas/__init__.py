@@ -37,9 +37,18 @@ POINT = pa.struct([("aspect", pa.string()), ("category", pa.string()), ("reason"
 DOCUMENTS = _schema(
     "documents",
     "One row per text document of an SGML corpus (seed 000, 'Text Corpus Format').",
-    _field("doc_id", pa.string(), "contents of the document identification element (DOCNO, DOCID, ...)", False),
-    _field("text", pa.string(), "the document from the '<' of its tag through its end tag; offset 0 is '<'", False),
-    _field("doc_offset", pa.int64(), "character offset of the document tag's '<' in the whole corpus file", False),
+    _field(
+        "doc_id", pa.string(), "contents of the document identification element (DOCNO, DOCID, ...)", False
+    ),
+    _field(
+        "text",
+        pa.string(),
+        "the document from the '<' of its tag through its end tag; offset 0 is '<'",
+        False,
+    ),
+    _field(
+        "doc_offset", pa.int64(), "character offset of the document tag's '<' in the whole corpus file", False
+    ),
     _field("doc_line", pa.int32(), "1-based line of the document tag in the corpus file", False),
     _field(
         "sections",
@@ -70,7 +79,9 @@ FILLS = _schema(
     _field("min_contents", pa.list_(pa.string()), "text: minimal content strings, in order"),
     _field("norm_content", pa.string(), "maximal content after content normalization (what is compared)"),
     _field("norm_min_contents", pa.list_(pa.string()), "minimal contents after content normalization"),
-    _field("max_start", pa.int64(), "text: start of the maximal extent (half-open, see extent_unit metadata)"),
+    _field(
+        "max_start", pa.int64(), "text: start of the maximal extent (half-open, see extent_unit metadata)"
+    ),
     _field("max_end", pa.int64(), "text: end of the maximal extent (first position after the fill)"),
     _field("min_extents", pa.list_(EXTENT), "text: minimal extents after the first pair, in order"),
     _field("target_type", pa.string(), "pointer: type of the instance pointed to"),

@@ -1,0 +1,122 @@
+"""Time the templette chain on a generated corpus: reading, scoring, tables, the whole Luigi chain.
+
+    python benchmarks/bench_templette.py [--docs 2000] [--events 3] [--error-rate 0.1] [--seed 7]
+
+Writes the generated files to a temporary directory, prints seconds per step and peak memory.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import resource
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from pipeline.report import score_table  # noqa: E402
+from pipeline.scoring import ScoringOptions, score_template_sets  # noqa: E402
+from pipeline.tables import scoring_to_tables, template_set_from_table, template_set_to_table  # noqa: E402
+from pipeline.templates import read_template_set  # noqa: E402
+from tasks.cli import main  # noqa: E402
+
+WORDS = [
+    "egypt",
+    "ghana",
+    "mali",
+    "cup",
+    "final",
+    "league",
+    "match",
+    "team",
+    "coach",
+    "goal",
+    "score",
+    "title",
+    "season",
+    "city",
+]
+
+
+def generate(
+    directory: Path, docs: int, events: int, error_rate: float, seed: int
+) -> tuple[Path, Path, Path]:
+    rng = random.Random(seed)
+    texts, ref, hyp = [], [], []
+    for d in range(docs):
+        doc_id = f"DOC{d:06d}"
+        body = " ".join(rng.choice(WORDS) for _ in range(200))
+        text = f"<DOC>\n<DOCNO> {doc_id} </DOCNO>\n<TEXT>\n{body}\n</TEXT>\n</DOC>\n"
+        start = text.index("<TEXT>") + 7
+        texts.append(text)
+        ref.append(f"<TEMPLATE-{doc_id}-1> :=\n    DOC_NR: {doc_id} ##14#{14 + len(doc_id)}#\n")
+        hyp.append(ref[-1])
+        pointers = [f"<EVENT-{doc_id}-{e + 1}>" for e in range(events)]
+        ref.append("    EVENT: " + "\n           ".join(pointers) + "\n")
+        hyp.append(ref[-1])
+        for e in range(events):
+            ref.append(f"<EVENT-{doc_id}-{e + 1}> :=\n")
+            hyp.append(f"<EVENT-{doc_id}-{e + 1}> :=\n")
+            for slot in ("WINNER", "LOSER", "PLACE", "DATE"):
+                s = start + rng.randrange(0, 150) * 5
+                s = text.rfind(" ", 0, s) + 1
+                e_ = text.index(" ", s)
+                word = text[s:e_]
+                ref.append(f'    {slot}: "{word}" ##{s}#{e_}#\n')
+                if rng.random() < error_rate:
+                    hyp.append(f'    {slot}: "{rng.choice(WORDS)}" ##{s}#{e_ + 1}#\n')
+                elif rng.random() > error_rate:
+                    hyp.append(f'    {slot}: "{word}" ##{s}#{e_}#\n')
+    paths = directory / "texts.sgml", directory / "ref.tpl", directory / "hyp.tpl"
+    for path, parts in zip(paths, (texts, ref, hyp), strict=True):
+        path.write_text("".join(parts))
+    return paths
+
+
+def timed(label: str, function, *args):
+    start = time.perf_counter()
+    result = function(*args)
+    print(f"{label:32} {time.perf_counter() - start:8.2f} s")
+    return result
+
+
+def run(args: argparse.Namespace) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        texts, ref_path, hyp_path = generate(Path(tmp), args.docs, args.events, args.error_rate, args.seed)
+        print(f"{args.docs} documents, {args.events} events each, error rate {args.error_rate}")
+        ref = timed("read reference templates", read_template_set, ref_path)
+        hyp = timed("read hypothesis templates", read_template_set, hyp_path)
+        ref_table = timed("template set -> fills table", template_set_to_table, ref)
+        timed("fills table -> template set", template_set_from_table, ref_table)
+        scoring = timed("map and score", score_template_sets, ref, hyp, ScoringOptions("both"))
+        _, tallies = timed("mapping and tallies tables", scoring_to_tables, scoring)
+        timed("score tables", score_table, tallies)
+        print(f"{'points':32} {tallies.num_rows:8d}")
+        argv = ["templette", "--ref", str(ref_path), "--hyp", str(hyp_path), "--texts", str(texts),
+                "--store", str(Path(tmp) / "store")]  # fmt: skip
+        timed("whole chain (iescore templette)", lambda: _quiet(main, argv))
+        timed("whole chain again (all cached)", lambda: _quiet(main, argv))
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"{'peak memory':32} {peak:8.0f} MiB")
+
+
+def _quiet(function, argv):
+    import contextlib
+    import io
+
+    with contextlib.redirect_stdout(io.StringIO()):
+        status = function(argv)
+    if status != 0:
+        raise SystemExit(f"iescore exited {status}")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--docs", type=int, default=2000)
+    parser.add_argument("--events", type=int, default=3)
+    parser.add_argument("--error-rate", type=float, default=0.1)
+    parser.add_argument("--seed", type=int, default=7)
+    run(parser.parse_args())

@@ -1,0 +1,56 @@
+"""Checks of a template set against the text corpus it was extracted from.
+
+The readers check what one file can say about itself; these checks need both files: every instance
+set names a document of the corpus, and every extent lies inside its document.
+"""
+
+from __future__ import annotations
+
+from pipeline.errors import InputError
+from pipeline.model import Corpus, TemplateSet, TextFill
+
+
+def check_against_corpus(template_set: TemplateSet, corpus: Corpus) -> None:
+    """Raise InputError (template file and line) for an unknown document id or an extent off its document."""
+    documents = corpus.by_id()
+    for instance in template_set.instances:
+        document = documents.get(instance.pointer.doc_id)
+        if document is None:
+            raise InputError(
+                template_set.source,
+                instance.line,
+                f"document id {instance.pointer.doc_id!r} of {instance.pointer.render()} is not in the "
+                f"text corpus {corpus.source}",
+            )
+        size = len(document.text)
+        for slot in instance.slots:
+            for alternative in slot.alternatives:
+                for fill in alternative:
+                    if not isinstance(fill, TextFill):
+                        continue
+                    for extent in fill.extents:
+                        if extent.start < 0 or extent.end > size:
+                            raise InputError(
+                                template_set.source,
+                                fill.line,
+                                f"extent {extent.start}#{extent.end} lies outside document "
+                                f"{document.doc_id}, which has offsets 0 to {size}",
+                            )
+                        if extent.start >= extent.end:
+                            raise InputError(
+                                template_set.source,
+                                fill.line,
+                                f"extent start {extent.start} must be less than its end {extent.end}",
+                            )
+
+
+def check_single_alternatives(template_set: TemplateSet) -> None:
+    """A hypothesis slot holds one fill-alternative (seed 000, "Instance Set")."""
+    for instance in template_set.instances:
+        for slot in instance.slots:
+            if len(slot.alternatives) > 1:
+                raise InputError(
+                    template_set.source,
+                    slot.line,
+                    f"a hypothesis slot holds one fill-alternative; {slot.name} has {len(slot.alternatives)}",
+                )

@@ -1,0 +1,186 @@
+"""Score tables from tallies, and their renderings: MUC score report, JSON, report summary.
+
+Everything here reads the ``tallies`` (one row per point) or the ``mapping``; nothing rescores text.
+The text report follows the MUC scorer's page layout (seed 001, "score report"): POS ACT | COR PAR INC |
+MIS SPU NON | REC PRE UND OVG SUB ERR, with OBJ SCORES, SLOT SCORES, ALL SLOTS and the ``P&R 2P&R
+P&2R`` F-measures line. Undefined percentages print as ``-`` (the MUC scorer printed 0).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import pandas as pd
+import pyarrow as pa
+
+from pipeline.measures import CATEGORIES, Counts, f_measure, measures, percent
+from schemas import COUNT_COLUMNS, MEASURE_COLUMNS, SCORES, C, table_from_rows
+
+OBJECT = "object"
+SCOPES = ("total", "document", "type", "slot", "object")
+
+
+def score_table(tallies: pa.Table, beta: float = 1.0) -> pa.Table:
+    """The ``scores`` artifact: counts and measures by total, document, type, slot and object type.
+
+    Fill points (every aspect but ``object``) make the total, document, type and slot scores; object
+    points make the object scores. Every document and type that has any point gets a row.
+    """
+    frame = tallies.to_pandas()
+    fills = frame[frame[C.aspect] != OBJECT]
+    objects = frame[frame[C.aspect] == OBJECT]
+    rows: list[dict[str, Any]] = [_row("total", _counts(fills[C.category]), beta)]
+    for doc_id in _ordered(frame[C.doc_id]):
+        rows.append(
+            _row("document", _counts(fills[fills[C.doc_id] == doc_id][C.category]), beta, doc_id=doc_id)
+        )
+    for type_name in _ordered(frame[C.instance_type]):
+        of_type = fills[fills[C.instance_type] == type_name]
+        rows.append(_row("type", _counts(of_type[C.category]), beta, instance_type=type_name))
+    for (type_name, slot), group in fills.groupby([C.instance_type, C.slot], sort=False):
+        rows.append(_row("slot", _counts(group[C.category]), beta, instance_type=type_name, slot=slot))
+    for type_name in _ordered(objects[C.instance_type]):
+        of_type = objects[objects[C.instance_type] == type_name]
+        rows.append(_row(OBJECT, _counts(of_type[C.category]), beta, instance_type=type_name))
+    return table_from_rows(rows, SCORES)
+
+
+def scores_json(scores: pa.Table, signature: str) -> dict[str, Any]:
+    """The ``--json`` document of DESIGN.md: signature, totals, by_type, by_slot, by_document.
+
+    Counts are integers; measures are percentages (0-100 floats), ``None`` (JSON null) where undefined.
+    """
+    by_scope = _by_scope(scores)
+    keys = {"type": (C.instance_type,), "slot": (C.instance_type, C.slot), "document": (C.doc_id,)}
+
+    def entries(scope: str) -> list[dict[str, Any]]:
+        return [{**{k: row[k] for k in keys[scope]}, **score_object(row)} for row in by_scope.get(scope, [])]
+
+    return {
+        "signature": signature,
+        "totals": score_object(by_scope["total"][0]),
+        "by_type": entries("type"),
+        "by_slot": entries("slot"),
+        "by_document": entries("document"),
+    }
+
+
+def score_object(row: Mapping[str, Any]) -> dict[str, Any]:
+    """Counts as integers and measures as percentages of one score row."""
+    values: dict[str, Any] = {k: int(row[k]) for k in COUNT_COLUMNS}
+    for k in MEASURE_COLUMNS:
+        values[k] = None if row[k] is None else round(row[k] * 100.0, 6)
+    return values
+
+
+def muc_report(scores: pa.Table, signature: str, title: str = "iescore") -> str:
+    """The MUC-layout score report page for the totals, with a section of document scores."""
+    by_scope = _by_scope(scores)
+    rule = "-" * 78
+    divider = "-" * 24 + "+" + "-" * 13 + "+" + "-" * 14 + "+" + "-" * 24
+    lines = [f"* * * {title} * * *", f"signature: {signature}", "", rule, _header(), divider]
+    lines.append(_section("OBJ SCORES"))
+    for row in by_scope.get(OBJECT, []):
+        lines.append(_line(" " + row[C.instance_type].lower(), row))
+    lines.append(divider)
+    lines.append(_section("SLOT SCORES"))
+    slots = by_scope.get("slot", [])
+    for type_row in by_scope.get("type", []):
+        type_name = type_row[C.instance_type]
+        lines.append(_section(" " + type_name.lower()))
+        for row in slots:
+            if row[C.instance_type] == type_name:
+                lines.append(_line("  " + row[C.slot].lower(), row))
+    lines.append(divider)
+    lines.append(_section("DOC SCORES"))
+    for row in by_scope.get("document", []):
+        label = " " + row[C.doc_id]
+        if len(label) > 12:
+            lines.append(label)
+            label = ""
+        lines.append(_line(label, row))
+    lines.append(divider)
+    total = by_scope["total"][0]
+    lines.append(_line("ALL SLOTS", total))
+    lines.append("")
+    counts = Counts(**{k: int(total[k]) for k in CATEGORIES})
+    fs = [f_measure(counts, beta) for beta in (1.0, 0.5, 2.0)]
+    lines.append(f"{'':17}{'P&R':>10}{'2P&R':>12}{'P&2R':>12}")
+    lines.append(
+        f"{'F-MEASURES':17}" + "".join(f"{_fmt2(f):>{w}}" for f, w in zip(fs, (10, 12, 12), strict=True))
+    )
+    return "\n".join(lines) + "\n"
+
+
+def report_summary(mapping: pa.Table) -> str:
+    """The IE report summary (seed 001): one line per pairing, result | slot | reference | hypothesis.
+
+    Upper-case results are instance pairings, lower-case ones single fills; a text fill compared on
+    content and extent shows both results, content first (``cor/inc``).
+    """
+    lines: list[str] = []
+    current = None
+    for row in mapping.to_pylist():
+        if row[C.doc_id] != current:
+            current = row[C.doc_id]
+            lines.extend(["", f"Document {current}"])
+        results = "/".join(p["category"].lower() for p in row[C.points])
+        if row[C.level] == "instance":
+            results = results.upper()
+            lines.append(f"{results} | | {row[C.ref_instance] or ''} | {row[C.hyp_instance] or ''}")
+        else:
+            lines.append(f"{results} | {row[C.slot]}: | {row[C.ref_fill] or ''} | {row[C.hyp_fill] or ''}")
+    return "\n".join(lines).lstrip("\n") + "\n"
+
+
+# --- helpers -------------------------------------------------------------------------------------
+
+
+def _counts(categories: Iterable[str]) -> Counts:
+    return Counts.of(categories)
+
+
+def _row(scope: str, counts: Counts, beta: float, **keys: str) -> dict[str, Any]:
+    return {C.scope: scope, **keys, **counts.as_dict(), **measures(counts, beta)}
+
+
+def _ordered(values: pd.Series) -> list[str]:
+    return list(dict.fromkeys(values.dropna()))
+
+
+def _by_scope(scores: pa.Table) -> dict[str, list[dict[str, Any]]]:
+    grouped: dict[str, list[dict[str, Any]]] = {}
+    for row in scores.to_pylist():
+        grouped.setdefault(row[C.scope], []).append(row)
+    return grouped
+
+
+def _header() -> str:
+    measures_part = "".join(f"{m:>4}" for m in ("REC", "PRE", "UND", "OVG", "SUB", "ERR"))
+    return (
+        f"{'':12}{'POS':>6}{'ACT':>6}|{'COR':>4}{'PAR':>4}{'INC':>5}|{'MIS':>4}{'SPU':>5}{'NON':>5}|"
+        + measures_part
+    )
+
+
+def _section(label: str) -> str:
+    return f"{label:24}|{'':13}|{'':14}|"
+
+
+def _line(label: str, row: Mapping[str, Any]) -> str:
+    pct = "".join(_fmt0(row[m]) for m in ("REC", "PRE", "UND", "OVG", "SUB", "ERR"))
+    return (
+        f"{label[:12]:12}{row['POS']:>6}{row['ACT']:>6}|{row['COR']:>4}{row['PAR']:>4}{row['INC']:>5}|"
+        f"{row['MIS']:>4}{row['SPU']:>5}{row['NON']:>5}|{pct}"
+    )
+
+
+def _fmt0(value: float | None) -> str:
+    shown = percent(value)
+    return f"{'-' if shown is None else int(shown):>4}"
+
+
+def _fmt2(value: float | None) -> str:
+    shown = percent(value, 2)
+    return "-" if shown is None else f"{shown:.2f}"

@@ -1,0 +1,196 @@
+"""The ``iescore`` command line (DESIGN.md, "Command line").
+
+Exit status: 0 scored, 2 bad input (``file:line: what was expected`` on stderr), 1 internal error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import pyarrow as pa
+
+from pipeline.campaign import DEFAULT_OPTIONS, read_campaign
+from pipeline.errors import InputError
+from pipeline.report import muc_report, report_summary, scores_json
+from pipeline.scoring import COMPARE_MODES
+from schemas import COUNT_COLUMNS, MEASURE_COLUMNS, C
+from tasks import runner
+from tasks.base import task_for
+from tasks.graph import campaign_spec, templette_spec
+from tasks.report import SIGNATURE_KEY
+from tasks.store import list_artifacts, read_table
+
+EXIT_OK, EXIT_INTERNAL, EXIT_INPUT = 0, 1, 2
+DEFAULT_STORE = "iescore-store"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.handler(args)
+    except InputError as error:
+        print(f"iescore: {error.render()}", file=sys.stderr)
+        return EXIT_INPUT
+
+
+def templette(args: argparse.Namespace) -> int:
+    """Score one hypothesis template set against a reference."""
+    for path in (args.ref, args.hyp, args.texts, args.hyp_texts):
+        if path is not None and not Path(path).is_file():
+            raise InputError(str(path), 0, "file not found")
+    options = dict(DEFAULT_OPTIONS)
+    options.update(
+        compare=args.compare,
+        unscored=args.unscored.split(",") if args.unscored else [],
+        case_sensitive=args.case_sensitive,
+        beta=args.beta,
+        encoding=args.encoding,
+    )
+    spec = templette_spec(
+        Path(args.ref),
+        Path(args.hyp),
+        Path(args.texts) if args.texts else None,
+        Path(args.hyp_texts) if args.hyp_texts else None,
+        options,
+    )
+    report = task_for(spec, args.store)
+    status = _run([report], args.workers)
+    if status != EXIT_OK:
+        return status
+    scores = read_table(report.output()["scores"])
+    signature = scores.schema.metadata[SIGNATURE_KEY].decode()
+    sys.stdout.write(muc_report(scores, signature, title="iescore templette"))
+    mapping = read_table(report.requires()["scored"].output()["mapping"])
+    if args.json:
+        _write(args.json, json.dumps(scores_json(scores, signature), indent=2) + "\n")
+    if args.csv:
+        _write_csv(Path(args.csv), scores, mapping)
+    if args.summary:
+        _write(args.summary, report_summary(mapping))
+    return EXIT_OK
+
+
+def campaign(args: argparse.Namespace) -> int:
+    """Score every system of a campaign file in one graph and print the leaderboard."""
+    parsed = read_campaign(args.campaign)
+    store = args.store or parsed.store or (parsed.source.parent / DEFAULT_STORE)
+    summary_spec, _ = campaign_spec(parsed)
+    summary = task_for(summary_spec, str(store))
+    status = _run([summary], args.workers, args.scheduler_host, args.scheduler_port)
+    if status != EXIT_OK:
+        return status
+    board = read_table(summary.output()["leaderboard"])
+    sys.stdout.write(leaderboard_text(board))
+    if args.json:
+        _write(args.json, json.dumps(board.to_pylist(), indent=2) + "\n")
+    if args.csv:
+        Path(args.csv).parent.mkdir(parents=True, exist_ok=True)
+        board.to_pandas().to_csv(args.csv, index=False)
+    return EXIT_OK
+
+
+def artifacts(args: argparse.Namespace) -> int:
+    """List a store's artifacts with their stage, key, rows and inputs."""
+    for entry in list_artifacts(args.store):
+        inputs = ", ".join(f"{role}={key[:12]}" for role, key in sorted(entry.get("inputs", {}).items()))
+        print(f"{entry.get('stage', '?'):20} {entry.get('key', '?')[:16]} rows={entry['rows']:<7} {inputs}")
+        print(f"{'':20} {entry['path']}")
+    return EXIT_OK
+
+
+def leaderboard_text(board: pa.Table) -> str:
+    """The leaderboard as a fixed-width table (percentages, ``-`` where undefined)."""
+    columns = [C.rank, C.system, "POS", "ACT", "COR", "INC", "MIS", "SPU", "REC", "PRE", "F"]
+    width = max([len("system")] + [len(name) for name in board.column(C.system).to_pylist()])
+    header = f"{'rank':>4}  {'system':<{width}}" + "".join(f"{c:>7}" for c in columns[2:])
+    lines = [header, "-" * len(header)]
+    for row in board.to_pylist():
+        cells = "".join(f"{row[c]:>7}" for c in columns[2:8])
+        cells += "".join(f"{'-' if row[c] is None else f'{100 * row[c]:.2f}':>7}" for c in columns[8:])
+        lines.append(f"{row[C.rank]:>4}  {row[C.system]:<{width}}{cells}")
+    return "\n".join(lines) + "\n"
+
+
+# --- helpers -------------------------------------------------------------------------------------
+
+
+def _run(tasks: list, workers: int, host: str | None = None, port: int | None = None) -> int:
+    outcome = runner.run(tasks, workers=workers, scheduler_host=host, scheduler_port=port)
+    for message in outcome.input_errors:
+        print(f"iescore: {message}", file=sys.stderr)
+    for message in outcome.errors:
+        print(f"iescore: internal error:\n{message}", file=sys.stderr)
+    if outcome.errors:
+        return EXIT_INTERNAL
+    if outcome.input_errors:
+        return EXIT_INPUT
+    return EXIT_OK
+
+
+def _write(path: str, text: str) -> None:
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    Path(path).write_text(text, encoding="utf-8")
+
+
+def _write_csv(directory: Path, scores: pa.Table, mapping: pa.Table) -> None:
+    directory.mkdir(parents=True, exist_ok=True)
+    frame = scores.to_pandas()
+    keys = {"total": [], "type": [C.instance_type], "slot": [C.instance_type, C.slot]}
+    keys.update(document=[C.doc_id], object=[C.instance_type])
+    names = {"total": "totals", "type": "by_type", "slot": "by_slot", "document": "by_document"}
+    names["object"] = "objects"
+    for scope, columns in keys.items():
+        part = frame[frame[C.scope] == scope][columns + list(COUNT_COLUMNS) + list(MEASURE_COLUMNS)]
+        part.to_csv(directory / f"{names[scope]}.csv", index=False)
+    pairings = mapping.to_pandas()
+    pairings[C.points] = [
+        " ".join(f"{p['aspect']}:{p['category']}" for p in points) for points in pairings[C.points]
+    ]
+    pairings.to_csv(directory / "mapping.csv", index=False)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="iescore", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    t = commands.add_parser("templette", help="score a HUB-4 templette hypothesis (seed 000)")
+    t.add_argument("--ref", required=True, help="reference template set")
+    t.add_argument("--hyp", required=True, help="hypothesis template set")
+    t.add_argument("--texts", help="reference text corpus (SGML)")
+    t.add_argument("--hyp-texts", help="hypothesis text corpus, when it differs from the reference's")
+    t.add_argument("--compare", choices=COMPARE_MODES, default="both", help="aspects of text fills compared")
+    t.add_argument("--unscored", default="COMMENT", help="comma-separated unscored slot names")
+    t.add_argument("--case-sensitive", action="store_true", help="compare contents case-sensitively")
+    t.add_argument("--beta", type=float, default=1.0, help="F-measure beta (default 1)")
+    t.add_argument("--encoding", default="utf-8", help="encoding of the input files (e.g. latin-1)")
+    t.add_argument("--store", default=DEFAULT_STORE, help="artifact store directory")
+    t.add_argument("--json", help="write the scores as JSON here")
+    t.add_argument("--csv", help="write score tables and the mapping as CSV files into this directory")
+    t.add_argument("--summary", help="write the report summary (every fill pairing) here")
+    t.add_argument("--workers", type=int, default=1)
+    t.set_defaults(handler=templette)
+
+    c = commands.add_parser("campaign", help="score every system of a campaign file")
+    c.add_argument("campaign", help="campaign file (TOML)")
+    c.add_argument(
+        "--store", help="artifact store (default: the file's 'store', else iescore-store beside it)"
+    )
+    c.add_argument("--workers", type=int, default=1)
+    c.add_argument("--scheduler-host", help="Luigi central scheduler host (default: local scheduler)")
+    c.add_argument("--scheduler-port", type=int, default=8082)
+    c.add_argument("--json", help="write the leaderboard as JSON here")
+    c.add_argument("--csv", help="write the leaderboard as CSV here")
+    c.set_defaults(handler=campaign)
+
+    a = commands.add_parser("artifacts", help="list the artifacts of a store")
+    a.add_argument("store")
+    a.set_defaults(handler=artifacts)
+    return parser
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

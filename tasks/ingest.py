@@ -1,0 +1,47 @@
+"""IngestCorpus and IngestTemplates: raw files in, ``documents`` and ``fills`` artifacts out."""
+
+from __future__ import annotations
+
+import pyarrow as pa
+
+from pipeline.checks import check_against_corpus, check_single_alternatives
+from pipeline.corpus import read_corpus
+from pipeline.tables import corpus_from_table, corpus_to_table, template_set_to_table
+from pipeline.templates import check_pointers, read_template_set
+from tasks.base import Stage
+
+
+class IngestCorpus(Stage):
+    """Read an SGML text corpus into the ``documents`` artifact."""
+
+    STAGE = "IngestCorpus"
+    VERSION = 1
+    OUTPUTS = ("documents",)
+
+    def produce(self) -> dict[str, pa.Table]:
+        corpus = read_corpus(
+            self.input_file("texts"),
+            encoding=self.options.get("encoding", "utf-8"),
+            extractable=tuple(self.options.get("extractable", ("TEXT",))),
+        )
+        return {"documents": corpus_to_table(corpus)}
+
+
+class IngestTemplates(Stage):
+    """Read a template set into the ``fills`` artifact, checked against its corpus when one is given."""
+
+    STAGE = "IngestTemplates"
+    VERSION = 1
+    OUTPUTS = ("fills",)
+
+    def produce(self) -> dict[str, pa.Table]:
+        template_set = read_template_set(
+            self.input_file("templates"), encoding=self.options.get("encoding", "utf-8")
+        )
+        check_pointers(template_set)
+        if self.options.get("role") == "hypothesis":
+            check_single_alternatives(template_set)
+        documents = self.input_table("corpus")
+        if documents is not None:
+            check_against_corpus(template_set, corpus_from_table(documents))
+        return {"fills": template_set_to_table(template_set)}

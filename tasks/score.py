@@ -1,0 +1,29 @@
+"""MapAndScore: reference and hypothesis ``fills`` in, ``mapping`` and ``tallies`` out."""
+
+from __future__ import annotations
+
+import pyarrow as pa
+
+from pipeline.scoring import ScoringOptions, score_template_sets
+from pipeline.tables import scoring_to_tables, template_set_from_table
+from tasks.base import Stage
+
+
+class MapAndScore(Stage):
+    STAGE = "MapAndScore"
+    VERSION = 1
+    OUTPUTS = ("mapping", "tallies")
+
+    def produce(self) -> dict[str, pa.Table]:
+        options = ScoringOptions(
+            compare=self.options["compare"],
+            unscored_slots=frozenset(self.options["unscored"]),
+            case_sensitive=self.options["case_sensitive"],
+        )
+        scoring = score_template_sets(
+            template_set_from_table(self.input_table("ref")),
+            template_set_from_table(self.input_table("hyp")),
+            options,
+        )
+        mapping, tallies = scoring_to_tables(scoring)
+        return {"mapping": mapping, "tallies": tallies}
