@@ -13,7 +13,7 @@ from pipeline.corpus import DEFAULT_EXTRACTABLE, decode_text, parse_corpus, read
 from pipeline.errors import InputError
 from pipeline.model import Corpus, Document
 
-SAMPLE = Path("/work/shared/samples/hub4-sports/texts.sgml")
+SAMPLE = Path(__file__).resolve().parents[2] / "shared" / "samples" / "hub4-sports" / "texts.sgml"
 SAMPLE_IDS = ("ABC19980307.1830.1415", "PRI19980302.2000.2923", "PRI19980317.2000.2025")
 
 
@@ -48,7 +48,7 @@ def test_sample_documents_and_tags(sample: Corpus) -> None:
 
 
 def test_sample_reference_extents(sample: Corpus) -> None:
-    # The extents of /work/shared/samples/hub4-sports/ref.tpl.
+    # The extents of ../shared/samples/hub4-sports/ref.tpl.
     text = sample.by_id()["PRI19980302.2000.2923"].text
     assert text[216:255] == "African cup of\nnation soccer tournament"
     assert text[332:337] == "Egypt"

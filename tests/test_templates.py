@@ -14,8 +14,7 @@ from pipeline.errors import InputError
 from pipeline.model import Extent, Fill, Instance, Pointer, PointerFill, SetFill, Slot, TemplateSet, TextFill
 from pipeline.templates import check_pointers, parse_template_set, read_template_set, write_template_set
 
-SAMPLE = Path("/work/shared/samples/hub4-sports")
-needs_sample = pytest.mark.skipif(not SAMPLE.is_dir(), reason="HUB-4 sample not available")
+SAMPLE = Path(__file__).resolve().parents[2] / "shared" / "samples" / "hub4-sports"
 
 SEED_001_KEY = (
     '<ORGANIZATION-9303020074-1> := ORG_NAME: "Evergreen Information Technologies Inc." ORG_TYPE: /COMPANY '
@@ -54,7 +53,6 @@ def normalized(template_set: TemplateSet, keep_quotes: bool = True) -> list[obje
 # --- the seed samples ----------------------------------------------------------------------------------
 
 
-@needs_sample
 def test_reference_sample() -> None:
     template_set = read_template_set(SAMPLE / "ref.tpl")
     assert template_set.source == str(SAMPLE / "ref.tpl")
@@ -95,7 +93,6 @@ def test_reference_sample() -> None:
     assert not event.optional
 
 
-@needs_sample
 def test_hypothesis_sample() -> None:
     template_set = read_template_set(SAMPLE / "hyp.tpl")
     assert len(template_set.instances) == 4
@@ -108,7 +105,6 @@ def test_hypothesis_sample() -> None:
     )
 
 
-@needs_sample
 @pytest.mark.parametrize("name", ["ref.tpl", "hyp.tpl"])
 def test_writer_reproduces_the_samples(name: str) -> None:
     text = (SAMPLE / name).read_text(encoding="utf-8")
