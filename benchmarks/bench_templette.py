@@ -48,9 +48,13 @@ def generate(
     texts, ref, hyp = [], [], []
     for d in range(docs):
         doc_id = f"DOC{d:06d}"
-        body = " ".join(rng.choice(WORDS) for _ in range(200))
-        text = f"<DOC>\n<DOCNO> {doc_id} </DOCNO>\n<TEXT>\n{body}\n</TEXT>\n</DOC>\n"
-        start = text.index("<TEXT>") + 7
+        words = [rng.choice(WORDS) for _ in range(200)]
+        head = f"<DOC>\n<DOCNO> {doc_id} </DOCNO>\n<TEXT>\n"
+        text = head + " ".join(words) + "\n</TEXT>\n</DOC>\n"
+        offsets, position = [], len(head)
+        for word in words:
+            offsets.append((position, position + len(word)))
+            position += len(word) + 1
         texts.append(text)
         ref.append(f"<TEMPLATE-{doc_id}-1> :=\n    DOC_NR: {doc_id} ##14#{14 + len(doc_id)}#\n")
         hyp.append(ref[-1])
@@ -61,9 +65,7 @@ def generate(
             ref.append(f"<EVENT-{doc_id}-{e + 1}> :=\n")
             hyp.append(f"<EVENT-{doc_id}-{e + 1}> :=\n")
             for slot in ("WINNER", "LOSER", "PLACE", "DATE"):
-                s = start + rng.randrange(0, 150) * 5
-                s = text.rfind(" ", 0, s) + 1
-                e_ = text.index(" ", s)
+                s, e_ = offsets[rng.randrange(len(offsets))]
                 word = text[s:e_]
                 ref.append(f'    {slot}: "{word}" ##{s}#{e_}#\n')
                 if rng.random() < error_rate:

@@ -31,18 +31,16 @@ def score_table(tallies: pa.Table, beta: float = 1.0) -> pa.Table:
     fills = frame[frame[C.aspect] != OBJECT]
     objects = frame[frame[C.aspect] == OBJECT]
     rows: list[dict[str, Any]] = [_row("total", _counts(fills[C.category]), beta)]
-    for doc_id in _ordered(frame[C.doc_id]):
-        rows.append(
-            _row("document", _counts(fills[fills[C.doc_id] == doc_id][C.category]), beta, doc_id=doc_id)
-        )
-    for type_name in _ordered(frame[C.instance_type]):
-        of_type = fills[fills[C.instance_type] == type_name]
-        rows.append(_row("type", _counts(of_type[C.category]), beta, instance_type=type_name))
-    for (type_name, slot), group in fills.groupby([C.instance_type, C.slot], sort=False):
-        rows.append(_row("slot", _counts(group[C.category]), beta, instance_type=type_name, slot=slot))
-    for type_name in _ordered(objects[C.instance_type]):
-        of_type = objects[objects[C.instance_type] == type_name]
-        rows.append(_row(OBJECT, _counts(of_type[C.category]), beta, instance_type=type_name))
+    for scope, source, keys in (
+        ("document", fills, [C.doc_id]),
+        ("type", fills, [C.instance_type]),
+        ("slot", fills, [C.instance_type, C.slot]),
+        (OBJECT, objects, [C.instance_type]),
+    ):
+        # Every document and type with any point gets a row, zeros when it has no fill points.
+        every = _key_tuples(frame, keys) if scope in ("document", "type") else []
+        for key, counts in _grouped_counts(source, keys, every):
+            rows.append(_row(scope, counts, beta, **dict(zip(keys, key, strict=True))))
     return table_from_rows(rows, SCORES)
 
 
@@ -145,8 +143,26 @@ def _row(scope: str, counts: Counts, beta: float, **keys: str) -> dict[str, Any]
     return {C.scope: scope, **keys, **counts.as_dict(), **measures(counts, beta)}
 
 
-def _ordered(values: pd.Series) -> list[str]:
-    return list(dict.fromkeys(values.dropna()))
+def _grouped_counts(
+    points: pd.DataFrame, keys: list[str], also: list[tuple[str, ...]]
+) -> list[tuple[tuple[str, ...], Counts]]:
+    """Counts per group of ``keys`` in one pass over ``points``; groups in ``also`` first, zeros if absent.
+
+    Groups come in order of first appearance (the scorer's canonical order).
+    """
+    lookup: dict[tuple[str, ...], dict[str, int]] = {}
+    if not points.empty:
+        table = points.groupby(keys + [C.category], sort=False).size().unstack(fill_value=0)
+        for key, row in zip(table.index, table.to_dict("records"), strict=True):
+            lookup[key if isinstance(key, tuple) else (key,)] = row
+    order = dict.fromkeys(also + _key_tuples(points, keys))
+    return [(key, Counts(**{c: int(lookup.get(key, {}).get(c, 0)) for c in CATEGORIES})) for key in order]
+
+
+def _key_tuples(frame: pd.DataFrame, keys: list[str]) -> list[tuple[str, ...]]:
+    if frame.empty:
+        return []
+    return list(dict.fromkeys(zip(*(frame[k] for k in keys), strict=True)))
 
 
 def _by_scope(scores: pa.Table) -> dict[str, list[dict[str, Any]]]:
