@@ -162,6 +162,25 @@ def test_rerun_does_only_what_changed(tmp_path: Path) -> None:
     assert not set(edited.ran) & set(first.ran)
 
 
+def test_key_is_in_task_id_and_artifact_path(tmp_path: Path) -> None:
+    (summary,) = _campaign_tasks(_copy_data(tmp_path), tmp_path / "store")
+    for task in [summary, *summary.requires().values()]:
+        assert task.key[:16] in task.task_id
+        assert all(task.key in target.path for target in task.output().values())
+
+
+def test_beta_weighs_recall(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # forgetful: COR 11, POS 19, ACT 11. F(beta=2) = 5 * 11 / (4 * 19 + 11) = 55/87 (hand).
+    out_json = tmp_path / "s.json"
+    status, _, err = run_cli(capsys, "templette", "--ref", SAMPLE / "ref.tpl",
+                             "--hyp", DATA / "hub4-sports" / "forgetful.tpl", "--beta", "2",
+                             "--store", tmp_path / "store", "--json", out_json)  # fmt: skip
+    assert status == 0, err
+    scores = json.loads(out_json.read_text())
+    assert scores["totals"]["F"] == pytest.approx(100 * 55 / 87)
+    assert "beta:2.0" in scores["signature"]
+
+
 def _bad(tmp_path: Path, name: str, text: str, encoding: str = "utf-8") -> Path:
     path = tmp_path / name
     path.write_bytes(text.encode(encoding))
