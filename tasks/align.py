@@ -12,7 +12,7 @@ from pipeline.align import identity_alignment
 from pipeline.errors import InputError
 from pipeline.tables import corpus_from_table
 from schemas import ALIGNMENT
-from tasks.base import Stage, input_key
+from tasks.base import FillsPassThrough, Stage, input_key
 
 
 class AlignCorpora(Stage):
@@ -36,11 +36,8 @@ class AlignCorpora(Stage):
         return {"alignment": identity_alignment(corpus_from_table(self.input_table("ref")))}
 
 
-class NormalizeExtents(Stage):
+class NormalizeExtents(FillsPassThrough):
+    """The identity alignment maps every character offset to itself."""
+
     STAGE = "NormalizeExtents"
     VERSION = 1
-    OUTPUTS = ("fills",)
-
-    def produce(self) -> dict[str, pa.Table]:
-        # The identity alignment maps every character offset to itself.
-        return {"fills": self.input_table("fills")}

@@ -119,3 +119,16 @@ def task_for(spec: Mapping[str, Any], store: str) -> Stage:
     """The task that builds ``spec`` into ``store``."""
     cls = _STAGES[spec["stage"]]
     return cls(key=input_key(spec), spec=spec, store=str(store))
+
+
+class FillsPassThrough(Stage):
+    """A stage whose rule is the identity in this version: its ``fills`` artifact is its input's.
+
+    It still writes the artifact under its own key, so the chain and its audit trail keep one shape
+    when the stage gets a real rule (and a new VERSION).
+    """
+
+    OUTPUTS = ("fills",)
+
+    def produce(self) -> dict[str, pa.Table]:
+        return {"fills": self.input_table("fills")}

@@ -6,15 +6,9 @@ comparison time); global-mapping (GLM) normalization is a later stage version.
 
 from __future__ import annotations
 
-import pyarrow as pa
-
-from tasks.base import Stage
+from tasks.base import FillsPassThrough
 
 
-class NormalizeContent(Stage):
+class NormalizeContent(FillsPassThrough):
     STAGE = "NormalizeContent"
     VERSION = 1
-    OUTPUTS = ("fills",)
-
-    def produce(self) -> dict[str, pa.Table]:
-        return {"fills": self.input_table("fills")}

@@ -6,15 +6,9 @@ contents are compared.
 
 from __future__ import annotations
 
-import pyarrow as pa
-
-from tasks.base import Stage
+from tasks.base import FillsPassThrough
 
 
-class RemoveNonEvaluated(Stage):
+class RemoveNonEvaluated(FillsPassThrough):
     STAGE = "RemoveNonEvaluated"
     VERSION = 1
-    OUTPUTS = ("fills",)
-
-    def produce(self) -> dict[str, pa.Table]:
-        return {"fills": self.input_table("fills")}
