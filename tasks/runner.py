@@ -38,9 +38,10 @@ def configure() -> None:
     if _configured:
         return
     config = luigi.configuration.get_config()
-    defaults = resources.files("tasks").joinpath("luigi.cfg")
-    user_paths = list(config._config_paths)
-    config._config_paths = [str(defaults)] + [p for p in user_paths if p != str(defaults)]
+    parser = type(config)
+    defaults = str(resources.files("tasks").joinpath("luigi.cfg"))
+    # Luigi reads its config paths in order, later ones winning: ours go first.
+    parser._config_paths = [defaults] + [p for p in parser._config_paths if p != defaults]
     config.reload()
     _configured = True
 

@@ -255,3 +255,16 @@ def test_artifacts_lists_provenance(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert status == 0
     for stage in ("IngestTemplates", "NormalizeContent", "AlignCorpora", "MapAndScore", "Report"):
         assert stage in out
+
+
+def test_project_luigi_defaults_load_from_any_directory(tmp_path: Path) -> None:
+    # Luigi itself only reads ./luigi.cfg; iescore loads the project's defaults from its package.
+    code = (
+        "from tasks import runner; runner.configure(); import luigi.configuration as c; "
+        "cfg = c.get_config(); print(cfg.get('retcode', 'task_failed'), cfg.get('core', 'log_level'))"
+    )
+    completed = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, check=True,
+        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
+    )  # fmt: skip
+    assert completed.stdout.split() == ["30", "CRITICAL"]
