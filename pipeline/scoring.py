@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from pipeline.checks import check_single_alternatives
 from pipeline.errors import InputError
 from pipeline.greedy import greedy_map
 from pipeline.measures import Counts, f_measure
@@ -263,15 +264,10 @@ class _Scorer:
 
     def _check(self, template_set: TemplateSet, is_reference: bool) -> dict[Pointer, Instance]:
         index = {instance.pointer: instance for instance in template_set.instances}
+        if not is_reference:
+            check_single_alternatives(template_set)
         for instance in template_set.instances:
             for slot in instance.slots:
-                if not is_reference and len(slot.alternatives) > 1:
-                    raise InputError(
-                        template_set.source,
-                        slot.line,
-                        f"a hypothesis slot holds one fill-alternative; {slot.name} has "
-                        f"{len(slot.alternatives)}",
-                    )
                 for alternative in slot.alternatives:
                     for fill in alternative:
                         self._check_fill(template_set, index, slot, fill)
