@@ -12,7 +12,7 @@ import re
 import pyarrow as pa
 
 from pipeline.model import Corpus
-from schemas import ALIGNMENT
+from schemas import ALIGNMENT, C
 
 # A word is a run of non-blank characters outside SGML tags.
 _TAG_OR_WORD = re.compile(r"<[^>]*>|[^\s<]+")
@@ -35,16 +35,16 @@ def identity_alignment(corpus: Corpus) -> pa.Table:
     n = len(words)
     return pa.table(
         {
-            "doc_id": doc_ids,
-            "column": columns,
-            "ref_word": words,
-            "ref_start": starts,
-            "ref_end": ends,
-            "hyp_word": words,
-            "hyp_start": starts,
-            "hyp_end": ends,
-            "op": ["C"] * n,
-            "cost": [0.0] * n,
+            C.doc_id: doc_ids,
+            C.column: columns,
+            C.ref_word: words,
+            C.ref_start: starts,
+            C.ref_end: ends,
+            C.hyp_word: words,
+            C.hyp_start: starts,
+            C.hyp_end: ends,
+            C.op: ["C"] * n,
+            C.cost: [0.0] * n,
         },
         schema=ALIGNMENT,
     )

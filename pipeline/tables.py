@@ -26,7 +26,7 @@ from pipeline.model import (
 )
 from pipeline.scoring import FillPairing, Scoring
 from pipeline.templates import render_fill
-from schemas import DOCUMENTS, FILLS, MAPPING, TALLIES, table_from_rows
+from schemas import DOCUMENTS, FILLS, MAPPING, TALLIES, C, table_from_rows
 
 SOURCE_KEY = b"source"
 
@@ -35,11 +35,11 @@ def corpus_to_table(corpus: Corpus) -> pa.Table:
     """The ``documents`` artifact of a corpus; the tag names and source travel in the metadata."""
     rows = [
         {
-            "doc_id": d.doc_id,
-            "text": d.text,
-            "doc_offset": d.offset,
-            "doc_line": d.line,
-            "sections": [vars(s) for s in d.sections],
+            C.doc_id: d.doc_id,
+            C.text: d.text,
+            C.doc_offset: d.offset,
+            C.doc_line: d.line,
+            C.sections: [vars(s) for s in d.sections],
         }
         for d in corpus.documents
     ]
@@ -53,11 +53,11 @@ def corpus_from_table(table: pa.Table) -> Corpus:
     meta = _metadata(table)
     documents = tuple(
         Document(
-            row["doc_id"],
-            row["text"],
-            row["doc_offset"],
-            row["doc_line"],
-            tuple(Section(**section) for section in row["sections"] or ()),
+            row[C.doc_id],
+            row[C.text],
+            row[C.doc_offset],
+            row[C.doc_line],
+            tuple(Section(**section) for section in row[C.sections] or ()),
         )
         for row in table.to_pylist()
     )
@@ -71,19 +71,20 @@ def template_set_to_table(template_set: TemplateSet) -> pa.Table:
     rows: list[dict[str, Any]] = []
     for instance in template_set.instances:
         head = {
-            "doc_id": instance.pointer.doc_id,
-            "instance_type": instance.pointer.type,
-            "one_up": instance.pointer.one_up,
-            "instance_line": instance.line,
-            "instance_optional": instance.optional,
+            C.doc_id: instance.pointer.doc_id,
+            C.instance_type: instance.pointer.type,
+            C.one_up: instance.pointer.one_up,
+            C.instance_line: instance.line,
+            C.instance_optional: instance.optional,
         }
         if not instance.slots:
             rows.append(head)
         for slot in instance.slots:
             for a, alternative in enumerate(slot.alternatives):
                 for i, fill in enumerate(alternative):
-                    row = dict(head, slot=slot.name, slot_line=slot.line, slot_optional=slot.optional)
-                    row.update(alternative=a, fill_index=i, kind=fill.kind, line=fill.line)
+                    row = dict(head)
+                    row.update({C.slot: slot.name, C.slot_line: slot.line, C.slot_optional: slot.optional})
+                    row.update({C.alternative: a, C.fill_index: i, C.kind: fill.kind, C.line: fill.line})
                     row.update(_fill_columns(fill))
                     rows.append(row)
     return _with_metadata(table_from_rows(rows, FILLS), {"source": template_set.source})
@@ -93,14 +94,14 @@ def template_set_from_table(table: pa.Table) -> TemplateSet:
     """Rebuild the template set; text fills carry the normalized contents (what the scorer compares)."""
     instances: dict[Pointer, dict[str, Any]] = {}
     for row in table.to_pylist():
-        pointer = Pointer(row["instance_type"], row["doc_id"], row["one_up"])
-        instance = instances.setdefault(pointer, {"line": row["instance_line"], "slots": {}})
-        if row["slot"] is None:
+        pointer = Pointer(row[C.instance_type], row[C.doc_id], row[C.one_up])
+        instance = instances.setdefault(pointer, {"line": row[C.instance_line], "slots": {}})
+        if row[C.slot] is None:
             continue
         slot = instance["slots"].setdefault(
-            row["slot"], {"line": row["slot_line"], "optional": row["slot_optional"], "alternatives": {}}
+            row[C.slot], {"line": row[C.slot_line], "optional": row[C.slot_optional], "alternatives": {}}
         )
-        slot["alternatives"].setdefault(row["alternative"], []).append((row["fill_index"], _fill(row)))
+        slot["alternatives"].setdefault(row[C.alternative], []).append((row[C.fill_index], _fill(row)))
     built = []
     for pointer, instance in instances.items():
         slots = tuple(
@@ -125,12 +126,12 @@ def scoring_to_tables(scoring: Scoring) -> tuple[pa.Table, pa.Table]:
     tallies: list[dict[str, Any]] = []
     for pairing in scoring.instances:
         row = {
-            "level": "instance",
-            "doc_id": pairing.doc_id,
-            "instance_type": pairing.instance_type,
-            "ref_instance": pairing.ref.render() if pairing.ref else None,
-            "hyp_instance": pairing.hyp.render() if pairing.hyp else None,
-            "points": [vars(pairing.point)],
+            C.level: "instance",
+            C.doc_id: pairing.doc_id,
+            C.instance_type: pairing.instance_type,
+            C.ref_instance: pairing.ref.render() if pairing.ref else None,
+            C.hyp_instance: pairing.hyp.render() if pairing.hyp else None,
+            C.points: [vars(pairing.point)],
         }
         mapping.append(dict(row, **_counts(pairing.counts.as_dict())))
         tallies.append(_tally(row, pairing.point, None, None, None))
@@ -138,7 +139,7 @@ def scoring_to_tables(scoring: Scoring) -> tuple[pa.Table, pa.Table]:
             fill_row = _fill_pairing_row(fill)
             mapping.append(fill_row)
             for point in fill.points:
-                tallies.append(_tally(fill_row, point, fill.slot, fill_row["ref_line"], fill_row["hyp_line"]))
+                tallies.append(_tally(fill_row, point, fill.slot, fill_row[C.ref_line], fill_row[C.hyp_line]))
     return table_from_rows(mapping, MAPPING), table_from_rows(tallies, TALLIES)
 
 
@@ -149,65 +150,65 @@ def _fill_columns(fill: Fill) -> dict[str, Any]:
     if isinstance(fill, TextFill):
         maximal = fill.maximal_extent
         return {
-            "content": fill.raw,
-            "quoted": fill.quoted,
-            "max_content": fill.content,
-            "min_contents": list(fill.minimal_contents or ()),
-            "norm_content": fill.content,
-            "norm_min_contents": list(fill.minimal_contents or ()),
-            "max_start": maximal.start if maximal else None,
-            "max_end": maximal.end if maximal else None,
-            "min_extents": [vars(e) for e in fill.extents[1:]],
+            C.content: fill.raw,
+            C.quoted: fill.quoted,
+            C.max_content: fill.content,
+            C.min_contents: list(fill.minimal_contents or ()),
+            C.norm_content: fill.content,
+            C.norm_min_contents: list(fill.minimal_contents or ()),
+            C.max_start: maximal.start if maximal else None,
+            C.max_end: maximal.end if maximal else None,
+            C.min_extents: [vars(e) for e in fill.extents[1:]],
         }
     if isinstance(fill, SetFill):
-        return {"content": fill.value, "quoted": fill.quoted}
+        return {C.content: fill.value, C.quoted: fill.quoted}
     return {
-        "content": fill.target.render(),
-        "target_type": fill.target.type,
-        "target_doc_id": fill.target.doc_id,
-        "target_one_up": fill.target.one_up,
+        C.content: fill.target.render(),
+        C.target_type: fill.target.type,
+        C.target_doc_id: fill.target.doc_id,
+        C.target_one_up: fill.target.one_up,
     }
 
 
 def _fill(row: dict[str, Any]) -> Fill:
-    kind = row["kind"]
+    kind = row[C.kind]
     if kind == "pointer":
         return PointerFill(
-            Pointer(row["target_type"], row["target_doc_id"], row["target_one_up"]), row["line"]
+            Pointer(row[C.target_type], row[C.target_doc_id], row[C.target_one_up]), row[C.line]
         )
     if kind == "set":
-        return SetFill(row["content"], bool(row["quoted"]), row["line"])
+        return SetFill(row[C.content], bool(row[C.quoted]), row[C.line])
     extents: tuple[Extent, ...] = ()
-    if row["max_start"] is not None:
-        extents = (Extent(row["max_start"], row["max_end"]),) + tuple(
-            Extent(e["start"], e["end"]) for e in row["min_extents"] or ()
+    if row[C.max_start] is not None:
+        extents = (Extent(row[C.max_start], row[C.max_end]),) + tuple(
+            Extent(e["start"], e["end"]) for e in row[C.min_extents] or ()
         )
     return TextFill(
-        row["content"],
+        row[C.content],
         extents,
-        bool(row["quoted"]),
-        row["line"],
-        row["norm_content"],
-        tuple(row["norm_min_contents"] or ()),
+        bool(row[C.quoted]),
+        row[C.line],
+        row[C.norm_content],
+        tuple(row[C.norm_min_contents] or ()),
     )
 
 
 def _fill_pairing_row(fill: FillPairing) -> dict[str, Any]:
     counts = fill.counts.as_dict()
     return {
-        "level": "fill",
-        "doc_id": fill.doc_id,
-        "instance_type": fill.instance_type,
-        "slot": fill.slot,
-        "ref_instance": fill.ref_instance.render() if fill.ref_instance else None,
-        "hyp_instance": fill.hyp_instance.render() if fill.hyp_instance else None,
-        "ref_alternative": fill.ref_alternative,
-        "ref_line": fill.ref_fill.line if fill.ref_fill else None,
-        "hyp_line": fill.hyp_fill.line if fill.hyp_fill else None,
-        "kind": (fill.ref_fill or fill.hyp_fill).kind,  # type: ignore[union-attr]
-        "ref_fill": render_fill(fill.ref_fill) if fill.ref_fill else None,
-        "hyp_fill": render_fill(fill.hyp_fill) if fill.hyp_fill else None,
-        "points": [vars(p) for p in fill.points],
+        C.level: "fill",
+        C.doc_id: fill.doc_id,
+        C.instance_type: fill.instance_type,
+        C.slot: fill.slot,
+        C.ref_instance: fill.ref_instance.render() if fill.ref_instance else None,
+        C.hyp_instance: fill.hyp_instance.render() if fill.hyp_instance else None,
+        C.ref_alternative: fill.ref_alternative,
+        C.ref_line: fill.ref_fill.line if fill.ref_fill else None,
+        C.hyp_line: fill.hyp_fill.line if fill.hyp_fill else None,
+        C.kind: (fill.ref_fill or fill.hyp_fill).kind,  # type: ignore[union-attr]
+        C.ref_fill: render_fill(fill.ref_fill) if fill.ref_fill else None,
+        C.hyp_fill: render_fill(fill.hyp_fill) if fill.hyp_fill else None,
+        C.points: [vars(p) for p in fill.points],
         **_counts(counts),
     }
 
@@ -218,16 +219,16 @@ def _counts(counts: dict[str, int]) -> dict[str, int]:
 
 def _tally(row: dict[str, Any], point: Any, slot: str | None, ref_line: Any, hyp_line: Any) -> dict[str, Any]:
     return {
-        "doc_id": row["doc_id"],
-        "instance_type": row["instance_type"],
-        "slot": slot,
-        "aspect": point.aspect,
-        "category": point.category,
-        "reason": point.reason or None,
-        "ref_instance": row["ref_instance"],
-        "hyp_instance": row["hyp_instance"],
-        "ref_line": ref_line,
-        "hyp_line": hyp_line,
+        C.doc_id: row[C.doc_id],
+        C.instance_type: row[C.instance_type],
+        C.slot: slot,
+        C.aspect: point.aspect,
+        C.category: point.category,
+        C.reason: point.reason or None,
+        C.ref_instance: row[C.ref_instance],
+        C.hyp_instance: row[C.hyp_instance],
+        C.ref_line: ref_line,
+        C.hyp_line: hyp_line,
     }
 
 
