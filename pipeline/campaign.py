@@ -73,9 +73,12 @@ def read_campaign(path: str | Path) -> Campaign:
         line = getattr(error, "lineno", 0) or 0
         raise InputError(str(path), line, f"TOML expected: {error}") from None
     base = path.parent
+    text = path.read_text(encoding="utf-8")
+    _known(path, text, "", data, {"store", "reference", "options", "systems"})
     reference = data.get("reference")
     if not isinstance(reference, dict) or "templates" not in reference:
         raise InputError(str(path), 0, "a [reference] table with 'templates' is expected")
+    _known(path, text, "reference.", reference, {"templates", "texts"})
     systems = data.get("systems")
     if not isinstance(systems, dict) or not systems:
         raise InputError(str(path), 0, "a [systems.NAME] table with 'templates' is expected for each system")
@@ -83,12 +86,11 @@ def read_campaign(path: str | Path) -> Campaign:
     for name, entry in systems.items():
         if not isinstance(entry, dict) or "templates" not in entry:
             raise InputError(str(path), 0, f"system {name!r}: 'templates' expected")
+        _known(path, text, f"systems.{name}.", entry, {"templates", "texts"})
         texts = entry.get("texts")
         parsed.append(System(name, _existing(path, base, entry["templates"]), _existing(path, base, texts)))
     options = dict(DEFAULT_OPTIONS)
-    unknown = set(data.get("options", {})) - set(DEFAULT_OPTIONS)
-    if unknown:
-        raise InputError(str(path), 0, f"unknown options {sorted(unknown)}; known: {sorted(DEFAULT_OPTIONS)}")
+    _known(path, text, "options.", data.get("options", {}), set(DEFAULT_OPTIONS))
     options.update(data.get("options", {}))
     if options["compare"] not in COMPARE_MODES:
         raise InputError(str(path), 0, f"options.compare must be one of {', '.join(COMPARE_MODES)}")
@@ -122,6 +124,23 @@ def leaderboard(systems: Mapping[str, pa.Table], signatures: Mapping[str, str]) 
             rank, previous = position, row[C.F]
         row[C.rank] = rank
     return table_from_rows(rows, LEADERBOARD)
+
+
+def _known(path: Path, text: str, prefix: str, table: Mapping[str, Any], allowed: set[str]) -> None:
+    """A key the campaign format does not define is an error (a misspelt 'texts' must not vanish)."""
+    for key in table:
+        if key not in allowed:
+            line = next(
+                (
+                    n
+                    for n, row in enumerate(text.splitlines(), 1)
+                    if row.strip().startswith((f"{key} ", f"{key}="))
+                ),
+                0,
+            )
+            raise InputError(
+                str(path), line, f"unknown key {prefix}{key}; expected one of {', '.join(sorted(allowed))}"
+            )
 
 
 def _existing(campaign: Path, base: Path, value: Any) -> Path | None:

@@ -132,6 +132,19 @@ def report_summary(mapping: pa.Table) -> str:
     return "\n".join(lines).lstrip("\n") + "\n"
 
 
+def leaderboard_text(board: pa.Table) -> str:
+    """The leaderboard as a fixed-width table (percentages, ``-`` where undefined)."""
+    columns = [C.rank, C.system, "POS", "ACT", "COR", "INC", "MIS", "SPU", "REC", "PRE", "F"]
+    width = max([len("system")] + [len(name) for name in board.column(C.system).to_pylist()])
+    header = f"{'rank':>4}  {'system':<{width}}" + "".join(f"{c:>7}" for c in columns[2:])
+    lines = [header, "-" * len(header)]
+    for row in board.to_pylist():
+        cells = "".join(f"{row[c]:>7}" for c in columns[2:8])
+        cells += "".join(f"{'-' if row[c] is None else f'{100 * row[c]:.2f}':>7}" for c in columns[8:])
+        lines.append(f"{row[C.rank]:>4}  {row[C.system]:<{width}}{cells}")
+    return "\n".join(lines) + "\n"
+
+
 # --- helpers -------------------------------------------------------------------------------------
 
 

@@ -8,6 +8,7 @@ the content would. Stages are thin: read their inputs, call ``pipeline``, write 
 
 from __future__ import annotations
 
+import functools
 import traceback
 from collections.abc import Mapping
 from pathlib import Path
@@ -99,7 +100,14 @@ class Stage(luigi.Task):
 def file_spec(path: str | Path) -> dict[str, str]:
     """The spec of a raw input file: its absolute path and the sha256 of its bytes."""
     resolved = Path(path).resolve()
-    return {"file": str(resolved), "sha256": artifacts.file_digest(resolved)}
+    stat = resolved.stat()
+    return {"file": str(resolved), "sha256": _digest(str(resolved), stat.st_size, stat.st_mtime_ns)}
+
+
+@functools.lru_cache(maxsize=4096)
+def _digest(path: str, size: int, mtime_ns: int) -> str:
+    # A campaign names the reference once per system: hash each file once per version of it.
+    return artifacts.file_digest(path)
 
 
 def stage_spec(stage: str, options: Mapping[str, Any], inputs: Mapping[str, Any]) -> dict[str, Any]:

@@ -14,7 +14,7 @@ import pyarrow as pa
 
 from pipeline.campaign import DEFAULT_OPTIONS, read_campaign
 from pipeline.errors import InputError
-from pipeline.report import muc_report, report_summary, scores_json
+from pipeline.report import leaderboard_text, muc_report, report_summary, scores_json
 from pipeline.scoring import COMPARE_MODES
 from schemas import COUNT_COLUMNS, MEASURE_COLUMNS, C
 from tasks import runner
@@ -100,19 +100,6 @@ def artifacts(args: argparse.Namespace) -> int:
         print(f"{entry.get('stage', '?'):20} {entry.get('key', '?')[:16]} rows={entry['rows']:<7} {inputs}")
         print(f"{'':20} {entry['path']}")
     return EXIT_OK
-
-
-def leaderboard_text(board: pa.Table) -> str:
-    """The leaderboard as a fixed-width table (percentages, ``-`` where undefined)."""
-    columns = [C.rank, C.system, "POS", "ACT", "COR", "INC", "MIS", "SPU", "REC", "PRE", "F"]
-    width = max([len("system")] + [len(name) for name in board.column(C.system).to_pylist()])
-    header = f"{'rank':>4}  {'system':<{width}}" + "".join(f"{c:>7}" for c in columns[2:])
-    lines = [header, "-" * len(header)]
-    for row in board.to_pylist():
-        cells = "".join(f"{row[c]:>7}" for c in columns[2:8])
-        cells += "".join(f"{'-' if row[c] is None else f'{100 * row[c]:.2f}':>7}" for c in columns[8:])
-        lines.append(f"{row[C.rank]:>4}  {row[C.system]:<{width}}{cells}")
-    return "\n".join(lines) + "\n"
 
 
 # --- helpers -------------------------------------------------------------------------------------

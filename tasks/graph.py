@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.campaign import Campaign
+from pipeline.errors import InputError
 from pipeline.signature import make_signature
 from tasks import align, ingest, normalize, remove, report, score  # noqa: F401 - registers the stages
 from tasks.base import file_spec, stage_spec
@@ -24,6 +25,10 @@ def templette_spec(
     options: Mapping[str, Any],
 ) -> dict[str, Any]:
     """The spec of the Report stage scoring ``hyp_templates`` against ``ref_templates``."""
+    if hyp_texts and not ref_texts:
+        raise InputError(
+            str(hyp_texts), 0, "hypothesis texts need the reference texts to align against (--texts)"
+        )
     encoding = options.get("encoding", "utf-8")
     ref_corpus = _corpus(ref_texts, encoding)
     hyp_corpus = _corpus(hyp_texts, encoding) if hyp_texts else ref_corpus

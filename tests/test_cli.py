@@ -268,3 +268,22 @@ def test_project_luigi_defaults_load_from_any_directory(tmp_path: Path) -> None:
         env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
     )  # fmt: skip
     assert completed.stdout.split() == ["30", "CRITICAL"]
+
+
+def test_campaign_unknown_key_is_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # A misspelt 'texts' must not be ignored (the system would silently be scored without its texts).
+    campaign_file = _copy_data(tmp_path)
+    text = campaign_file.read_text().replace(
+        'templates = "hub4-sports/eager.tpl"', 'templates = "hub4-sports/eager.tpl"\ntext = "x.sgml"'
+    )
+    campaign_file.write_text(text)
+    line = text.splitlines().index('text = "x.sgml"') + 1
+    status, _, err = run_cli(capsys, "campaign", campaign_file, "--store", tmp_path / "store")
+    assert status == 2
+    assert f"campaign.toml:{line}: unknown key systems.eager.text" in err
+
+
+def test_hypothesis_texts_without_reference_texts(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status, _, err = run_cli(capsys, "templette", "--ref", SAMPLE / "ref.tpl", "--hyp", SAMPLE / "hyp.tpl",
+                             "--hyp-texts", SAMPLE / "texts.sgml", "--store", tmp_path / "store")  # fmt: skip
+    assert status == 2 and "texts.sgml: hypothesis texts need the reference texts" in err
