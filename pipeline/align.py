@@ -1,50 +1,363 @@
 """Alignment of reference and hypothesis texts (seed 000, "Extent Normalization by Alignment").
 
-When both sides used the same text corpus the alignment is the identity: every word of every
-document is one column, correct, at cost 0. It is still written out, so that the chain and its audit
-trail keep one shape whatever the inputs.
+The words of each reference document are aligned with the words of its hypothesis document by
+:func:`pipeline.dp.align`; every alignment column becomes one row of the ``alignment`` artifact (doc,
+column, reference word and span, hypothesis word and span, op, cost), so that any normalized extent
+can be traced back to the words it came from.
+
+Which words take part: the words of the extractable sections (``TEXT``), outside SGML tags and
+outside non-extractable sections (``ANNOTATION``). Punctuation at either end of a word is not part of
+it (``Motors,`` is the word ``Motors``, its span without the comma) and a token made of punctuation
+only is no word. With a global mapping file, the words are those of the GLM-normalized text, each
+with the span of the original characters it came from.
+
+When both sides used the same text corpus the alignment is the identity (:func:`identity_alignment`).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
+import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
-from pipeline.model import Corpus
+from pipeline.dp import Alignment, BatchAlignment, Costs, Vocabulary, WordGraph, align, align_batch
+from pipeline.errors import InputError
+from pipeline.glm import GlobalMap
+from pipeline.model import Corpus, Document
+from pipeline.words import Choice, Item, Word, flatten, parse_items, speech_optional, word_graph
 from schemas import ALIGNMENT, C
 
-# A word is a run of non-blank characters outside SGML tags.
-_TAG_OR_WORD = re.compile(r"<[^>]*>|[^\s<]+")
+COST_MODELS = ("phonetic", "levenshtein")
+
+_TAG = re.compile(r"<[^>]*>")
+_EDGE_PUNCTUATION = '.,;:!?"()[]`'
+
+
+@dataclass(frozen=True)
+class AlignOptions:
+    """``cost``: phonetic or levenshtein; ``glm``: a global map applied to the words (or None)."""
+
+    cost: str = "phonetic"
+    glm: GlobalMap | None = None
+    optional: Callable[[str], bool] | None = speech_optional
 
 
 def identity_alignment(corpus: Corpus) -> pa.Table:
     """One column per word of each document, reference and hypothesis the same word (op C)."""
-    doc_ids, columns, words, starts, ends = [], [], [], [], []
+    columns = {name: [] for name in ALIGNMENT.names}
     for document in corpus.documents:
-        column = 0
-        for match in _TAG_OR_WORD.finditer(document.text):
-            if match.group().startswith("<"):
-                continue
-            doc_ids.append(document.doc_id)
-            columns.append(column)
-            words.append(match.group())
-            starts.append(match.start())
-            ends.append(match.end())
-            column += 1
-    n = len(words)
+        for column, word in enumerate(flatten(document_items(document, None, None))):
+            columns[C.doc_id].append(document.doc_id)
+            columns[C.column].append(column)
+            for side in ("ref", "hyp"):
+                columns[f"{side}_word"].append(word.text)
+                columns[f"{side}_start"].append(word.start)
+                columns[f"{side}_end"].append(word.end)
+            columns[C.op].append("C")
+            columns[C.cost].append(0.0)
+    return pa.table(columns, schema=ALIGNMENT)
+
+
+def align_corpora(reference: Corpus, hypothesis: Corpus, options: AlignOptions = AlignOptions()) -> pa.Table:
+    """Align every reference document with the hypothesis document of the same id.
+
+    Raises InputError for a hypothesis document the reference lacks, a reference document the
+    hypothesis lacks, and a document without words on either side.
+    """
+    ref_ids = {d.doc_id for d in reference.documents}
+    hyp_by_id = hypothesis.by_id()
+    for document in hypothesis.documents:
+        if document.doc_id not in ref_ids:
+            raise InputError(
+                hypothesis.source,
+                document.line,
+                f"document {document.doc_id!r} is not in the reference texts",
+            )
+    vocabulary = Vocabulary()
+    costs = costs_for(options, vocabulary)
+    plain: list[tuple[str, WordGraph, list[Word], list[Word], list[int], list[bool]]] = []
+    pieces: list[tuple[int, pa.Table]] = []
+    for order, document in enumerate(reference.documents):
+        hyp_document = hyp_by_id.get(document.doc_id)
+        if hyp_document is None:
+            raise InputError(
+                hypothesis.source, 0, f"document {document.doc_id!r} of the reference texts is missing"
+            )
+        ref_items = _items_or_error(document, reference.source, options)
+        hyp_words = flatten(_items_or_error(hyp_document, hypothesis.source, options))
+        graph, ref_words = word_graph(ref_items, vocabulary, key=word_key)
+        hyp_ids = vocabulary.ids([word_key(w.text) for w in hyp_words])
+        hyp_optional = [w.optional for w in hyp_words]
+        if graph.preds is None:
+            plain.append((document.doc_id, graph, ref_words, hyp_words, hyp_ids, hyp_optional))
+            continue
+        alignment = align(graph, hyp_ids, costs, hyp_optional if any(hyp_optional) else None)
+        pieces.append((order, alignment_table(document.doc_id, alignment, ref_words, hyp_words)))
+    if plain:
+        batch = align_batch(
+            [p[1].ids for p in plain],
+            [p[4] for p in plain],
+            costs,
+            [p[1].optional for p in plain],
+            [p[5] if any(p[5]) else None for p in plain],
+        )
+        table = batch_table(batch, [p[0] for p in plain], [p[2] for p in plain], [p[3] for p in plain])
+        if not pieces:
+            return table
+        pieces.append((-1, table))
+    if not pieces:
+        return ALIGNMENT.empty_table()
+    # Documents in reference order (the plain documents' table keeps its own order inside).
+    rank = {doc.doc_id: k for k, doc in enumerate(reference.documents)}
+    joined = pa.concat_tables([t for _, t in pieces])
+    joined_ids = joined.column(C.doc_id).to_pylist()
+    order = sorted(range(joined.num_rows), key=lambda r: rank[joined_ids[r]])
+    return joined.take(pa.array(order, pa.int64()))
+
+
+def batch_table(
+    batch: BatchAlignment,
+    doc_ids: Sequence[str],
+    ref_words: Sequence[Sequence[Word]],
+    hyp_words: Sequence[Sequence[Word]],
+) -> pa.Table:
+    """The artifact rows of many documents aligned at once (words gathered by global index)."""
+    counts = np.diff(batch.bounds)
+    ids = pa.array(doc_ids, pa.string()).take(pa.array(np.repeat(np.arange(len(doc_ids)), counts)))
+    columns = np.arange(len(batch.ops), dtype=np.int64) - np.repeat(batch.bounds[:-1], counts)
+
+    def gather(words: Sequence[Sequence[Word]], index: np.ndarray) -> tuple[pa.Array, pa.Array, pa.Array]:
+        flat = [w for doc in words for w in doc]
+        take = pa.array(index, pa.int64(), mask=index < 0)
+        texts = pa.array([w.text for w in flat], pa.string())
+        starts = pa.array([w.start for w in flat], pa.int64())
+        ends = pa.array([w.end for w in flat], pa.int64())
+        return texts.take(take), starts.take(take), ends.take(take)
+
+    ref_text, ref_start, ref_end = gather(ref_words, batch.ref)
+    hyp_text, hyp_start, hyp_end = gather(hyp_words, batch.hyp)
+    ops = pa.array(batch.ops.view("S1").astype(str))
     return pa.table(
-        {
-            C.doc_id: doc_ids,
-            C.column: columns,
-            C.ref_word: words,
-            C.ref_start: starts,
-            C.ref_end: ends,
-            C.hyp_word: words,
-            C.hyp_start: starts,
-            C.hyp_end: ends,
-            C.op: ["C"] * n,
-            C.cost: [0.0] * n,
-        },
+        [
+            ids,
+            pa.array(columns),
+            ref_text,
+            ref_start,
+            ref_end,
+            hyp_text,
+            hyp_start,
+            hyp_end,
+            ops,
+            pa.array(batch.costs),
+        ],
         schema=ALIGNMENT,
+    )
+
+
+def align_stream(
+    reference: Corpus, stream: Document, source: str, options: AlignOptions = AlignOptions()
+) -> pa.Table:
+    """Align the whole reference corpus with an unsegmented hypothesis word stream.
+
+    Seed 000, "Unsegmented Hypothesis Texts": offsets count from the start of the corpus, so the
+    reference words get corpus offsets (document offset + offset in the document) and the columns are
+    numbered through the whole corpus. A column's doc_id is its reference word's document (for an
+    insertion, the document of the reference word before it).
+    """
+    vocabulary = Vocabulary()
+    costs = costs_for(options, vocabulary)
+    ref_items: list[Item] = []
+    owners: list[tuple[int, str]] = []  # (first corpus offset, doc id), in corpus order
+    for document in reference.documents:
+        items = _items_or_error(document, reference.source, options)
+        ref_items.extend(_shift(item, document.offset) for item in items)
+        owners.append((document.offset, document.doc_id))
+    hyp_words = flatten(_items_or_error(stream, source, options))
+    graph, ref_words = word_graph(ref_items, vocabulary, key=word_key)
+    hyp_ids = vocabulary.ids([word_key(w.text) for w in hyp_words])
+    hyp_optional = [w.optional for w in hyp_words]
+    alignment = align(graph, hyp_ids, costs, hyp_optional if any(hyp_optional) else None)
+    table = alignment_table("", alignment, ref_words, hyp_words)
+    doc_ids = []
+    owner = owners[0][1] if owners else ""
+    starts = iter(owners)
+    upcoming = next(starts, None)
+    for start in table.column(C.ref_start).to_pylist():
+        while start is not None and upcoming is not None and start >= upcoming[0]:
+            owner = upcoming[1]
+            upcoming = next(starts, None)
+        doc_ids.append(owner)
+    return table.set_column(0, ALIGNMENT.field(C.doc_id), pa.array(doc_ids, pa.string()))
+
+
+def word_key(word: str) -> str:
+    """How words are compared: case-folded (sclite and the seed compare case-insensitively)."""
+    return word.casefold()
+
+
+def document_items(
+    document: Document, glm: GlobalMap | None, optional: Callable[[str], bool] | None = speech_optional
+) -> list[Item]:
+    """The words (and GLM choices) of the evaluated text of ``document``, spans in document offsets."""
+    items: list[Item] = []
+    for start, end in evaluated_ranges(document):
+        position = start
+        text = document.text
+        for tag in _TAG.finditer(text, start, end):
+            items.extend(_run_items(text, position, tag.start(), glm, optional))
+            position = tag.end()
+        items.extend(_run_items(text, position, end, glm, optional))
+    return items
+
+
+def evaluated_ranges(document: Document) -> list[tuple[int, int]]:
+    """``[start, end)`` ranges of the document's extractable text, non-extractable sections cut out.
+
+    A document without extractable sections is evaluated whole (its tags are skipped later).
+    """
+    extractable = [(s.content_start, s.content_end) for s in document.sections if s.extractable]
+    if not extractable:
+        extractable = [(0, len(document.text))]
+    cut = sorted((s.start, s.end) for s in document.sections if not s.extractable)
+    ranges: list[tuple[int, int]] = []
+    for start, end in sorted(extractable):
+        if ranges and start < ranges[-1][1]:
+            start = ranges[-1][1]  # nested extractable sections: count their text once
+        position = start
+        for cut_start, cut_end in cut:
+            if cut_end <= position or cut_start >= end:
+                continue
+            if cut_start > position:
+                ranges.append((position, cut_start))
+            position = max(position, cut_end)
+        if position < end:
+            ranges.append((position, end))
+    return ranges
+
+
+def alignment_table(
+    doc_id: str, alignment: Alignment, ref_words: Sequence[Word], hyp_words: Sequence[Word]
+) -> pa.Table:
+    """The artifact rows of one document's alignment (vectorised: words are gathered by index)."""
+    n = len(alignment)
+    ref_index = pa.array(alignment.ref, pa.int64())
+    hyp_index = pa.array(alignment.hyp, pa.int64())
+    ref_take = pc.if_else(pc.less(ref_index, 0), pa.scalar(None, pa.int64()), ref_index)
+    hyp_take = pc.if_else(pc.less(hyp_index, 0), pa.scalar(None, pa.int64()), hyp_index)
+
+    def gather(words: Sequence[Word], take: pa.Array) -> tuple[pa.Array, pa.Array, pa.Array]:
+        texts = pa.array([w.text for w in words], pa.string())
+        starts = pa.array([w.start for w in words], pa.int64())
+        ends = pa.array([w.end for w in words], pa.int64())
+        return texts.take(take), starts.take(take), ends.take(take)
+
+    ref_text, ref_start, ref_end = gather(ref_words, ref_take)
+    hyp_text, hyp_start, hyp_end = gather(hyp_words, hyp_take)
+    return pa.table(
+        [
+            pa.array([doc_id] * n, pa.string()),
+            pa.array(range(n), pa.int64()),
+            ref_text,
+            ref_start,
+            ref_end,
+            hyp_text,
+            hyp_start,
+            hyp_end,
+            _ops(alignment),
+            pa.array(alignment.costs, pa.float64()),
+        ],
+        schema=ALIGNMENT,
+    )
+
+
+# -- helpers ---------------------------------------------------------------------------------------
+
+
+def _ops(alignment: Alignment) -> pa.Array:
+    # One-character strings from the op bytes without a Python loop: a fixed-size binary view.
+    raw = pa.FixedSizeBinaryArray.from_buffers(
+        pa.binary(1), len(alignment), [None, pa.py_buffer(bytes(alignment.ops))]
+    )
+    return raw.cast(pa.binary()).cast(pa.string())
+
+
+def costs_for(options: AlignOptions, vocabulary: Vocabulary) -> Costs:
+    if options.cost == "levenshtein":
+        return Costs()
+    if options.cost != "phonetic":
+        raise ValueError(f"cost model {options.cost!r}: expected one of {', '.join(COST_MODELS)}")
+    from pipeline.phonetic import phonetic_distance
+
+    words = vocabulary.words
+    # Phonetic substitution costs run from 1 (homophones: a different spelling of the same sound)
+    # to sclite's 4 (nothing in common), always below deletion + insertion (6).
+    return Costs(substitution=lambda r, h: 1.0 + 3.0 * phonetic_distance(words[r], words[h]))
+
+
+def _items_or_error(document: Document, source: str, options: AlignOptions) -> list[Item]:
+    items = document_items(document, options.glm, options.optional)
+    if not items:
+        raise InputError(source, document.line, f"document {document.doc_id!r} has no words to align")
+    return items
+
+
+def _run_items(
+    text: str, start: int, end: int, glm: GlobalMap | None, optional: Callable[[str], bool] | None
+) -> list[Item]:
+    if start >= end or text[start:end].isspace():
+        return []
+    if glm is None:
+        return _trim(parse_items(text[start:end], start, optional))
+    from pipeline.glm import apply_glm_pieces, ascii_upper
+
+    # As csrfilt on a text transcript: text-input rules, ASCII upper case (offsets do not move).
+    pieces = apply_glm_pieces(glm.for_input("text"), ascii_upper(text[start:end]))
+    output = "".join(p[0] for p in pieces)
+    starts: list[int] = []
+    ends: list[int] = []
+    for piece, piece_start, piece_end in pieces:
+        starts.extend([start + piece_start] * len(piece))
+        ends.extend([start + piece_end] * len(piece))
+    items = parse_items(output, 0, optional)
+    return _trim([_respan(item, starts, ends) for item in items])
+
+
+def _respan(item: Item, starts: list[int], ends: list[int]) -> Item:
+    """Output offsets of the GLM-rewritten text back to offsets of the original characters."""
+    if isinstance(item, Word):
+        return Word(item.text, starts[item.start], ends[item.end - 1], item.optional)
+    alternatives = tuple(tuple(_respan(i, starts, ends) for i in alt) for alt in item.alternatives)
+    return Choice(alternatives, starts[item.start], ends[item.end - 1])
+
+
+def _trim(items: list[Item]) -> list[Item]:
+    """Edge punctuation is not part of a word; punctuation-only tokens are no words."""
+    trimmed: list[Item] = []
+    for item in items:
+        if isinstance(item, Choice):
+            alternatives = tuple(tuple(_trim(list(alt))) for alt in item.alternatives)
+            trimmed.append(Choice(alternatives, item.start, item.end))
+            continue
+        text = item.text
+        left = len(text) - len(text.lstrip(_EDGE_PUNCTUATION))
+        core = text.strip(_EDGE_PUNCTUATION)
+        if not core:
+            continue
+        if core != text:
+            item = Word(core, item.start + left, item.start + left + len(core), item.optional)
+        trimmed.append(item)
+    return trimmed
+
+
+def _shift(item: Item, offset: int) -> Item:
+    if isinstance(item, Word):
+        return Word(item.text, item.start + offset, item.end + offset, item.optional)
+    return Choice(
+        tuple(tuple(_shift(i, offset) for i in alt) for alt in item.alternatives),
+        item.start + offset,
+        item.end + offset,
     )

@@ -33,6 +33,7 @@ from typing import Any
 import pyarrow as pa
 
 from pipeline.errors import InputError
+from pipeline.removal import DEFAULT_PREMODIFIERS
 from pipeline.scoring import COMPARE_MODES
 from schemas import COUNT_COLUMNS, LEADERBOARD, MEASURE_COLUMNS, C, table_from_rows
 
@@ -42,6 +43,10 @@ DEFAULT_OPTIONS: dict[str, Any] = {
     "case_sensitive": False,
     "beta": 1.0,
     "encoding": "utf-8",
+    "glm": None,
+    "cost": "phonetic",
+    "premodifiers": list(DEFAULT_PREMODIFIERS),
+    "punctuation": None,
 }
 
 
@@ -50,6 +55,7 @@ class System:
     name: str
     templates: Path
     texts: Path | None = None
+    unsegmented: bool = False
 
 
 @dataclass(frozen=True)
@@ -86,14 +92,24 @@ def read_campaign(path: str | Path) -> Campaign:
     for name, entry in systems.items():
         if not isinstance(entry, dict) or "templates" not in entry:
             raise InputError(str(path), 0, f"system {name!r}: 'templates' expected")
-        _known(path, text, f"systems.{name}.", entry, {"templates", "texts"})
+        _known(path, text, f"systems.{name}.", entry, {"templates", "texts", "unsegmented"})
         texts = entry.get("texts")
-        parsed.append(System(name, _existing(path, base, entry["templates"]), _existing(path, base, texts)))
+        parsed.append(
+            System(
+                name,
+                _existing(path, base, entry["templates"]),
+                _existing(path, base, texts),
+                bool(entry.get("unsegmented", False)),
+            )
+        )
     options = dict(DEFAULT_OPTIONS)
     _known(path, text, "options.", data.get("options", {}), set(DEFAULT_OPTIONS))
     options.update(data.get("options", {}))
     if options["compare"] not in COMPARE_MODES:
         raise InputError(str(path), 0, f"options.compare must be one of {', '.join(COMPARE_MODES)}")
+    if options["cost"] not in ("phonetic", "levenshtein"):
+        raise InputError(str(path), 0, "options.cost must be phonetic or levenshtein")
+    options["glm"] = _existing(path, base, options["glm"])
     store = data.get("store")
     return Campaign(
         path,

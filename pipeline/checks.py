@@ -10,11 +10,20 @@ from pipeline.errors import InputError
 from pipeline.model import Corpus, TemplateSet, TextFill
 
 
-def check_against_corpus(template_set: TemplateSet, corpus: Corpus) -> None:
-    """Raise InputError (template file and line) for an unknown document id or an extent off its document."""
+def check_against_corpus(template_set: TemplateSet, corpus: Corpus, unsegmented: bool = False) -> None:
+    """Raise InputError (template file and line) for an unknown document id or an extent off its document.
+
+    With ``unsegmented`` the corpus is one word stream (seed 000, "Unsegmented Hypothesis Texts"):
+    document ids only group instances into instance sets, and every extent counts from the start
+    of the stream.
+    """
     documents = corpus.by_id()
     for instance in template_set.instances:
-        document = documents.get(instance.pointer.doc_id)
+        document = (
+            corpus.documents[0]
+            if unsegmented and corpus.documents
+            else documents.get(instance.pointer.doc_id)
+        )
         if document is None:
             raise InputError(
                 template_set.source,

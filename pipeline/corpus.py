@@ -47,6 +47,22 @@ def parse_corpus(
     return _CorpusParser(text, source, extractable, docid_tag).parse()
 
 
+STREAM_ID = "*stream*"
+
+
+def read_stream(path: str | Path, encoding: str = "utf-8") -> Corpus:
+    """An unsegmented text (seed 000): one word stream with SGML tags such as timestamps.
+
+    The whole file is one document (id ``*stream*``) whose offsets count from the start of the file;
+    its words are everything outside tags.
+    """
+    source = str(path)
+    text = decode_text(Path(path).read_bytes(), source, encoding)
+    if not text.strip():
+        raise InputError(source, 0, "the hypothesis word stream is empty")
+    return Corpus((Document(STREAM_ID, text, 0, 1, ()),), source, "", "")
+
+
 def read_corpus(
     path: str | Path,
     encoding: str = "utf-8",

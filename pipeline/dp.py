@@ -23,7 +23,9 @@ from __future__ import annotations
 from array import array
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from itertools import chain
 
+import numpy as np
 from rapidfuzz.distance import Levenshtein
 
 # Exact-match runs this long (in words) anchor the alignment; shorter ones are realigned with the
@@ -121,6 +123,12 @@ def align(
     fragments, sclite's ``(word)``) cost nothing to delete (reference) or insert (hypothesis); they
     still get their column, with op D or I and cost 0.
     """
+    if ref.preds is None:
+        # A plain sequence takes the vectorised path (the same result, faster).
+        optional = [ref.optional] if ref.optional is not None else None
+        return align_batch(
+            [ref.ids], [hyp], costs, optional, [list(hyp_optional)] if hyp_optional is not None else None
+        ).document(0)
     out = Alignment()
     surrogate, node_of = _surrogate(ref)
     if score_hint is None:
@@ -315,3 +323,426 @@ def _exits(ref: WordGraph, a: int, b: int) -> list[int]:
     following = ref.preds[b] if b < len(ref.ids) else tuple(ref.finals)
     exits = sorted({p if p >= a else -1 for p in following}, reverse=True)
     return exits
+
+
+# -- the vectorised path for plain sequences -------------------------------------------------------
+
+
+@dataclass
+class BatchAlignment:
+    """Alignments of many documents in flat arrays; indices are positions in the concatenated words.
+
+    ``bounds[d]:bounds[d + 1]`` are document ``d``'s columns; ``ref_offsets[d]`` and ``hyp_offsets[d]``
+    the position of its first reference and hypothesis word in the concatenation.
+    """
+
+    ref: np.ndarray
+    hyp: np.ndarray
+    ops: np.ndarray
+    costs: np.ndarray
+    bounds: np.ndarray
+    ref_offsets: np.ndarray
+    hyp_offsets: np.ndarray
+    ref_words: int = 0
+    hyp_words: int = 0
+
+    def document(self, d: int) -> Alignment:
+        """Document ``d``'s alignment with indices local to its own words."""
+        start, end = int(self.bounds[d]), int(self.bounds[d + 1])
+        ref = self.ref[start:end]
+        hyp = self.hyp[start:end]
+        ref = np.where(ref >= 0, ref - self.ref_offsets[d], -1)
+        hyp = np.where(hyp >= 0, hyp - self.hyp_offsets[d], -1)
+        return Alignment(
+            array("q", ref.tolist()),
+            array("q", hyp.tolist()),
+            bytearray(self.ops[start:end].tobytes()),
+            array("d", self.costs[start:end].tolist()),
+        )
+
+
+CHUNK_WORDS = 65536  # documents are aligned in chunks of about this many words (arrays stay in cache)
+
+
+def align_batch(
+    refs: Sequence[Sequence[int]],
+    hyps: Sequence[Sequence[int]],
+    costs: Costs = Costs(),
+    ref_optional: Sequence[Sequence[bool] | None] | None = None,
+    hyp_optional: Sequence[Sequence[bool] | None] | None = None,
+) -> BatchAlignment:
+    """Align many plain reference sequences with their hypotheses; the same result as :func:`align`.
+
+    Documents go through :func:`_align_chunk` a chunk at a time, so that the working arrays stay
+    small; the results are joined with their indices moved to the whole concatenation.
+    """
+    chunks: list[BatchAlignment] = []
+    start, words = 0, 0
+    for d, ref in enumerate(refs):
+        words += len(ref)
+        if words >= CHUNK_WORDS or d == len(refs) - 1:
+            chunks.append(
+                _align_chunk(
+                    refs[start : d + 1],
+                    hyps[start : d + 1],
+                    costs,
+                    ref_optional[start : d + 1] if ref_optional is not None else None,
+                    hyp_optional[start : d + 1] if hyp_optional is not None else None,
+                )
+            )
+            start, words = d + 1, 0
+    if len(chunks) == 1:
+        return chunks[0]
+    if not chunks:
+        empty = np.zeros(0, np.int64)
+        return BatchAlignment(
+            empty, empty, np.zeros(0, np.uint8), np.zeros(0), np.zeros(1, np.int64), empty, empty
+        )
+    refs_seen = hyps_seen = columns_seen = 0
+    parts: dict[str, list[np.ndarray]] = {k: [] for k in ("ref", "hyp", "ops", "costs", "bounds", "ro", "ho")}
+    for chunk in chunks:
+        parts["ref"].append(np.where(chunk.ref >= 0, chunk.ref + refs_seen, -1))
+        parts["hyp"].append(np.where(chunk.hyp >= 0, chunk.hyp + hyps_seen, -1))
+        parts["ops"].append(chunk.ops)
+        parts["costs"].append(chunk.costs)
+        parts["bounds"].append(chunk.bounds[:-1] + columns_seen)
+        parts["ro"].append(chunk.ref_offsets + refs_seen)
+        parts["ho"].append(chunk.hyp_offsets + hyps_seen)
+        refs_seen += chunk.ref_words
+        hyps_seen += chunk.hyp_words
+        columns_seen += len(chunk.ops)
+    return BatchAlignment(
+        np.concatenate(parts["ref"]),
+        np.concatenate(parts["hyp"]),
+        np.concatenate(parts["ops"]),
+        np.concatenate(parts["costs"]),
+        np.concatenate(parts["bounds"] + [np.array([columns_seen], np.int64)]),
+        np.concatenate(parts["ro"]),
+        np.concatenate(parts["ho"]),
+        refs_seen,
+        hyps_seen,
+    )
+
+
+def _align_chunk(
+    refs: Sequence[Sequence[int]],
+    hyps: Sequence[Sequence[int]],
+    costs: Costs,
+    ref_optional: Sequence[Sequence[bool] | None] | None,
+    hyp_optional: Sequence[Sequence[bool] | None] | None,
+) -> BatchAlignment:
+    """Align a chunk of documents (see :func:`align_batch`).
+
+    rapidfuzz's edit operations give a least-edit alignment of every document. From them, columns are
+    built with array operations only: the kept reference and hypothesis words pair up in order, and a
+    column's index is ``i + j - pairs before it``. That alignment already is sclite's wherever a
+    region between anchors offers no other choice of matches and no optional word: its runs of
+    errors are then re-ordered the way sclite's traceback leaves them (deletions or insertions
+    first, substitutions last). Regions that do offer a choice (a word that could match elsewhere,
+    an optional word, or, with phonetic costs, more than one possible substitution) are aligned
+    again by the full programme.
+    """
+    n_docs = len(refs)
+    ref_lengths = np.fromiter((len(r) for r in refs), np.int64, n_docs)
+    hyp_lengths = np.fromiter((len(h) for h in hyps), np.int64, n_docs)
+    ref_offsets = np.concatenate(([0], np.cumsum(ref_lengths, dtype=np.int64)))
+    hyp_offsets = np.concatenate(([0], np.cumsum(hyp_lengths, dtype=np.int64)))
+    ref_ids = np.fromiter(chain.from_iterable(refs), np.int64, int(ref_offsets[-1]))
+    hyp_ids = np.fromiter(chain.from_iterable(hyps), np.int64, int(hyp_offsets[-1]))
+
+    deleted = np.zeros(len(ref_ids), bool)
+    inserted = np.zeros(len(hyp_ids), bool)
+    edits: list[tuple[str, int, int]] = []
+    per_document: list[int] = []
+    for ref, hyp in zip(refs, hyps, strict=True):
+        found = Levenshtein.editops(ref, hyp, score_hint=max(1, abs(len(ref) - len(hyp)))).as_list()
+        edits.extend(found)
+        per_document.append(len(found))
+    if edits:
+        tags, sources, targets = zip(*edits, strict=True)
+        tag = np.array(tags)
+        counts = np.asarray(per_document, np.int64)
+        source = np.fromiter(sources, np.int64, len(edits)) + np.repeat(ref_offsets[:-1], counts)
+        target = np.fromiter(targets, np.int64, len(edits)) + np.repeat(hyp_offsets[:-1], counts)
+    else:
+        tag = np.zeros(0, "<U7")
+        source = target = np.zeros(0, np.int64)
+    is_delete, is_insert = tag == "delete", tag == "insert"
+    del_positions, del_hyp = source[is_delete], target[is_delete]
+    ins_ref, ins_positions = source[is_insert], target[is_insert]
+    deleted[del_positions] = True
+    inserted[ins_positions] = True
+    pair_ref = np.flatnonzero(~deleted)
+    pair_hyp = np.flatnonzero(~inserted)
+    n_pairs = len(pair_ref)
+    n_columns = len(ref_ids) + len(hyp_ids) - n_pairs
+    col_ref = np.full(n_columns, -1, np.int64)
+    col_hyp = np.full(n_columns, -1, np.int64)
+    ops = np.empty(n_columns, np.uint8)
+    # A column's index is the number of columns before it: the reference and hypothesis words
+    # consumed before it, minus the pairs before it (each pair consumed one of each).
+    pair_columns = pair_ref + pair_hyp - np.arange(n_pairs)
+    col_ref[pair_columns] = pair_ref
+    col_hyp[pair_columns] = pair_hyp
+    ops[pair_columns] = np.where(ref_ids[pair_ref] == hyp_ids[pair_hyp], CORRECT, SUBSTITUTION)
+    kept_ref_before = np.cumsum(~deleted, dtype=np.int64) - ~deleted  # pairs before each reference word
+    kept_hyp_before = np.cumsum(~inserted, dtype=np.int64) - ~inserted
+    del_columns = del_positions + del_hyp - kept_ref_before[del_positions]
+    col_ref[del_columns] = del_positions
+    ops[del_columns] = DELETION
+    ins_columns = ins_ref + ins_positions - kept_hyp_before[ins_positions]
+    col_hyp[ins_columns] = ins_positions
+    ops[ins_columns] = INSERTION
+    columns_per_document = ref_lengths + hyp_lengths - _pairs_per_document(pair_ref, ref_offsets)
+    bounds = np.concatenate(([0], np.cumsum(columns_per_document, dtype=np.int64)))
+
+    _reorder_error_runs(col_ref, col_hyp, ops, bounds)
+    column_costs = np.zeros(n_columns, np.float64)
+    result = BatchAlignment(
+        col_ref,
+        col_hyp,
+        ops,
+        column_costs,
+        bounds,
+        ref_offsets[:-1],
+        hyp_offsets[:-1],
+        len(ref_ids),
+        len(hyp_ids),
+    )
+    ref_flags = _flags(ref_optional, ref_lengths)
+    hyp_flags = _flags(hyp_optional, hyp_lengths)
+    _refine(result, ref_ids, hyp_ids, costs, ref_flags, hyp_flags)
+    return result
+
+
+def _pairs_per_document(pair_ref: np.ndarray, ref_offsets: np.ndarray) -> np.ndarray:
+    return np.diff(np.searchsorted(pair_ref, ref_offsets))
+
+
+def _runs(mask: np.ndarray, bounds: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``[start, end)`` column ranges of the maximal runs of ``mask``, never crossing a document bound."""
+    n = len(mask)
+    if n == 0:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    doc_start = np.zeros(n, bool)
+    doc_start[bounds[:-1][bounds[:-1] < n]] = True
+    previous = np.concatenate(([False], mask[:-1]))
+    starts = np.flatnonzero(mask & (~previous | doc_start))
+    following = np.concatenate((mask[1:], [False]))
+    doc_end = np.zeros(n, bool)
+    ends_at = bounds[1:][(bounds[1:] > 0) & (bounds[1:] <= n)] - 1
+    doc_end[ends_at] = True
+    ends = np.flatnonzero(mask & (~following | doc_end)) + 1
+    return starts, ends
+
+
+def _consumed_before(columns: np.ndarray) -> np.ndarray:
+    """For each column (and one past the end), how many words of one side were consumed before it."""
+    return np.concatenate(([0], np.cumsum(columns >= 0, dtype=np.int64)))
+
+
+def _reorder_error_runs(
+    col_ref: np.ndarray, col_hyp: np.ndarray, ops: np.ndarray, bounds: np.ndarray
+) -> None:
+    """Within each run of errors, deletions (or insertions) first, then substitutions, in place.
+
+    A run without matches costs the same whatever the order; sclite's traceback runs back from the
+    end preferring the diagonal, so its substitutions end up last and the deletions or insertions
+    first. (A run holding both deletions and insertions cannot come out of a least-edit alignment.)
+    """
+    starts, ends = _runs(ops != CORRECT, bounds)
+    if len(starts) == 0:
+        return
+    ref_before = _consumed_before(col_ref)
+    hyp_before = _consumed_before(col_hyp)
+    n_ref = ref_before[ends] - ref_before[starts]
+    n_hyp = hyp_before[ends] - hyp_before[starts]
+    lengths = ends - starts
+    run_of = np.repeat(np.arange(len(starts)), lengths)
+    columns = _ranges(starts, lengths)
+    p = columns - starts[run_of]
+    excess = (n_ref - n_hyp)[run_of]
+    rs, hs = ref_before[starts][run_of], hyp_before[starts][run_of]
+    deleting = excess > 0
+    inserting = excess < 0
+    gap = np.abs(excess)
+    lead = p < gap  # the leading deletions or insertions
+    new_ref = np.where(inserting, np.where(lead, -1, rs + p - gap), rs + p)
+    new_hyp = np.where(deleting, np.where(lead, -1, hs + p - gap), hs + p)
+    new_ops = np.where(deleting & lead, DELETION, np.where(inserting & lead, INSERTION, SUBSTITUTION))
+    col_ref[columns] = new_ref
+    col_hyp[columns] = new_hyp
+    ops[columns] = new_ops
+
+
+def _ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """The concatenation of ``range(s, s + l)`` for every start and length, without a Python loop."""
+    total = int(lengths.sum())
+    if total == 0:
+        return np.zeros(0, np.int64)
+    offsets = np.repeat(starts - np.concatenate(([0], np.cumsum(lengths, dtype=np.int64)[:-1])), lengths)
+    return np.arange(total) + offsets
+
+
+def _refine(
+    result: BatchAlignment,
+    ref_ids: np.ndarray,
+    hyp_ids: np.ndarray,
+    costs: Costs,
+    ref_flags: np.ndarray | None,
+    hyp_flags: np.ndarray | None,
+) -> None:
+    """Realign by the full programme the regions where the least-edit alignment may not be sclite's."""
+    ops, bounds = result.ops, result.bounds
+    correct = ops == CORRECT
+    c_starts, c_ends = _runs(correct, bounds)
+    anchor = np.zeros(len(ops), bool)
+    long_runs = (c_ends - c_starts) >= ANCHOR
+    anchor_columns = _ranges(c_starts[long_runs], (c_ends - c_starts)[long_runs])
+    anchor[anchor_columns] = True
+    r_starts, r_ends = _runs(~anchor, bounds)
+    if len(r_starts) == 0:
+        _fill_costs(result, ref_ids, hyp_ids, costs, None, None)
+        return
+    lengths = r_ends - r_starts
+    region_of = np.full(len(ops), -1, np.int64)
+    region_columns = _ranges(r_starts, lengths)
+    region_of[region_columns] = np.repeat(np.arange(len(r_starts)), lengths)
+    errors = np.bincount(region_of[region_columns], weights=~correct[region_columns], minlength=len(r_starts))
+    corrects = np.bincount(
+        region_of[region_columns], weights=correct[region_columns], minlength=len(r_starts)
+    )
+    flagged = np.zeros(len(r_starts), bool)
+
+    # (a) another choice of matches: more equal (reference, hypothesis) word pairs than correct columns.
+    width = int(max(ref_ids.max(initial=0), hyp_ids.max(initial=0))) + 1
+    ref_cols = region_columns[result.ref[region_columns] >= 0]
+    hyp_cols = region_columns[result.hyp[region_columns] >= 0]
+    ref_keys, ref_counts = np.unique(
+        region_of[ref_cols] * width + ref_ids[result.ref[ref_cols]], return_counts=True
+    )
+    hyp_keys, hyp_counts = np.unique(
+        region_of[hyp_cols] * width + hyp_ids[result.hyp[hyp_cols]], return_counts=True
+    )
+    common, ri, hi = np.intersect1d(ref_keys, hyp_keys, assume_unique=True, return_indices=True)
+    equal_pairs = np.bincount(
+        common // width, weights=ref_counts[ri] * hyp_counts[hi], minlength=len(r_starts)
+    )
+    flagged |= equal_pairs > corrects
+
+    # (b) optional words change what is cheapest.
+    if ref_flags is not None:
+        flagged |= (
+            np.bincount(region_of[ref_cols], weights=ref_flags[result.ref[ref_cols]], minlength=len(r_starts))
+            > 0
+        )
+    if hyp_flags is not None:
+        flagged |= (
+            np.bincount(region_of[hyp_cols], weights=hyp_flags[result.hyp[hyp_cols]], minlength=len(r_starts))
+            > 0
+        )
+
+    # (c) with phonetic costs, which words substitute for which matters once a region has two errors.
+    if costs.substitution is not None:
+        flagged |= errors >= 2
+    flagged &= errors > 0
+    _fill_costs(result, ref_ids, hyp_ids, costs, ref_flags, hyp_flags)
+    if flagged.any():
+        _splice(result, ref_ids, hyp_ids, costs, ref_flags, hyp_flags, r_starts[flagged], r_ends[flagged])
+
+
+def _flags(optional: Sequence[Sequence[bool] | None] | None, lengths: np.ndarray) -> np.ndarray | None:
+    """One flag per word of the concatenation (None: no word is optional)."""
+    if optional is None or not any(o is not None and any(o) for o in optional):
+        return None
+    return np.fromiter(
+        (
+            f
+            for o, n in zip(optional, lengths.tolist(), strict=True)
+            for f in (o if o is not None else [False] * n)
+        ),
+        bool,
+        int(lengths.sum()),
+    )
+
+
+def _fill_costs(
+    result: BatchAlignment,
+    ref_ids: np.ndarray,
+    hyp_ids: np.ndarray,
+    costs: Costs,
+    ref_flags: np.ndarray | None,
+    hyp_flags: np.ndarray | None,
+) -> None:
+    ops = result.ops
+    out = result.costs
+    out[:] = 0.0
+    deletions = np.flatnonzero(ops == DELETION)
+    out[deletions] = costs.deletion
+    if ref_flags is not None:
+        out[deletions[ref_flags[result.ref[deletions]]]] = 0.0
+    insertions = np.flatnonzero(ops == INSERTION)
+    out[insertions] = costs.insertion
+    if hyp_flags is not None:
+        out[insertions[hyp_flags[result.hyp[insertions]]]] = 0.0
+    subs = np.flatnonzero(ops == SUBSTITUTION)
+    if costs.substitution is None:
+        out[subs] = costs.flat_substitution
+    else:
+        cost = costs.substitution
+        pairs = zip(ref_ids[result.ref[subs]].tolist(), hyp_ids[result.hyp[subs]].tolist(), strict=True)
+        out[subs] = [cost(r, h) for r, h in pairs]
+
+
+def _splice(
+    result: BatchAlignment,
+    ref_ids: np.ndarray,
+    hyp_ids: np.ndarray,
+    costs: Costs,
+    ref_flags: np.ndarray | None,
+    hyp_flags: np.ndarray | None,
+    starts: np.ndarray,
+    ends: np.ndarray,
+) -> None:
+    """Replace the columns ``[start, end)`` of every flagged region by the full programme's columns."""
+    ref_before = _consumed_before(result.ref)
+    hyp_before = _consumed_before(result.hyp)
+    local = Alignment()  # every region's new columns, one after the other
+    sizes = []
+    ref_starts, ref_ends = ref_before[starts].tolist(), ref_before[ends].tolist()
+    hyp_starts, hyp_ends = hyp_before[starts].tolist(), hyp_before[ends].tolist()
+    for k in range(len(starts)):
+        a, b, j1, j2 = ref_starts[k], ref_ends[k], hyp_starts[k], hyp_ends[k]
+        graph = WordGraph(ref_ids[a:b].tolist(), ref_flags[a:b].tolist() if ref_flags is not None else None)
+        hyp_optional = hyp_flags[j1:j2].tolist() if hyp_flags is not None else None
+        before = len(local)
+        _align_region(graph, hyp_ids[j1:j2].tolist(), costs, hyp_optional, 0, b - a, 0, j2 - j1, local)
+        sizes.append(len(local) - before)
+    new_sizes = np.asarray(sizes, np.int64)
+    region_of_new = np.repeat(np.arange(len(starts)), new_sizes)
+    new_ref = np.frombuffer(local.ref, np.int64)
+    new_hyp = np.frombuffer(local.hyp, np.int64)
+    new_ref = np.where(new_ref >= 0, new_ref + np.asarray(ref_starts, np.int64)[region_of_new], -1)
+    new_hyp = np.where(new_hyp >= 0, new_hyp + np.asarray(hyp_starts, np.int64)[region_of_new], -1)
+    # Scatter: an old column outside the regions moves by the change in size of the regions before
+    # it; a region's new columns start where the region started, moved the same way.
+    keep = np.ones(len(result.ops), bool)
+    keep[_ranges(starts, ends - starts)] = False
+    delta = np.zeros(len(result.ops) + 1, np.int64)
+    np.add.at(delta, ends, new_sizes - (ends - starts))
+    shift = np.cumsum(delta, dtype=np.int64)
+    kept = np.flatnonzero(keep)
+    kept_at = kept + shift[kept]
+    new_at = _ranges(starts + shift[starts], new_sizes)
+    size = len(result.ops) + int(delta.sum())
+    result.bounds = result.bounds + shift[result.bounds]
+    for name, new, dtype in (
+        ("ref", new_ref, np.int64),
+        ("hyp", new_hyp, np.int64),
+        ("ops", np.frombuffer(bytes(local.ops), np.uint8), np.uint8),
+        ("costs", np.frombuffer(local.costs, np.float64), np.float64),
+    ):
+        merged = np.empty(size, dtype)
+        merged[kept_at] = getattr(result, name)[kept]
+        merged[new_at] = new
+        setattr(result, name, merged)

@@ -11,8 +11,9 @@ The result keeps every pairing with its points, so reports can say why every poi
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 
 from pipeline.checks import check_single_alternatives
 from pipeline.errors import InputError
@@ -31,22 +32,35 @@ from pipeline.model import (
     TemplateSet,
     TextFill,
 )
+from pipeline.words import speech_optional
 
 COMPARE_MODES = ("content", "extent", "both")
+INSTANCE_SET_MODES = ("document", "overlap")
 DEFAULT_UNSCORED = frozenset({"COMMENT"})
 
 
 @dataclass(frozen=True)
 class ScoringOptions:
-    """What changes the points: the aspects compared, the unscored slots, case sensitivity."""
+    """What changes the points.
+
+    ``compare``: the aspects of text fills compared; ``unscored_slots``; ``case_sensitive``;
+    ``noisy``: contents are compared as token strings in which reference fillers and fragments are
+    optional (seed 000, "Noisy Data"); ``instance_sets``: ``document`` maps instance sets by document
+    id, ``overlap`` by the greedy algorithm restricted to overlapping extents (seed 000,
+    "Unsegmented Hypothesis Texts").
+    """
 
     compare: str = "both"
     unscored_slots: frozenset[str] = DEFAULT_UNSCORED
     case_sensitive: bool = False
+    noisy: bool = False
+    instance_sets: str = "document"
 
     def __post_init__(self) -> None:
         if self.compare not in COMPARE_MODES:
             raise ValueError(f"compare must be one of {', '.join(COMPARE_MODES)}, not {self.compare!r}")
+        if self.instance_sets not in INSTANCE_SET_MODES:
+            raise ValueError(f"instance_sets must be one of {', '.join(INSTANCE_SET_MODES)}")
         object.__setattr__(self, "unscored_slots", frozenset(s.upper() for s in self.unscored_slots))
 
     def is_scored(self, slot_name: str) -> bool:
@@ -121,15 +135,22 @@ class Scoring:
 
 
 def score_template_sets(
-    reference: TemplateSet, hypothesis: TemplateSet, options: ScoringOptions | None = None
+    reference: TemplateSet,
+    hypothesis: TemplateSet,
+    options: ScoringOptions | None = None,
+    set_extents: Mapping[str, tuple[int, int]] | None = None,
 ) -> Scoring:
     """Map ``hypothesis`` onto ``reference`` and return every pairing with its points.
+
+    With ``options.instance_sets == "overlap"``, ``set_extents`` gives each reference document's
+    extent ``[start, end)`` in the units of the fills' extents (the whole document, seed 000); a
+    hypothesis instance set's extent runs from the smallest to the largest offset of its text fills.
 
     Raises InputError for a hypothesis slot with more than one alternative, a pointer to an instance
     that does not exist, a scored text fill without extents when extents are compared, and a cycle of
     pointers between instance types.
     """
-    return _Scorer(reference, hypothesis, options or ScoringOptions()).run()
+    return _Scorer(reference, hypothesis, options or ScoringOptions(), dict(set_extents or {})).run()
 
 
 def fold(text: str, case_sensitive: bool = False) -> str:
@@ -138,12 +159,72 @@ def fold(text: str, case_sensitive: bool = False) -> str:
     return folded if case_sensitive else folded.casefold()
 
 
-def content_matches(ref: TextFill, hyp: TextFill, case_sensitive: bool = False) -> bool:
-    """Seed 000 (clean data): hyp is a substring of the maximal string and contains a minimal string."""
-    hyp_content = fold(hyp.content or "", case_sensitive)
-    if hyp_content not in fold(ref.content or "", case_sensitive):
+def content_matches(ref: TextFill, hyp: TextFill, case_sensitive: bool = False, noisy: bool = False) -> bool:
+    """Seed 000: hyp is a substring of the maximal string and contains a minimal string.
+
+    Clean data compares character strings. Noisy data (``noisy``) compares token strings, and the
+    reference's fillers and fragments are optional: they may be missing from the hypothesis ("Glen
+    Buni- Bunting" matches "Glen Bunting"). Contents normalized by a GLM may hold ``{a / b}``
+    alternatives; the point is correct when any choice of alternatives on each side matches.
+    """
+    for hyp_content in _choices(hyp.content or "", case_sensitive):
+        for ref_content in _choices(ref.content or "", case_sensitive):
+            minimals = [m for minimal in ref.minimal_strings for m in _choices(minimal, case_sensitive)]
+            if noisy:
+                if _noisy_matches(ref_content, minimals, hyp_content):
+                    return True
+            elif hyp_content in ref_content and any(m in hyp_content for m in minimals):
+                return True
+    return False
+
+
+def _choices(text: str, case_sensitive: bool) -> list[str]:
+    if "{" not in text:
+        return [fold(text, case_sensitive)]
+    from pipeline.glm import expand_alternatives
+
+    return [fold(choice, case_sensitive) for choice in expand_alternatives(text)]
+
+
+def _noisy_matches(ref_content: str, minimals: Sequence[str], hyp_content: str) -> bool:
+    hyp_tokens = hyp_content.split()
+    ref_tokens = ref_content.split()
+    if not _window_skipping(ref_tokens, hyp_tokens):
         return False
-    return any(fold(minimal, case_sensitive) in hyp_content for minimal in ref.minimal_strings)
+    for minimal in minimals:
+        tokens = minimal.split()
+        if any(_prefix_skipping(tokens, hyp_tokens, start) for start in range(len(hyp_tokens) + 1)):
+            return True
+    return False
+
+
+def _window_skipping(container: Sequence[str], needle: Sequence[str]) -> bool:
+    """``needle`` equals a run of ``container`` from which some optional tokens were left out."""
+
+    @cache
+    def match(c: int, n: int) -> bool:
+        if n == len(needle):
+            return True
+        if c == len(container):
+            return False
+        if container[c] == needle[n] and match(c + 1, n + 1):
+            return True
+        return speech_optional(container[c]) and n > 0 and match(c + 1, n)
+
+    return any(match(start, 0) for start in range(len(container) + 1))
+
+
+def _prefix_skipping(pattern: Sequence[str], text: Sequence[str], start: int) -> bool:
+    """``pattern`` with some optional tokens left out equals ``text[start:start + k]`` for some k."""
+    p, t = 0, start
+    while p < len(pattern):
+        if t < len(text) and pattern[p] == text[t]:
+            p, t = p + 1, t + 1
+        elif speech_optional(pattern[p]):
+            p += 1
+        else:
+            return False
+    return True
 
 
 def extent_matches(ref: TextFill, hyp: TextFill) -> bool:
@@ -205,6 +286,18 @@ def mapping_order(*template_sets: TemplateSet) -> list[str]:
 # --- helpers -------------------------------------------------------------------------------------
 
 
+def _set_extent(instances: Iterable[Instance]) -> tuple[int, int] | None:
+    """``[smallest start, largest end)`` over the extents of the text fills of an instance set."""
+    starts, ends = [], []
+    for instance in instances:
+        for fill, _ in _fills_of(instance):
+            if isinstance(fill, TextFill):
+                for extent in fill.extents:
+                    starts.append(extent.start)
+                    ends.append(extent.end)
+    return (min(starts), max(ends)) if starts else None
+
+
 def _inclusive(extent: Extent) -> tuple[int, int]:
     return extent.start, extent.end - 1
 
@@ -238,19 +331,42 @@ class _Scorer:
     reference: TemplateSet
     hypothesis: TemplateSet
     options: ScoringOptions
+    set_extents: dict[str, tuple[int, int]] = field(default_factory=dict)
     mapped: dict[Pointer, Pointer] = field(default_factory=dict)
 
     def run(self) -> Scoring:
         self.ref_index = self._check(self.reference, is_reference=True)
         self.hyp_index = self._check(self.hypothesis, is_reference=False)
-        order = mapping_order(self.reference, self.hypothesis)
+        self.order = mapping_order(self.reference, self.hypothesis)
         ref_sets = self.reference.instance_sets()
         hyp_sets = self.hypothesis.instance_sets()
+        if self.options.instance_sets == "document":
+            # Seed 000, "Segmented Hypothesis Documents": instance sets are mapped by document id.
+            pairs = [
+                (d if d in ref_sets else None, d if d in hyp_sets else None)
+                for d in sorted({*ref_sets, *hyp_sets})
+            ]
+        else:
+            pairs = self._overlapping_sets(ref_sets, hyp_sets)
         instances: list[InstancePairing] = []
-        # Instance sets are mapped by document id (seed 000, "Segmented Hypothesis Documents").
-        for doc_id in sorted(set(ref_sets) | set(hyp_sets)):
-            refs, hyps = ref_sets.get(doc_id, ()), hyp_sets.get(doc_id, ())
-            for type_name in order:
+        for ref_doc, hyp_doc in pairs:
+            mapped, pairings = self._map_set(
+                ref_doc or hyp_doc,
+                ref_sets.get(ref_doc, ()),
+                hyp_sets.get(hyp_doc, ()),  # type: ignore[arg-type]
+            )
+            self.mapped.update(mapped)
+            instances.extend(pairings)
+        return Scoring(tuple(instances))
+
+    def _map_set(
+        self, doc_id: str, refs: Sequence[Instance], hyps: Sequence[Instance]
+    ) -> tuple[dict[Pointer, Pointer], list[InstancePairing]]:
+        """Map one reference instance set to one hypothesis instance set, type by type."""
+        saved, self.mapped = self.mapped, {}
+        instances: list[InstancePairing] = []
+        try:
+            for type_name in self.order:
                 self._map_type(
                     doc_id,
                     type_name,
@@ -258,7 +374,39 @@ class _Scorer:
                     sorted((i for i in hyps if i.pointer.type == type_name), key=_instance_key),
                     instances,
                 )
-        return Scoring(tuple(instances))
+            return self.mapped, instances
+        finally:
+            self.mapped = saved
+
+    def _overlapping_sets(
+        self, ref_sets: Mapping[str, Sequence[Instance]], hyp_sets: Mapping[str, Sequence[Instance]]
+    ) -> list[tuple[str | None, str | None]]:
+        """Seed 000, "Unsegmented Hypothesis Texts": the greedy algorithm maps instance sets, but only
+        sets whose extents overlap; a set's points are the sum of its instance mappings' points.
+
+        A reference set's extent is its document's (``set_extents``); a hypothesis set's runs from
+        the smallest to the largest offset of its text fills (a set without text fills overlaps
+        nothing). Extents compare inclusively as everywhere else: ``[s, e)`` is ``(s, e - 1)``.
+        """
+        ref_docs, hyp_docs = sorted(ref_sets), sorted(hyp_sets)
+        hyp_extents = {doc: _set_extent(hyp_sets[doc]) for doc in hyp_docs}
+
+        def score(ref_doc: str, hyp_doc: str) -> tuple[Counts, None] | None:
+            ref_extent, hyp_extent = self.set_extents.get(ref_doc), hyp_extents[hyp_doc]
+            if ref_extent is None or hyp_extent is None:
+                return None
+            if ref_extent[0] > hyp_extent[1] - 1 or hyp_extent[0] > ref_extent[1] - 1:
+                return None
+            _, pairings = self._map_set(ref_doc, ref_sets[ref_doc], hyp_sets[hyp_doc])
+            return Counts.total(p.counts for p in pairings), None
+
+        chosen = greedy_map(ref_docs, hyp_docs, score, lambda d: d, lambda d: d)
+        pairs: list[tuple[str | None, str | None]] = [(ref_docs[c.ref], hyp_docs[c.hyp]) for c in chosen]
+        paired_refs = {c.ref for c in chosen}
+        paired_hyps = {c.hyp for c in chosen}
+        pairs += [(d, None) for i, d in enumerate(ref_docs) if i not in paired_refs]
+        pairs += [(None, d) for j, d in enumerate(hyp_docs) if j not in paired_hyps]
+        return pairs
 
     # -- validation --------------------------------------------------------------------------------
 
@@ -438,7 +586,7 @@ class _Scorer:
             points = []
             for aspect in self.options.text_aspects:
                 if aspect == "content":
-                    correct = content_matches(ref, hyp, self.options.case_sensitive)
+                    correct = content_matches(ref, hyp, self.options.case_sensitive, self.options.noisy)
                 else:
                     correct = extent_matches(ref, hyp)
                 points.append(Point(aspect, "COR" if correct else "INC"))

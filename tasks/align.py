@@ -1,23 +1,27 @@
 """AlignCorpora and NormalizeExtents.
 
 With one text corpus for both sides the alignment is the identity and extents stay character
-offsets; both stages still write their artifacts so the chain never changes shape.
+offsets; both stages still write their artifacts so the chain never changes shape. With different
+texts (speech recognizer output), the words are aligned and extents become alignment columns.
 """
 
 from __future__ import annotations
 
 import pyarrow as pa
 
-from pipeline.align import identity_alignment
-from pipeline.errors import InputError
-from pipeline.tables import corpus_from_table
+from pipeline.align import AlignOptions, align_corpora, align_stream, identity_alignment
+from pipeline.extents import normalize_extents
+from pipeline.glm import read_glm
+from pipeline.tables import corpus_from_table, template_set_from_table, template_set_to_table
 from schemas import ALIGNMENT
-from tasks.base import FillsPassThrough, Stage, input_key
+from tasks.base import Stage, input_key
+
+EXTENT_UNIT_KEY = "extent_unit"
 
 
 class AlignCorpora(Stage):
     STAGE = "AlignCorpora"
-    VERSION = 1
+    VERSION = 2
     OUTPUTS = ("alignment",)
 
     def produce(self) -> dict[str, pa.Table]:
@@ -25,19 +29,43 @@ class AlignCorpora(Stage):
         ref, hyp = inputs.get("ref"), inputs.get("hyp")
         if ref is None:
             return {"alignment": ALIGNMENT.empty_table()}
-        if hyp is not None and input_key(hyp) != input_key(ref):
-            hyp_file = hyp["inputs"]["texts"]["file"]
-            raise InputError(
-                hyp_file,
-                0,
-                "hypothesis texts that differ from the reference texts need speech alignment, "
-                "which this version does not do yet; score against the reference texts",
-            )
-        return {"alignment": identity_alignment(corpus_from_table(self.input_table("ref")))}
+        ref_corpus = corpus_from_table(self.input_table("ref"))
+        if hyp is None or input_key(hyp) == input_key(ref):
+            return {"alignment": identity_alignment(ref_corpus)}
+        glm_file = self.input_file("glm")
+        glm = read_glm(glm_file, self.options.get("encoding", "utf-8")) if glm_file else None
+        options = AlignOptions(cost=self.options.get("cost", "phonetic"), glm=glm)
+        hyp_corpus = corpus_from_table(self.input_table("hyp"))
+        if self.options.get("unsegmented"):
+            return {
+                "alignment": align_stream(ref_corpus, hyp_corpus.documents[0], hyp_corpus.source, options)
+            }
+        return {"alignment": align_corpora(ref_corpus, hyp_corpus, options)}
 
 
-class NormalizeExtents(FillsPassThrough):
-    """The identity alignment maps every character offset to itself."""
+class NormalizeExtents(Stage):
+    """Character extents become alignment columns (seed 000), unless both sides share one text."""
 
     STAGE = "NormalizeExtents"
-    VERSION = 1
+    VERSION = 2
+    OUTPUTS = ("fills",)
+
+    def produce(self) -> dict[str, pa.Table]:
+        fills = self.input_table("fills")
+        if self.options.get("unit", "character") == "character":
+            return {"fills": _with_unit(fills, "character")}
+        offsets = None
+        if self.options.get("unsegmented"):
+            corpus = self.input_table("corpus")
+            documents = corpus_from_table(corpus).documents if corpus is not None else ()
+            offsets = {d.doc_id: d.offset for d in documents}
+        normalized = normalize_extents(
+            template_set_from_table(fills), self.input_table("alignment"), self.options["side"], offsets
+        )
+        return {"fills": _with_unit(template_set_to_table(normalized), "column")}
+
+
+def _with_unit(table: pa.Table, unit: str) -> pa.Table:
+    metadata = dict(table.schema.metadata or {})
+    metadata[EXTENT_UNIT_KEY.encode()] = unit.encode()
+    return table.replace_schema_metadata(metadata)

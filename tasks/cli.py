@@ -12,13 +12,20 @@ from pathlib import Path
 
 import pyarrow as pa
 
+from pipeline.align import COST_MODELS, AlignOptions
 from pipeline.campaign import DEFAULT_OPTIONS, read_campaign
+from pipeline.corpus import decode_text, read_corpus
 from pipeline.errors import InputError
+from pipeline.glm import filter_lines, read_glm
+from pipeline.removal import DEFAULT_PREMODIFIERS, DEFAULT_PUNCTUATION
 from pipeline.report import leaderboard_text, muc_report, report_summary, scores_json
 from pipeline.scoring import COMPARE_MODES
+from pipeline.transcripts import align_segments, corpus_segments, parse_trn, render_report, report_json
+from pipeline.words import speech_optional
 from schemas import COUNT_COLUMNS, MEASURE_COLUMNS, C
 from tasks import runner
 from tasks.base import task_for
+from tasks.cli_glm import add_glm_command
 from tasks.graph import campaign_spec, templette_spec
 from tasks.report import SIGNATURE_KEY
 from tasks.store import list_artifacts, read_table
@@ -39,7 +46,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def templette(args: argparse.Namespace) -> int:
     """Score one hypothesis template set against a reference."""
-    for path in (args.ref, args.hyp, args.texts, args.hyp_texts):
+    for path in (args.ref, args.hyp, args.texts, args.hyp_texts, args.glm):
         if path is not None and not Path(path).is_file():
             raise InputError(str(path), 0, "file not found")
     options = dict(DEFAULT_OPTIONS)
@@ -49,6 +56,11 @@ def templette(args: argparse.Namespace) -> int:
         case_sensitive=args.case_sensitive,
         beta=args.beta,
         encoding=args.encoding,
+        unsegmented=args.unsegmented,
+        glm=args.glm,
+        cost=args.cost,
+        premodifiers=[w for w in args.premodifiers.split(",") if w],
+        punctuation=args.punctuation,
     )
     spec = templette_spec(
         Path(args.ref),
@@ -91,6 +103,40 @@ def campaign(args: argparse.Namespace) -> int:
         Path(args.csv).parent.mkdir(parents=True, exist_ok=True)
         board.to_pandas().to_csv(args.csv, index=False)
     return EXIT_OK
+
+
+def align_command(args: argparse.Namespace) -> int:
+    """Align two transcripts (or text corpora) and print sclite's alignment layout and totals."""
+    for path in (args.ref, args.hyp, args.glm):
+        if path is not None and not Path(path).is_file():
+            raise InputError(str(path), 0, "file not found")
+    glm = read_glm(args.glm, args.encoding) if args.glm else None
+    # Plain sclite (levenshtein) counts every word; with phonetic costs fillers and fragments are
+    # optional words (seed 000, noisy data).
+    options = AlignOptions(args.cost, glm, speech_optional if args.cost == "phonetic" else None)
+    if args.input_format == "trn":
+        refs, hyps = (
+            parse_trn(
+                _glm_text(decode_text(Path(p).read_bytes(), p, args.encoding), glm),
+                p,
+                optional_words=options.optional is not None,
+            )
+            for p in (args.ref, args.hyp)
+        )
+    else:
+        refs, hyps = (corpus_segments(read_corpus(p, args.encoding), options) for p in (args.ref, args.hyp))
+    segments = align_segments(refs, hyps, options, args.ref, args.hyp)
+    sys.stdout.write(render_report(segments, args.hyp))
+    if args.json:
+        _write(args.json, json.dumps(report_json(segments), indent=2) + "\n")
+    return EXIT_OK
+
+
+def _glm_text(text: str, glm: object | None) -> str:
+    """A trn file rewritten by the GLM line by line, utterance ids untouched (as csrfilt -i trn)."""
+    if glm is None:
+        return text
+    return "".join(filter_lines(glm, text.splitlines(keepends=True), input_format="trn"))
 
 
 def artifacts(args: argparse.Namespace) -> int:
@@ -149,6 +195,19 @@ def _parser() -> argparse.ArgumentParser:
     t.add_argument("--hyp", required=True, help="hypothesis template set")
     t.add_argument("--texts", help="reference text corpus (SGML)")
     t.add_argument("--hyp-texts", help="hypothesis text corpus, when it differs from the reference's")
+    t.add_argument(
+        "--unsegmented",
+        action="store_true",
+        help="the hypothesis texts are one word stream without documents; extents count from its start",
+    )
+    t.add_argument("--glm", help="global mapping file (GLM) normalizing contents and the words aligned")
+    t.add_argument("--cost", choices=COST_MODELS, default="phonetic", help="alignment substitution costs")
+    t.add_argument(
+        "--premodifiers",
+        default=",".join(DEFAULT_PREMODIFIERS),
+        help="comma-separated words removed from the start of fills (empty: none)",
+    )
+    t.add_argument("--punctuation", default=DEFAULT_PUNCTUATION, help="characters whited out of contents")
     t.add_argument("--compare", choices=COMPARE_MODES, default="both", help="aspects of text fills compared")
     t.add_argument("--unscored", default="COMMENT", help="comma-separated unscored slot names")
     t.add_argument("--case-sensitive", action="store_true", help="compare contents case-sensitively")
@@ -172,6 +231,18 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--json", help="write the leaderboard as JSON here")
     c.add_argument("--csv", help="write the leaderboard as CSV here")
     c.set_defaults(handler=campaign)
+
+    al = commands.add_parser("align", help="align two transcripts and count word errors, as sclite does")
+    al.add_argument("--ref", required=True, help="reference transcript (trn) or text corpus (sgml)")
+    al.add_argument("--hyp", required=True, help="hypothesis transcript (trn) or text corpus (sgml)")
+    al.add_argument("-i", dest="input_format", choices=("trn", "sgml"), default="trn", help="input format")
+    al.add_argument("--cost", choices=COST_MODELS, default="phonetic", help="substitution costs")
+    al.add_argument("--glm", help="global mapping file applied to both sides before aligning")
+    al.add_argument("--encoding", default="utf-8", help="encoding of the input files")
+    al.add_argument("--json", help="write totals and per-segment counts as JSON here")
+    al.set_defaults(handler=align_command)
+
+    add_glm_command(commands)
 
     a = commands.add_parser("artifacts", help="list the artifacts of a store")
     a.add_argument("store")

@@ -12,6 +12,7 @@ from typing import Any
 
 from pipeline.campaign import Campaign
 from pipeline.errors import InputError
+from pipeline.removal import DEFAULT_PREMODIFIERS, DEFAULT_PUNCTUATION
 from pipeline.signature import make_signature
 from tasks import align, ingest, normalize, remove, report, score  # noqa: F401 - registers the stages
 from tasks.base import file_spec, stage_spec
@@ -30,19 +31,46 @@ def templette_spec(
             str(hyp_texts), 0, "hypothesis texts need the reference texts to align against (--texts)"
         )
     encoding = options.get("encoding", "utf-8")
+    unsegmented = bool(options.get("unsegmented")) and hyp_texts is not None
     ref_corpus = _corpus(ref_texts, encoding)
-    hyp_corpus = _corpus(hyp_texts, encoding) if hyp_texts else ref_corpus
-    alignment = stage_spec("AlignCorpora", {}, {"ref": ref_corpus, "hyp": hyp_corpus})
+    hyp_corpus = _corpus(hyp_texts, encoding, unsegmented) if hyp_texts else ref_corpus
+    speech = hyp_corpus is not None and hyp_corpus != ref_corpus
+    glm = file_spec(options["glm"]) if options.get("glm") else None
+    alignment = stage_spec(
+        "AlignCorpora",
+        {"cost": options.get("cost", "phonetic"), "unsegmented": unsegmented, "encoding": encoding}
+        if speech
+        else {},
+        {"ref": ref_corpus, "hyp": hyp_corpus, "glm": glm if speech else None},
+    )
     ref_file, hyp_file = file_spec(ref_templates), file_spec(hyp_templates)
+    removal = {
+        "premodifiers": list(options.get("premodifiers", DEFAULT_PREMODIFIERS)),
+        "punctuation": DEFAULT_PUNCTUATION if options.get("punctuation") is None else options["punctuation"],
+    }
     sides = {
-        role: _side(role, templates, corpus, alignment, encoding)
+        role: _side(
+            role,
+            templates,
+            corpus,
+            ref_corpus,
+            alignment,
+            glm,
+            removal,
+            {"unit": "column" if speech else "character", "unsegmented": unsegmented},
+            encoding,
+        )
         for role, templates, corpus in (("ref", ref_file, ref_corpus), ("hyp", hyp_file, hyp_corpus))
     }
     scoring_options = {
         "compare": options["compare"],
         "unscored": sorted({s.upper() for s in options["unscored"]}),
         "case_sensitive": bool(options["case_sensitive"]),
+        "noisy": speech,
+        "instance_sets": "overlap" if unsegmented else "document",
     }
+    if unsegmented:
+        sides["alignment"] = alignment
     scored = stage_spec("MapAndScore", scoring_options, sides)
     signature = make_signature(
         "templette",
@@ -50,6 +78,11 @@ def templette_spec(
             "compare": scoring_options["compare"],
             "case": "sensitive" if scoring_options["case_sensitive"] else "insensitive",
             "unscored": scoring_options["unscored"],
+            "premod": removal["premodifiers"],
+            "punct": removal["punctuation"],
+            "align": (options.get("cost", "phonetic") + ("+unsegmented" if unsegmented else ""))
+            if speech
+            else "identity",
             "beta": float(options["beta"]),
         },
         {
@@ -57,6 +90,7 @@ def templette_spec(
             "hyp": hyp_file["sha256"],
             "texts": ref_corpus["inputs"]["texts"]["sha256"] if ref_corpus else None,
             "hyptexts": hyp_corpus["inputs"]["texts"]["sha256"] if hyp_corpus else None,
+            "glm": glm["sha256"] if glm else None,
         },
     )
     return stage_spec("Report", {"beta": float(options["beta"]), "signature": signature}, {"scored": scored})
@@ -70,29 +104,61 @@ def campaign_spec(campaign: Campaign) -> tuple[dict[str, Any], dict[str, dict[st
             system.templates,
             campaign.reference_texts,
             system.texts,
-            campaign.options,
+            {**campaign.options, "unsegmented": system.unsegmented},
         )
         for system in campaign.systems
     }
     return stage_spec("CampaignSummary", {}, reports), reports
 
 
-def _corpus(texts: Path | None, encoding: str) -> dict[str, Any] | None:
+def _corpus(texts: Path | None, encoding: str, unsegmented: bool = False) -> dict[str, Any] | None:
     if texts is None:
         return None
-    return stage_spec(
-        "IngestCorpus", {"encoding": encoding, "extractable": ["TEXT"]}, {"texts": file_spec(texts)}
-    )
+    options: dict[str, Any] = {"encoding": encoding, "extractable": ["TEXT"]}
+    if unsegmented:
+        options["unsegmented"] = True
+    return stage_spec("IngestCorpus", options, {"texts": file_spec(texts)})
 
 
 def _side(
-    role: str, templates: dict[str, Any], corpus: dict | None, alignment: dict, encoding: str
+    role: str,
+    templates: dict[str, Any],
+    corpus: dict | None,
+    ref_corpus: dict | None,
+    alignment: dict,
+    glm: dict | None,
+    removal: dict[str, Any],
+    extent_options: dict[str, Any],
+    encoding: str,
 ) -> dict[str, Any]:
+    """One side's chain: ingest, normalize contents, remove non-evaluated text, normalize extents.
+
+    Removal works in characters of the side's own text, so it comes before extents become
+    alignment columns (DESIGN lists it after; the order matters only for the unit it adjusts).
+    """
     ingested = stage_spec(
         "IngestTemplates",
-        {"encoding": encoding, "role": "reference" if role == "ref" else "hypothesis"},
+        {
+            "encoding": encoding,
+            "role": "reference" if role == "ref" else "hypothesis",
+            **({"unsegmented": True} if extent_options["unsegmented"] and role == "hyp" else {}),
+        },
         {"templates": templates, "corpus": corpus},
     )
-    normalized = stage_spec("NormalizeContent", {}, {"fills": ingested})
-    extents = stage_spec("NormalizeExtents", {"side": role}, {"fills": normalized, "alignment": alignment})
-    return stage_spec("RemoveNonEvaluated", {}, {"fills": extents, "corpus": corpus})
+    normalized = stage_spec(
+        "NormalizeContent", {"encoding": encoding} if glm else {}, {"fills": ingested, "glm": glm}
+    )
+    removed = stage_spec("RemoveNonEvaluated", removal, {"fills": normalized, "corpus": corpus})
+    options = {"side": role, "unit": extent_options["unit"]}
+    if extent_options["unsegmented"]:
+        options["unsegmented"] = True
+    return stage_spec(
+        "NormalizeExtents",
+        options,
+        {
+            "fills": removed,
+            # The identity alignment too is an input, so the chain keeps one shape (DESIGN).
+            "alignment": alignment,
+            "corpus": ref_corpus if extent_options["unsegmented"] and role == "ref" else None,
+        },
+    )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pyarrow as pa
 
 from pipeline.checks import check_against_corpus, check_single_alternatives
-from pipeline.corpus import read_corpus
+from pipeline.corpus import read_corpus, read_stream
 from pipeline.tables import corpus_from_table, corpus_to_table, template_set_to_table
 from pipeline.templates import check_pointers, read_template_set
 from tasks.base import Stage
@@ -15,13 +15,16 @@ class IngestCorpus(Stage):
     """Read an SGML text corpus into the ``documents`` artifact."""
 
     STAGE = "IngestCorpus"
-    VERSION = 1
+    VERSION = 2
     OUTPUTS = ("documents",)
 
     def produce(self) -> dict[str, pa.Table]:
+        encoding = self.options.get("encoding", "utf-8")
+        if self.options.get("unsegmented"):
+            return {"documents": corpus_to_table(read_stream(self.input_file("texts"), encoding))}
         corpus = read_corpus(
             self.input_file("texts"),
-            encoding=self.options.get("encoding", "utf-8"),
+            encoding=encoding,
             extractable=tuple(self.options.get("extractable", ("TEXT",))),
         )
         return {"documents": corpus_to_table(corpus)}
@@ -43,5 +46,7 @@ class IngestTemplates(Stage):
             check_single_alternatives(template_set)
         documents = self.input_table("corpus")
         if documents is not None:
-            check_against_corpus(template_set, corpus_from_table(documents))
+            check_against_corpus(
+                template_set, corpus_from_table(documents), bool(self.options.get("unsegmented"))
+            )
         return {"fills": template_set_to_table(template_set)}

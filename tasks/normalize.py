@@ -1,14 +1,29 @@
-"""NormalizeContent: the ``fills`` artifact with normalized contents (what the scorer compares).
+"""NormalizeContent: the ``fills`` artifact with GLM-normalized contents (what the scorer compares).
 
-In this version normalization keeps contents as they are (whitespace and case are folded at
-comparison time); global-mapping (GLM) normalization is a later stage version.
+Without a global mapping file the contents stay as they are (whitespace and case are folded at
+comparison time).
 """
 
 from __future__ import annotations
 
-from tasks.base import FillsPassThrough
+import pyarrow as pa
+
+from pipeline.glm import read_glm
+from pipeline.normalize import normalize_contents
+from pipeline.tables import template_set_from_table, template_set_to_table
+from tasks.base import Stage
 
 
-class NormalizeContent(FillsPassThrough):
+class NormalizeContent(Stage):
     STAGE = "NormalizeContent"
-    VERSION = 1
+    VERSION = 2
+    OUTPUTS = ("fills",)
+
+    def produce(self) -> dict[str, pa.Table]:
+        fills = self.input_table("fills")
+        glm_file = self.input_file("glm")
+        if glm_file is None:
+            return {"fills": fills}
+        glm = read_glm(glm_file, encoding=self.options.get("encoding", "utf-8"))
+        normalized = normalize_contents(template_set_from_table(fills), glm)
+        return {"fills": template_set_to_table(normalized)}

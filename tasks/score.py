@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pyarrow as pa
 
+from pipeline.extents import document_extents
 from pipeline.scoring import ScoringOptions, score_template_sets
 from pipeline.tables import scoring_to_tables, template_set_from_table
 from tasks.base import Stage
@@ -11,7 +12,7 @@ from tasks.base import Stage
 
 class MapAndScore(Stage):
     STAGE = "MapAndScore"
-    VERSION = 1
+    VERSION = 2
     OUTPUTS = ("mapping", "tallies")
 
     def produce(self) -> dict[str, pa.Table]:
@@ -19,11 +20,15 @@ class MapAndScore(Stage):
             compare=self.options["compare"],
             unscored_slots=frozenset(self.options["unscored"]),
             case_sensitive=self.options["case_sensitive"],
+            noisy=self.options.get("noisy", False),
+            instance_sets=self.options.get("instance_sets", "document"),
         )
+        alignment = self.input_table("alignment")
         scoring = score_template_sets(
             template_set_from_table(self.input_table("ref")),
             template_set_from_table(self.input_table("hyp")),
             options,
+            document_extents(alignment) if alignment is not None else None,
         )
         mapping, tallies = scoring_to_tables(scoring)
         return {"mapping": mapping, "tallies": tallies}

@@ -1,0 +1,53 @@
+"""Content normalization with a global mapping file (seed 000, "Content Normalization").
+
+Every text fill's maximal and minimal content strings are rewritten by the GLM, as NIST's csrfilt
+rewrites a transcript, so that valid spelling variants ("OK" and "OKAY") compare equal. A rule whose
+replacement offers alternatives (``{ S.'S / S. IS / S. HAS }``) keeps them in the normalized
+content; comparison accepts any of them (:func:`pipeline.scoring.content_matches`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from pipeline.glm import GlobalMap, apply_glm, ascii_upper
+from pipeline.model import Fill, Instance, Slot, TemplateSet, TextFill
+
+
+def normalize_text(glm: GlobalMap, text: str) -> str:
+    """``text`` rewritten by ``glm``, whitespace folded.
+
+    As csrfilt does with a text transcript: the rules for input type ``text`` apply (a GLM may keep
+    some for ctm files only), to the text upper-cased (ASCII letters), padded with one space on each
+    side so that rules with word-boundary contexts (``/ [ ] __ [ ]``) apply at its ends too.
+    """
+    return " ".join(apply_glm(glm.for_input("text"), ascii_upper(f" {text} ")).split())
+
+
+def normalize_contents(template_set: TemplateSet, glm: GlobalMap) -> TemplateSet:
+    """The template set with every text fill's contents rewritten by ``glm``."""
+    instances = [_instance(instance, glm) for instance in template_set.instances]
+    return dataclasses.replace(template_set, instances=tuple(instances))
+
+
+def _instance(instance: Instance, glm: GlobalMap) -> Instance:
+    slots = tuple(
+        Slot(
+            slot.name,
+            tuple(tuple(_fill(fill, glm) for fill in alternative) for alternative in slot.alternatives),
+            slot.line,
+            slot.optional,
+        )
+        for slot in instance.slots
+    )
+    return dataclasses.replace(instance, slots=slots)
+
+
+def _fill(fill: Fill, glm: GlobalMap) -> Fill:
+    if not isinstance(fill, TextFill):
+        return fill
+    return dataclasses.replace(
+        fill,
+        content=normalize_text(glm, fill.content or ""),
+        minimal_contents=tuple(normalize_text(glm, m) for m in fill.minimal_contents or ()),
+    )

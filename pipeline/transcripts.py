@@ -1,0 +1,176 @@
+"""Word error counts of transcripts, as NIST's sclite prints them (``iescore align``).
+
+Two inputs: ``trn`` transcripts (one utterance a line, the id in parentheses at the end) or two SGML
+text corpora (documents matched by id). Each reference utterance is aligned with the hypothesis
+utterance of the same id by :func:`pipeline.dp.align`; the report shows each alignment in sclite's
+``.pra`` layout and totals in percent of the reference words, as sclite's ``.sys`` does.
+
+Conventions taken from sclite (SCTK ``src/sclite``): words compare case-insensitively and the whole
+line is lower-cased; correct words print in lower case, errors in upper case; a missing word prints as
+``*`` as long as the word opposite; a reference word counts when it is on the chosen path, so the
+reference word count is C + S + D, and an empty alternative ``@`` counts as nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from pipeline.align import AlignOptions, costs_for, document_items, word_key
+from pipeline.dp import Alignment, Vocabulary, align
+from pipeline.errors import InputError
+from pipeline.model import Corpus
+from pipeline.words import Item, Word, flatten, parse_items, speech_optional, word_graph
+
+_TRN_LINE = re.compile(r"^(?P<words>.*)\((?P<id>[^()]*)\)\s*$")
+
+
+@dataclass(frozen=True)
+class Segment:
+    """One utterance (trn) or document (sgml): its id, its words or choices, its line."""
+
+    id: str
+    items: tuple[Item, ...]
+    line: int
+
+
+@dataclass(frozen=True)
+class AlignedSegment:
+    id: str
+    alignment: Alignment
+    ref_words: tuple[Word, ...]
+    hyp_words: tuple[Word, ...]
+
+    def counts(self) -> dict[str, int]:
+        return self.alignment.counts()
+
+
+def parse_trn(text: str, source: str, optional_words: bool = False) -> list[Segment]:
+    """Utterances of a trn file; blank lines and ``;;`` comment lines are skipped.
+
+    sclite lower-cases the whole line, id included. A line without a trailing ``(id)`` is an
+    InputError naming the line, as is a repeated id.
+    """
+    segments: list[Segment] = []
+    seen: dict[str, int] = {}
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip() or line.lstrip().startswith(";;"):
+            continue
+        match = _TRN_LINE.match(line)
+        if match is None:
+            raise InputError(source, number, "utterance id '(ID)' expected at the end of the line")
+        uid = match.group("id").lower()
+        if uid in seen:
+            raise InputError(source, number, f"utterance id ({uid}) already on line {seen[uid]}")
+        seen[uid] = number
+        optional = speech_optional if optional_words else None
+        items = parse_items(match.group("words").lower(), 0, optional, source=source, line=number)
+        segments.append(Segment(uid, tuple(items), number))
+    return segments
+
+
+def corpus_segments(corpus: Corpus, options: AlignOptions) -> list[Segment]:
+    """One segment per document of an SGML corpus: the words of its evaluated text."""
+    return [
+        Segment(d.doc_id, tuple(document_items(d, options.glm, options.optional)), d.line)
+        for d in corpus.documents
+    ]
+
+
+def align_segments(
+    references: Sequence[Segment],
+    hypotheses: Sequence[Segment],
+    options: AlignOptions,
+    ref_source: str,
+    hyp_source: str,
+) -> list[AlignedSegment]:
+    """Align each hypothesis segment with the reference segment of the same id, in hypothesis order.
+
+    A hypothesis id the reference lacks is an InputError (nothing is scored against nothing
+    silently); a reference segment without a hypothesis is aligned with an empty hypothesis (all
+    deletions), as sclite does for an empty line.
+    """
+    vocabulary = Vocabulary()
+    costs = costs_for(options, vocabulary)
+    by_id = {segment.id: segment for segment in references}
+    hyp_ids = {segment.id for segment in hypotheses}
+    for segment in hypotheses:
+        if segment.id not in by_id:
+            raise InputError(hyp_source, segment.line, f"({segment.id}) is not in the reference {ref_source}")
+    ordered = list(hypotheses) + [Segment(s.id, (), 0) for s in references if s.id not in hyp_ids]
+    result = []
+    for hyp in ordered:
+        ref = by_id[hyp.id]
+        graph, ref_words = word_graph(ref.items, vocabulary, key=word_key)
+        hyp_words = flatten(hyp.items)
+        ids = vocabulary.ids([word_key(w.text) for w in hyp_words])
+        optional = [w.optional for w in hyp_words]
+        alignment = align(graph, ids, costs, optional if any(optional) else None)
+        result.append(AlignedSegment(hyp.id, alignment, tuple(ref_words), tuple(hyp_words)))
+    return result
+
+
+def totals(segments: Iterable[AlignedSegment]) -> dict[str, float | int]:
+    """Counts and sclite's percentages of the reference words (C + S + D), one decimal."""
+    counts = {"C": 0, "S": 0, "D": 0, "I": 0}
+    for segment in segments:
+        for op, n in segment.counts().items():
+            counts[op] += n
+    words = counts["C"] + counts["S"] + counts["D"]
+
+    def percent(n: int) -> float:
+        # sclite's F_ROUND: halves round away from zero.
+        return float(int(1000 * n / words + 0.5)) / 10 if words else 0.0
+
+    return {
+        **counts,
+        "Corr": percent(counts["C"]),
+        "Sub": percent(counts["S"]),
+        "Del": percent(counts["D"]),
+        "Ins": percent(counts["I"]),
+        "Err": percent(counts["S"] + counts["D"] + counts["I"]),
+    }
+
+
+def report_json(segments: Sequence[AlignedSegment]) -> dict:
+    return {
+        "totals": totals(segments),
+        "segments": [{"id": s.id, **s.counts()} for s in segments],
+    }
+
+
+def render_segment(segment: AlignedSegment) -> str:
+    """sclite's ``.pra`` block: id, Scores, REF, HYP and Eval lines (every column ends with a space)."""
+    ref_line, hyp_line, eval_line = ["REF:  "], ["HYP:  "], ["Eval: "]
+    a = segment.alignment
+    for r, h, op in zip(a.ref, a.hyp, a.ops.decode("ascii"), strict=True):
+        ref = segment.ref_words[r].text if r >= 0 else ""
+        hyp = segment.hyp_words[h].text if h >= 0 else ""
+        if op != "C":
+            ref, hyp = ref.upper(), hyp.upper()
+        width = max(len(ref) or 1, len(hyp) or 1)
+        ref = ref or "*" * width
+        hyp = hyp or "*" * width
+        ref_line.append(f"{ref:<{width}} ")
+        hyp_line.append(f"{hyp:<{width}} ")
+        eval_line.append(f"{'' if op == 'C' else op:<{width}} ")
+    c = segment.counts()
+    return (
+        f"id: ({segment.id})\n"
+        f"Scores: (#C #S #D #I) {c['C']} {c['S']} {c['D']} {c['I']}\n"
+        f"{''.join(ref_line)}\n{''.join(hyp_line)}\n{''.join(eval_line)}\n"
+    )
+
+
+def render_report(segments: Sequence[AlignedSegment], system: str) -> str:
+    """Every segment's block, then the totals line in sclite's percentages."""
+    blocks = [render_segment(s) for s in segments]
+    t = totals(segments)
+    words = t["C"] + t["S"] + t["D"]
+    summary = (
+        f"System: {system}   segments: {len(segments)}   reference words: {words}\n"
+        + "  ".join(f"{name} {t[name]:.1f}" for name in ("Corr", "Sub", "Del", "Ins", "Err"))
+        + "\n"
+    )
+    return "\n".join(blocks) + "\n" + summary

@@ -1,0 +1,225 @@
+"""Word alignment: the seed's example, sclite's own test case, word graphs, anchoring, extents."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+from pipeline.align import AlignOptions, align_corpora, document_items
+from pipeline.dp import Vocabulary, WordGraph, align
+from pipeline.extents import normalize_extents
+from pipeline.model import Corpus, Document, Extent, Instance, Pointer, Section, Slot, TemplateSet, TextFill
+from pipeline.scoring import ScoringOptions, score_template_sets
+from pipeline.transcripts import align_segments, parse_trn, render_segment, totals
+from pipeline.words import parse_items, word_graph
+from tasks.cli import main
+
+SHARED = Path(__file__).resolve().parents[2] / "shared"
+SCLITE = SHARED / "external" / "sctk" / "sclite-test1"
+
+# Seed 000, "Example Alignment" (offsets counted from the '<' of <DOC>).
+SEED_REF = "<DOC> The h- heart of General Motors </DOC>"
+SEED_HYP = "<DOC> A part of General Motors       </DOC>"
+
+
+def seed_alignment(cost: str):
+    ref = Corpus((Document("d", SEED_REF),))
+    hyp = Corpus((Document("d", SEED_HYP),))
+    return align_corpora(ref, hyp, AlignOptions(cost=cost))
+
+
+@pytest.mark.parametrize("cost", ["phonetic", "levenshtein"])
+def test_seed_example_alignment(cost: str) -> None:
+    # The seed's picture: | THE | H- | HEART | of | general | motors | over | A | | PART | of | ... |
+    # phonetic: the->a costs 1 + 3 * 0.5, h- is a fragment (optional, deleted for 0), heart->part
+    # 1 + 3 * 0.25: 4.25 in all, where any other placement of the deletion costs more.
+    # levenshtein: h- is optional there too; S + D(0) + S = 8 beats the other placements (4 + 3 + 4).
+    table = seed_alignment(cost).to_pylist()
+    assert [(r["ref_word"], r["hyp_word"], r["op"]) for r in table] == [
+        ("The", "A", "S"),
+        ("h-", None, "D"),
+        ("heart", "part", "S"),
+        ("of", "of", "C"),
+        ("General", "General", "C"),
+        ("Motors", "Motors", "C"),
+    ]
+    assert table[1]["cost"] == 0.0
+    assert (table[4]["ref_start"], table[5]["ref_end"]) == (22, 36)
+    assert (table[4]["hyp_start"], table[5]["hyp_end"]) == (16, 30)
+
+
+def test_seed_example_extents_normalize_to_equal_columns() -> None:
+    alignment = seed_alignment("phonetic")
+
+    def template_set(start: int, end: int) -> TemplateSet:
+        fill = TextFill("General Motors", (Extent(start, end),))
+        return TemplateSet((Instance(Pointer("ORG", "d", "1"), (Slot("NAME", ((fill,),)),)),))
+
+    ref = normalize_extents(template_set(22, 36), alignment, "ref")
+    hyp = normalize_extents(template_set(16, 30), alignment, "hyp")
+    # Columns 4 through 5 (the seed's ##4#5#) are [4, 6) half-open.
+    assert ref.instances[0].slots[0].alternatives[0][0].extents == (Extent(4, 6),)
+    assert hyp.instances[0].slots[0].alternatives[0][0].extents == (Extent(4, 6),)
+    scoring = score_template_sets(ref, hyp, ScoringOptions(compare="extent"))
+    assert scoring.counts().COR == 1 and scoring.counts().INC == 0
+
+
+def test_extent_over_no_word_is_empty_at_the_next_column() -> None:
+    alignment = seed_alignment("phonetic")
+    fill = TextFill("x", (Extent(0, 5),))  # "<DOC>": markup only, no word
+    ts = TemplateSet((Instance(Pointer("ORG", "d", "1"), (Slot("NAME", ((fill,),)),)),))
+    assert normalize_extents(ts, alignment, "ref").instances[0].slots[0].alternatives[0][0].extents == (
+        Extent(0, 0),
+    )
+
+
+def _sclite_segments():
+    options = AlignOptions(cost="levenshtein", optional=None)
+    ref = parse_trn((SCLITE / "csrnab.ref").read_text(), "csrnab.ref")
+    hyp = parse_trn((SCLITE / "csrnab.hyp").read_text(), "csrnab.hyp")
+    return align_segments(ref, hyp, options, "csrnab.ref", "csrnab.hyp")
+
+
+def test_sclite_test1_totals_equal_the_published_sys() -> None:
+    # test1.sys, Sum/Avg: 51 sentences, 1406 words, Corr 89.8 Sub 9.3 Del 0.9 Ins 1.8 Err 12.0.
+    segments = _sclite_segments()
+    result = totals(segments)
+    assert len(segments) == 51
+    assert result["C"] + result["S"] + result["D"] == 1406
+    assert [result[k] for k in ("Corr", "Sub", "Del", "Ins", "Err")] == [89.8, 9.3, 0.9, 1.8, 12.0]
+
+
+def test_sclite_test1_every_utterance_block_equals_the_published_pra() -> None:
+    pra = (SCLITE / "test1.pra").read_text()
+    published = {m.group(1): m.group(0) for m in re.finditer(r"id: \((\S+)\)\n(?:.*\n){4}", pra)}
+    segments = _sclite_segments()
+    assert len(published) == 51
+    # The whole block: Scores line and the REF/HYP/Eval layout, byte for byte.
+    assert [s.id for s in segments if render_segment(s) != published[s.id]] == []
+
+
+def test_empty_alternative_with_an_insertion_beats_a_substitution() -> None:
+    # sclite's reference alternation { @ / THE } against hypothesis "a united": the empty path plus
+    # inserting "a" costs 3, substituting the -> a costs 4. The empty path counts as no word.
+    vocabulary = Vocabulary()
+    graph, words = word_graph(parse_items("{ @ / the } united"), vocabulary)
+    alignment = align(graph, vocabulary.ids(["a", "united"]))
+    assert alignment.counts() == {"C": 1, "S": 0, "D": 0, "I": 1}
+    assert [words[r].text if r >= 0 else None for r in alignment.ref] == [None, "united"]
+
+
+@pytest.mark.parametrize(
+    ("hyp", "expected"),
+    [
+        # The two-word alternative matches word for word.
+        ("recur sive now", {"C": 3, "S": 0, "D": 0, "I": 0}),
+        # The one-word alternative matches; the other path would cost a substitution or more.
+        ("recursive now", {"C": 2, "S": 0, "D": 0, "I": 0}),
+    ],
+)
+def test_multiword_alternatives(hyp: str, expected: dict) -> None:
+    vocabulary = Vocabulary()
+    graph, _ = word_graph(parse_items("{ recursive / recur sive } now"), vocabulary)
+    assert align(graph, vocabulary.ids(hyp.split())).counts() == expected
+
+
+def _full_dp_cost(ref: list[int], hyp: list[int]) -> float:
+    """The textbook edit distance with sclite's weights (sub 4, ins 3, del 3), no anchoring."""
+    previous = [3.0 * j for j in range(len(hyp) + 1)]
+    for i, r in enumerate(ref, 1):
+        current = [3.0 * i]
+        for j, h in enumerate(hyp, 1):
+            current.append(min(previous[j - 1] + (0 if r == h else 4), previous[j] + 3, current[j - 1] + 3))
+        previous = current
+    return previous[-1]
+
+
+def test_anchored_alignment_is_optimal_on_realistic_text() -> None:
+    # Word-like vocabulary (500 types), 10% errors: the anchored alignment must cost what the full
+    # programme costs. (With three-word vocabularies chance matches can mislead anchors; see README.)
+    rng = random.Random(7)
+    for _ in range(200):
+        ref = [rng.randrange(500) for _ in range(rng.randint(1, 80))]
+        hyp = []
+        for word in ref:
+            roll = rng.random()
+            if roll < 0.04:
+                continue
+            hyp.append(rng.randrange(500) if roll < 0.08 else word)
+            if rng.random() < 0.03:
+                hyp.append(rng.randrange(500))
+        assert align(WordGraph.linear(ref), hyp).total_cost() == _full_dp_cost(ref, hyp)
+
+
+def test_optional_filler_costs_nothing_to_delete() -> None:
+    vocabulary = Vocabulary()
+    graph, _ = word_graph(parse_items("we uh went", optional=lambda w: w == "uh"), vocabulary)
+    alignment = align(graph, vocabulary.ids(["we", "went"]))
+    assert alignment.counts() == {"C": 2, "S": 0, "D": 1, "I": 0}
+    assert alignment.total_cost() == 0.0
+
+
+def test_words_skip_markup_punctuation_and_non_extractable_sections() -> None:
+    text = (
+        "<DOC><DOCNO> D1 </DOCNO><TEXT> Anchorage,... <ANNOTATION> (voice-over) </ANNOTATION> Alaska. "
+        "</TEXT></DOC>"
+    )
+    start = text.index("<TEXT>")
+    sections = (
+        Section("DOCNO", 5, 24, 12, 16, False),
+        Section("TEXT", start, len(text) - 6, start + 6, len(text) - 13, True),
+        Section("ANNOTATION", text.index("<ANNOTATION>"), text.index("</ANNOTATION>") + 13, 0, 0, False),
+    )
+    items = document_items(Document("D1", text, sections=sections), None)
+    assert [(w.text, text[w.start : w.end]) for w in items] == [
+        ("Anchorage", "Anchorage"),
+        ("Alaska", "Alaska"),
+    ]
+
+
+def test_align_command_on_sclite_test1(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    out = tmp_path / "align.json"
+    status = main(
+        [
+            "align",
+            "--ref",
+            str(SCLITE / "csrnab.ref"),
+            "--hyp",
+            str(SCLITE / "csrnab.hyp"),
+            "-i",
+            "trn",
+            "--cost",
+            "levenshtein",
+            "--json",
+            str(out),
+        ]
+    )
+    assert status == 0
+    printed = capsys.readouterr().out
+    assert "Scores: (#C #S #D #I) 14 7 0 1" in printed  # test1.pra, (4t0c0202)
+    assert "Corr 89.8  Sub 9.3  Del 0.9  Ins 1.8  Err 12.0" in printed
+    result = json.loads(out.read_text())
+    assert {k: result["totals"][k] for k in ("C", "S", "D", "I")} == {"C": 1263, "S": 131, "D": 12, "I": 26}
+    assert result["segments"][1] == {"id": "4t0c0202", "C": 14, "S": 7, "D": 0, "I": 1}
+
+
+def test_align_command_refuses_a_hypothesis_id_the_reference_lacks(
+    tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    ref = tmp_path / "ref.trn"
+    hyp = tmp_path / "hyp.trn"
+    ref.write_text("a b c (u1)\n")
+    hyp.write_text("a b c (u1)\na b (u2)\n")
+    assert main(["align", "--ref", str(ref), "--hyp", str(hyp)]) == 2
+    assert f"{hyp}:2: (u2) is not in the reference" in capsys.readouterr().err
+
+
+def test_align_command_refuses_a_line_without_id(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    ref = tmp_path / "ref.trn"
+    ref.write_text("a b c (u1)\nno id here\n")
+    assert main(["align", "--ref", str(ref), "--hyp", str(ref)]) == 2
+    assert f"{ref}:2: utterance id '(ID)' expected" in capsys.readouterr().err

@@ -1,0 +1,203 @@
+"""Speech input end to end: recognizer texts, noisy contents, unsegmented streams, bad input, audit.
+
+The sample in data/hub4-speech: two reference documents, the recognizer's version of each, and the
+same recognizer output as one unsegmented word stream with timestamps.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from pipeline.corpus import read_corpus
+from pipeline.model import Extent, Instance, Slot, TemplateSet, TextFill
+from pipeline.scoring import ScoringOptions, content_matches, score_template_sets
+from pipeline.templates import read_template_set
+from tasks.cli import main
+from tasks.store import list_artifacts
+
+ROOT = Path(__file__).resolve().parents[1]
+SPEECH = ROOT / "data" / "hub4-speech"
+SAMPLE = ROOT.parent / "shared" / "samples" / "hub4-sports"
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: object) -> tuple[int, str, str]:
+    status = main([str(a) for a in argv])
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+def score(tmp_path: Path, capsys: pytest.CaptureFixture[str], hyp: str, hyp_texts: str, *extra: str) -> dict:
+    out = tmp_path / "scores.json"
+    status, _, err = run(
+        capsys, "templette", "--ref", SPEECH / "ref.tpl", "--hyp", SPEECH / hyp,
+        "--texts", SPEECH / "texts.sgml", "--hyp-texts", SPEECH / hyp_texts,
+        "--store", tmp_path / "store", "--json", out, *extra,
+    )  # fmt: skip
+    assert status == 0, err
+    return json.loads(out.read_text())
+
+
+# By hand, compare both (2 points a text fill):
+#   S1 ENTITY NAME "General Motors" / "general motors": same words (case folded), same columns: 2 COR.
+#   S1 ENTITY LOCATION "Detroit" / "detroit": 2 COR.
+#   S1 PERSON NAME "Glen Buni- Bunting" / "glen bunting": the fragment is optional (noisy data), so the
+#      content is correct; the reference spans the columns glen, buni- (deleted), bunting and so
+#      does the hypothesis (glen ... bunting): 2 COR.
+#   S2 EVENT LOCATION "Anchorage" / "anchor age": "anchor age" is no substring of "anchorage": content
+#      INC; the hypothesis spans two columns (anchorage/anchor substituted, age inserted), the
+#      reference one: not enclosed, extent INC.
+#   Total COR 6, INC 2: REC = PRE = 6/8 = 75%.
+EXPECTED = {"COR": 6, "INC": 2, "MIS": 0, "SPU": 0}
+
+
+@pytest.mark.parametrize("cost", ["phonetic", "levenshtein"])
+def test_recognizer_texts_segmented(tmp_path: Path, capsys: pytest.CaptureFixture[str], cost: str) -> None:
+    scores = score(tmp_path, capsys, "asr.tpl", "asr.sgml", "--cost", cost)
+    assert {k: scores["totals"][k] for k in EXPECTED} == EXPECTED
+    assert scores["totals"]["REC"] == 75.0 and scores["totals"]["PRE"] == 75.0
+    assert f"align:{cost}" in scores["signature"]
+
+
+def test_recognizer_stream_unsegmented(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # The same words as one stream: instance sets story1 and story2 overlap S1 and S2 only, so the
+    # mapping and the points are those of the segmented run.
+    scores = score(tmp_path, capsys, "asr-stream.tpl", "asr-stream.txt", "--unsegmented")
+    assert {k: scores["totals"][k] for k in EXPECTED} == EXPECTED
+    by_doc = {d["doc_id"]: d for d in scores["by_document"]}
+    assert (by_doc["S1"]["COR"], by_doc["S2"]["INC"]) == (6, 2)
+    assert "unsegmented" in scores["signature"]
+
+
+def test_both_ways_of_mapping_instance_sets_agree_on_segmented_data() -> None:
+    # Seed 000: with segmented hypothesis texts, mapping instance sets by document id and by the
+    # overlap-restricted greedy algorithm give the same mapping. Extents are moved to corpus offsets
+    # (document offset + offset) so that the documents' extents do not overlap.
+    corpus = read_corpus(SAMPLE / "texts.sgml")
+    offsets = {d.doc_id: d.offset for d in corpus.documents}
+    extents = {d.doc_id: (d.offset, d.offset + len(d.text)) for d in corpus.documents}
+    reference = _shifted(read_template_set(SAMPLE / "ref.tpl"), offsets)
+    for name in ("perfect", "sloppy", "forgetful", "eager"):
+        hypothesis = _shifted(read_template_set(ROOT / "data" / "hub4-sports" / f"{name}.tpl"), offsets)
+        by_document = score_template_sets(reference, hypothesis, ScoringOptions())
+        by_overlap = score_template_sets(
+            reference, hypothesis, ScoringOptions(instance_sets="overlap"), set_extents=extents
+        )
+        assert _pairs(by_overlap) == _pairs(by_document), name
+        assert by_overlap.counts() == by_document.counts(), name
+
+
+def _shifted(template_set: TemplateSet, offsets: dict[str, int]) -> TemplateSet:
+    def fill(f, offset):  # noqa: ANN001, ANN202
+        if not isinstance(f, TextFill):
+            return f
+        return TextFill(
+            f.raw, tuple(Extent(e.start + offset, e.end + offset) for e in f.extents), f.quoted, f.line
+        )
+
+    instances = []
+    for instance in template_set.instances:
+        offset = offsets[instance.pointer.doc_id]
+        slots = tuple(
+            Slot(
+                s.name,
+                tuple(tuple(fill(f, offset) for f in alt) for alt in s.alternatives),
+                s.line,
+                s.optional,
+            )
+            for s in instance.slots
+        )
+        instances.append(Instance(instance.pointer, slots, instance.line))
+    return TemplateSet(tuple(instances), template_set.source)
+
+
+def _pairs(scoring) -> list:  # noqa: ANN001
+    return sorted((str(i.ref), str(i.hyp), i.point.category) for i in scoring.instances)
+
+
+@pytest.mark.parametrize(
+    ("ref", "hyp", "noisy", "expected"),
+    [
+        # Seed 000, noisy data: the fragment "Buni-" may be missing from the hypothesis.
+        ("Glen Buni- Bunting", "Glen Bunting", True, True),
+        # Clean data compares characters: "glen bunting" is no substring of "glen buni- bunting".
+        ("Glen Buni- Bunting", "Glen Bunting", False, False),
+        # A filler in the reference is optional too.
+        ("the uh race", "the race", True, True),
+        # Only reference tokens are optional: a hypothesis filler is an extra word.
+        ("the race", "the uh race", True, False),
+        # Tokens, not characters: with minimal string "race", the hypothesis "race" is a substring of
+        # the maximal "races" as characters, not as tokens.
+        ("[race]s", "race", True, False),
+        ("[race]s", "race", False, True),
+    ],
+)
+def test_noisy_content_comparison(ref: str, hyp: str, noisy: bool, expected: bool) -> None:
+    assert content_matches(TextFill(ref), TextFill(hyp), noisy=noisy) is expected
+
+
+def test_noisy_minimal_string_may_lose_its_optional_tokens() -> None:
+    # Minimal string "Buni- Bunting": its fragment may be missing, so "Bunting" contains it.
+    assert content_matches(TextFill("Glen [Buni- Bunting]"), TextFill("Bunting"), noisy=True)
+    # "Glen" alone contains no form of the minimal string.
+    assert not content_matches(TextFill("Glen [Buni- Bunting]"), TextFill("Glen"), noisy=True)
+
+
+def test_hypothesis_document_the_reference_lacks(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    hyp_texts = tmp_path / "asr.sgml"
+    extra = "<DOC>\n<DOCNO> S9 </DOCNO>\n<TEXT>\nnot in the reference\n</TEXT>\n</DOC>\n"
+    text = (SPEECH / "asr.sgml").read_text()
+    hyp_texts.write_text(text + extra)
+    line = text.count("\n") + 1
+    status, _, err = run(
+        capsys, "templette", "--ref", SPEECH / "ref.tpl", "--hyp", SPEECH / "asr.tpl",
+        "--texts", SPEECH / "texts.sgml", "--hyp-texts", hyp_texts, "--store", tmp_path / "store",
+    )  # fmt: skip
+    assert status == 2
+    assert f"{hyp_texts}:{line}: document 'S9' is not in the reference texts" in err
+
+
+def test_empty_document_is_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    hyp_texts = tmp_path / "asr.sgml"
+    hyp_texts.write_text(
+        (SPEECH / "asr.sgml").read_text().replace("the race starts tomorrow in anchor age", "  ")
+    )
+    status, _, err = run(
+        capsys, "templette", "--ref", SPEECH / "ref.tpl", "--hyp", SPEECH / "asr.tpl",
+        "--texts", SPEECH / "texts.sgml", "--hyp-texts", hyp_texts, "--store", tmp_path / "store",
+    )  # fmt: skip
+    assert status == 2
+    assert f"{hyp_texts}:7: document 'S2' has no words to align" in err
+
+
+def test_words_in_another_encoding_are_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    hyp_texts = tmp_path / "asr.sgml"
+    data = (SPEECH / "asr.sgml").read_text().replace("detroit", "détroit").encode("latin-1")
+    hyp_texts.write_bytes(data)
+    status, _, err = run(
+        capsys, "templette", "--ref", SPEECH / "ref.tpl", "--hyp", SPEECH / "asr.tpl",
+        "--texts", SPEECH / "texts.sgml", "--hyp-texts", hyp_texts, "--store", tmp_path / "store",
+    )  # fmt: skip
+    assert status == 2
+    assert f"{hyp_texts}:4:" in err and "utf-8" in err
+
+
+def test_alignment_artifact_explains_a_normalized_extent(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The README's audit recipe: find the alignment artifact of a run and read it with pandas.
+    score(tmp_path, capsys, "asr.tpl", "asr.sgml")
+    alignment = next(a for a in list_artifacts(tmp_path / "store") if a["stage"] == "AlignCorpora")
+    frame = pd.read_parquet(alignment["path"])
+    s2 = frame[frame.doc_id == "S2"].set_index("column")
+    # "anchor age" normalized to columns [5, 7): column 5 substitutes anchorage/anchor, 6 inserts age.
+    assert list(s2.loc[5:6, "op"]) == ["S", "I"]
+    assert (s2.loc[5, "ref_word"], s2.loc[5, "hyp_word"], s2.loc[6, "hyp_word"]) == (
+        "Anchorage",
+        "anchor",
+        "age",
+    )
+    assert pd.isna(s2.loc[6, "ref_word"])
