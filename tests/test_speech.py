@@ -201,3 +201,82 @@ def test_alignment_artifact_explains_a_normalized_extent(
         "age",
     )
     assert pd.isna(s2.loc[6, "ref_word"])
+
+
+EXAMPLE_GLM = ROOT.parent / "shared" / "external" / "sctk" / "glm-tests" / "example.glm"
+
+
+def test_glm_normalizes_contents_both_sides() -> None:
+    # example.glm: 'SHE'S => SHE IS' and '" OK " => " OKAY "' (quotes bound a string with its blanks).
+    from pipeline.glm import read_glm
+    from pipeline.normalize import normalize_text
+
+    glm = read_glm(EXAMPLE_GLM)
+    assert normalize_text(glm, "she's ok") == "SHE IS OKAY"
+    # '[S.'S] => [{S.'S / S. IS / S. HAS}] / [ ] __ [ ]': the alternatives are kept...
+    assert normalize_text(glm, "the S.'S best") == "THE {S.'S / S. IS / S. HAS} BEST"
+    # ... and content comparison accepts any of them.
+    ref = TextFill(normalize_text(glm, "the S.'S best"))
+    assert content_matches(ref, TextFill("the s. has best"))
+    assert content_matches(ref, TextFill("the s.'s best"))
+    assert not content_matches(ref, TextFill("the s. had best"))
+
+
+def test_glm_option_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # The reference says "OK", the recognizer "okay". Without a GLM the content point is incorrect;
+    # with example.glm (" OK " => " OKAY ") both contents read OKAY and the point is correct. The
+    # extent point is correct either way (one column each).
+    head = "<DOC>\n<DOCNO> D1 </DOCNO>\n<TEXT>\n"
+    ref_text = head + "that is OK with me\n</TEXT>\n</DOC>\n"
+    hyp_text = head + "that is okay with me\n</TEXT>\n</DOC>\n"
+    (tmp_path / "ref.sgml").write_text(ref_text)
+    (tmp_path / "hyp.sgml").write_text(hyp_text)
+    s, h = ref_text.index("OK"), hyp_text.index("okay")
+    (tmp_path / "ref.tpl").write_text(f'<ANSWER-D1-1> :=\n    WORD: "OK" ##{s}#{s + 2}#\n')
+    (tmp_path / "hyp.tpl").write_text(f'<ANSWER-D1-1> :=\n    WORD: "okay" ##{h}#{h + 4}#\n')
+    results = {}
+    for label, extra in (("plain", []), ("glm", ["--glm", str(EXAMPLE_GLM)])):
+        out = tmp_path / f"{label}.json"
+        status, _, err = run(
+            capsys, "templette", "--ref", tmp_path / "ref.tpl", "--hyp", tmp_path / "hyp.tpl",
+            "--texts", tmp_path / "ref.sgml", "--hyp-texts", tmp_path / "hyp.sgml",
+            "--store", tmp_path / "store", "--json", out, *extra,
+        )  # fmt: skip
+        assert status == 0, err
+        results[label] = json.loads(out.read_text())["totals"]
+    assert (results["plain"]["COR"], results["plain"]["INC"]) == (1, 1)
+    assert (results["glm"]["COR"], results["glm"]["INC"]) == (2, 0)
+
+
+def test_glm_rule_that_does_not_parse_is_bad_input(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    glm = tmp_path / "bad.glm"
+    glm.write_text(';; comment\n* name "bad"\nGOOD => BETTER\nNO ARROW HERE\n')
+    status, _, err = run(
+        capsys, "templette", "--ref", SPEECH / "ref.tpl", "--hyp", SPEECH / "asr.tpl",
+        "--texts", SPEECH / "texts.sgml", "--hyp-texts", SPEECH / "asr.sgml", "--glm", glm,
+        "--store", tmp_path / "store",
+    )  # fmt: skip
+    assert status == 2
+    assert f"{glm}:4:" in err
+
+
+def test_speech_campaign(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # data/speech-campaign.toml: the segmented and the unsegmented system both score COR 6, INC 2
+    # (EXPECTED above), so they share rank 1.
+    out = tmp_path / "board.json"
+    status, _, err = run(
+        capsys,
+        "campaign",
+        ROOT / "data" / "speech-campaign.toml",
+        "--store",
+        tmp_path / "store",
+        "--json",
+        out,
+    )
+    assert status == 0, err
+    board = {row["system"]: row for row in json.loads(out.read_text())}
+    for system in ("asr", "asr-stream"):
+        assert {k: board[system][k] for k in EXPECTED} == EXPECTED, system
+        assert board[system]["rank"] == 1
