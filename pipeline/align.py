@@ -311,7 +311,7 @@ def _run_items(
     if start >= end or text[start:end].isspace():
         return []
     if glm is None:
-        return _trim(parse_items(text[start:end], start, optional))
+        return _trim(parse_items(text[start:end], start), optional)
     from pipeline.glm import apply_glm_pieces, ascii_upper
 
     # As csrfilt on a text transcript: text-input rules, ASCII upper case (offsets do not move).
@@ -322,8 +322,8 @@ def _run_items(
     for piece, piece_start, piece_end in pieces:
         starts.extend([start + piece_start] * len(piece))
         ends.extend([start + piece_end] * len(piece))
-    items = parse_items(output, 0, optional)
-    return _trim([_respan(item, starts, ends) for item in items])
+    items = parse_items(output, 0)
+    return _trim([_respan(item, starts, ends) for item in items], optional)
 
 
 def _respan(item: Item, starts: list[int], ends: list[int]) -> Item:
@@ -334,12 +334,15 @@ def _respan(item: Item, starts: list[int], ends: list[int]) -> Item:
     return Choice(alternatives, starts[item.start], ends[item.end - 1])
 
 
-def _trim(items: list[Item]) -> list[Item]:
-    """Edge punctuation is not part of a word; punctuation-only tokens are no words."""
+def _trim(items: list[Item], optional: Callable[[str], bool] | None) -> list[Item]:
+    """Edge punctuation is not part of a word; punctuation-only tokens are no words.
+
+    Whether a word is optional is decided on the word without its punctuation (``uh,`` is a filler).
+    """
     trimmed: list[Item] = []
     for item in items:
         if isinstance(item, Choice):
-            alternatives = tuple(tuple(_trim(list(alt))) for alt in item.alternatives)
+            alternatives = tuple(tuple(_trim(list(alt), optional)) for alt in item.alternatives)
             trimmed.append(Choice(alternatives, item.start, item.end))
             continue
         text = item.text
@@ -347,9 +350,8 @@ def _trim(items: list[Item]) -> list[Item]:
         core = text.strip(_EDGE_PUNCTUATION)
         if not core:
             continue
-        if core != text:
-            item = Word(core, item.start + left, item.start + left + len(core), item.optional)
-        trimmed.append(item)
+        start = item.start + left
+        trimmed.append(Word(core, start, start + len(core), optional is not None and optional(core)))
     return trimmed
 
 

@@ -8,7 +8,9 @@ utterance of the same id by :func:`pipeline.dp.align`; the report shows each ali
 Conventions taken from sclite (SCTK ``src/sclite``): words compare case-insensitively and the whole
 line is lower-cased; correct words print in lower case, errors in upper case; a missing word prints as
 ``*`` as long as the word opposite; a reference word counts when it is on the chosen path, so the
-reference word count is C + S + D, and an empty alternative ``@`` counts as nothing.
+reference word count is C + S + D, and an empty alternative ``@`` counts as nothing. With phonetic
+costs, fillers and fragments are optional: left out of the hypothesis they count as correct, as
+sclite counts its optionally deletable words under ``-D``.
 """
 
 from __future__ import annotations
@@ -43,7 +45,17 @@ class AlignedSegment:
     hyp_words: tuple[Word, ...]
 
     def counts(self) -> dict[str, int]:
-        return self.alignment.counts()
+        """C, S, D, I; an optional reference word left out counts as correct and an optional
+        hypothesis word inserted counts as nothing (sclite's convention for optionally deletable
+        words); the alignment keeps their D and I columns, at cost 0."""
+        counts = {"C": 0, "S": 0, "D": 0, "I": 0}
+        a = self.alignment
+        for r, h, op in zip(a.ref, a.hyp, a.ops.decode("ascii"), strict=True):
+            if op == "D" and self.ref_words[r].optional:
+                counts["C"] += 1
+            elif not (op == "I" and self.hyp_words[h].optional):
+                counts[op] += 1
+        return counts
 
 
 def parse_trn(text: str, source: str, optional_words: bool = False) -> list[Segment]:
@@ -147,8 +159,8 @@ def render_segment(segment: AlignedSegment) -> str:
     for r, h, op in zip(a.ref, a.hyp, a.ops.decode("ascii"), strict=True):
         ref = segment.ref_words[r].text if r >= 0 else ""
         hyp = segment.hyp_words[h].text if h >= 0 else ""
-        if op != "C":
-            ref, hyp = ref.upper(), hyp.upper()
+        # sclite prints correct words in lower case, errors in upper case.
+        ref, hyp = (ref.lower(), hyp.lower()) if op == "C" else (ref.upper(), hyp.upper())
         width = max(len(ref) or 1, len(hyp) or 1)
         ref = ref or "*" * width
         hyp = hyp or "*" * width

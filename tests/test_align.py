@@ -223,3 +223,23 @@ def test_align_command_refuses_a_line_without_id(tmp_path: Path, capsys: pytest.
     ref.write_text("a b c (u1)\nno id here\n")
     assert main(["align", "--ref", str(ref), "--hyp", str(ref)]) == 2
     assert f"{ref}:2: utterance id '(ID)' expected" in capsys.readouterr().err
+
+
+def test_align_command_on_sgml_corpora(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    # data/hub4-speech, phonetic costs. By hand from the texts:
+    # S1: The/a S, h- (fragment, optional: left out, counts correct), heart/part S, of general motors
+    #     is in detroit C (6), uh, (filler, its comma is no part of it: correct), said glen C (2),
+    #     Buni- (fragment: correct), Bunting C: C 6 + 2 + 1 + 3 optional = 12, S 2.
+    # S2: the race starts tomorrow in C (5), Anchorage/anchor S, age I.
+    speech = Path(__file__).resolve().parents[1] / "data" / "hub4-speech"
+    out = tmp_path / "a.json"
+    status = main(
+        ["align", "--ref", str(speech / "texts.sgml"), "--hyp", str(speech / "asr.sgml"), "-i", "sgml",
+         "--json", str(out)]
+    )  # fmt: skip
+    assert status == 0
+    printed = capsys.readouterr().out
+    assert "REF:  THE H- HEART of general motors" in printed
+    segments = {s["id"]: s for s in json.loads(out.read_text())["segments"]}
+    assert segments["S1"] == {"id": "S1", "C": 12, "S": 2, "D": 0, "I": 0}
+    assert segments["S2"] == {"id": "S2", "C": 5, "S": 1, "D": 0, "I": 1}
