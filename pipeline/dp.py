@@ -24,6 +24,7 @@ from array import array
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import chain
+from operator import itemgetter
 
 import numpy as np
 from rapidfuzz.distance import Levenshtein
@@ -361,7 +362,7 @@ class BatchAlignment:
         )
 
 
-CHUNK_WORDS = 65536  # documents are aligned in chunks of about this many words (arrays stay in cache)
+CHUNK_WORDS = 1 << 20  # documents are aligned in chunks of about this many words (arrays stay in cache)
 
 
 def align_batch(
@@ -433,90 +434,170 @@ def _align_chunk(
 ) -> BatchAlignment:
     """Align a chunk of documents (see :func:`align_batch`).
 
-    rapidfuzz's edit operations give a least-edit alignment of every document. From them, columns are
-    built with array operations only: the kept reference and hypothesis words pair up in order, and a
-    column's index is ``i + j - pairs before it``. That alignment already is sclite's wherever a
-    region between anchors offers no other choice of matches and no optional word: its runs of
-    errors are then re-ordered the way sclite's traceback leaves them (deletions or insertions
-    first, substitutions last). Regions that do offer a choice (a word that could match elsewhere,
-    an optional word, or, with phonetic costs, more than one possible substitution) are aligned
-    again by the full programme.
+    rapidfuzz gives a least-edit alignment of every document as its matching blocks (runs of equal
+    words). Between two blocks lie ``n`` reference and ``m`` hypothesis words without a match: they
+    become ``min(n, m)`` substitutions and ``|n - m|`` deletions or insertions, the deletions or
+    insertions first, as sclite's traceback leaves them (it runs back from the end preferring the
+    diagonal). The columns are built from the blocks with array operations only. That alignment is
+    sclite's wherever a region between anchors offers no other choice of matches and no optional
+    word; the other regions are aligned again by the full programme (:func:`_refine`).
     """
     n_docs = len(refs)
     ref_lengths = np.fromiter((len(r) for r in refs), np.int64, n_docs)
     hyp_lengths = np.fromiter((len(h) for h in hyps), np.int64, n_docs)
     ref_offsets = np.concatenate(([0], np.cumsum(ref_lengths, dtype=np.int64)))
     hyp_offsets = np.concatenate(([0], np.cumsum(hyp_lengths, dtype=np.int64)))
-    ref_ids = np.fromiter(chain.from_iterable(refs), np.int64, int(ref_offsets[-1]))
-    hyp_ids = np.fromiter(chain.from_iterable(hyps), np.int64, int(hyp_offsets[-1]))
 
-    deleted = np.zeros(len(ref_ids), bool)
-    inserted = np.zeros(len(hyp_ids), bool)
-    edits: list[tuple[str, int, int]] = []
+    blocks: list = []
     per_document: list[int] = []
     for ref, hyp in zip(refs, hyps, strict=True):
-        found = Levenshtein.editops(ref, hyp, score_hint=max(1, abs(len(ref) - len(hyp)))).as_list()
-        edits.extend(found)
+        found = Levenshtein.editops(
+            ref, hyp, score_hint=max(1, abs(len(ref) - len(hyp)))
+        ).as_matching_blocks()
+        blocks.extend(found)  # the last block of a document is (n, m, 0)
         per_document.append(len(found))
-    if edits:
-        tags, sources, targets = zip(*edits, strict=True)
-        tag = np.array(tags)
-        counts = np.asarray(per_document, np.int64)
-        source = np.fromiter(sources, np.int64, len(edits)) + np.repeat(ref_offsets[:-1], counts)
-        target = np.fromiter(targets, np.int64, len(edits)) + np.repeat(hyp_offsets[:-1], counts)
-    else:
-        tag = np.zeros(0, "<U7")
-        source = target = np.zeros(0, np.int64)
-    is_delete, is_insert = tag == "delete", tag == "insert"
-    del_positions, del_hyp = source[is_delete], target[is_delete]
-    ins_ref, ins_positions = source[is_insert], target[is_insert]
-    deleted[del_positions] = True
-    inserted[ins_positions] = True
-    pair_ref = np.flatnonzero(~deleted)
-    pair_hyp = np.flatnonzero(~inserted)
-    n_pairs = len(pair_ref)
-    n_columns = len(ref_ids) + len(hyp_ids) - n_pairs
-    col_ref = np.full(n_columns, -1, np.int64)
-    col_hyp = np.full(n_columns, -1, np.int64)
-    ops = np.empty(n_columns, np.uint8)
-    # A column's index is the number of columns before it: the reference and hypothesis words
-    # consumed before it, minus the pairs before it (each pair consumed one of each).
-    pair_columns = pair_ref + pair_hyp - np.arange(n_pairs)
-    col_ref[pair_columns] = pair_ref
-    col_hyp[pair_columns] = pair_hyp
-    ops[pair_columns] = np.where(ref_ids[pair_ref] == hyp_ids[pair_hyp], CORRECT, SUBSTITUTION)
-    kept_ref_before = np.cumsum(~deleted, dtype=np.int64) - ~deleted  # pairs before each reference word
-    kept_hyp_before = np.cumsum(~inserted, dtype=np.int64) - ~inserted
-    del_columns = del_positions + del_hyp - kept_ref_before[del_positions]
-    col_ref[del_columns] = del_positions
-    ops[del_columns] = DELETION
-    ins_columns = ins_ref + ins_positions - kept_hyp_before[ins_positions]
-    col_hyp[ins_columns] = ins_positions
-    ops[ins_columns] = INSERTION
-    columns_per_document = ref_lengths + hyp_lengths - _pairs_per_document(pair_ref, ref_offsets)
-    bounds = np.concatenate(([0], np.cumsum(columns_per_document, dtype=np.int64)))
-
-    _reorder_error_runs(col_ref, col_hyp, ops, bounds)
-    column_costs = np.zeros(n_columns, np.float64)
+    flat = np.fromiter(chain.from_iterable(blocks), np.int64, 3 * len(blocks)).reshape(-1, 3)
+    counts = np.asarray(per_document, np.int64)
+    block_doc = np.repeat(np.arange(n_docs), counts)
+    a = flat[:, 0] + ref_offsets[:-1][block_doc]
+    b = flat[:, 1] + hyp_offsets[:-1][block_doc]
+    size = flat[:, 2]
+    first = np.zeros(len(flat), bool)
+    first[np.concatenate(([0], np.cumsum(counts)[:-1]))[counts > 0]] = True
+    # Where the gap before each block starts: the previous block's end, or the document's start.
+    gap_ref = np.where(first, ref_offsets[:-1][block_doc], np.roll(a + size, 1))
+    gap_hyp = np.where(first, hyp_offsets[:-1][block_doc], np.roll(b + size, 1))
+    n_gap, m_gap = a - gap_ref, b - gap_hyp
+    wide = np.maximum(n_gap, m_gap)
+    spans = wide + size
+    column_start = np.concatenate(([0], np.cumsum(spans, dtype=np.int64)))
+    # Only the gap columns need work: every other column is a match. Columns then take the next
+    # unconsumed word of each side they consume (all words are consumed, in order).
+    ops = np.full(int(column_start[-1]), CORRECT, np.uint8)
+    gap_columns = _ranges(column_start[:-1], wide)
+    p = gap_columns - np.repeat(column_start[:-1], wide)
+    lead = p < np.repeat(np.abs(n_gap - m_gap), wide)
+    deletes = np.repeat(n_gap > m_gap, wide)
+    ops[gap_columns] = np.where(lead, np.where(deletes, DELETION, INSERTION), SUBSTITUTION)
+    takes_ref = ops != INSERTION
+    takes_hyp = ops != DELETION
+    col_ref = np.where(takes_ref, np.cumsum(takes_ref, dtype=np.int64) - 1, -1)
+    col_hyp = np.where(takes_hyp, np.cumsum(takes_hyp, dtype=np.int64) - 1, -1)
+    block_columns = np.bincount(block_doc, weights=spans, minlength=n_docs).astype(np.int64)
+    bounds = np.concatenate(([0], np.cumsum(block_columns, dtype=np.int64)))
+    words = _Words(refs, hyps)
     result = BatchAlignment(
         col_ref,
         col_hyp,
         ops,
-        column_costs,
+        np.zeros(len(ops), np.float64),
         bounds,
         ref_offsets[:-1],
         hyp_offsets[:-1],
-        len(ref_ids),
-        len(hyp_ids),
+        int(ref_offsets[-1]),
+        int(hyp_offsets[-1]),
     )
     ref_flags = _flags(ref_optional, ref_lengths)
     hyp_flags = _flags(hyp_optional, hyp_lengths)
-    _refine(result, ref_ids, hyp_ids, costs, ref_flags, hyp_flags)
+    # Regions are judged on rapidfuzz's own layout: shifting first could join a match to an anchor
+    # and hide a region's other choices. Flagged regions are realigned whole; in the others, the
+    # deletions and insertions slide left as sclite leaves them.
+    starts, ends = _flag_regions(result, words, costs, ref_flags, hyp_flags)
+    gap_starts = column_start[:-1]
+    region = np.searchsorted(starts, gap_starts, side="right") - 1
+    inside = (
+        (region >= 0) & (gap_starts < ends[np.maximum(region, 0)])
+        if len(starts)
+        else np.zeros(len(gap_starts), bool)
+    )
+    previous_size = np.where(first, 0, np.roll(size, 1))
+    _shift_left(
+        col_ref,
+        col_hyp,
+        ops,
+        words,
+        gap_starts,
+        np.where(inside, 0, n_gap - m_gap),
+        gap_ref,
+        gap_hyp,
+        previous_size,
+    )
+    _fill_costs(result, words, costs, ref_flags, hyp_flags)
+    if len(starts):
+        _splice(result, words, costs, ref_flags, hyp_flags, starts, ends)
     return result
 
 
-def _pairs_per_document(pair_ref: np.ndarray, ref_offsets: np.ndarray) -> np.ndarray:
-    return np.diff(np.searchsorted(pair_ref, ref_offsets))
+def _shift_left(
+    col_ref: np.ndarray,
+    col_hyp: np.ndarray,
+    ops: np.ndarray,
+    words: _Words,
+    starts: np.ndarray,
+    excess: np.ndarray,
+    gap_ref: np.ndarray,
+    gap_hyp: np.ndarray,
+    previous_size: np.ndarray,
+) -> None:
+    """Move each gap's leading deletions or insertions left past equal matched words, in place.
+
+    ``C(x, x) I(x)`` and ``I(x) C(x, x)`` cost the same; sclite's traceback leaves the insertion (or
+    deletion) as far left as it can go, so a block of them slides left over the matches before it
+    while the word leaving the block's end equals the word entering at its start.
+    """
+    candidates = np.flatnonzero((excess != 0) & (previous_size > 0))
+    if len(candidates) == 0:
+        return
+    deleting = excess[candidates] > 0
+    length = np.abs(excess[candidates])
+    position = np.where(deleting, gap_ref[candidates], gap_hyp[candidates])
+    last = position + length - 1
+    before = position - 1
+    ref_check = candidates[deleting]
+    hyp_check = candidates[~deleting]
+    ok = np.zeros(len(candidates), bool)
+    ok[deleting] = words.gather(words.ref, last[deleting]) == words.gather(words.ref, before[deleting])
+    ok[~deleting] = words.gather(words.hyp, last[~deleting]) == words.gather(words.hyp, before[~deleting])
+    del ref_check, hyp_check
+    for k in np.flatnonzero(ok).tolist():
+        block = int(candidates[k])
+        sequence = words.ref if deleting[k] else words.hyp
+        p, e, limit = int(position[k]), int(length[k]), int(previous_size[block])
+        shift = 0
+        while shift < limit and sequence[p + e - 1 - shift] == sequence[p - 1 - shift]:
+            shift += 1
+        start = int(starts[block]) - shift
+        # The matched pairs before the block: reference and hypothesis positions of its first column.
+        r0, h0 = int(col_ref[start]), int(col_hyp[start])
+        if deleting[k]:
+            col_ref[start : start + e] = np.arange(r0, r0 + e)
+            col_hyp[start : start + e] = -1
+            ops[start : start + e] = DELETION
+            col_ref[start + e : start + e + shift] = np.arange(r0 + e, r0 + e + shift)
+            col_hyp[start + e : start + e + shift] = np.arange(h0, h0 + shift)
+        else:
+            col_hyp[start : start + e] = np.arange(h0, h0 + e)
+            col_ref[start : start + e] = -1
+            ops[start : start + e] = INSERTION
+            col_hyp[start + e : start + e + shift] = np.arange(h0 + e, h0 + e + shift)
+            col_ref[start + e : start + e + shift] = np.arange(r0, r0 + shift)
+        ops[start + e : start + e + shift] = CORRECT
+
+
+class _Words:
+    """The chunk's word ids as flat Python lists, gathered by global index only where needed."""
+
+    def __init__(self, refs: Sequence[Sequence[int]], hyps: Sequence[Sequence[int]]) -> None:
+        self.ref = list(chain.from_iterable(refs))
+        self.hyp = list(chain.from_iterable(hyps))
+
+    @staticmethod
+    def gather(words: list[int], index: np.ndarray) -> np.ndarray:
+        if len(index) == 0:
+            return np.zeros(0, np.int64)
+        if len(index) == 1:
+            return np.array([words[int(index[0])]], np.int64)
+        return np.fromiter(itemgetter(*index.tolist())(words), np.int64, len(index))
 
 
 def _runs(mask: np.ndarray, bounds: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -541,40 +622,6 @@ def _consumed_before(columns: np.ndarray) -> np.ndarray:
     return np.concatenate(([0], np.cumsum(columns >= 0, dtype=np.int64)))
 
 
-def _reorder_error_runs(
-    col_ref: np.ndarray, col_hyp: np.ndarray, ops: np.ndarray, bounds: np.ndarray
-) -> None:
-    """Within each run of errors, deletions (or insertions) first, then substitutions, in place.
-
-    A run without matches costs the same whatever the order; sclite's traceback runs back from the
-    end preferring the diagonal, so its substitutions end up last and the deletions or insertions
-    first. (A run holding both deletions and insertions cannot come out of a least-edit alignment.)
-    """
-    starts, ends = _runs(ops != CORRECT, bounds)
-    if len(starts) == 0:
-        return
-    ref_before = _consumed_before(col_ref)
-    hyp_before = _consumed_before(col_hyp)
-    n_ref = ref_before[ends] - ref_before[starts]
-    n_hyp = hyp_before[ends] - hyp_before[starts]
-    lengths = ends - starts
-    run_of = np.repeat(np.arange(len(starts)), lengths)
-    columns = _ranges(starts, lengths)
-    p = columns - starts[run_of]
-    excess = (n_ref - n_hyp)[run_of]
-    rs, hs = ref_before[starts][run_of], hyp_before[starts][run_of]
-    deleting = excess > 0
-    inserting = excess < 0
-    gap = np.abs(excess)
-    lead = p < gap  # the leading deletions or insertions
-    new_ref = np.where(inserting, np.where(lead, -1, rs + p - gap), rs + p)
-    new_hyp = np.where(deleting, np.where(lead, -1, hs + p - gap), hs + p)
-    new_ops = np.where(deleting & lead, DELETION, np.where(inserting & lead, INSERTION, SUBSTITUTION))
-    col_ref[columns] = new_ref
-    col_hyp[columns] = new_hyp
-    ops[columns] = new_ops
-
-
 def _ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     """The concatenation of ``range(s, s + l)`` for every start and length, without a Python loop."""
     total = int(lengths.sum())
@@ -584,15 +631,18 @@ def _ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     return np.arange(total) + offsets
 
 
-def _refine(
+def _flag_regions(
     result: BatchAlignment,
-    ref_ids: np.ndarray,
-    hyp_ids: np.ndarray,
+    words: _Words,
     costs: Costs,
     ref_flags: np.ndarray | None,
     hyp_flags: np.ndarray | None,
-) -> None:
-    """Realign by the full programme the regions where the least-edit alignment may not be sclite's."""
+) -> tuple[np.ndarray, np.ndarray]:
+    """``[start, end)`` columns of the regions the full programme must realign, in order.
+
+    A region is a maximal run of columns between anchors (runs of at least ``ANCHOR`` matches)
+    holding an error. It is flagged when the least-edit alignment may not be sclite's there.
+    """
     ops, bounds = result.ops, result.bounds
     correct = ops == CORRECT
     c_starts, c_ends = _runs(correct, bounds)
@@ -602,8 +652,7 @@ def _refine(
     anchor[anchor_columns] = True
     r_starts, r_ends = _runs(~anchor, bounds)
     if len(r_starts) == 0:
-        _fill_costs(result, ref_ids, hyp_ids, costs, None, None)
-        return
+        return r_starts, r_ends
     lengths = r_ends - r_starts
     region_of = np.full(len(ops), -1, np.int64)
     region_columns = _ranges(r_starts, lengths)
@@ -614,16 +663,17 @@ def _refine(
     )
     flagged = np.zeros(len(r_starts), bool)
 
-    # (a) another choice of matches: more equal (reference, hypothesis) word pairs than correct columns.
-    width = int(max(ref_ids.max(initial=0), hyp_ids.max(initial=0))) + 1
+    # (a) another choice of matches: more equal (reference, hypothesis) word pairs than correct
+    # columns. A region of one column has none: its substitution pairs two different words.
     ref_cols = region_columns[result.ref[region_columns] >= 0]
     hyp_cols = region_columns[result.hyp[region_columns] >= 0]
-    ref_keys, ref_counts = np.unique(
-        region_of[ref_cols] * width + ref_ids[result.ref[ref_cols]], return_counts=True
-    )
-    hyp_keys, hyp_counts = np.unique(
-        region_of[hyp_cols] * width + hyp_ids[result.hyp[hyp_cols]], return_counts=True
-    )
+    wide_ref = ref_cols[lengths[region_of[ref_cols]] > 1]
+    wide_hyp = hyp_cols[lengths[region_of[hyp_cols]] > 1]
+    ref_values = words.gather(words.ref, result.ref[wide_ref])
+    hyp_values = words.gather(words.hyp, result.hyp[wide_hyp])
+    width = int(max(ref_values.max(initial=0), hyp_values.max(initial=0))) + 1
+    ref_keys, ref_counts = np.unique(region_of[wide_ref] * width + ref_values, return_counts=True)
+    hyp_keys, hyp_counts = np.unique(region_of[wide_hyp] * width + hyp_values, return_counts=True)
     common, ri, hi = np.intersect1d(ref_keys, hyp_keys, assume_unique=True, return_indices=True)
     equal_pairs = np.bincount(
         common // width, weights=ref_counts[ri] * hyp_counts[hi], minlength=len(r_starts)
@@ -646,9 +696,7 @@ def _refine(
     if costs.substitution is not None:
         flagged |= errors >= 2
     flagged &= errors > 0
-    _fill_costs(result, ref_ids, hyp_ids, costs, ref_flags, hyp_flags)
-    if flagged.any():
-        _splice(result, ref_ids, hyp_ids, costs, ref_flags, hyp_flags, r_starts[flagged], r_ends[flagged])
+    return r_starts[flagged], r_ends[flagged]
 
 
 def _flags(optional: Sequence[Sequence[bool] | None] | None, lengths: np.ndarray) -> np.ndarray | None:
@@ -668,8 +716,7 @@ def _flags(optional: Sequence[Sequence[bool] | None] | None, lengths: np.ndarray
 
 def _fill_costs(
     result: BatchAlignment,
-    ref_ids: np.ndarray,
-    hyp_ids: np.ndarray,
+    words: _Words,
     costs: Costs,
     ref_flags: np.ndarray | None,
     hyp_flags: np.ndarray | None,
@@ -690,40 +737,87 @@ def _fill_costs(
         out[subs] = costs.flat_substitution
     else:
         cost = costs.substitution
-        pairs = zip(ref_ids[result.ref[subs]].tolist(), hyp_ids[result.hyp[subs]].tolist(), strict=True)
+        pairs = zip(
+            words.gather(words.ref, result.ref[subs]).tolist(),
+            words.gather(words.hyp, result.hyp[subs]).tolist(),
+            strict=True,
+        )
         out[subs] = [cost(r, h) for r, h in pairs]
 
 
 def _splice(
     result: BatchAlignment,
-    ref_ids: np.ndarray,
-    hyp_ids: np.ndarray,
+    words: _Words,
     costs: Costs,
     ref_flags: np.ndarray | None,
     hyp_flags: np.ndarray | None,
     starts: np.ndarray,
     ends: np.ndarray,
 ) -> None:
-    """Replace the columns ``[start, end)`` of every flagged region by the full programme's columns."""
+    """Replace the columns ``[start, end)`` of every flagged region by the full programme's columns.
+
+    The programme leaves a region's leading deletions or insertions as far left as the region
+    goes; like sclite's, they may go further, over the matches before the region, while the word
+    leaving the block equals the word entering it (the region then starts earlier).
+    """
     ref_before = _consumed_before(result.ref)
     hyp_before = _consumed_before(result.hyp)
-    local = Alignment()  # every region's new columns, one after the other
+    doc_of = np.searchsorted(result.bounds, starts, side="right") - 1
+    doc_starts = result.bounds[doc_of].tolist()
+    local = Alignment()  # every region's new columns, global word indices, one after the other
     sizes = []
+    new_starts = []
     ref_starts, ref_ends = ref_before[starts].tolist(), ref_before[ends].tolist()
     hyp_starts, hyp_ends = hyp_before[starts].tolist(), hyp_before[ends].tolist()
-    for k in range(len(starts)):
+    ops = result.ops
+    for k, start in enumerate(starts.tolist()):
         a, b, j1, j2 = ref_starts[k], ref_ends[k], hyp_starts[k], hyp_ends[k]
-        graph = WordGraph(ref_ids[a:b].tolist(), ref_flags[a:b].tolist() if ref_flags is not None else None)
+        graph = WordGraph(words.ref[a:b], ref_flags[a:b].tolist() if ref_flags is not None else None)
         hyp_optional = hyp_flags[j1:j2].tolist() if hyp_flags is not None else None
-        before = len(local)
-        _align_region(graph, hyp_ids[j1:j2].tolist(), costs, hyp_optional, 0, b - a, 0, j2 - j1, local)
-        sizes.append(len(local) - before)
+        part = Alignment()
+        _align_region(graph, words.hyp[j1:j2], costs, hyp_optional, 0, b - a, 0, j2 - j1, part)
+        refs = [r + a if r >= 0 else -1 for r in part.ref]
+        hyps = [h + j1 if h >= 0 else -1 for h in part.hyp]
+        part_ops, part_costs = bytes(part.ops), list(part.costs)
+        shift = 0
+        if part_ops and part_ops[0] in (DELETION, INSERTION):
+            lead_op = part_ops[0]
+            e = len(part_ops) - len(part_ops.lstrip(bytes([lead_op])))
+            sequence, p = (words.ref, a) if lead_op == DELETION else (words.hyp, j1)
+            while (
+                start - 1 - shift >= doc_starts[k]
+                and ops[start - 1 - shift] == CORRECT
+                and sequence[p + e - 1 - shift] == sequence[p - 1 - shift]
+            ):
+                shift += 1
+            if shift:
+                lead_costs = part_costs[:e]
+                if lead_op == DELETION:
+                    lead = ([a - shift + t for t in range(e)], [-1] * e)
+                    matched = (
+                        [a - shift + e + t for t in range(shift)],
+                        [j1 - shift + t for t in range(shift)],
+                    )
+                else:
+                    lead = ([-1] * e, [j1 - shift + t for t in range(e)])
+                    matched = (
+                        [a - shift + t for t in range(shift)],
+                        [j1 - shift + e + t for t in range(shift)],
+                    )
+                refs = lead[0] + matched[0] + refs[e:]
+                hyps = lead[1] + matched[1] + hyps[e:]
+                part_ops = bytes([lead_op]) * e + bytes([CORRECT]) * shift + part_ops[e:]
+                part_costs = lead_costs + [0.0] * shift + part_costs[e:]
+        local.ref.extend(refs)
+        local.hyp.extend(hyps)
+        local.ops.extend(part_ops)
+        local.costs.extend(part_costs)
+        sizes.append(len(part_ops))
+        new_starts.append(start - shift)
+    starts = np.asarray(new_starts, np.int64)
     new_sizes = np.asarray(sizes, np.int64)
-    region_of_new = np.repeat(np.arange(len(starts)), new_sizes)
     new_ref = np.frombuffer(local.ref, np.int64)
     new_hyp = np.frombuffer(local.hyp, np.int64)
-    new_ref = np.where(new_ref >= 0, new_ref + np.asarray(ref_starts, np.int64)[region_of_new], -1)
-    new_hyp = np.where(new_hyp >= 0, new_hyp + np.asarray(hyp_starts, np.int64)[region_of_new], -1)
     # Scatter: an old column outside the regions moves by the change in size of the regions before
     # it; a region's new columns start where the region started, moved the same way.
     keep = np.ones(len(result.ops), bool)

@@ -243,3 +243,42 @@ def test_align_command_on_sgml_corpora(tmp_path: Path, capsys: pytest.CaptureFix
     segments = {s["id"]: s for s in json.loads(out.read_text())["segments"]}
     assert segments["S1"] == {"id": "S1", "C": 12, "S": 2, "D": 0, "I": 0}
     assert segments["S2"] == {"id": "S2", "C": 5, "S": 1, "D": 0, "I": 1}
+
+
+def _full_programme(ref: list[int], hyp: list[int]):
+    """sclite's dynamic programme over the whole sequence: no anchors, no vectorised shortcut."""
+    from pipeline.dp import Alignment, Costs, _align_region
+
+    out = Alignment()
+    _align_region(WordGraph(ref), hyp, Costs(), None, 0, len(ref), 0, len(hyp), out)
+    return out
+
+
+def test_vectorised_alignment_equals_sclites_programme_column_for_column() -> None:
+    # Many documents at once through the array path; each must equal the full programme exactly
+    # (same columns, same ops: sclite's choice among equal-cost alignments), on word-like text with
+    # repeated words (a 60-word vocabulary makes repeats and chance matches common).
+    from pipeline.dp import align_batch
+
+    rng = random.Random(11)
+    refs, hyps = [], []
+    for _ in range(300):
+        ref = [rng.randrange(60) for _ in range(rng.randint(0, 60))]
+        hyp = []
+        for word in ref:
+            roll = rng.random()
+            if roll < 0.05:
+                continue
+            hyp.append(rng.randrange(60) if roll < 0.12 else word)
+            if rng.random() < 0.05:
+                hyp.append(rng.randrange(60))
+        refs.append(ref)
+        hyps.append(hyp)
+    batch = align_batch(refs, hyps)
+    for d, (ref, hyp) in enumerate(zip(refs, hyps, strict=True)):
+        expected, got = _full_programme(ref, hyp), batch.document(d)
+        assert (list(got.ref), list(got.hyp), bytes(got.ops)) == (
+            list(expected.ref),
+            list(expected.hyp),
+            bytes(expected.ops),
+        ), d
