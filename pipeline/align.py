@@ -200,7 +200,10 @@ def word_key(word: str) -> str:
 
 
 def document_items(
-    document: Document, glm: GlobalMap | None, optional: Callable[[str], bool] | None = speech_optional
+    document: Document,
+    glm: GlobalMap | None,
+    optional: Callable[[str], bool] | None = speech_optional,
+    source: str = "<text>",
 ) -> list[Item]:
     """The words (and GLM choices) of the evaluated text of ``document``, spans in document offsets."""
     items: list[Item] = []
@@ -208,9 +211,9 @@ def document_items(
         position = start
         text = document.text
         for tag in _TAG.finditer(text, start, end):
-            items.extend(_run_items(text, position, tag.start(), glm, optional))
+            items.extend(_run_items(text, position, tag.start(), glm, optional, source, document.line))
             position = tag.end()
-        items.extend(_run_items(text, position, end, glm, optional))
+        items.extend(_run_items(text, position, end, glm, optional, source, document.line))
     return items
 
 
@@ -299,31 +302,44 @@ def costs_for(options: AlignOptions, vocabulary: Vocabulary) -> Costs:
 
 
 def _items_or_error(document: Document, source: str, options: AlignOptions) -> list[Item]:
-    items = document_items(document, options.glm, options.optional)
+    items = document_items(document, options.glm, options.optional, source)
     if not items:
         raise InputError(source, document.line, f"document {document.doc_id!r} has no words to align")
     return items
 
 
 def _run_items(
-    text: str, start: int, end: int, glm: GlobalMap | None, optional: Callable[[str], bool] | None
+    text: str,
+    start: int,
+    end: int,
+    glm: GlobalMap | None,
+    optional: Callable[[str], bool] | None,
+    source: str = "<text>",
+    line: int = 0,
 ) -> list[Item]:
     if start >= end or text[start:end].isspace():
         return []
     if glm is None:
-        return _trim(parse_items(text[start:end], start), optional)
+        # Plain text: words are what lies between blanks; braces are characters like any other.
+        return _trim(parse_items(text[start:end], start, choices=False), optional, literal=True)
     from pipeline.glm import apply_glm_pieces, ascii_upper
 
-    # As csrfilt on a text transcript: text-input rules, ASCII upper case (offsets do not move).
-    pieces = apply_glm_pieces(glm.for_input("text"), ascii_upper(text[start:end]))
+    # As csrfilt on a text transcript: text-input rules, ASCII upper case (offsets do not move), line
+    # breaks as blanks, and one blank of padding at each end so that word-boundary contexts
+    # (``/ [ ] __ [ ]``) apply to the first and last words too.
+    run = text[start:end].replace("\n", " ").replace("\r", " ").replace("\t", " ")
+    pieces = apply_glm_pieces(glm.for_input("text"), ascii_upper(f" {run} "))
     output = "".join(p[0] for p in pieces)
+    length = end - start
     starts: list[int] = []
     ends: list[int] = []
     for piece, piece_start, piece_end in pieces:
-        starts.extend([start + piece_start] * len(piece))
-        ends.extend([start + piece_end] * len(piece))
-    items = parse_items(output, 0)
-    return _trim([_respan(item, starts, ends) for item in items], optional)
+        first = start + min(max(piece_start - 1, 0), length)
+        last = start + min(max(piece_end - 1, 0), length)
+        starts.extend([first] * len(piece))
+        ends.extend([max(last, first)] * len(piece))
+    items = parse_items(output, 0, source=source, line=line)
+    return _trim([_respan(item, starts, ends) for item in items], optional, literal=False)
 
 
 def _respan(item: Item, starts: list[int], ends: list[int]) -> Item:
@@ -334,24 +350,28 @@ def _respan(item: Item, starts: list[int], ends: list[int]) -> Item:
     return Choice(alternatives, starts[item.start], ends[item.end - 1])
 
 
-def _trim(items: list[Item], optional: Callable[[str], bool] | None) -> list[Item]:
+def _trim(items: list[Item], optional: Callable[[str], bool] | None, literal: bool) -> list[Item]:
     """Edge punctuation is not part of a word; punctuation-only tokens are no words.
 
     Whether a word is optional is decided on the word without its punctuation (``uh,`` is a filler).
+    A ``literal`` word's span is its text, so the span loses the punctuation too; a word rewritten by
+    the GLM keeps the span of the original characters its rule consumed.
     """
     trimmed: list[Item] = []
     for item in items:
         if isinstance(item, Choice):
-            alternatives = tuple(tuple(_trim(list(alt), optional)) for alt in item.alternatives)
+            alternatives = tuple(tuple(_trim(list(alt), optional, literal)) for alt in item.alternatives)
             trimmed.append(Choice(alternatives, item.start, item.end))
             continue
         text = item.text
-        left = len(text) - len(text.lstrip(_EDGE_PUNCTUATION))
         core = text.strip(_EDGE_PUNCTUATION)
         if not core:
             continue
-        start = item.start + left
-        trimmed.append(Word(core, start, start + len(core), optional is not None and optional(core)))
+        start, end = item.start, item.end
+        if literal:
+            start += len(text) - len(text.lstrip(_EDGE_PUNCTUATION))
+            end = start + len(core)
+        trimmed.append(Word(core, start, end, optional is not None and optional(core)))
     return trimmed
 
 

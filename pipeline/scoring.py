@@ -45,9 +45,10 @@ class ScoringOptions:
 
     ``compare``: the aspects of text fills compared; ``unscored_slots``; ``case_sensitive``;
     ``noisy``: contents are compared as token strings in which reference fillers and fragments are
-    optional (seed 000, "Noisy Data"); ``instance_sets``: ``document`` maps instance sets by document
-    id, ``overlap`` by the greedy algorithm restricted to overlapping extents (seed 000,
-    "Unsegmented Hypothesis Texts").
+    optional (seed 000, "Noisy Data"); ``alternatives``: contents were normalized by a GLM and
+    ``{a / b}`` in them offers alternatives (otherwise braces are plain characters);
+    ``instance_sets``: ``document`` maps instance sets by document id, ``overlap`` by the greedy
+    algorithm restricted to overlapping extents (seed 000, "Unsegmented Hypothesis Texts").
     """
 
     compare: str = "both"
@@ -55,6 +56,7 @@ class ScoringOptions:
     case_sensitive: bool = False
     noisy: bool = False
     instance_sets: str = "document"
+    alternatives: bool = False
 
     def __post_init__(self) -> None:
         if self.compare not in COMPARE_MODES:
@@ -159,17 +161,26 @@ def fold(text: str, case_sensitive: bool = False) -> str:
     return folded if case_sensitive else folded.casefold()
 
 
-def content_matches(ref: TextFill, hyp: TextFill, case_sensitive: bool = False, noisy: bool = False) -> bool:
+def content_matches(
+    ref: TextFill,
+    hyp: TextFill,
+    case_sensitive: bool = False,
+    noisy: bool = False,
+    alternatives: bool = False,
+) -> bool:
     """Seed 000: hyp is a substring of the maximal string and contains a minimal string.
 
     Clean data compares character strings. Noisy data (``noisy``) compares token strings, and the
     reference's fillers and fragments are optional: they may be missing from the hypothesis ("Glen
-    Buni- Bunting" matches "Glen Bunting"). Contents normalized by a GLM may hold ``{a / b}``
-    alternatives; the point is correct when any choice of alternatives on each side matches.
+    Buni- Bunting" matches "Glen Bunting"). With ``alternatives`` (contents normalized by a GLM)
+    ``{a / b}`` groups are alternatives; the point is correct when any choice of alternatives on each
+    side matches.
     """
-    for hyp_content in _choices(hyp.content or "", case_sensitive):
-        for ref_content in _choices(ref.content or "", case_sensitive):
-            minimals = [m for minimal in ref.minimal_strings for m in _choices(minimal, case_sensitive)]
+    for hyp_content in _choices(hyp.content or "", case_sensitive, alternatives):
+        for ref_content in _choices(ref.content or "", case_sensitive, alternatives):
+            minimals = [
+                m for minimal in ref.minimal_strings for m in _choices(minimal, case_sensitive, alternatives)
+            ]
             if noisy:
                 if _noisy_matches(ref_content, minimals, hyp_content):
                     return True
@@ -178,12 +189,15 @@ def content_matches(ref: TextFill, hyp: TextFill, case_sensitive: bool = False, 
     return False
 
 
-def _choices(text: str, case_sensitive: bool) -> list[str]:
-    if "{" not in text:
+def _choices(text: str, case_sensitive: bool, alternatives: bool) -> list[str]:
+    if not alternatives or "{" not in text:
         return [fold(text, case_sensitive)]
     from pipeline.glm import expand_alternatives
 
-    return [fold(choice, case_sensitive) for choice in expand_alternatives(text)]
+    try:
+        return [fold(choice, case_sensitive) for choice in expand_alternatives(text)]
+    except ValueError:  # unbalanced braces: not GLM alternatives, plain characters
+        return [fold(text, case_sensitive)]
 
 
 def _noisy_matches(ref_content: str, minimals: Sequence[str], hyp_content: str) -> bool:
@@ -586,7 +600,9 @@ class _Scorer:
             points = []
             for aspect in self.options.text_aspects:
                 if aspect == "content":
-                    correct = content_matches(ref, hyp, self.options.case_sensitive, self.options.noisy)
+                    correct = content_matches(
+                        ref, hyp, self.options.case_sensitive, self.options.noisy, self.options.alternatives
+                    )
                 else:
                     correct = extent_matches(ref, hyp)
                 points.append(Point(aspect, "COR" if correct else "INC"))

@@ -85,7 +85,7 @@ def parse_trn(text: str, source: str, optional_words: bool = False) -> list[Segm
 def corpus_segments(corpus: Corpus, options: AlignOptions) -> list[Segment]:
     """One segment per document of an SGML corpus: the words of its evaluated text."""
     return [
-        Segment(d.doc_id, tuple(document_items(d, options.glm, options.optional)), d.line)
+        Segment(d.doc_id, tuple(document_items(d, options.glm, options.optional, corpus.source)), d.line)
         for d in corpus.documents
     ]
 

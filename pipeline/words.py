@@ -42,6 +42,7 @@ class Choice:
 Item = Word | Choice
 
 _TOKEN = re.compile(r"[{}]|[^\s{}]+")
+_BLANK_SEPARATED = re.compile(r"\S+")
 
 
 def is_filler(word: str) -> bool:
@@ -65,13 +66,22 @@ def parse_items(
     parenthesized_optional: bool = False,
     source: str = "<text>",
     line: int = 0,
+    choices: bool = True,
 ) -> list[Item]:
     """Split ``text`` into words and ``{ a / b }`` choices; spans are ``offset`` + index in ``text``.
 
     ``optional(word)`` says which words are optional; with ``parenthesized_optional`` a word written
     ``(WORD)`` is optional and its parentheses are dropped (sclite's optionally deletable words).
-    Unbalanced braces are an InputError at ``source:line``.
+    Without ``choices`` (plain text, not sclite or GLM syntax) braces are ordinary characters and the
+    text is split at whitespace only. Unbalanced braces are an InputError at ``source:line``.
     """
+    if not choices:
+        return [
+            Word(
+                m.group(), offset + m.start(), offset + m.end(), optional is not None and optional(m.group())
+            )
+            for m in _BLANK_SEPARATED.finditer(text)
+        ]
     stack: list[tuple[int, list[list[Item]]]] = []
     current: list[Item] = []
     for match in _TOKEN.finditer(text):

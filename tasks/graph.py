@@ -15,7 +15,7 @@ from pipeline.errors import InputError
 from pipeline.removal import DEFAULT_PREMODIFIERS, DEFAULT_PUNCTUATION
 from pipeline.signature import make_signature
 from tasks import align, ingest, normalize, remove, report, score  # noqa: F401 - registers the stages
-from tasks.base import file_spec, stage_spec
+from tasks.base import file_spec, input_key, stage_spec
 
 
 def templette_spec(
@@ -31,10 +31,16 @@ def templette_spec(
             str(hyp_texts), 0, "hypothesis texts need the reference texts to align against (--texts)"
         )
     encoding = options.get("encoding", "utf-8")
-    unsegmented = bool(options.get("unsegmented")) and hyp_texts is not None
+    if options.get("unsegmented") and hyp_texts is None:
+        raise InputError(
+            str(hyp_templates), 0, "an unsegmented hypothesis needs its word stream (--hyp-texts / texts)"
+        )
+    unsegmented = bool(options.get("unsegmented"))
     ref_corpus = _corpus(ref_texts, encoding)
     hyp_corpus = _corpus(hyp_texts, encoding, unsegmented) if hyp_texts else ref_corpus
-    speech = hyp_corpus is not None and hyp_corpus != ref_corpus
+    # Speech input: hypothesis texts whose bytes differ from the reference texts (a byte-identical
+    # copy is the same text, whatever its path).
+    speech = hyp_corpus is not None and (ref_corpus is None or input_key(hyp_corpus) != input_key(ref_corpus))
     glm = file_spec(options["glm"]) if options.get("glm") else None
     alignment = stage_spec(
         "AlignCorpora",
@@ -68,6 +74,7 @@ def templette_spec(
         "case_sensitive": bool(options["case_sensitive"]),
         "noisy": speech,
         "instance_sets": "overlap" if unsegmented else "document",
+        "alternatives": glm is not None,
     }
     if unsegmented:
         sides["alignment"] = alignment

@@ -22,6 +22,7 @@ class MapAndScore(Stage):
             case_sensitive=self.options["case_sensitive"],
             noisy=self.options.get("noisy", False),
             instance_sets=self.options.get("instance_sets", "document"),
+            alternatives=self.options.get("alternatives", False),
         )
         alignment = self.input_table("alignment")
         scoring = score_template_sets(
