@@ -85,7 +85,10 @@ def align_corpora(reference: Corpus, hypothesis: Corpus, options: AlignOptions =
         hyp_document = hyp_by_id.get(document.doc_id)
         if hyp_document is None:
             raise InputError(
-                hypothesis.source, 0, f"document {document.doc_id!r} of the reference texts is missing"
+                hypothesis.source,
+                0,
+                f"document {document.doc_id!r} ({reference.source}:{document.line}) is missing; "
+                "the hypothesis texts must hold every reference document",
             )
         ref_items = _items_or_error(document, reference.source, options)
         hyp_words = flatten(_items_or_error(hyp_document, hypothesis.source, options))
@@ -321,7 +324,7 @@ def _run_items(
         return []
     if glm is None:
         # Plain text: words are what lies between blanks; braces are characters like any other.
-        return _trim(parse_items(text[start:end], start, choices=False), optional, literal=True)
+        return _trim(parse_items(text[start:end], start, choices=False), optional)
     from pipeline.glm import apply_glm_pieces, ascii_upper
 
     # As csrfilt on a text transcript: text-input rules, ASCII upper case (offsets do not move), line
@@ -338,8 +341,10 @@ def _run_items(
         last = start + min(max(piece_end - 1, 0), length)
         starts.extend([first] * len(piece))
         ends.extend([max(last, first)] * len(piece))
-    items = parse_items(output, 0, source=source, line=line)
-    return _trim([_respan(item, starts, ends) for item in items], optional, literal=False)
+    # Punctuation is trimmed in the rewritten text, then every word takes the span of the original
+    # characters its output characters came from.
+    items = _trim(parse_items(output, 0, source=source, line=line), optional)
+    return [_respan(item, starts, ends) for item in items]
 
 
 def _respan(item: Item, starts: list[int], ends: list[int]) -> Item:
@@ -350,28 +355,23 @@ def _respan(item: Item, starts: list[int], ends: list[int]) -> Item:
     return Choice(alternatives, starts[item.start], ends[item.end - 1])
 
 
-def _trim(items: list[Item], optional: Callable[[str], bool] | None, literal: bool) -> list[Item]:
-    """Edge punctuation is not part of a word; punctuation-only tokens are no words.
+def _trim(items: list[Item], optional: Callable[[str], bool] | None) -> list[Item]:
+    """Edge punctuation is not part of a word (nor of its span); punctuation-only tokens are no words.
 
     Whether a word is optional is decided on the word without its punctuation (``uh,`` is a filler).
-    A ``literal`` word's span is its text, so the span loses the punctuation too; a word rewritten by
-    the GLM keeps the span of the original characters its rule consumed.
     """
     trimmed: list[Item] = []
     for item in items:
         if isinstance(item, Choice):
-            alternatives = tuple(tuple(_trim(list(alt), optional, literal)) for alt in item.alternatives)
+            alternatives = tuple(tuple(_trim(list(alt), optional)) for alt in item.alternatives)
             trimmed.append(Choice(alternatives, item.start, item.end))
             continue
         text = item.text
         core = text.strip(_EDGE_PUNCTUATION)
         if not core:
             continue
-        start, end = item.start, item.end
-        if literal:
-            start += len(text) - len(text.lstrip(_EDGE_PUNCTUATION))
-            end = start + len(core)
-        trimmed.append(Word(core, start, end, optional is not None and optional(core)))
+        start = item.start + len(text) - len(text.lstrip(_EDGE_PUNCTUATION))
+        trimmed.append(Word(core, start, start + len(core), optional is not None and optional(core)))
     return trimmed
 
 

@@ -254,7 +254,8 @@ def _align_region(
             preds = (k - 1,) if k > a else (-1,)
         else:
             preds = tuple(p if p >= a else -1 for p in ref.preds[k])
-        deletion = 0.0 if (ref_optional and ref_optional[k]) else costs.deletion
+        ref_is_optional = bool(ref_optional and ref_optional[k])
+        deletion = 0.0 if ref_is_optional else costs.deletion
         rid = ids[k]
         row = [0.0] * (m + 1)
         trace: list[tuple[int, int, int, float]] = [(0, 0, 0, 0.0)] * (m + 1)
@@ -265,6 +266,10 @@ def _align_region(
                 h = hyp[j1 + j - 1]
                 if h == rid:
                     op, step = CORRECT, 0.0
+                elif ref_is_optional or (hyp_optional and hyp_optional[j1 + j - 1]):
+                    # An optional word (filler, fragment) is matched or left out, never substituted:
+                    # the substitution costs what deleting and inserting would.
+                    op, step = SUBSTITUTION, costs.deletion + costs.insertion
                 else:
                     op, step = SUBSTITUTION, (costs.flat_substitution if flat else costs.substitution(rid, h))
                 for p in preds:  # the first predecessor wins a tie: alternatives in written order
@@ -502,15 +507,19 @@ def _align_chunk(
     # Regions are judged on rapidfuzz's own layout: shifting first could join a match to an anchor
     # and hide a region's other choices. Flagged regions are realigned whole; in the others, the
     # deletions and insertions slide left as sclite leaves them.
-    starts, ends = _flag_regions(result, words, costs, ref_flags, hyp_flags)
+    r_starts, r_ends, flagged = _flag_regions(result, words, costs, ref_flags, hyp_flags)
+    previous_size = np.where(first, 0, np.roll(size, 1))
     gap_starts = column_start[:-1]
+    _flag_sliding_gaps(
+        r_starts, r_ends, flagged, words, gap_starts, n_gap - m_gap, gap_ref, gap_hyp, previous_size
+    )
+    starts, ends = r_starts[flagged], r_ends[flagged]
     region = np.searchsorted(starts, gap_starts, side="right") - 1
     inside = (
         (region >= 0) & (gap_starts < ends[np.maximum(region, 0)])
         if len(starts)
         else np.zeros(len(gap_starts), bool)
     )
-    previous_size = np.where(first, 0, np.roll(size, 1))
     _shift_left(
         col_ref,
         col_hyp,
@@ -526,6 +535,56 @@ def _align_chunk(
     if len(starts):
         _splice(result, words, costs, ref_flags, hyp_flags, starts, ends)
     return result
+
+
+def _flag_sliding_gaps(
+    r_starts: np.ndarray,
+    r_ends: np.ndarray,
+    flagged: np.ndarray,
+    words: _Words,
+    gap_starts: np.ndarray,
+    excess: np.ndarray,
+    gap_ref: np.ndarray,
+    gap_hyp: np.ndarray,
+    previous_size: np.ndarray,
+) -> None:
+    """Flag the regions where a deleted or inserted word could slide in among equal matches.
+
+    sclite moves a single deleted or inserted word left past a match of the same word (``delta
+    delta`` against ``delta``: the first is the insertion), which a whole-block rotation does not
+    cover. Such a region is realigned by the full programme, starting early enough (in place, on
+    ``r_starts`` and ``flagged``) to take in the matches of those words before it.
+    """
+    candidates = np.flatnonzero((excess != 0) & (previous_size > 0))
+    if len(candidates) == 0 or len(r_starts) == 0:
+        return
+    deleting = excess[candidates] > 0
+    length = np.abs(excess[candidates])
+    position = np.where(deleting, gap_ref[candidates], gap_hyp[candidates])
+    lead = _ranges(position, length)
+    owner = np.repeat(np.arange(len(candidates)), length)
+    lead_deleting = deleting[owner]
+    lead_words = np.empty(len(lead), np.int64)
+    lead_words[lead_deleting] = words.gather(words.ref, lead[lead_deleting])
+    lead_words[~lead_deleting] = words.gather(words.hyp, lead[~lead_deleting])
+    before = position - 1
+    before_words = np.empty(len(candidates), np.int64)
+    before_words[deleting] = words.gather(words.ref, before[deleting])
+    before_words[~deleting] = words.gather(words.hyp, before[~deleting])
+    touching = np.bincount(owner, weights=lead_words == before_words[owner], minlength=len(candidates)) > 0
+    for k in np.flatnonzero(touching).tolist():
+        gap = int(candidates[k])
+        sequence = words.ref if deleting[k] else words.hyp
+        p, e = int(position[k]), int(length[k])
+        block = set(sequence[p : p + e])
+        reach = 0  # matches before the gap whose word is one of the block's
+        while reach < int(previous_size[gap]) and sequence[p - 1 - reach] in block:
+            reach += 1
+        region = int(np.searchsorted(r_starts, gap_starts[gap], side="right")) - 1
+        if region < 0 or gap_starts[gap] >= r_ends[region]:
+            continue
+        flagged[region] = True
+        r_starts[region] = min(int(r_starts[region]), int(gap_starts[gap]) - reach)
 
 
 def _shift_left(
@@ -637,8 +696,8 @@ def _flag_regions(
     costs: Costs,
     ref_flags: np.ndarray | None,
     hyp_flags: np.ndarray | None,
-) -> tuple[np.ndarray, np.ndarray]:
-    """``[start, end)`` columns of the regions the full programme must realign, in order.
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``[start, end)`` columns of every region between anchors, in order, and which are flagged.
 
     A region is a maximal run of columns between anchors (runs of at least ``ANCHOR`` matches)
     holding an error. It is flagged when the least-edit alignment may not be sclite's there.
@@ -652,7 +711,7 @@ def _flag_regions(
     anchor[anchor_columns] = True
     r_starts, r_ends = _runs(~anchor, bounds)
     if len(r_starts) == 0:
-        return r_starts, r_ends
+        return r_starts, r_ends, np.zeros(0, bool)
     lengths = r_ends - r_starts
     region_of = np.full(len(ops), -1, np.int64)
     region_columns = _ranges(r_starts, lengths)
@@ -696,7 +755,7 @@ def _flag_regions(
     if costs.substitution is not None:
         flagged |= errors >= 2
     flagged &= errors > 0
-    return r_starts[flagged], r_ends[flagged]
+    return r_starts, r_ends, flagged
 
 
 def _flags(optional: Sequence[Sequence[bool] | None] | None, lengths: np.ndarray) -> np.ndarray | None:

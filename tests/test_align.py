@@ -282,3 +282,63 @@ def test_vectorised_alignment_equals_sclites_programme_column_for_column() -> No
             list(expected.hyp),
             bytes(expected.ops),
         ), d
+
+
+def test_glm_rewritten_words_keep_their_original_spans() -> None:
+    # en20030506.glm line 73: 'MR. => MISTER / [ ] __ [ ]' (also at the start of a line: csrfilt pads
+    # with a blank), line 83: 'GONNA => GOING TO'. Each rewritten word spans the characters its rule
+    # consumed; the comma after "Jones" is not part of the word.
+    from pipeline.glm import read_glm
+
+    glm = read_glm(SHARED / "external" / "sctk" / "en20030506.glm")
+    text = "<DOC>\nMr. Smith met Mr. Jones, gonna go\n</DOC>"
+    ref = Corpus((Document("d", text),))
+    hyp = Corpus((Document("d", "<DOC>\nmister smith met mister jones going to go\n</DOC>"),))
+    rows = align_corpora(ref, hyp, AlignOptions(cost="levenshtein", glm=glm)).to_pylist()
+    assert [(r["ref_word"], text[r["ref_start"] : r["ref_end"]], r["op"]) for r in rows] == [
+        ("MISTER", "Mr.", "C"),
+        ("SMITH", "Smith", "C"),
+        ("MET", "met", "C"),
+        ("MISTER", "Mr.", "C"),
+        ("JONES", "Jones", "C"),
+        ("GOING", "gonna", "C"),
+        ("TO", "gonna", "C"),
+        ("GO", "go", "C"),
+    ]
+
+
+def test_braces_in_plain_text_are_characters() -> None:
+    # Without a GLM a text is split at blanks only: "{race" is a word, not an unclosed choice.
+    items = document_items(Document("d", "<DOC> The {race starts </DOC>"), None)
+    assert [w.text for w in items] == ["The", "{race", "starts"]
+
+
+def test_a_single_insertion_slides_left_past_a_match_of_its_word(tmp_path: Path, capsys) -> None:
+    # ref "a b c d e", hyp "a b c d d f g", sclite's costs. By hand, traced back from the end as
+    # sclite does: (e, g) diagonal S (total 10); at (d, f) the diagonal would cost 3 + 3 + 4 = 10 >
+    # 6, the insertion of f gives 6; at (d, second d) the diagonal (match) gives 3 = the cell's
+    # value; at (c, first d) the diagonal would cost 3 + 4 > 3, the insertion gives 3. So the
+    # first "d" is the inserted one: I(d) C(d) I(f) S(e, g).
+    ref, hyp = tmp_path / "r.trn", tmp_path / "h.trn"
+    ref.write_text("alpha bravo charlie delta echo (u1)\n")
+    hyp.write_text("alpha bravo charlie delta delta foxtrot golf (u1)\n")
+    assert main(["align", "--ref", str(ref), "--hyp", str(hyp), "--cost", "levenshtein"]) == 0
+    out = capsys.readouterr().out
+    assert "REF:  alpha bravo charlie ***** delta ******* ECHO \n" in out
+    assert "HYP:  alpha bravo charlie DELTA delta FOXTROT GOLF \n" in out
+
+
+def test_an_optional_word_is_matched_or_left_out_never_substituted() -> None:
+    # ref "say a um went", hyp "say um went", phonetic costs, "um" optional (a filler). Substituting
+    # a -> um (1 + 3 x 0.5) and leaving out the reference "um" for free would cost 2.5, less than
+    # deleting "a" (3), but a filler stands for nothing and is never substituted: D(a) C(um).
+    from pipeline.align import costs_for
+    from pipeline.words import speech_optional
+
+    vocabulary = Vocabulary()
+    graph, words = word_graph(parse_items("say a um went", optional=speech_optional), vocabulary)
+    hyp_words = ["say", "um", "went"]
+    costs = costs_for(AlignOptions(cost="phonetic"), vocabulary)
+    alignment = align(graph, vocabulary.ids(hyp_words), costs, [w == "um" for w in hyp_words])
+    assert bytes(alignment.ops) == b"CDCC"
+    assert [words[r].text for r in alignment.ref] == ["say", "a", "um", "went"]
