@@ -17,6 +17,8 @@ When both sides used the same text corpus the alignment is the identity (:func:`
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -183,7 +185,10 @@ def align_stream(
     graph, ref_words = word_graph(ref_items, vocabulary, key=word_key)
     hyp_ids = vocabulary.ids([word_key(w.text) for w in hyp_words])
     hyp_optional = [w.optional for w in hyp_words]
-    alignment = align(graph, hyp_ids, costs, hyp_optional if any(hyp_optional) else None)
+    if graph.preds is None and len(graph.ids) * len(hyp_ids) > WHOLE_STREAM_LIMIT:
+        alignment = _align_between_unique_words(graph, hyp_ids, costs, hyp_optional)
+    else:
+        alignment = align(graph, hyp_ids, costs, hyp_optional if any(hyp_optional) else None)
     table = alignment_table("", alignment, ref_words, hyp_words)
     doc_ids = []
     owner = owners[0][1] if owners else ""
@@ -195,6 +200,73 @@ def align_stream(
             upcoming = next(starts, None)
         doc_ids.append(owner)
     return table.set_column(0, ALIGNMENT.field(C.doc_id), pa.array(doc_ids, pa.string()))
+
+
+# Above this many (reference words x stream words) a stream is cut at words that occur once on each
+# side before aligning: rapidfuzz's work grows with the product of the lengths.
+WHOLE_STREAM_LIMIT = 25_000_000
+
+
+def _align_between_unique_words(
+    graph: WordGraph, hyp_ids: list[int], costs: Costs, hyp_optional: list[bool]
+) -> Alignment:
+    """Align a long plain reference with a long stream piece by piece (patience alignment).
+
+    Words that occur exactly once in the reference and once in the stream pair up; the longest run of
+    such pairs in the same order on both sides cuts both sequences into pieces, aligned as documents
+    of one batch. The pieces partition both sides in order, so the batch's indices are the indices of
+    the whole sequences. Like anchoring, this assumes the alignment passes through those pairs, which
+    a word said once and recognized once almost always does.
+    """
+    ref_ids = graph.ids
+    ref_count = Counter(ref_ids)
+    hyp_count = Counter(hyp_ids)
+    optional = graph.optional or [False] * len(ref_ids)
+    hyp_position = {h: j for j, h in enumerate(hyp_ids) if hyp_count[h] == 1 and not hyp_optional[j]}
+    pairs = [
+        (i, hyp_position[r])
+        for i, r in enumerate(ref_ids)
+        if ref_count[r] == 1 and r in hyp_position and not optional[i]
+    ]
+    cuts = _longest_increasing(pairs)
+    ref_bounds = [0] + [i for i, _ in cuts] + [len(ref_ids)]
+    hyp_bounds = [0] + [j for _, j in cuts] + [len(hyp_ids)]
+    pieces = list(zip(ref_bounds, ref_bounds[1:], hyp_bounds, hyp_bounds[1:], strict=False))
+    batch = align_batch(
+        [ref_ids[a:b] for a, b, _, _ in pieces],
+        [hyp_ids[c:d] for _, _, c, d in pieces],
+        costs,
+        [optional[a:b] for a, b, _, _ in pieces] if graph.optional else None,
+        [hyp_optional[c:d] for _, _, c, d in pieces] if any(hyp_optional) else None,
+    )
+    out = Alignment()
+    out.ref.frombytes(batch.ref.astype(np.int64).tobytes())
+    out.hyp.frombytes(batch.hyp.astype(np.int64).tobytes())
+    out.ops.extend(batch.ops.tobytes())
+    out.costs.frombytes(batch.costs.astype(np.float64).tobytes())
+    return out
+
+
+def _longest_increasing(pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The longest subsequence of ``pairs`` (sorted by first item) increasing in the second item."""
+    tails: list[int] = []  # hyp position ending the best run of each length
+    tail_index: list[int] = []
+    previous = [-1] * len(pairs)
+    for k, (_, j) in enumerate(pairs):
+        length = bisect_left(tails, j)
+        if length == len(tails):
+            tails.append(j)
+            tail_index.append(k)
+        else:
+            tails[length] = j
+            tail_index[length] = k
+        previous[k] = tail_index[length - 1] if length > 0 else -1
+    run: list[tuple[int, int]] = []
+    k = tail_index[-1] if tail_index else -1
+    while k >= 0:
+        run.append(pairs[k])
+        k = previous[k]
+    return run[::-1]
 
 
 def word_key(word: str) -> str:

@@ -283,3 +283,25 @@ def test_speech_campaign(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     for system in ("asr", "asr-stream"):
         assert {k: board[system][k] for k in EXPECTED} == EXPECTED, system
         assert board[system]["rank"] == 1
+
+
+def test_long_streams_are_cut_at_words_said_once_without_changing_the_alignment(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Above WHOLE_STREAM_LIMIT the stream is aligned in pieces cut at words that occur once on each
+    # side ("motors", "detroit", "glen", ... in the sample). On the sample, forced through that path,
+    # the alignment must be the whole-stream one, column for column.
+    import pipeline.align as align_module
+    from pipeline.corpus import read_stream
+
+    reference = read_corpus(SPEECH / "texts.sgml")
+    stream = read_stream(SPEECH / "asr-stream.txt").documents[0]
+    whole = align_module.align_stream(reference, stream, "asr-stream.txt")
+    monkeypatch.setattr(align_module, "WHOLE_STREAM_LIMIT", 0)
+    cut = align_module.align_stream(reference, stream, "asr-stream.txt")
+    assert cut.equals(whole)
+    assert align_module._longest_increasing([(0, 5), (1, 1), (2, 2), (3, 9), (4, 3)]) == [
+        (1, 1),
+        (2, 2),
+        (4, 3),
+    ]
