@@ -322,6 +322,94 @@ def _align_region(
         _column(out, r, h, op, step)
 
 
+def _align_linear(
+    ref: Sequence[int],
+    hyp: Sequence[int],
+    costs: Costs,
+    ref_optional: Sequence[bool] | None,
+    hyp_optional: Sequence[bool] | None,
+) -> tuple[list[int], list[int], bytes, list[float]]:
+    """:func:`_align_region` for a plain sequence, lean: columns as (ref, hyp, ops, costs), local.
+
+    The same programme and the same tie order (diagonal, then insertion, deletion only when
+    strictly cheaper), traced back from the end.
+    """
+    n, m = len(ref), len(hyp)
+    ins = [0.0 if (hyp_optional and hyp_optional[j]) else costs.insertion for j in range(m)]
+    dels = [0.0 if (ref_optional and ref_optional[i]) else costs.deletion for i in range(n)]
+    flat = costs.substitution
+    both = costs.deletion + costs.insertion
+    previous = [0.0] * (m + 1)
+    for j in range(m):
+        previous[j + 1] = previous[j] + ins[j]
+    moves: list[bytearray] = [bytearray(b"\x02" * (m + 1))]  # row 0: insertions only
+    for i in range(n):
+        r = ref[i]
+        deletion = dels[i]
+        r_optional = bool(ref_optional and ref_optional[i])
+        row = [previous[0] + deletion]
+        move = bytearray(m + 1)
+        move[0] = 1
+        for j in range(1, m + 1):
+            h = hyp[j - 1]
+            if h == r:
+                step = 0.0
+            elif r_optional or (hyp_optional and hyp_optional[j - 1]):
+                step = both
+            else:
+                step = costs.flat_substitution if flat is None else flat(r, h)
+            diagonal = previous[j - 1] + step
+            down = previous[j] + deletion
+            right = row[j - 1] + ins[j - 1]
+            if diagonal <= down and diagonal <= right:
+                row.append(diagonal)
+            elif down < right:
+                row.append(down)
+                move[j] = 1
+            else:
+                row.append(right)
+                move[j] = 2
+        moves.append(move)
+        previous = row
+    refs: list[int] = []
+    hyps: list[int] = []
+    ops = bytearray()
+    steps: list[float] = []
+    i, j = n, m
+    while i > 0 or j > 0:
+        move = moves[i][j] if i > 0 else 2
+        if move == 0:
+            i, j = i - 1, j - 1
+            refs.append(i)
+            hyps.append(j)
+            if hyp[j] == ref[i]:
+                ops.append(CORRECT)
+                steps.append(0.0)
+            else:
+                ops.append(SUBSTITUTION)
+                if (ref_optional and ref_optional[i]) or (hyp_optional and hyp_optional[j]):
+                    steps.append(both)
+                else:
+                    steps.append(costs.flat_substitution if flat is None else flat(ref[i], hyp[j]))
+        elif move == 1:
+            i -= 1
+            refs.append(i)
+            hyps.append(-1)
+            ops.append(DELETION)
+            steps.append(dels[i])
+        else:
+            j -= 1
+            refs.append(-1)
+            hyps.append(j)
+            ops.append(INSERTION)
+            steps.append(ins[j])
+    refs.reverse()
+    hyps.reverse()
+    ops.reverse()
+    steps.reverse()
+    return refs, hyps, bytes(ops), steps
+
+
 def _exits(ref: WordGraph, a: int, b: int) -> list[int]:
     """Nodes of ``[a, b)`` (or -1, the region's start) that the rest of the graph may follow."""
     if ref.preds is None:
@@ -831,13 +919,15 @@ def _splice(
     ops = result.ops
     for k, start in enumerate(starts.tolist()):
         a, b, j1, j2 = ref_starts[k], ref_ends[k], hyp_starts[k], hyp_ends[k]
-        graph = WordGraph(words.ref[a:b], ref_flags[a:b].tolist() if ref_flags is not None else None)
-        hyp_optional = hyp_flags[j1:j2].tolist() if hyp_flags is not None else None
-        part = Alignment()
-        _align_region(graph, words.hyp[j1:j2], costs, hyp_optional, 0, b - a, 0, j2 - j1, part)
-        refs = [r + a if r >= 0 else -1 for r in part.ref]
-        hyps = [h + j1 if h >= 0 else -1 for h in part.hyp]
-        part_ops, part_costs = bytes(part.ops), list(part.costs)
+        refs, hyps, part_ops, part_costs = _align_linear(
+            words.ref[a:b],
+            words.hyp[j1:j2],
+            costs,
+            ref_flags[a:b].tolist() if ref_flags is not None else None,
+            hyp_flags[j1:j2].tolist() if hyp_flags is not None else None,
+        )
+        refs = [r + a if r >= 0 else -1 for r in refs]
+        hyps = [h + j1 if h >= 0 else -1 for h in hyps]
         shift = 0
         if part_ops and part_ops[0] in (DELETION, INSERTION):
             lead_op = part_ops[0]
