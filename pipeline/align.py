@@ -24,7 +24,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from pipeline.dp import Alignment, BatchAlignment, Costs, Vocabulary, WordGraph, align, align_batch
 from pipeline.errors import InputError
@@ -320,47 +319,20 @@ def evaluated_ranges(document: Document) -> list[tuple[int, int]]:
 def alignment_table(
     doc_id: str, alignment: Alignment, ref_words: Sequence[Word], hyp_words: Sequence[Word]
 ) -> pa.Table:
-    """The artifact rows of one document's alignment (vectorised: words are gathered by index)."""
-    n = len(alignment)
-    ref_index = pa.array(alignment.ref, pa.int64())
-    hyp_index = pa.array(alignment.hyp, pa.int64())
-    ref_take = pc.if_else(pc.less(ref_index, 0), pa.scalar(None, pa.int64()), ref_index)
-    hyp_take = pc.if_else(pc.less(hyp_index, 0), pa.scalar(None, pa.int64()), hyp_index)
-
-    def gather(words: Sequence[Word], take: pa.Array) -> tuple[pa.Array, pa.Array, pa.Array]:
-        texts = pa.array([w.text for w in words], pa.string())
-        starts = pa.array([w.start for w in words], pa.int64())
-        ends = pa.array([w.end for w in words], pa.int64())
-        return texts.take(take), starts.take(take), ends.take(take)
-
-    ref_text, ref_start, ref_end = gather(ref_words, ref_take)
-    hyp_text, hyp_start, hyp_end = gather(hyp_words, hyp_take)
-    return pa.table(
-        [
-            pa.array([doc_id] * n, pa.string()),
-            pa.array(range(n), pa.int64()),
-            ref_text,
-            ref_start,
-            ref_end,
-            hyp_text,
-            hyp_start,
-            hyp_end,
-            _ops(alignment),
-            pa.array(alignment.costs, pa.float64()),
-        ],
-        schema=ALIGNMENT,
+    """The artifact rows of one document's alignment (see :func:`batch_table`)."""
+    batch = BatchAlignment(
+        np.frombuffer(alignment.ref, np.int64),
+        np.frombuffer(alignment.hyp, np.int64),
+        np.frombuffer(bytes(alignment.ops), np.uint8),
+        np.frombuffer(alignment.costs, np.float64),
+        np.array([0, len(alignment)], np.int64),
+        np.zeros(1, np.int64),
+        np.zeros(1, np.int64),
     )
+    return batch_table(batch, [doc_id], [ref_words], [hyp_words])
 
 
 # -- helpers ---------------------------------------------------------------------------------------
-
-
-def _ops(alignment: Alignment) -> pa.Array:
-    # One-character strings from the op bytes without a Python loop: a fixed-size binary view.
-    raw = pa.FixedSizeBinaryArray.from_buffers(
-        pa.binary(1), len(alignment), [None, pa.py_buffer(bytes(alignment.ops))]
-    )
-    return raw.cast(pa.binary()).cast(pa.string())
 
 
 def costs_for(options: AlignOptions, vocabulary: Vocabulary) -> Costs:
