@@ -595,13 +595,25 @@ def _align_chunk(
     # Regions are judged on rapidfuzz's own layout: shifting first could join a match to an anchor
     # and hide a region's other choices. Flagged regions are realigned whole; in the others, the
     # deletions and insertions slide left as sclite leaves them.
-    r_starts, r_ends, flagged = _flag_regions(result, words, costs, ref_flags, hyp_flags)
+    r_starts, r_ends, flagged, ref_from, ref_to, hyp_from, hyp_to = _flag_block_regions(
+        words, costs, ref_flags, hyp_flags, first, size, n_gap, m_gap, gap_ref, gap_hyp, column_start
+    )
     previous_size = np.where(first, 0, np.roll(size, 1))
     gap_starts = column_start[:-1]
     _flag_sliding_gaps(
-        r_starts, r_ends, flagged, words, gap_starts, n_gap - m_gap, gap_ref, gap_hyp, previous_size
+        r_starts,
+        r_ends,
+        flagged,
+        (ref_from, hyp_from),
+        words,
+        gap_starts,
+        n_gap - m_gap,
+        gap_ref,
+        gap_hyp,
+        previous_size,
     )
     starts, ends = r_starts[flagged], r_ends[flagged]
+    word_ranges = (ref_from[flagged], ref_to[flagged], hyp_from[flagged], hyp_to[flagged])
     region = np.searchsorted(starts, gap_starts, side="right") - 1
     inside = (
         (region >= 0) & (gap_starts < ends[np.maximum(region, 0)])
@@ -621,7 +633,7 @@ def _align_chunk(
     )
     _fill_costs(result, words, costs, ref_flags, hyp_flags)
     if len(starts):
-        _splice(result, words, costs, ref_flags, hyp_flags, starts, ends)
+        _splice(result, words, costs, ref_flags, hyp_flags, starts, ends, word_ranges)
     return result
 
 
@@ -629,6 +641,7 @@ def _flag_sliding_gaps(
     r_starts: np.ndarray,
     r_ends: np.ndarray,
     flagged: np.ndarray,
+    word_starts: tuple[np.ndarray, np.ndarray],
     words: _Words,
     gap_starts: np.ndarray,
     excess: np.ndarray,
@@ -672,7 +685,11 @@ def _flag_sliding_gaps(
         if region < 0 or gap_starts[gap] >= r_ends[region]:
             continue
         flagged[region] = True
-        r_starts[region] = min(int(r_starts[region]), int(gap_starts[gap]) - reach)
+        earlier = int(r_starts[region]) - (int(gap_starts[gap]) - reach)
+        if earlier > 0:  # the matches taken in consume one word of each side apiece
+            r_starts[region] -= earlier
+            word_starts[0][region] -= earlier
+            word_starts[1][region] -= earlier
 
 
 def _shift_left(
@@ -747,28 +764,6 @@ class _Words:
         return np.fromiter(itemgetter(*index.tolist())(words), np.int64, len(index))
 
 
-def _runs(mask: np.ndarray, bounds: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``[start, end)`` column ranges of the maximal runs of ``mask``, never crossing a document bound."""
-    n = len(mask)
-    if n == 0:
-        return np.zeros(0, np.int64), np.zeros(0, np.int64)
-    doc_start = np.zeros(n, bool)
-    doc_start[bounds[:-1][bounds[:-1] < n]] = True
-    previous = np.concatenate(([False], mask[:-1]))
-    starts = np.flatnonzero(mask & (~previous | doc_start))
-    following = np.concatenate((mask[1:], [False]))
-    doc_end = np.zeros(n, bool)
-    ends_at = bounds[1:][(bounds[1:] > 0) & (bounds[1:] <= n)] - 1
-    doc_end[ends_at] = True
-    ends = np.flatnonzero(mask & (~following | doc_end)) + 1
-    return starts, ends
-
-
-def _consumed_before(columns: np.ndarray) -> np.ndarray:
-    """For each column (and one past the end), how many words of one side were consumed before it."""
-    return np.concatenate(([0], np.cumsum(columns >= 0, dtype=np.int64)))
-
-
 def _ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     """The concatenation of ``range(s, s + l)`` for every start and length, without a Python loop."""
     total = int(lengths.sum())
@@ -778,72 +773,81 @@ def _ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     return np.arange(total) + offsets
 
 
-def _flag_regions(
-    result: BatchAlignment,
+def _flag_block_regions(
     words: _Words,
     costs: Costs,
     ref_flags: np.ndarray | None,
     hyp_flags: np.ndarray | None,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``[start, end)`` columns of every region between anchors, in order, and which are flagged.
+    first: np.ndarray,
+    size: np.ndarray,
+    n_gap: np.ndarray,
+    m_gap: np.ndarray,
+    gap_ref: np.ndarray,
+    gap_hyp: np.ndarray,
+    column_start: np.ndarray,
+) -> tuple[np.ndarray, ...]:
+    """The regions between anchors, and which the full programme must realign.
 
-    A region is a maximal run of columns between anchors (runs of at least ``ANCHOR`` matches)
-    holding an error. It is flagged when the least-edit alignment may not be sclite's there.
+    Returns their column ranges ``[r_starts, r_ends)``, the flags, and their word ranges on each side
+    ``[ref_from, ref_to)``, ``[hyp_from, hyp_to)``.
+
+    Block ``k`` is preceded by its gap. A region starts at the gap of a document's first block or
+    of a block that follows an anchor (a block of at least ``ANCHOR`` matches); it takes in the short
+    blocks after its gaps and ends before the next anchor (or at the document's end).
     """
-    ops, bounds = result.ops, result.bounds
-    correct = ops == CORRECT
-    c_starts, c_ends = _runs(correct, bounds)
-    anchor = np.zeros(len(ops), bool)
-    long_runs = (c_ends - c_starts) >= ANCHOR
-    anchor_columns = _ranges(c_starts[long_runs], (c_ends - c_starts)[long_runs])
-    anchor[anchor_columns] = True
-    r_starts, r_ends = _runs(~anchor, bounds)
-    if len(r_starts) == 0:
-        return r_starts, r_ends, np.zeros(0, bool)
-    lengths = r_ends - r_starts
-    region_of = np.full(len(ops), -1, np.int64)
-    region_columns = _ranges(r_starts, lengths)
-    region_of[region_columns] = np.repeat(np.arange(len(r_starts)), lengths)
-    errors = np.bincount(region_of[region_columns], weights=~correct[region_columns], minlength=len(r_starts))
-    corrects = np.bincount(
-        region_of[region_columns], weights=correct[region_columns], minlength=len(r_starts)
-    )
-    flagged = np.zeros(len(r_starts), bool)
+    n_blocks = len(size)
+    if n_blocks == 0:
+        empty = np.zeros(0, np.int64)
+        return empty, empty, np.zeros(0, bool), empty, empty, empty, empty
+    short = size < ANCHOR
+    starts_region = first.copy()
+    starts_region[1:] |= ~short[:-1]
+    region = np.cumsum(starts_region) - 1
+    n_regions = int(region[-1]) + 1
+    inside_c = np.where(short, size, 0)  # a short block's matches lie inside its region
+    wide = np.maximum(n_gap, m_gap)
+    errors = np.bincount(region, weights=wide, minlength=n_regions)
+    corrects = np.bincount(region, weights=inside_c, minlength=n_regions)
+    head = np.flatnonzero(starts_region)
+    tail = np.concatenate((head[1:], [n_blocks])) - 1
+    r_starts = column_start[head]
+    r_ends = column_start[tail] + wide[tail] + inside_c[tail]
+    ref_from, ref_to = gap_ref[head], gap_ref[tail] + n_gap[tail] + inside_c[tail]
+    hyp_from, hyp_to = gap_hyp[head], gap_hyp[tail] + m_gap[tail] + inside_c[tail]
+    flagged = np.zeros(n_regions, bool)
 
-    # (a) another choice of matches: more equal (reference, hypothesis) word pairs than correct
-    # columns. A region of one column has none: its substitution pairs two different words.
-    ref_cols = region_columns[result.ref[region_columns] >= 0]
-    hyp_cols = region_columns[result.hyp[region_columns] >= 0]
-    wide_ref = ref_cols[lengths[region_of[ref_cols]] > 1]
-    wide_hyp = hyp_cols[lengths[region_of[hyp_cols]] > 1]
-    ref_values = words.gather(words.ref, result.ref[wide_ref])
-    hyp_values = words.gather(words.hyp, result.hyp[wide_hyp])
-    width = int(max(ref_values.max(initial=0), hyp_values.max(initial=0))) + 1
-    ref_keys, ref_counts = np.unique(region_of[wide_ref] * width + ref_values, return_counts=True)
-    hyp_keys, hyp_counts = np.unique(region_of[wide_hyp] * width + hyp_values, return_counts=True)
-    common, ri, hi = np.intersect1d(ref_keys, hyp_keys, assume_unique=True, return_indices=True)
-    equal_pairs = np.bincount(
-        common // width, weights=ref_counts[ri] * hyp_counts[hi], minlength=len(r_starts)
-    )
-    flagged |= equal_pairs > corrects
+    # (a) another choice of matches: more equal (reference, hypothesis) word pairs than matches.
+    # A region of one column has none: its substitution pairs two different words.
+    wide_regions = np.flatnonzero((errors > 0) & (errors + corrects > 1))
+    if len(wide_regions):
+        ref_lengths = ref_to[wide_regions] - ref_from[wide_regions]
+        hyp_lengths = hyp_to[wide_regions] - hyp_from[wide_regions]
+        ref_values = words.gather(words.ref, _ranges(ref_from[wide_regions], ref_lengths))
+        hyp_values = words.gather(words.hyp, _ranges(hyp_from[wide_regions], hyp_lengths))
+        width = int(max(ref_values.max(initial=0), hyp_values.max(initial=0))) + 1
+        ref_keys, ref_counts = np.unique(
+            np.repeat(wide_regions, ref_lengths) * width + ref_values, return_counts=True
+        )
+        hyp_keys, hyp_counts = np.unique(
+            np.repeat(wide_regions, hyp_lengths) * width + hyp_values, return_counts=True
+        )
+        common, ri, hi = np.intersect1d(ref_keys, hyp_keys, assume_unique=True, return_indices=True)
+        equal_pairs = np.bincount(
+            common // width, weights=ref_counts[ri] * hyp_counts[hi], minlength=n_regions
+        )
+        flagged |= equal_pairs > corrects
 
     # (b) optional words change what is cheapest.
-    if ref_flags is not None:
-        flagged |= (
-            np.bincount(region_of[ref_cols], weights=ref_flags[result.ref[ref_cols]], minlength=len(r_starts))
-            > 0
-        )
-    if hyp_flags is not None:
-        flagged |= (
-            np.bincount(region_of[hyp_cols], weights=hyp_flags[result.hyp[hyp_cols]], minlength=len(r_starts))
-            > 0
-        )
+    for flags, lower, upper in ((ref_flags, ref_from, ref_to), (hyp_flags, hyp_from, hyp_to)):
+        if flags is not None:
+            prefix = np.concatenate(([0], np.cumsum(flags, dtype=np.int64)))
+            flagged |= prefix[upper] - prefix[lower] > 0
 
     # (c) with phonetic costs, which words substitute for which matters once a region has two errors.
     if costs.substitution is not None:
         flagged |= errors >= 2
     flagged &= errors > 0
-    return r_starts, r_ends, flagged
+    return r_starts, r_ends, flagged, ref_from, ref_to, hyp_from, hyp_to
 
 
 def _flags(optional: Sequence[Sequence[bool] | None] | None, lengths: np.ndarray) -> np.ndarray | None:
@@ -900,6 +904,7 @@ def _splice(
     hyp_flags: np.ndarray | None,
     starts: np.ndarray,
     ends: np.ndarray,
+    word_ranges: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
 ) -> None:
     """Replace the columns ``[start, end)`` of every flagged region by the full programme's columns.
 
@@ -907,15 +912,12 @@ def _splice(
     goes; like sclite's, they may go further, over the matches before the region, while the word
     leaving the block equals the word entering it (the region then starts earlier).
     """
-    ref_before = _consumed_before(result.ref)
-    hyp_before = _consumed_before(result.hyp)
     doc_of = np.searchsorted(result.bounds, starts, side="right") - 1
     doc_starts = result.bounds[doc_of].tolist()
     local = Alignment()  # every region's new columns, global word indices, one after the other
     sizes = []
     new_starts = []
-    ref_starts, ref_ends = ref_before[starts].tolist(), ref_before[ends].tolist()
-    hyp_starts, hyp_ends = hyp_before[starts].tolist(), hyp_before[ends].tolist()
+    ref_starts, ref_ends, hyp_starts, hyp_ends = (r.tolist() for r in word_ranges)
     ops = result.ops
     for k, start in enumerate(starts.tolist()):
         a, b, j1, j2 = ref_starts[k], ref_ends[k], hyp_starts[k], hyp_ends[k]
