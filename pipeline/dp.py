@@ -5,17 +5,18 @@ The aligner works on integer token ids, never on strings: callers map words to d
 ``{ INDUSTRY'S / INDUSTRY }`` or ``{ @ / AN }`` (sclite reference alternations, GLM ``{a / b}``
 replacements) make it branch. Each reference word is a node with the nodes that may precede it.
 
-Speed: a document of thousands of words is aligned in two steps.
+Speed: rapidfuzz (bit-parallel, C++) finds the exact matches; runs of at least ``ANCHOR`` equal
+words become anchors the alignment passes through, and only the regions between them are worked on.
 
-1. ``rapidfuzz.distance.Levenshtein.opcodes`` (bit-parallel, C++) on the id sequences finds the
-   exact matches. Runs of at least ``ANCHOR`` equal words become anchors: the alignment must pass
-   through them. A branching part of the reference is one never-matching id in this pass.
-2. Every region between anchors is aligned again by the full dynamic programme below, with the
-   chosen costs (sclite's 0/4/3/3, or phonetic substitution costs) and the word graph. Regions are
-   small when the texts are close (most are one word or two), so this costs little.
+- Plain sequences (:func:`align_batch`, many documents at once): the columns are built from
+  rapidfuzz's matching blocks with array operations, in the order sclite leaves equal-cost choices;
+  only the regions where another choice could win are aligned again by the full programme.
+- Word graphs (:func:`align`): ``Levenshtein.opcodes`` on a linear stand-in (a branching part is one
+  never-matching id) finds the anchors, and every region between them goes through the full
+  programme over the graph.
 
-The full programme over a region picks, among the alignments of least total cost, the one sclite
-would print: see :func:`_align_region` for the order in which equal-cost moves are preferred.
+The full programme picks, among the alignments of least total cost, the one sclite would print:
+see :func:`_align_region` for the order in which equal-cost moves are preferred.
 """
 
 from __future__ import annotations
@@ -122,7 +123,8 @@ def align(
 
     An empty reference gives one insertion per hypothesis word and vice versa. Optional words (fillers,
     fragments, sclite's ``(word)``) cost nothing to delete (reference) or insert (hypothesis); they
-    still get their column, with op D or I and cost 0.
+    still get their column, with op D or I and cost 0, and are never substituted. A plain sequence
+    goes through :func:`align_batch`.
     """
     if ref.preds is None:
         # A plain sequence takes the vectorised path (the same result, faster).
