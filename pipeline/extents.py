@@ -20,7 +20,7 @@ from collections.abc import Mapping
 
 import pyarrow as pa
 
-from pipeline.model import Extent, Instance, Slot, TemplateSet, TextFill
+from pipeline.model import Extent, Instance, TemplateSet, TextFill
 from schemas import C
 
 SIDES = ("ref", "hyp")
@@ -58,14 +58,13 @@ def normalize_extents(
     if side not in SIDES:
         raise ValueError(f"side must be ref or hyp, not {side!r}")
     indexes = _indexes(alignment, side, by_document=doc_offsets is None)
-    instances = []
-    for instance in template_set.instances:
+
+    def convert(instance: Instance, fill: TextFill) -> TextFill:
         if doc_offsets is None:
-            index, offset = indexes.get(instance.pointer.doc_id), 0
-        else:
-            index, offset = indexes.get(""), doc_offsets.get(instance.pointer.doc_id, 0)
-        instances.append(_convert_instance(instance, index, offset))
-    return dataclasses.replace(template_set, instances=tuple(instances))
+            return _convert_fill(fill, indexes.get(instance.pointer.doc_id), 0)
+        return _convert_fill(fill, indexes.get(""), doc_offsets.get(instance.pointer.doc_id, 0))
+
+    return template_set.map_text_fills(convert)
 
 
 def document_extents(alignment: pa.Table) -> dict[str, tuple[int, int]]:
@@ -96,17 +95,6 @@ def _indexes(alignment: pa.Table, side: str, by_document: bool) -> dict[str, _Wo
             index.columns.append(column)
         index.width = max(index.width, column + 1)
     return built
-
-
-def _convert_instance(instance: Instance, index: _WordColumns | None, offset: int) -> Instance:
-    slots = []
-    for slot in instance.slots:
-        alternatives = tuple(
-            tuple(_convert_fill(fill, index, offset) if isinstance(fill, TextFill) else fill for fill in alt)
-            for alt in slot.alternatives
-        )
-        slots.append(Slot(slot.name, alternatives, slot.line, slot.optional))
-    return dataclasses.replace(instance, slots=tuple(slots))
 
 
 def _convert_fill(fill: TextFill, index: _WordColumns | None, offset: int) -> TextFill:

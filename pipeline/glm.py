@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
+from pipeline.corpus import decode_text
 from pipeline.errors import InputError
 
 # --- character classes of the C and Perl originals ---------------------------------------------------
@@ -158,23 +159,7 @@ def read_glm(path: str | Path, encoding: str = "utf-8") -> GlobalMap:
         data = Path(path).read_bytes()
     except OSError as error:
         raise InputError(name, 0, f"cannot read the rule file: {error.strerror or error}") from None
-    return parse_glm(_decode(data, encoding, name), source=name)
-
-
-def _decode(data: bytes, encoding: str, source: str) -> str:
-    try:
-        return data.decode(encoding)
-    except LookupError:
-        raise InputError(source, 0, f"unknown encoding {encoding!r}") from None
-    except UnicodeDecodeError as error:
-        line = 1 + data.count(b"\n", 0, error.start)
-        column = error.start - (data.rfind(b"\n", 0, error.start) + 1) + 1
-        bad = data[error.start : error.end].hex(" ")
-        raise InputError(
-            source,
-            line,
-            f"bytes {bad} at byte {column} of the line are not valid {encoding} (see --encoding)",
-        ) from None
+    return parse_glm(decode_text(data, name, encoding), source=name)
 
 
 def _select_lines(lines: tuple[str, ...], kind: str, purpose: str, source: str) -> list[tuple[int, str]]:

@@ -10,7 +10,8 @@ Offsets are half-open character offsets ``[start, end)`` counted from the ``<`` 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 
 OPTIONAL_STATUS_SLOT = "OBJ_STATUS"
 OPTIONAL_STATUS_VALUE = "OPTIONAL"
@@ -156,6 +157,30 @@ class TemplateSet:
         for instance in self.instances:
             groups.setdefault(instance.pointer.doc_id, []).append(instance)
         return {doc_id: tuple(items) for doc_id, items in groups.items()}
+
+    def map_text_fills(self, change: Callable[[Instance, TextFill], TextFill]) -> TemplateSet:
+        """The same template set with every text fill replaced by ``change(instance, fill)``."""
+
+        def fill_of(instance: Instance, fill: Fill) -> Fill:
+            return change(instance, fill) if isinstance(fill, TextFill) else fill
+
+        instances = tuple(
+            replace(
+                instance,
+                slots=tuple(
+                    replace(
+                        slot,
+                        alternatives=tuple(
+                            tuple(fill_of(instance, fill) for fill in alternative)
+                            for alternative in slot.alternatives
+                        ),
+                    )
+                    for slot in instance.slots
+                ),
+            )
+            for instance in self.instances
+        )
+        return replace(self, instances=instances)
 
 
 @dataclass(frozen=True)

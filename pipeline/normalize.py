@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 
 from pipeline.glm import GlobalMap, apply_glm, ascii_upper
-from pipeline.model import Fill, Instance, Slot, TemplateSet, TextFill
+from pipeline.model import Instance, TemplateSet, TextFill
 
 
 def normalize_text(glm: GlobalMap, text: str) -> str:
@@ -26,28 +26,12 @@ def normalize_text(glm: GlobalMap, text: str) -> str:
 
 def normalize_contents(template_set: TemplateSet, glm: GlobalMap) -> TemplateSet:
     """The template set with every text fill's contents rewritten by ``glm``."""
-    instances = [_instance(instance, glm) for instance in template_set.instances]
-    return dataclasses.replace(template_set, instances=tuple(instances))
 
-
-def _instance(instance: Instance, glm: GlobalMap) -> Instance:
-    slots = tuple(
-        Slot(
-            slot.name,
-            tuple(tuple(_fill(fill, glm) for fill in alternative) for alternative in slot.alternatives),
-            slot.line,
-            slot.optional,
+    def rewrite(_: Instance, fill: TextFill) -> TextFill:
+        return dataclasses.replace(
+            fill,
+            content=normalize_text(glm, fill.content or ""),
+            minimal_contents=tuple(normalize_text(glm, m) for m in fill.minimal_contents or ()),
         )
-        for slot in instance.slots
-    )
-    return dataclasses.replace(instance, slots=slots)
 
-
-def _fill(fill: Fill, glm: GlobalMap) -> Fill:
-    if not isinstance(fill, TextFill):
-        return fill
-    return dataclasses.replace(
-        fill,
-        content=normalize_text(glm, fill.content or ""),
-        minimal_contents=tuple(normalize_text(glm, m) for m in fill.minimal_contents or ()),
-    )
+    return template_set.map_text_fills(rewrite)

@@ -37,7 +37,7 @@ import re
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, replace
 
-from pipeline.model import Corpus, Document, Extent, Fill, Instance, Section, TemplateSet, TextFill
+from pipeline.model import Corpus, Document, Extent, Fill, Section, TemplateSet, TextFill
 
 DEFAULT_PREMODIFIERS = ("a", "an", "the", "and")
 DEFAULT_PUNCTUATION = ",.;:!?\"()“”‘’'-"
@@ -82,9 +82,7 @@ def remove_non_evaluated(
     ``<``); without it, or for a document it lacks, everything is measured in the content strings.
     """
     remover = _Remover(corpus, options)
-    return replace(
-        template_set, instances=tuple(remover.instance(instance) for instance in template_set.instances)
-    )
+    return template_set.map_text_fills(lambda instance, fill: remover.fill(fill, instance.pointer.doc_id))
 
 
 # --- helpers -------------------------------------------------------------------------------------------
@@ -106,20 +104,6 @@ class _Remover:
         self.premodifier = re.compile(
             self.lead + r"(" + alternatives + r")\s+(?=.*\w)", re.IGNORECASE | re.DOTALL
         )
-
-    def instance(self, instance: Instance) -> Instance:
-        doc_id = instance.pointer.doc_id
-        slots = tuple(
-            replace(
-                slot,
-                alternatives=tuple(
-                    tuple(self.fill(fill, doc_id) for fill in alternative)
-                    for alternative in slot.alternatives
-                ),
-            )
-            for slot in instance.slots
-        )
-        return replace(instance, slots=slots)
 
     def fill(self, fill: Fill, doc_id: str) -> Fill:
         if not isinstance(fill, TextFill):

@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 
 from pipeline.corpus import read_corpus
-from pipeline.model import Extent, Instance, Slot, TemplateSet, TextFill
+from pipeline.model import Extent, Instance, TemplateSet, TextFill
 from pipeline.scoring import ScoringOptions, content_matches, score_template_sets
 from pipeline.templates import read_template_set
 from tasks.cli import main
@@ -91,27 +91,16 @@ def test_both_ways_of_mapping_instance_sets_agree_on_segmented_data() -> None:
 
 
 def _shifted(template_set: TemplateSet, offsets: dict[str, int]) -> TemplateSet:
-    def fill(f, offset):  # noqa: ANN001, ANN202
-        if not isinstance(f, TextFill):
-            return f
+    def shift(instance: Instance, fill: TextFill) -> TextFill:
+        offset = offsets[instance.pointer.doc_id]
         return TextFill(
-            f.raw, tuple(Extent(e.start + offset, e.end + offset) for e in f.extents), f.quoted, f.line
+            fill.raw,
+            tuple(Extent(e.start + offset, e.end + offset) for e in fill.extents),
+            fill.quoted,
+            fill.line,
         )
 
-    instances = []
-    for instance in template_set.instances:
-        offset = offsets[instance.pointer.doc_id]
-        slots = tuple(
-            Slot(
-                s.name,
-                tuple(tuple(fill(f, offset) for f in alt) for alt in s.alternatives),
-                s.line,
-                s.optional,
-            )
-            for s in instance.slots
-        )
-        instances.append(Instance(instance.pointer, slots, instance.line))
-    return TemplateSet(tuple(instances), template_set.source)
+    return template_set.map_text_fills(shift)
 
 
 def _pairs(scoring) -> list:  # noqa: ANN001
