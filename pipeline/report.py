@@ -132,17 +132,51 @@ def report_summary(mapping: pa.Table) -> str:
     return "\n".join(lines).lstrip("\n") + "\n"
 
 
-def leaderboard_text(board: pa.Table) -> str:
-    """The leaderboard as a fixed-width table (percentages, ``-`` where undefined)."""
+def leaderboard_text(board: pa.Table, significance: pa.Table | None = None) -> str:
+    """The leaderboard as a fixed-width table (percentages, ``-`` where undefined).
+
+    With the campaign's bootstrap intervals, F's interval follows F; with its significance table, the
+    last column is the approximate-randomization p-value of each system against the next one down.
+    """
     columns = [C.rank, C.system, "POS", "ACT", "COR", "INC", "MIS", "SPU", "REC", "PRE", "F"]
-    width = max([len("system")] + [len(name) for name in board.column(C.system).to_pylist()])
+    rows = board.to_pylist()
+    names = [printable(row[C.system]) for row in rows]
+    width = max([len("system")] + [len(name) for name in names])
+    intervals = "F_low" in board.column_names and any(row["F_low"] is not None for row in rows)
+    following: dict[str, float | None] = {}
+    if significance is not None:
+        p_values = {(r[C.system_a], r[C.system_b]): r[C.randomization_p] for r in significance.to_pylist()}
+        for upper, lower in zip(rows, rows[1:], strict=False):
+            following[upper[C.system]] = p_values.get((upper[C.system], lower[C.system]))
     header = f"{'rank':>4}  {'system':<{width}}" + "".join(f"{c:>7}" for c in columns[2:])
+    header += f"  {'F 95% CI':>15}" if intervals else ""
+    header += f"  {'p(next)':>7}" if following else ""
     lines = [header, "-" * len(header)]
-    for row in board.to_pylist():
+    for row, name in zip(rows, names, strict=True):
         cells = "".join(f"{row[c]:>7}" for c in columns[2:8])
-        cells += "".join(f"{'-' if row[c] is None else f'{100 * row[c]:.2f}':>7}" for c in columns[8:])
-        lines.append(f"{row[C.rank]:>4}  {row[C.system]:<{width}}{cells}")
+        cells += "".join(f"{_pct2(row[c]):>7}" for c in columns[8:])
+        if intervals:
+            cells += f"  {_pct2(row['F_low']):>7}-{_pct2(row['F_high']):<7}"
+        if following:
+            p = following.get(row[C.system])
+            cells += f"  {_p(p) if row[C.system] in following else '':>7}"
+        lines.append(f"{row[C.rank]:>4}  {name:<{width}}{cells}")
+    if following:
+        lines.append("p(next): approximate randomization over documents, F against the next system's F")
     return "\n".join(lines) + "\n"
+
+
+def printable(text: str) -> str:
+    """Input text for a terminal: control characters (escape sequences) shown as ``\\xNN``."""
+    return "".join(ch if ch.isprintable() else f"\\x{ord(ch):02x}" for ch in text)
+
+
+def _pct2(value: float | None) -> str:
+    return "-" if value is None else f"{100 * value:.2f}"
+
+
+def _p(value: float | None) -> str:
+    return "-" if value is None else f"{value:.3f}"
 
 
 # --- helpers -------------------------------------------------------------------------------------

@@ -208,9 +208,17 @@ def _fill_pairing_row(fill: FillPairing) -> dict[str, Any]:
         C.kind: (fill.ref_fill or fill.hyp_fill).kind,  # type: ignore[union-attr]
         C.ref_fill: render_fill(fill.ref_fill) if fill.ref_fill else None,
         C.hyp_fill: render_fill(fill.hyp_fill) if fill.hyp_fill else None,
+        **_maximal(C.ref_start, C.ref_end, fill.ref_fill),
+        **_maximal(C.hyp_start, C.hyp_end, fill.hyp_fill),
         C.points: [vars(p) for p in fill.points],
         **_counts(counts),
     }
+
+
+def _maximal(start: str, end: str, fill: Fill | None) -> dict[str, int | None]:
+    """A text fill's maximal extent as two columns (nulls for other fills and fills without one)."""
+    extent = fill.maximal_extent if isinstance(fill, TextFill) else None
+    return {start: extent.start if extent else None, end: extent.end if extent else None}
 
 
 def _counts(counts: dict[str, int]) -> dict[str, int]:

@@ -104,6 +104,10 @@ MAPPING = _schema(
     _field("kind", pa.string(), "fill kind: text, pointer or set (fill rows)"),
     _field("ref_fill", pa.string(), "the reference single fill as written in template syntax"),
     _field("hyp_fill", pa.string(), "the hypothesis single fill as written in template syntax"),
+    _field("ref_start", pa.int64(), "start of the reference text fill's maximal extent as compared"),
+    _field("ref_end", pa.int64(), "end of the reference text fill's maximal extent (half-open)"),
+    _field("hyp_start", pa.int64(), "start of the hypothesis text fill's maximal extent as compared"),
+    _field("hyp_end", pa.int64(), "end of the hypothesis text fill's maximal extent (half-open)"),
     _field("points", pa.list_(POINT), "the pairing's points: aspect, category, reason when unscored"),
     _field("COR", pa.int32(), "correct points of the pairing", False),
     _field("INC", pa.int32(), "incorrect points", False),
@@ -171,7 +175,30 @@ LEADERBOARD = _schema(
     _field("system", pa.string(), "system name from the campaign file", False),
     *_COUNT_FIELDS,
     *_MEASURE_FIELDS,
+    *[
+        _field(
+            f"{measure}_{end}",
+            pa.float64(),
+            f"{side} end of the bootstrap confidence interval of {measure} "
+            "over documents (fraction of 1; null where undefined)",
+        )
+        for measure in ("REC", "PRE", "F")
+        for end, side in (("low", "lower"), ("high", "upper"))
+    ],
     _field("signature", pa.string(), "the system's score signature", False),
+)
+
+SIGNIFICANCE = _schema(
+    "significance",
+    "One row per pair of systems of a campaign: is the difference in a measure significant?",
+    _field("system_a", pa.string(), "first system (the better ranked of the two)", False),
+    _field("system_b", pa.string(), "second system", False),
+    _field("measure", pa.string(), "the measure compared (F)", False),
+    _field("delta", pa.float64(), "measure of a minus measure of b (fraction of 1; null where undefined)"),
+    _field("paired_bootstrap_p", pa.float64(), "two-sided p-value of the paired bootstrap over documents"),
+    _field("randomization_p", pa.float64(), "two-sided p-value of approximate randomization over documents"),
+    _field("resamples", pa.int64(), "bootstrap resamples and randomization shuffles", False),
+    _field("seed", pa.int64(), "seed of the random generator", False),
 )
 
 ALIGNMENT = _schema(
@@ -191,7 +218,7 @@ ALIGNMENT = _schema(
 
 SCHEMAS = {
     s.metadata[b"artifact"].decode(): s
-    for s in (DOCUMENTS, FILLS, MAPPING, TALLIES, SCORES, LEADERBOARD, ALIGNMENT)
+    for s in (DOCUMENTS, FILLS, MAPPING, TALLIES, SCORES, LEADERBOARD, SIGNIFICANCE, ALIGNMENT)
 }
 
 # Column names, for code that must name one (``C.doc_id``): one namespace, derived from the schemas.
@@ -199,6 +226,7 @@ C = SimpleNamespace(**{name: name for schema in SCHEMAS.values() for name in sch
 
 COUNT_COLUMNS = tuple(f.name for f in _COUNT_FIELDS)
 MEASURE_COLUMNS = tuple(f.name for f in _MEASURE_FIELDS)
+INTERVAL_COLUMNS = tuple(f"{m}_{end}" for m in ("REC", "PRE", "F") for end in ("low", "high"))
 
 
 def table_from_rows(rows: list[dict], schema: pa.Schema) -> pa.Table:

@@ -70,10 +70,16 @@ class Stage(luigi.Task):
         return artifacts.read_table(targets[name or next(iter(targets))])
 
     def run(self) -> None:
-        self.set_status_message(f"{self.STAGE} {self.key[:12]}")
+        # What luigid's web page shows for a running task: its stage and key, and how far it got.
+        self.set_status_message(f"{self.STAGE} {self.key[:12]}: computing")
+        self.set_progress_percentage(0)
         tables = self.produce()
+        self.set_status_message(f"{self.STAGE} {self.key[:12]}: writing {', '.join(self.OUTPUTS)}")
+        self.set_progress_percentage(90)
         for name in self.OUTPUTS:
             artifacts.write_table(self.output()[name], tables[name], self.provenance())
+        self.set_status_message(f"{self.STAGE} {self.key[:12]}: done")
+        self.set_progress_percentage(100)
 
     def produce(self) -> dict[str, pa.Table]:  # pragma: no cover - every stage overrides it
         raise NotImplementedError

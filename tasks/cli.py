@@ -10,25 +10,25 @@ import json
 import sys
 from pathlib import Path
 
-import pyarrow as pa
-
 from pipeline.align import COST_MODELS, AlignOptions
 from pipeline.campaign import DEFAULT_OPTIONS, read_campaign
 from pipeline.corpus import decode_text, read_corpus
 from pipeline.errors import InputError
 from pipeline.glm import filter_lines, read_glm
 from pipeline.removal import DEFAULT_PREMODIFIERS, DEFAULT_PUNCTUATION
-from pipeline.report import leaderboard_text, muc_report, report_summary, scores_json
+from pipeline.report import leaderboard_text, muc_report, printable, report_summary, scores_json
 from pipeline.scoring import COMPARE_MODES
 from pipeline.transcripts import align_segments, corpus_segments, parse_trn, render_report, report_json
 from pipeline.words import speech_optional
-from schemas import COUNT_COLUMNS, MEASURE_COLUMNS, C
 from tasks import runner
 from tasks.base import task_for
 from tasks.cli_glm import add_glm_command
 from tasks.graph import campaign_spec, templette_spec
+from tasks.outputs import campaign_html, write_campaign_outputs, write_leaderboard, write_score_csv
+from tasks.plan import pending_tasks
+from tasks.progress import Progress
 from tasks.report import SIGNATURE_KEY
-from tasks.store import list_artifacts, read_table
+from tasks.store import list_artifacts, read_table, sweep_temporaries, write_text
 
 EXIT_OK, EXIT_INTERNAL, EXIT_INPUT = 0, 1, 2
 DEFAULT_STORE = "iescore-store"
@@ -80,29 +80,63 @@ def templette(args: argparse.Namespace) -> int:
     if args.json:
         _write(args.json, json.dumps(scores_json(scores, signature), indent=2) + "\n")
     if args.csv:
-        _write_csv(Path(args.csv), scores, mapping)
+        write_score_csv(Path(args.csv), scores, mapping)
     if args.summary:
         _write(args.summary, report_summary(mapping))
     return EXIT_OK
 
 
 def campaign(args: argparse.Namespace) -> int:
-    """Score every system of a campaign file in one graph and print the leaderboard."""
+    """Score every system of a campaign file in one graph; print the leaderboard, write the outputs."""
     parsed = read_campaign(args.campaign)
-    store = args.store or parsed.store or (parsed.source.parent / DEFAULT_STORE)
-    summary_spec, _ = campaign_spec(parsed)
+    store = Path(args.store or parsed.store or (parsed.source.parent / DEFAULT_STORE))
+    summary_spec, report_specs = campaign_spec(parsed)
     summary = task_for(summary_spec, str(store))
-    status = _run([summary], args.workers, args.scheduler_host, args.scheduler_port)
+    reports = {name: task_for(spec, str(store)) for name, spec in report_specs.items()}
+    roots = {**{printable(name): task for name, task in reports.items()}, "campaign": summary}
+    if args.dry_run:
+        pending, total = pending_tasks(roots)
+        sys.stdout.write(plan_text(pending, total))
+        return EXIT_OK
+    if store.is_dir():
+        for path in sweep_temporaries(store):
+            print(f"iescore: removed a killed run's temporary file {path}", file=sys.stderr)
+    progress = None
+    if args.progress != "none":
+        pending, _ = pending_tasks(roots, explain=False)
+        labels = {p.task.task_id: p.label for p in pending}
+        bar = None if args.progress == "auto" else args.progress == "bar"
+        progress = Progress(len(pending), labels, bar=bar)
+        if args.progress == "auto" and not progress.bar:
+            progress = None  # not a terminal: stay quiet unless asked
+    status, outcome = _run_outcome(
+        [summary], args.workers, args.scheduler_host, args.scheduler_port, progress
+    )
+    if args.tasks_log:
+        log = {"ran": outcome.ran, "reused": outcome.reused, "elsewhere": outcome.elsewhere}
+        write_text(args.tasks_log, json.dumps(log, indent=2) + "\n")
     if status != EXIT_OK:
         return status
     board = read_table(summary.output()["leaderboard"])
-    sys.stdout.write(leaderboard_text(board))
-    if args.json:
-        _write(args.json, json.dumps(board.to_pylist(), indent=2) + "\n")
-    if args.csv:
-        Path(args.csv).parent.mkdir(parents=True, exist_ok=True)
-        board.to_pandas().to_csv(args.csv, index=False)
+    significance = read_table(summary.output()["significance"])
+    sys.stdout.write(leaderboard_text(board, significance))
+    write_leaderboard(board, significance, args.json, args.csv)
+    output = Path(args.out) if args.out else parsed.output
+    html = args.html or (output / "report.html" if output else None)
+    page = campaign_html(parsed, summary, reports) if html else None
+    if output:
+        write_campaign_outputs(output, board, significance, reports)
+    if page is not None:
+        write_text(html, page)
     return EXIT_OK
+
+
+def plan_text(pending: list, total: int) -> str:
+    """``--dry-run``: the tasks that would run, dependencies first, each with its reason."""
+    lines = [f"would run {len(pending)} of {total} tasks"]
+    for item in pending:
+        lines.append(f"  {item.stage:<20} {item.task.key[:12]}  {item.label}: {item.reason}")
+    return "\n".join(lines) + "\n"
 
 
 def align_command(args: argparse.Namespace) -> int:
@@ -152,38 +186,31 @@ def artifacts(args: argparse.Namespace) -> int:
 
 
 def _run(tasks: list, workers: int, host: str | None = None, port: int | None = None) -> int:
-    outcome = runner.run(tasks, workers=workers, scheduler_host=host, scheduler_port=port)
+    return _run_outcome(tasks, workers, host, port)[0]
+
+
+def _run_outcome(
+    tasks: list,
+    workers: int,
+    host: str | None = None,
+    port: int | None = None,
+    progress: Progress | None = None,
+) -> tuple[int, runner.Outcome]:
+    outcome = runner.run(tasks, workers=workers, scheduler_host=host, scheduler_port=port, progress=progress)
     for message in outcome.input_errors:
         print(f"iescore: {message}", file=sys.stderr)
     for message in outcome.errors:
         print(f"iescore: internal error:\n{message}", file=sys.stderr)
     if outcome.errors:
-        return EXIT_INTERNAL
+        return EXIT_INTERNAL, outcome
     if outcome.input_errors:
-        return EXIT_INPUT
-    return EXIT_OK
+        return EXIT_INPUT, outcome
+    return EXIT_OK, outcome
 
 
 def _write(path: str, text: str) -> None:
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     Path(path).write_text(text, encoding="utf-8")
-
-
-def _write_csv(directory: Path, scores: pa.Table, mapping: pa.Table) -> None:
-    directory.mkdir(parents=True, exist_ok=True)
-    frame = scores.to_pandas()
-    keys = {"total": [], "type": [C.instance_type], "slot": [C.instance_type, C.slot]}
-    keys.update(document=[C.doc_id], object=[C.instance_type])
-    names = {"total": "totals", "type": "by_type", "slot": "by_slot", "document": "by_document"}
-    names["object"] = "objects"
-    for scope, columns in keys.items():
-        part = frame[frame[C.scope] == scope][columns + list(COUNT_COLUMNS) + list(MEASURE_COLUMNS)]
-        part.to_csv(directory / f"{names[scope]}.csv", index=False)
-    pairings = mapping.to_pandas()
-    pairings[C.points] = [
-        " ".join(f"{p['aspect']}:{p['category']}" for p in points) for points in pairings[C.points]
-    ]
-    pairings.to_csv(directory / "mapping.csv", index=False)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -228,8 +255,20 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--workers", type=int, default=1)
     c.add_argument("--scheduler-host", help="Luigi central scheduler host (default: local scheduler)")
     c.add_argument("--scheduler-port", type=int, default=8082)
-    c.add_argument("--json", help="write the leaderboard as JSON here")
+    c.add_argument("--json", help="write the leaderboard and significance tests as JSON here")
     c.add_argument("--csv", help="write the leaderboard as CSV here")
+    c.add_argument(
+        "--out", help="write every output here (default: the file's 'output'): tables, report, HTML"
+    )
+    c.add_argument("--html", help="write the self-contained HTML report here")
+    c.add_argument("--dry-run", action="store_true", help="list what would run and why; run nothing")
+    c.add_argument(
+        "--progress",
+        choices=("auto", "bar", "lines", "none"),
+        default="auto",
+        help="progress on stderr: a bar on a terminal (auto), always a bar, one line a task, or none",
+    )
+    c.add_argument("--tasks-log", help="write which tasks ran, were reused or ran elsewhere (JSON)")
     c.set_defaults(handler=campaign)
 
     al = commands.add_parser("align", help="align two transcripts and count word errors, as sclite does")

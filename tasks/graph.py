@@ -91,6 +91,13 @@ def templette_spec(
             if speech
             else "identity",
             "beta": float(options["beta"]),
+            # Campaigns report bootstrap intervals and significance: their settings are part of the
+            # numbers printed beside this score.
+            **(
+                {"resamples": int(options["resamples"]), "seed": int(options["seed"])}
+                if options.get("statistics")
+                else {}
+            ),
         },
         {
             "ref": ref_file["sha256"],
@@ -111,11 +118,21 @@ def campaign_spec(campaign: Campaign) -> tuple[dict[str, Any], dict[str, dict[st
             system.templates,
             campaign.reference_texts,
             system.texts,
-            {**campaign.options, "unsegmented": system.unsegmented},
+            {**campaign.options, "unsegmented": system.unsegmented, "statistics": True},
         )
         for system in campaign.systems
     }
-    return stage_spec("CampaignSummary", {}, reports), reports
+    options = campaign.options
+    inputs: dict[str, Any] = {}
+    for name, system_report in reports.items():
+        inputs[f"scores/{name}"] = system_report
+        inputs[f"tallies/{name}"] = system_report["inputs"]["scored"]
+    statistics = {
+        "resamples": int(options["resamples"]),
+        "seed": int(options["seed"]),
+        "beta": float(options["beta"]),
+    }
+    return stage_spec("CampaignSummary", statistics, inputs), reports
 
 
 def _corpus(texts: Path | None, encoding: str, unsegmented: bool = False) -> dict[str, Any] | None:

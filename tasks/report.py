@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pyarrow as pa
 
-from pipeline.campaign import leaderboard
+from pipeline.campaign import campaign_statistics
 from pipeline.report import score_table
 from tasks.base import Stage
 
@@ -24,11 +24,27 @@ class Report(Stage):
 
 
 class CampaignSummary(Stage):
+    """Leaderboard with bootstrap intervals, and pairwise significance, from every system's tallies.
+
+    Its inputs are ``scores/NAME`` (the Report) and ``tallies/NAME`` (MapAndScore) per system: names
+    are labels in the spec, never paths.
+    """
+
     STAGE = "CampaignSummary"
-    VERSION = 1
-    OUTPUTS = ("leaderboard",)
+    VERSION = 2
+    OUTPUTS = ("leaderboard", "significance")
 
     def produce(self) -> dict[str, pa.Table]:
-        systems = {name: self.input_table(name) for name in self.spec["inputs"]}
-        signatures = {name: table.schema.metadata[SIGNATURE_KEY].decode() for name, table in systems.items()}
-        return {"leaderboard": leaderboard(systems, signatures)}
+        names = [role.split("/", 1)[1] for role in self.spec["inputs"] if role.startswith("scores/")]
+        scores = {name: self.input_table(f"scores/{name}") for name in names}
+        tallies = {name: self.input_table(f"tallies/{name}", "tallies") for name in names}
+        signatures = {name: table.schema.metadata[SIGNATURE_KEY].decode() for name, table in scores.items()}
+        board, significance = campaign_statistics(
+            scores,
+            signatures,
+            tallies,
+            resamples=int(self.options["resamples"]),
+            seed=int(self.options["seed"]),
+            beta=float(self.options["beta"]),
+        )
+        return {"leaderboard": board, "significance": significance}

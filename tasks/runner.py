@@ -16,6 +16,7 @@ import luigi.configuration
 import luigi.interface
 from luigi.execution_summary import _summary_dict
 
+from tasks import progress as progress_events
 from tasks.base import INPUT_ERROR_PREFIX, Stage
 
 _configured = False
@@ -28,6 +29,7 @@ class Outcome:
     ok: bool
     ran: list[str] = field(default_factory=list)
     reused: list[str] = field(default_factory=list)
+    elsewhere: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     input_errors: list[str] = field(default_factory=list)
 
@@ -51,22 +53,36 @@ def run(
     workers: int = 1,
     scheduler_host: str | None = None,
     scheduler_port: int | None = None,
+    progress: progress_events.Progress | None = None,
 ) -> Outcome:
-    """Build ``tasks`` (local scheduler unless a host is given) and report the outcome."""
+    """Build ``tasks`` (local scheduler unless a host is given) and report the outcome.
+
+    With a central scheduler, a task another client is running is waited for (the worker stays
+    alive), so every client ends with the whole graph built, each task having run exactly once.
+    """
     configure()
     level = luigi.configuration.get_config().get("core", "log_level", "CRITICAL")
     params: dict = {"workers": workers, "detailed_summary": True, "log_level": level}
     if scheduler_host:
         params.update(scheduler_host=scheduler_host, scheduler_port=scheduler_port or 8082)
+        luigi.configuration.get_config().set("worker", "keep_alive", "true")
     else:
         params["local_scheduler"] = True
-    result = luigi.interface.build(list(tasks), **params)
+        luigi.configuration.get_config().set("worker", "keep_alive", "false")
+    progress_events.activate(progress)
+    try:
+        result = luigi.interface.build(list(tasks), **params)
+    finally:
+        progress_events.activate(None)
+        if progress is not None:
+            progress.close()
     summary = _summary_dict(result.worker)
     outcome = Outcome(
         ok=result.scheduling_succeeded and not summary["failed"] and not summary["scheduling_error"]
     )
     outcome.ran = sorted(task.task_id for task in summary["completed"])
     outcome.reused = sorted(task.task_id for task in summary["already_done"])
+    outcome.elsewhere = sorted(task.task_id for task in summary["run_by_other_worker"])
     scheduler = result.worker._scheduler
     for task in sorted(summary["failed"] | summary["scheduling_error"], key=lambda t: t.task_id):
         error = _explanation(scheduler.fetch_error(task.task_id).get("error")) or f"{task.task_id} failed"

@@ -12,7 +12,7 @@ from tasks.base import Stage
 
 class MapAndScore(Stage):
     STAGE = "MapAndScore"
-    VERSION = 2
+    VERSION = 3
     OUTPUTS = ("mapping", "tallies")
 
     def produce(self) -> dict[str, pa.Table]:

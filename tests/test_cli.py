@@ -109,7 +109,7 @@ def test_campaign_leaderboard(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     status, out, err = run_cli(capsys, "campaign", DATA / "campaign.toml", "--store", tmp_path / "store",
                                "--json", out_json)  # fmt: skip
     assert status == 0, err
-    board = {row["system"]: row for row in json.loads(out_json.read_text())}
+    board = {row["system"]: row for row in json.loads(out_json.read_text())["leaderboard"]}
     for system, counts in EXPECTED.items():
         assert {k: board[system][k] for k in counts} == counts, system
     # F = 2 COR / (POS + ACT): perfect 1; sloppy 30/38; forgetful 22/30; eager 38/52.

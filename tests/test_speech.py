@@ -268,7 +268,7 @@ def test_speech_campaign(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
         out,
     )
     assert status == 0, err
-    board = {row["system"]: row for row in json.loads(out.read_text())}
+    board = {row["system"]: row for row in json.loads(out.read_text())["leaderboard"]}
     for system in ("asr", "asr-stream"):
         assert {k: board[system][k] for k in EXPECTED} == EXPECTED, system
         assert board[system]["rank"] == 1

@@ -1,0 +1,149 @@
+"""A campaign's outputs outside the store: leaderboard, significance, HTML report, every system's tables.
+
+Layout of the output directory::
+
+    leaderboard.txt  leaderboard.csv  leaderboard.json  significance.csv  report.html
+    systems/index.csv                        system name -> its directory
+    systems/<slug>-<digest>/report.txt       the MUC-layout score report
+    systems/<slug>-<digest>/scores.json      as ``iescore templette --json``
+    systems/<slug>-<digest>/{totals,by_type,by_slot,by_document,objects,mapping}.csv
+
+System names are labels: each system's directory is ``pipeline.campaign.output_name(name)``, which
+cannot leave ``systems/``. Every file is written atomically.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+
+from pipeline.campaign import Campaign, output_name, report_data
+from pipeline.html_report import render_campaign_html
+from pipeline.report import leaderboard_text, muc_report, scores_json
+from schemas import COUNT_COLUMNS, MEASURE_COLUMNS, C
+from tasks.base import Stage
+from tasks.report import SIGNATURE_KEY
+from tasks.store import read_table, write_text
+
+SCORE_FILES = {
+    "total": ("totals", []),
+    "type": ("by_type", [C.instance_type]),
+    "slot": ("by_slot", [C.instance_type, C.slot]),
+    "document": ("by_document", [C.doc_id]),
+    "object": ("objects", [C.instance_type]),
+}
+
+
+def leaderboard_json(board: pa.Table, significance: pa.Table) -> dict[str, Any]:
+    """``{"leaderboard": [rows], "significance": [pairs]}``: fractions of 1, null where undefined."""
+    return {"leaderboard": board.to_pylist(), "significance": significance.to_pylist()}
+
+
+def write_leaderboard(
+    board: pa.Table, significance: pa.Table, json_path: str | Path | None, csv_path: str | Path | None
+) -> None:
+    if json_path:
+        write_text(json_path, json.dumps(leaderboard_json(board, significance), indent=2) + "\n")
+    if csv_path:
+        write_text(csv_path, _csv(board))
+
+
+def write_campaign_outputs(
+    directory: Path,
+    board: pa.Table,
+    significance: pa.Table,
+    reports: Mapping[str, Any],
+    html: str | None = None,
+) -> None:
+    """Write the output directory from the artifacts (``reports``: system name -> its Report task)."""
+    write_text(directory / "leaderboard.txt", leaderboard_text(board, significance))
+    write_leaderboard(board, significance, directory / "leaderboard.json", directory / "leaderboard.csv")
+    write_text(directory / "significance.csv", _csv(significance))
+    if html is not None:
+        write_text(directory / "report.html", html)
+    index = []
+    for name, report in reports.items():
+        folder = directory / "systems" / output_name(name)
+        write_system_tables(folder, report)
+        index.append({"system": name, "directory": f"systems/{output_name(name)}"})
+    write_text(directory / "systems" / "index.csv", _csv(pa.Table.from_pylist(index)))
+
+
+def write_system_tables(folder: Path, report: Any) -> None:
+    """One system's score report, JSON and CSV tables, from its Report and MapAndScore artifacts."""
+    scores = read_table(report.output()["scores"])
+    signature = scores.schema.metadata[SIGNATURE_KEY].decode()
+    write_text(folder / "report.txt", muc_report(scores, signature, title="iescore campaign"))
+    write_text(folder / "scores.json", json.dumps(scores_json(scores, signature), indent=2) + "\n")
+    write_score_csv(folder, scores, read_table(report.requires()["scored"].output()["mapping"]))
+
+
+def write_score_csv(folder: Path, scores: pa.Table, mapping: pa.Table) -> None:
+    """``totals by_type by_slot by_document objects mapping`` as CSV files in ``folder``."""
+    frame = scores.to_pandas()
+    for scope, (name, keys) in SCORE_FILES.items():
+        part = frame[frame[C.scope] == scope][keys + list(COUNT_COLUMNS) + list(MEASURE_COLUMNS)]
+        write_text(folder / f"{name}.csv", part.to_csv(index=False))
+    pairings = mapping.to_pandas()
+    pairings[C.points] = [
+        " ".join(f"{p['aspect']}:{p['category']}" for p in points) for points in pairings[C.points]
+    ]
+    write_text(folder / "mapping.csv", pairings.to_csv(index=False))
+
+
+def campaign_html(campaign: Campaign, summary: Stage, reports: Mapping[str, Stage]) -> str:
+    """The campaign's self-contained HTML page, from the artifacts of a finished run."""
+    scores, mappings = {}, {}
+    for name, report in reports.items():
+        scores[name] = read_table(report.output()["scores"])
+        mappings[name] = read_table(report.requires()["scored"].output()["mapping"])
+    documents = None
+    corpus = _reference_corpus(summary, campaign)
+    if corpus is not None:
+        documents = read_table(corpus.output()["documents"])
+    options = campaign.options
+    data = report_data(
+        f"iescore campaign: {campaign.source.name}",
+        read_table(summary.output()["leaderboard"]),
+        read_table(summary.output()["significance"]),
+        scores,
+        mappings,
+        documents,
+        {system.name: system.texts is None for system in campaign.systems},
+        int(options["html_documents"]),
+        int(options["resamples"]),
+        int(options["seed"]),
+    )
+    return render_campaign_html(data)
+
+
+def _reference_corpus(summary: Stage, campaign: Campaign) -> Stage | None:
+    """The IngestCorpus task of the reference texts, found in the graph (None without texts)."""
+    if campaign.reference_texts is None:
+        return None
+    wanted = str(campaign.reference_texts.resolve())
+    stack, seen = [summary], set()
+    while stack:
+        task = stack.pop()
+        if task.task_id in seen:
+            continue
+        seen.add(task.task_id)
+        if (
+            task.STAGE == "IngestCorpus"
+            and task.input_file("texts") == wanted
+            and not task.options.get("unsegmented")
+        ):
+            return task
+        stack.extend(task.requires().values())
+    return None
+
+
+def _csv(table: pa.Table) -> str:
+    buffer = io.StringIO()
+    table.to_pandas().to_csv(buffer, index=False)
+    return buffer.getvalue()
