@@ -45,11 +45,17 @@ class Stage(luigi.Task):
         return self.spec.get("options", {})
 
     def requires(self) -> dict[str, Stage]:
-        return {
-            role: task_for(sub, self.store)
-            for role, sub in self.spec.get("inputs", {}).items()
-            if "stage" in sub
-        }
+        # Built once per task object: Luigi and ``input()`` ask again and again, and each input's key
+        # hashes its whole upstream spec (a campaign summary has two inputs per system).
+        cached = self.__dict__.get("_requires_built")
+        if cached is None:
+            cached = {
+                role: task_for(sub, self.store)
+                for role, sub in self.spec.get("inputs", {}).items()
+                if "stage" in sub
+            }
+            self.__dict__["_requires_built"] = cached
+        return dict(cached)
 
     def output(self) -> dict[str, luigi.LocalTarget]:
         return {
@@ -64,9 +70,10 @@ class Stage(luigi.Task):
 
     def input_table(self, role: str, name: str | None = None) -> pa.Table | None:
         """The artifact of an upstream stage, or None when the role was not given."""
-        targets = self.input().get(role)
-        if targets is None:
+        task = self.requires().get(role)
+        if task is None:
             return None
+        targets = task.output()
         return artifacts.read_table(targets[name or next(iter(targets))])
 
     def run(self) -> None:

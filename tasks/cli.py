@@ -6,8 +6,10 @@ Exit status: 0 scored, 2 bad input (``file:line: what was expected`` on stderr),
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import sys
+import time
 from pathlib import Path
 
 from pipeline.align import COST_MODELS, AlignOptions
@@ -24,7 +26,15 @@ from tasks import runner
 from tasks.base import task_for
 from tasks.cli_glm import add_glm_command
 from tasks.graph import campaign_spec, templette_spec
-from tasks.outputs import campaign_html, write_campaign_outputs, write_leaderboard, write_score_csv
+from tasks.outputs import (
+    campaign_html,
+    html_is_fresh,
+    html_recipe,
+    stamp_html,
+    write_campaign_outputs,
+    write_leaderboard,
+    write_score_csv,
+)
 from tasks.plan import pending_tasks
 from tasks.progress import Progress
 from tasks.report import SIGNATURE_KEY
@@ -102,18 +112,25 @@ def campaign(args: argparse.Namespace) -> int:
         for path in sweep_temporaries(store):
             print(f"iescore: removed a killed run's temporary file {path}", file=sys.stderr)
     progress = None
-    if args.progress != "none":
+    if args.progress != "none" or args.tasks_log:
         pending, _ = pending_tasks(roots, explain=False)
         labels = {p.task.task_id: p.label for p in pending}
         bar = None if args.progress == "auto" else args.progress == "bar"
         progress = Progress(len(pending), labels, bar=bar)
-        if args.progress == "auto" and not progress.bar:
-            progress = None  # not a terminal: stay quiet unless asked
+        if args.progress == "none" or (args.progress == "auto" and not progress.bar):
+            progress.stream = io.StringIO()  # not shown (only timed for the tasks log)
     status, outcome = _run_outcome(
         [summary], args.workers, args.scheduler_host, args.scheduler_port, progress
     )
     if args.tasks_log:
-        log = {"ran": outcome.ran, "reused": outcome.reused, "elsewhere": outcome.elsewhere}
+        log = {
+            "ran": outcome.ran,
+            "reused": outcome.reused,
+            "elsewhere": outcome.elsewhere,
+            # Seconds inside tasks' run (all workers of this process), and the run's wall time.
+            "task_seconds": round(progress.task_seconds, 3) if progress else None,
+            "wall_seconds": round(time.monotonic() - progress.started, 3) if progress else None,
+        }
         write_text(args.tasks_log, json.dumps(log, indent=2) + "\n")
     if status != EXIT_OK:
         return status
@@ -122,12 +139,12 @@ def campaign(args: argparse.Namespace) -> int:
     sys.stdout.write(leaderboard_text(board, significance))
     write_leaderboard(board, significance, args.json, args.csv)
     output = Path(args.out) if args.out else parsed.output
-    html = args.html or (output / "report.html" if output else None)
-    page = campaign_html(parsed, summary, reports) if html else None
     if output:
         write_campaign_outputs(output, board, significance, reports)
-    if page is not None:
-        write_text(html, page)
+    html = Path(args.html) if args.html else (output / "report.html" if output else None)
+    if html is not None and not html_is_fresh(html, html_recipe(parsed, summary)):
+        write_text(html, campaign_html(parsed, summary, reports))
+        stamp_html(html, html_recipe(parsed, summary))
     return EXIT_OK
 
 

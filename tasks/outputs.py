@@ -30,6 +30,11 @@ from tasks.base import Stage
 from tasks.report import SIGNATURE_KEY
 from tasks.store import read_table, write_text
 
+# A system's folder (and the HTML page) records the key of the artifact it was made from: a rerun
+# rewrites only what changed, so one resubmission does not rewrite a hundred systems' tables.
+STAMP = ".iescore-source"
+SYSTEM_FILES = ("report.txt", "scores.json", "totals.csv", "by_type.csv", "by_slot.csv", "by_document.csv",
+                "objects.csv", "mapping.csv")  # fmt: skip
 SCORE_FILES = {
     "total": ("totals", []),
     "type": ("by_type", [C.instance_type]),
@@ -58,20 +63,40 @@ def write_campaign_outputs(
     board: pa.Table,
     significance: pa.Table,
     reports: Mapping[str, Any],
-    html: str | None = None,
 ) -> None:
     """Write the output directory from the artifacts (``reports``: system name -> its Report task)."""
     write_text(directory / "leaderboard.txt", leaderboard_text(board, significance))
     write_leaderboard(board, significance, directory / "leaderboard.json", directory / "leaderboard.csv")
     write_text(directory / "significance.csv", _csv(significance))
-    if html is not None:
-        write_text(directory / "report.html", html)
     index = []
     for name, report in reports.items():
         folder = directory / "systems" / output_name(name)
-        write_system_tables(folder, report)
+        if not _fresh(folder / STAMP, report.key, [folder / f for f in SYSTEM_FILES]):
+            write_system_tables(folder, report)
+            write_text(folder / STAMP, report.key + "\n")
         index.append({"system": name, "directory": f"systems/{output_name(name)}"})
     write_text(directory / "systems" / "index.csv", _csv(pa.Table.from_pylist(index)))
+
+
+def html_recipe(campaign: Campaign, summary: Stage) -> str:
+    """What the page is made from: the summary's key, the document limit and the title's file name."""
+    return f"{summary.key} {campaign.options['html_documents']} {campaign.source.name}"
+
+
+def html_is_fresh(path: Path, recipe: str) -> bool:
+    """The page at ``path`` was made from ``recipe`` (see ``stamp_html``)."""
+    return _fresh(path.with_name(f".{path.name}{STAMP}"), recipe, [path])
+
+
+def stamp_html(path: Path, recipe: str) -> None:
+    write_text(path.with_name(f".{path.name}{STAMP}"), recipe + "\n")
+
+
+def _fresh(stamp: Path, key: str, files: list[Path]) -> bool:
+    try:
+        return stamp.read_text(encoding="utf-8").strip() == key and all(f.is_file() for f in files)
+    except FileNotFoundError:
+        return False
 
 
 def write_system_tables(folder: Path, report: Any) -> None:

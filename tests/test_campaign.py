@@ -248,6 +248,7 @@ def test_outputs_intervals_and_significance(tmp_path: Path, capsys: pytest.Captu
     for system in SYSTEMS:
         folder = out / "systems" / output_name(system)
         assert {p.name for p in folder.iterdir()} == {
+            ".iescore-source",
             "report.txt", "scores.json", "totals.csv", "by_type.csv", "by_slot.csv", "by_document.csv",
             "objects.csv", "mapping.csv",
         }  # fmt: skip
@@ -490,3 +491,33 @@ def test_campaign_page_in_headless_chromium(tmp_path: Path, capsys: pytest.Captu
     first_words = texts.read_text(encoding="utf-8").split("<TEXT>", 1)[1].split()[:3]
     assert " ".join(first_words) in dom.stdout
     assert "<script>alert(1)" not in dom.stdout and "&lt;script&gt;alert(1)&lt;/script&gt;" in dom.stdout
+
+
+def test_outputs_rewrite_only_what_changed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    campaign_file = copy_campaign(tmp_path)
+    out, store = tmp_path / "out", tmp_path / "store"
+    assert cli(capsys, "campaign", campaign_file, "--store", store, "--out", out)[0] == 0
+
+    def written() -> dict[str, int]:
+        return {str(p.relative_to(out)): p.stat().st_mtime_ns for p in out.rglob("*") if p.is_file()}
+
+    first = written()
+    time.sleep(0.05)
+    assert cli(capsys, "campaign", campaign_file, "--store", store, "--out", out)[0] == 0
+    second = written()
+    unchanged = {name for name in first if first[name] == second[name]}
+    # Rerun with nothing changed: the leaderboard files are rewritten, no system's tables, no page.
+    assert {n for n in first if n.startswith("systems/") and n != "systems/index.csv"} <= unchanged
+    assert "report.html" in unchanged
+    eager = campaign_file.parent / "hub4-sports" / "eager.tpl"
+    eager.write_text(eager.read_text().replace('"03/02/1998" ##89#99#', '"12 years" ##259#267#'))
+    time.sleep(0.05)
+    assert cli(capsys, "campaign", campaign_file, "--store", store, "--out", out)[0] == 0
+    third = written()
+    rewritten = {name for name in second if second[name] != third[name]}
+    assert f"systems/{output_name('eager')}/scores.json" in rewritten and "report.html" in rewritten
+    assert not any(output_name(s) in name for s in ("perfect", "sloppy", "forgetful") for name in rewritten)
+    scores = json.loads((out / "systems" / output_name("eager") / "scores.json").read_text())
+    # Hand: eager's DATE of the reference's event, "03/02/1998" (content and extent COR), became
+    # "12 years" elsewhere: both points INC, so COR 19 - 2 = 17 and INC 0 + 2.
+    assert (scores["totals"]["COR"], scores["totals"]["INC"]) == (17, 2)
