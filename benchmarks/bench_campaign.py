@@ -1,0 +1,180 @@
+"""Time a whole campaign: many systems scored against one reference, then reruns.
+
+    python benchmarks/bench_campaign.py [--docs 1000] [--systems 100] [--workers 2] [--seed 7]
+
+Generates a corpus (200 words a document), a reference template set (a TEMPLATE and 3 events of 4 text
+fills per document) and one hypothesis per system whose error rate runs from 2% to 30% across the
+systems, then runs ``iescore campaign`` as a separate process four times:
+
+1. full: a cold store (every task, the output directory and the HTML page);
+2. nothing changed: everything reused;
+3. one system changed: one hypothesis file edited;
+4. dry run after a second edit.
+
+For each it prints the wall time, the tasks run, the seconds spent inside tasks, the share of worker
+time not spent inside tasks (Luigi scheduling, process start-up, idle workers: an upper bound on
+scheduling), and the peak resident memory of the whole process tree (sampled every 50 ms).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench_templette import WORDS  # noqa: E402
+
+SLOTS = ("WINNER", "LOSER", "PLACE", "DATE")
+
+
+def generate(directory: Path, docs: int, systems: int, events: int, seed: int) -> Path:
+    """Write texts, reference, hypotheses and the campaign file; return the campaign file."""
+    rng = random.Random(seed)
+    texts, reference, fills = [], [], []
+    for d in range(docs):
+        doc_id = f"DOC{d:06d}"
+        words = [rng.choice(WORDS) for _ in range(200)]
+        head = f"<DOC>\n<DOCNO> {doc_id} </DOCNO>\n<TEXT>\n"
+        texts.append(head + " ".join(words) + "\n</TEXT>\n</DOC>\n")
+        offsets, position = [], len(head)
+        for word in words:
+            offsets.append((position, position + len(word), word))
+            position += len(word) + 1
+        chosen = [[offsets[rng.randrange(len(offsets))] for _ in SLOTS] for _ in range(events)]
+        fills.append((doc_id, chosen))
+        reference.append(_document(doc_id, chosen, None, 0.0))
+    (directory / "texts.sgml").write_text("".join(texts))
+    (directory / "ref.tpl").write_text("".join(reference))
+    lines = ['store = "store"\noutput = "out"\n\n[reference]\ntemplates = "ref.tpl"\ntexts = "texts.sgml"\n']
+    lines.append("\n[options]\nresamples = 1000\nseed = 12345\nhtml_documents = 100\n")
+    for s in range(systems):
+        rate = 0.02 + 0.28 * s / max(systems - 1, 1)
+        system_rng = random.Random(seed * 1000 + s)
+        hypothesis = "".join(_document(doc, chosen, system_rng, rate) for doc, chosen in fills)
+        (directory / f"sys{s:03d}.tpl").write_text(hypothesis)
+        lines.append(f'\n[systems.sys{s:03d}]\ntemplates = "sys{s:03d}.tpl"\n')
+    campaign = directory / "campaign.toml"
+    campaign.write_text("".join(lines))
+    return campaign
+
+
+def _document(doc_id: str, chosen: list, rng: random.Random | None, rate: float) -> str:
+    parts = [f"<TEMPLATE-{doc_id}-1> :=\n    DOC_NR: {doc_id} ##14#{14 + len(doc_id)}#\n"]
+    pointers = [f"<EVENT-{doc_id}-{e + 1}>" for e in range(len(chosen))]
+    parts.append("    EVENT: " + "\n           ".join(pointers) + "\n")
+    for e, slots in enumerate(chosen):
+        parts.append(f"<EVENT-{doc_id}-{e + 1}> :=\n")
+        for slot, (start, end, word) in zip(SLOTS, slots, strict=True):
+            if rng is None or rng.random() >= rate:
+                parts.append(f'    {slot}: "{word}" ##{start}#{end}#\n')
+            elif rng.random() < 0.5:  # wrong: another word, a boundary too long
+                parts.append(f'    {slot}: "{rng.choice(WORDS)}" ##{start}#{end + 1}#\n')
+            # else missing
+    return "".join(parts)
+
+
+def tree_rss(pid: int) -> int:
+    """Resident bytes of ``pid`` and all its descendants."""
+    children: dict[int, list[int]] = {}
+    rss: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as handle:
+                fields = handle.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        children.setdefault(int(fields[1]), []).append(int(entry))
+        rss[int(entry)] = int(fields[21]) * os.sysconf("SC_PAGE_SIZE")
+    total, stack = 0, [pid]
+    while stack:
+        current = stack.pop()
+        total += rss.get(current, 0)
+        stack.extend(children.get(current, []))
+    return total
+
+
+def run(label: str, campaign: Path, workers: int, *extra: str) -> dict:
+    log = campaign.parent / f"{label}.log.json"
+    command = [sys.executable, "-m", "tasks.cli", "campaign", str(campaign), "--workers", str(workers)]
+    command += ["--progress", "none", "--tasks-log", str(log), *extra]
+    start = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    peak = 0
+    stop = threading.Event()
+
+    def sample() -> None:
+        nonlocal peak
+        while not stop.is_set():
+            peak = max(peak, tree_rss(process.pid))
+            time.sleep(0.05)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    out, err = process.communicate()
+    wall = time.perf_counter() - start
+    stop.set()
+    sampler.join()
+    if process.returncode != 0:
+        raise SystemExit(f"{label}: iescore exited {process.returncode}\n{err[-2000:]}")
+    result = {"label": label, "wall": wall, "peak_mib": peak / 2**20, "out": out}
+    if log.exists():
+        data = json.loads(log.read_text())
+        result.update(ran=len(data["ran"]), reused=len(data["reused"]), task_seconds=data["task_seconds"])
+        inside = (data["task_seconds"] or 0.0) / (workers * wall) if wall else 0.0
+        result["outside_share"] = 1.0 - inside
+    return result
+
+
+def report(result: dict) -> None:
+    line = f"{result['label']:24} wall {result['wall']:8.1f} s   peak {result['peak_mib']:7.0f} MiB"
+    if "ran" in result:
+        line += f"   ran {result['ran']:5d}  reused {result['reused']:5d}"
+        line += f"   in tasks {result['task_seconds']:8.1f} s"
+        line += f"   outside tasks {100 * result['outside_share']:5.1f}%"
+    print(line, flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--docs", type=int, default=1000)
+    parser.add_argument("--systems", type=int, default=100)
+    parser.add_argument("--events", type=int, default=3)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--keep", help="generate into this directory and keep it")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        directory = Path(args.keep or tmp)
+        directory.mkdir(parents=True, exist_ok=True)
+        start = time.perf_counter()
+        campaign = generate(directory, args.docs, args.systems, args.events, args.seed)
+        print(f"{args.docs} documents x {args.systems} systems, {args.workers} workers "
+              f"(generated in {time.perf_counter() - start:.1f} s)")  # fmt: skip
+        full = run("full (cold store)", campaign, args.workers)
+        report(full)
+        report(run("nothing changed", campaign, args.workers))
+        edited = directory / "sys000.tpl"
+        edited.write_text(edited.read_text() + "\n")  # new bytes, same scores: its chain reruns
+        one = run("one system changed", campaign, args.workers)
+        report(one)
+        print(f"{'one-system rerun':24} {100 * one['wall'] / full['wall']:.1f}% of the full run")
+        edited.write_text(edited.read_text() + "\n")
+        dry = run("dry run", campaign, args.workers, "--dry-run")
+        report(dry)
+        html = directory / "out" / "report.html"
+        print(f"{'HTML report':24} {html.stat().st_size / 2**20:.1f} MiB")
+
+
+if __name__ == "__main__":
+    main()
