@@ -57,12 +57,20 @@ class ScoringOptions:
     noisy: bool = False
     instance_sets: str = "document"
     alternatives: bool = False
+    # MUC (seed 001): a pair of objects is mapped only when its weighted F (the sum over slots of the
+    # slot's mapping weight times the slot pair's F) exceeds its class's threshold; ``implicit``
+    # names the task whose implicitly optional objects apply ("relation" or "scenario").
+    thresholds: Mapping[str, float] | None = None
+    slot_weights: Mapping[str, Mapping[str, float]] | None = None
+    implicit: str | None = None
 
     def __post_init__(self) -> None:
         if self.compare not in COMPARE_MODES:
             raise ValueError(f"compare must be one of {', '.join(COMPARE_MODES)}, not {self.compare!r}")
         if self.instance_sets not in INSTANCE_SET_MODES:
             raise ValueError(f"instance_sets must be one of {', '.join(INSTANCE_SET_MODES)}")
+        if self.implicit not in (None, "relation", "scenario"):
+            raise ValueError("implicit must be None, 'relation' or 'scenario'")
         object.__setattr__(self, "unscored_slots", frozenset(s.upper() for s in self.unscored_slots))
 
     def is_scored(self, slot_name: str) -> bool:
@@ -297,6 +305,69 @@ def mapping_order(*template_sets: TemplateSet) -> list[str]:
     return order
 
 
+def weighted_f(pairings: Iterable[FillPairing], weights: Mapping[str, float]) -> float:
+    """MUC's weighted F of an object pair: sum over slots of weight x the slot pair's F (seed 001).
+
+    A slot's F is computed from the points of its fill pairings (undefined counts as 0); a slot
+    without a configured weight weighs 1.
+    """
+    by_slot: dict[str, list[str]] = {}
+    for pairing in pairings:
+        by_slot.setdefault(pairing.slot, []).extend(p.category for p in pairing.points)
+    return sum(
+        weights.get(slot, 1.0) * (f_measure(Counts.of(categories)) or 0.0)
+        for slot, categories in by_slot.items()
+    )
+
+
+def implicitly_optional(reference: TemplateSet, task: str | None) -> frozenset[Pointer]:
+    """Reference instances that are optional: marked ``OBJ_STATUS: OPTIONAL``, or implicitly (seed 001).
+
+    ``relation`` (template relation): an instance pointing to an optional instance is optional.
+    ``scenario`` (scenario template): an instance is optional when every pointer to it lies in an
+    optional slot, or in one alternative of a slot that has another alternative not pointing to it,
+    or in an instance that is itself optional; an instance nothing points to is not made optional.
+    Both rules are applied until nothing changes.
+    """
+    optional = {instance.pointer for instance in reference.instances if instance.optional}
+    if task is None:
+        return frozenset(optional)
+    changed = True
+    while changed:
+        changed = False
+        for instance in reference.instances:
+            if instance.pointer in optional:
+                continue
+            if task == "relation":
+                becomes = any(
+                    isinstance(fill, PointerFill) and fill.target in optional
+                    for fill, _ in _fills_of(instance)
+                )
+            else:
+                becomes = _only_optional_pointers(reference, instance.pointer, optional)
+            if becomes:
+                optional.add(instance.pointer)
+                changed = True
+    return frozenset(optional)
+
+
+def _only_optional_pointers(reference: TemplateSet, target: Pointer, optional: set[Pointer]) -> bool:
+    referenced = False
+    for instance in reference.instances:
+        for slot in instance.slots:
+            pointing = [
+                any(isinstance(f, PointerFill) and f.target == target for f in alternative)
+                for alternative in slot.alternatives
+            ]
+            if not any(pointing):
+                continue
+            referenced = True
+            required = not slot.optional and instance.pointer not in optional and all(pointing)
+            if required:
+                return False
+    return referenced
+
+
 # --- helpers -------------------------------------------------------------------------------------
 
 
@@ -352,6 +423,7 @@ class _Scorer:
         self.ref_index = self._check(self.reference, is_reference=True)
         self.hyp_index = self._check(self.hypothesis, is_reference=False)
         self.order = mapping_order(self.reference, self.hypothesis)
+        self.optional = implicitly_optional(self.reference, self.options.implicit)
         ref_sets = self.reference.instance_sets()
         hyp_sets = self.hypothesis.instance_sets()
         if self.options.instance_sets == "document":
@@ -467,8 +539,13 @@ class _Scorer:
     ) -> None:
         # Pointers only point at types mapped earlier (mapping_order), so a pair's points are final
         # when it is scored and the payload can be kept as is.
-        def score(ref: Instance, hyp: Instance) -> tuple[Counts, tuple[Counts, list[FillPairing]]]:
+        threshold = (self.options.thresholds or {}).get(type_name)
+        weights = (self.options.slot_weights or {}).get(type_name, {})
+
+        def score(ref: Instance, hyp: Instance) -> tuple[Counts, tuple[Counts, list[FillPairing]]] | None:
             counts, pairings = self._score_instances(doc_id, ref, hyp)
+            if threshold is not None and weighted_f(pairings, weights) <= threshold:
+                return None  # MUC: the pair does not exceed its class's mapping threshold
             return counts, (counts, pairings)
 
         chosen = greedy_map(refs, hyps, score, _instance_key, _instance_key)
@@ -487,7 +564,7 @@ class _Scorer:
             if i in mapped_refs:
                 continue
             counts, pairings = self._score_instances(doc_id, ref, None)
-            if ref.optional:
+            if ref.pointer in self.optional:
                 pairings = [_unscore(p, "optional-instance") for p in pairings]
                 counts = Counts.total(p.counts for p in pairings)
                 point = Point("object", "NON", "optional-instance")
@@ -615,7 +692,7 @@ class _Scorer:
             return tuple(Point(a, "NON", "optional-slot") for a in self._aspects(ref))
         if isinstance(ref, PointerFill):
             target = self.ref_index.get(ref.target)
-            if target is not None and target.optional and ref.target not in self.mapped:
+            if target is not None and target.pointer in self.optional and ref.target not in self.mapped:
                 return (Point("pointer", "NON", "removed"),)
         return tuple(Point(a, "MIS") for a in self._aspects(ref))
 
