@@ -77,37 +77,32 @@ def muc_report(scores: pa.Table, signature: str, title: str = "iescore") -> str:
     by_scope = _by_scope(scores)
     rule = "-" * 78
     divider = "-" * 24 + "+" + "-" * 13 + "+" + "-" * 14 + "+" + "-" * 24
-    lines = [f"* * * {title} * * *", f"signature: {signature}", "", rule, _header(), divider]
-    lines.append(_section("OBJ SCORES"))
+    lines = [f"* * * {title} * * *", f"signature: {signature}", "", rule, page_header(), divider]
+    lines.append(page_section("OBJ SCORES"))
     for row in by_scope.get(OBJECT, []):
-        lines.append(_line(" " + row[C.instance_type].lower(), row))
+        lines.append(page_line(" " + row[C.instance_type].lower(), row))
     lines.append(divider)
-    lines.append(_section("SLOT SCORES"))
+    lines.append(page_section("SLOT SCORES"))
     slots = by_scope.get("slot", [])
     for type_row in by_scope.get("type", []):
         type_name = type_row[C.instance_type]
-        lines.append(_section(" " + type_name.lower()))
+        lines.append(page_section(" " + type_name.lower()))
         for row in slots:
             if row[C.instance_type] == type_name:
-                lines.append(_line("  " + row[C.slot].lower(), row))
+                lines.append(page_line("  " + row[C.slot].lower(), row))
     lines.append(divider)
-    lines.append(_section("DOC SCORES"))
+    lines.append(page_section("DOC SCORES"))
     for row in by_scope.get("document", []):
         label = " " + row[C.doc_id]
         if len(label) > 12:
             lines.append(label)
             label = ""
-        lines.append(_line(label, row))
+        lines.append(page_line(label, row))
     lines.append(divider)
     total = by_scope["total"][0]
-    lines.append(_line("ALL SLOTS", total))
+    lines.append(page_line("ALL SLOTS", total))
     lines.append("")
-    counts = Counts(**{k: int(total[k]) for k in CATEGORIES})
-    fs = [f_measure(counts, beta) for beta in (1.0, 0.5, 2.0)]
-    lines.append(f"{'':17}{'P&R':>10}{'2P&R':>12}{'P&2R':>12}")
-    lines.append(
-        f"{'F-MEASURES':17}" + "".join(f"{_fmt2(f):>{w}}" for f, w in zip(fs, (10, 12, 12), strict=True))
-    )
+    lines.extend(f_measures_lines(Counts(**{k: int(total[k]) for k in CATEGORIES})))
     return "\n".join(lines) + "\n"
 
 
@@ -219,7 +214,14 @@ def _by_scope(scores: pa.Table) -> dict[str, list[dict[str, Any]]]:
     return grouped
 
 
-def _header() -> str:
+def f_measures_lines(counts: Counts) -> list[str]:
+    """The ``P&R 2P&R P&2R`` line of a MUC page: F at beta 1, 0.5 and 2, in percent with 2 decimals."""
+    fs = [f_measure(counts, beta) for beta in (1.0, 0.5, 2.0)]
+    values = "".join(f"{page_fmt2(f):>{w}}" for f, w in zip(fs, (10, 12, 12), strict=True))
+    return [f"{'':17}{'P&R':>10}{'2P&R':>12}{'P&2R':>12}", f"{'F-MEASURES':17}{values}"]
+
+
+def page_header() -> str:
     measures_part = "".join(f"{m:>4}" for m in ("REC", "PRE", "UND", "OVG", "SUB", "ERR"))
     return (
         f"{'':12}{'POS':>6}{'ACT':>6}|{'COR':>4}{'PAR':>4}{'INC':>5}|{'MIS':>4}{'SPU':>5}{'NON':>5}|"
@@ -227,11 +229,11 @@ def _header() -> str:
     )
 
 
-def _section(label: str) -> str:
+def page_section(label: str) -> str:
     return f"{label:24}|{'':13}|{'':14}|"
 
 
-def _line(label: str, row: Mapping[str, Any]) -> str:
+def page_line(label: str, row: Mapping[str, Any]) -> str:
     pct = "".join(_fmt0(row[m]) for m in ("REC", "PRE", "UND", "OVG", "SUB", "ERR"))
     return (
         f"{label[:12]:12}{row['POS']:>6}{row['ACT']:>6}|{row['COR']:>4}{row['PAR']:>4}{row['INC']:>5}|"
@@ -244,6 +246,6 @@ def _fmt0(value: float | None) -> str:
     return f"{'-' if shown is None else int(shown):>4}"
 
 
-def _fmt2(value: float | None) -> str:
+def page_fmt2(value: float | None) -> str:
     shown = percent(value, 2)
     return "-" if shown is None else f"{shown:.2f}"

@@ -1,0 +1,229 @@
+"""The MUC scorer's reports (seed 001): score pages per document and for the totals, the information
+extraction report summary, the map history as a Tcl-style list, and text filtering.
+
+Everything is computed from the ``tallies`` and ``mapping`` artifacts; nothing rescores text.
+
+A score page is the MUC layout of ``pipeline.report``: an optional TEXT FILTERING section (scenario
+templates), OBJ SCORES by object type, SLOT SCORES by type and slot, ALL SLOTS, and the ``P&R 2P&R
+P&2R`` F-measures line. There is one page per document (in document order) and a last page for the
+totals.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import pandas as pd
+import pyarrow as pa
+
+from pipeline.measures import CATEGORIES, Counts, measures
+from pipeline.model import TemplateSet
+from pipeline.report import f_measures_lines, page_header, page_line, page_section
+from schemas import C
+
+OBJECT = "object"
+
+
+def relevant_documents(template_set: TemplateSet, template_type: str) -> set[str]:
+    """Documents judged relevant by a template set (text filtering, seed 001).
+
+    A document is relevant when its instance set holds any object other than the top-level
+    ``template_type`` object: an irrelevant document's key is a bare TEMPLATE (its document number).
+    """
+    return {
+        instance.pointer.doc_id
+        for instance in template_set.instances
+        if instance.pointer.type.upper() != template_type.upper()
+    }
+
+
+def text_filtering(documents: Iterable[str], key: set[str], response: set[str]) -> dict[str, Counts]:
+    """Text filtering tallies per document: one point each, COR when key and response agree on the
+    document's relevance, INC when they do not (so POS = ACT = the documents, as the seed's page
+    shows: ``100 100 | 86 0 14 | 0 0 0``)."""
+    return {doc: Counts(COR=1) if (doc in key) == (doc in response) else Counts(INC=1) for doc in documents}
+
+
+def score_pages(
+    tallies: pa.Table,
+    title: str,
+    signature: str,
+    beta: float = 1.0,
+    filtering: Mapping[str, Counts] | None = None,
+    documents: Sequence[str] | None = None,
+) -> str:
+    """One MUC score page per document, then the page of totals (form feed between pages).
+
+    ``documents`` fixes the order (default: order of first appearance in the tallies); ``filtering``
+    adds the TEXT FILTERING section.
+    """
+    frame = tallies.select([C.doc_id, C.instance_type, C.slot, C.aspect, C.category]).to_pandas()
+    order = list(documents) if documents is not None else list(dict.fromkeys(frame[C.doc_id]))
+    pages = []
+    groups = dict(tuple(frame.groupby(C.doc_id, sort=False))) if not frame.empty else {}
+    empty = frame.iloc[0:0]
+    for doc in order:
+        part = groups.get(doc, empty)
+        doc_filter = {doc: filtering[doc]} if filtering is not None and doc in filtering else None
+        pages.append(_page(part, f"{title} -- document {doc}", signature, beta, doc_filter))
+    pages.append(_page(frame, f"{title} -- totals", signature, beta, filtering))
+    return "\f\n".join(pages)
+
+
+def _page(
+    frame: pd.DataFrame,
+    title: str,
+    signature: str,
+    beta: float,
+    filtering: Mapping[str, Counts] | None,
+) -> str:
+    rule = "-" * 78
+    divider = "-" * 24 + "+" + "-" * 13 + "+" + "-" * 14 + "+" + "-" * 24
+    lines = [f"* * * {title} * * *", f"signature: {signature}", "", rule, page_header(), divider]
+    if filtering is not None:
+        lines.append(page_line("TEXT FILTERI", _row(Counts.total(filtering.values()), beta)))
+        lines.append(divider)
+    objects = frame[frame[C.aspect] == OBJECT]
+    fills = frame[frame[C.aspect] != OBJECT]
+    lines.append(page_section("OBJ SCORES"))
+    for type_name, counts in _counts_by(objects, [C.instance_type]):
+        lines.append(page_line(" " + type_name[0].lower(), _row(counts, beta)))
+    lines.append(divider)
+    lines.append(page_section("SLOT SCORES"))
+    by_slot = _counts_by(fills, [C.instance_type, C.slot])
+    for (type_name,) in dict.fromkeys((key[0],) for key, _ in by_slot):
+        lines.append(page_section(" " + type_name.lower()))
+        for (slot_type, slot), counts in by_slot:
+            if slot_type == type_name:
+                lines.append(page_line("  " + str(slot).lower(), _row(counts, beta)))
+    lines.append(divider)
+    total = _counts(fills[C.category])
+    lines.append(page_line("ALL SLOTS", _row(total, beta)))
+    lines.append("")
+    lines.extend(f_measures_lines(total))
+    return "\n".join(lines) + "\n"
+
+
+def _counts(categories: Iterable[str]) -> Counts:
+    return Counts.of(categories)
+
+
+def _counts_by(frame: pd.DataFrame, keys: list[str]) -> list[tuple[tuple[str, ...], Counts]]:
+    if frame.empty:
+        return []
+    table = frame.groupby(keys + [C.category], sort=False).size().unstack(fill_value=0)
+    result = []
+    for key, row in zip(table.index, table.to_dict("records"), strict=True):
+        result.append(
+            (key if isinstance(key, tuple) else (key,), Counts(**{c: int(row.get(c, 0)) for c in CATEGORIES}))
+        )
+    return result
+
+
+def _row(counts: Counts, beta: float) -> dict[str, Any]:
+    return {**counts.as_dict(), **measures(counts, beta)}
+
+
+def ie_report_summary(mapping: pa.Table) -> str:
+    """Seed 001's information extraction report summary: four columns separated by ``|``.
+
+    The result (upper case for objects, lower case for single fills: cor inc mis spu non), the slot
+    name (empty on object lines), the key and the response: an object's pointer, or a fill's
+    content. A fill compared on more than one aspect shows its worst result (inc before cor).
+    """
+    lines: list[str] = []
+    current = None
+    for row in mapping.to_pylist():
+        if row[C.doc_id] != current:
+            current = row[C.doc_id]
+            lines.extend(["", f"Document {current}"])
+        result = _worst(p["category"] for p in row[C.points])
+        if row[C.level] == "instance":
+            fields = [result.upper(), "", row[C.ref_instance] or "", row[C.hyp_instance] or ""]
+        else:
+            fields = [result.lower(), f"{row[C.slot]}:", _content(row[C.ref_fill]), _content(row[C.hyp_fill])]
+        # As the seed prints them: an empty column leaves only its bar ("SPU | | | <PERSON-...>").
+        lines.append(fields[0] + "".join(" |" + (f" {field}" if field else "") for field in fields[1:]))
+    return "\n".join(lines).lstrip("\n") + "\n"
+
+
+_SEVERITY = {"COR": 0, "NON": 1, "PAR": 2, "INC": 3, "MIS": 4, "SPU": 5}
+
+
+def _worst(categories: Iterable[str]) -> str:
+    found = list(categories)
+    return max(found, key=lambda c: _SEVERITY.get(c, 9)) if found else "NON"
+
+
+def _content(fill: str | None) -> str:
+    """A fill as the summary shows it: a text fill's quoted content without its extents."""
+    if not fill:
+        return ""
+    text = fill.split(" ##", 1)[0]
+    return text[1:-1] if len(text) >= 2 and text[0] == text[-1] == '"' else text
+
+
+def map_history(mapping: pa.Table) -> str:
+    """The map history (seed 001): one Tcl-style list; each element a document's list of attribute
+    name / value pairs, nesting down to the single fills::
+
+        {-document 930620083 -objects {{-key <PERSON-930620083-1> -response <PERSON-930620083-2>
+          -result COR -fills {{-slot PER_NAME -key {"Joe Roth"} -response {"JOE ROTH"}
+          -result cor -points {content:COR}} ...}} ...}}
+
+    ``-key`` / ``-response`` are empty lists for an unmapped side.
+    """
+    documents: dict[str, list[str]] = {}
+    objects: dict[tuple[str, str | None, str | None], list[str]] = {}
+    order: list[tuple[str, tuple[str, str | None, str | None]]] = []
+    heads: dict[tuple[str, str | None, str | None], str] = {}
+    for row in mapping.to_pylist():
+        key = (row[C.doc_id], row[C.ref_instance], row[C.hyp_instance])
+        if row[C.level] == "instance":
+            result = _worst(p["category"] for p in row[C.points]).upper()
+            key_side = tcl_quote(row[C.ref_instance] or "")
+            sides = f"-key {key_side} -response {tcl_quote(row[C.hyp_instance] or '')}"
+            heads[key] = f"{sides} -type {tcl_quote(row[C.instance_type])} -result {result}"
+            objects.setdefault(key, [])
+            order.append((row[C.doc_id], key))
+            continue
+        points = " ".join(f"{p['aspect']}:{p['category']}" for p in row[C.points])
+        objects.setdefault(key, []).append(
+            "{"
+            + f"-slot {tcl_quote(row[C.slot] or '')} -key {tcl_quote(row[C.ref_fill] or '')}"
+            + f" -response {tcl_quote(row[C.hyp_fill] or '')}"
+            + f" -result {_worst(p['category'] for p in row[C.points]).lower()} -points {tcl_quote(points)}"
+            + "}"
+        )
+    for doc, key in order:
+        fills = " ".join(objects.get(key, []))
+        documents.setdefault(doc, []).append("{" + heads[key] + " -fills {" + fills + "}}")
+    parts = [
+        "{-document " + tcl_quote(doc) + " -objects {" + " ".join(objs) + "}}"
+        for doc, objs in documents.items()
+    ]
+    return "{" + "\n ".join(parts) + "}\n"
+
+
+_TCL_SPECIAL = set(' \t\n\r{}[]$"\\;')
+
+
+def tcl_quote(value: str) -> str:
+    """``value`` as one Tcl list element: bare when it can be, in braces when they balance, else with
+    backslashes before every special character."""
+    if value == "":
+        return "{}"
+    if not any(ch in _TCL_SPECIAL for ch in value):
+        return value
+    depth = 0
+    balanced = "\\" not in value
+    for ch in value:
+        depth += ch == "{"
+        depth -= ch == "}"
+        if depth < 0:
+            balanced = False
+            break
+    if balanced and depth == 0 and value[-1] != "\\":
+        return "{" + value + "}"
+    return "".join("\\" + ch if ch in _TCL_SPECIAL else ch for ch in value)
