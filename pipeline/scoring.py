@@ -63,6 +63,9 @@ class ScoringOptions:
     thresholds: Mapping[str, float] | None = None
     slot_weights: Mapping[str, Mapping[str, float]] | None = None
     implicit: str | None = None
+    # Named entity (seed 001): objects pair only when they come from the same place of the text,
+    # i.e. the extents of their fills in this slot overlap.
+    position_slot: str | None = None
 
     def __post_init__(self) -> None:
         if self.compare not in COMPARE_MODES:
@@ -351,6 +354,24 @@ def implicitly_optional(reference: TemplateSet, task: str | None) -> frozenset[P
     return frozenset(optional)
 
 
+def _same_place(ref: Instance, hyp: Instance, slot_name: str) -> bool:
+    """The extents of the two instances' fills in ``slot_name`` overlap (inclusive comparison)."""
+    spans = []
+    for instance in (ref, hyp):
+        slot = instance.slot(slot_name)
+        extents = [
+            fill.maximal_extent
+            for alternative in (slot.alternatives if slot else ())
+            for fill in alternative
+            if isinstance(fill, TextFill) and fill.maximal_extent is not None
+        ]
+        if not extents:
+            return False
+        spans.append((min(e.start for e in extents), max(e.end for e in extents) - 1))
+    (a, b), (c, d) = spans
+    return a <= d and c <= b
+
+
 def _only_optional_pointers(reference: TemplateSet, target: Pointer, optional: set[Pointer]) -> bool:
     referenced = False
     for instance in reference.instances:
@@ -542,7 +563,11 @@ class _Scorer:
         threshold = (self.options.thresholds or {}).get(type_name)
         weights = (self.options.slot_weights or {}).get(type_name, {})
 
+        position = self.options.position_slot
+
         def score(ref: Instance, hyp: Instance) -> tuple[Counts, tuple[Counts, list[FillPairing]]] | None:
+            if position is not None and not _same_place(ref, hyp, position):
+                return None
             counts, pairings = self._score_instances(doc_id, ref, hyp)
             if threshold is not None and weighted_f(pairings, weights) <= threshold:
                 return None  # MUC: the pair does not exceed its class's mapping threshold

@@ -114,3 +114,30 @@ def test_scenario_objects_referenced_only_optionally_are_optional() -> None:
     # the optional slot ASIDE. EVENT-3 is required (MAIN), EVENT-5 and the TEMPLATE nothing points to.
     assert optional == {Pointer("EVENT", "D", n) for n in ("1", "2", "4")}
     assert implicitly_optional(key, None) == frozenset()
+
+
+NE_KEY = """<ENAMEX-D-1> :=
+    TEXT: "Bill Clinton" ##10#22#
+    TYPE: PERSON
+<ENAMEX-D-2> :=
+    TEXT: "Washington" ##40#50#
+    TYPE: LOCATION
+"""
+NE_RESPONSE = """<ENAMEX-D-1> :=
+    TEXT: "Clinton" ##15#22#
+    TYPE: PERSON
+<ENAMEX-D-2> :=
+    TEXT: "Bill Clinton" ##300#312#
+    TYPE: PERSON
+"""
+
+
+def test_named_entities_pair_only_where_their_texts_overlap() -> None:
+    # By position: key 1 [10, 22) and response 1 [15, 22) overlap: TEXT INC, TYPE COR. Response 2
+    # (same text as key 1, but elsewhere) overlaps nothing: SPU 2. Key 2 is missed: MIS 2.
+    counts = totals(score(NE_KEY, NE_RESPONSE, position_slot="TEXT"))
+    assert (counts.COR, counts.INC, counts.MIS, counts.SPU) == (1, 1, 2, 2)
+    # Without the position rule, response 2 ("Bill Clinton", PERSON) maps to key 1 by F: COR 2, and
+    # response 1 goes to key 2: TEXT INC, TYPE INC.
+    free = totals(score(NE_KEY, NE_RESPONSE))
+    assert (free.COR, free.INC, free.MIS, free.SPU) == (2, 2, 0, 0)
