@@ -216,9 +216,50 @@ ALIGNMENT = _schema(
     _field("cost", pa.float64(), "cost of the column (0 for C)", False),
 )
 
+NAMED_ENTITIES = _schema(
+    "named_entities",
+    "One row per named entity object (ENAMEX, TIMEX, NUMEX element) of a key or response (seed 001).",
+    _field("doc_id", pa.string(), "document id", False),
+    _field("pointer", pa.string(), "the object's pointer, <TAG-DOCID-ONEUP>", False),
+    _field("section", pa.string(), "the innermost other SGML element enclosing it (section scores)", False),
+    _field("start", pa.int64(), "start of the element in the document without NE tags", False),
+    _field("end", pa.int64(), "end of the element (half-open)", False),
+)
+
+COREF_MENTIONS = _schema(
+    "coref_mentions",
+    "One row per coreference mention of the key or the response, matched by extent (seed 001, CO task).",
+    _field("doc_id", pa.string(), "document id", False),
+    _field("doc", pa.int64(), "document number (0-based, key order)", False),
+    _field(
+        "key_mention", pa.int64(), "index of the key mention in its document, -1 for a spurious one", False
+    ),
+    _field("response_mention", pa.int64(), "index of the response mention, -1 for a missing one", False),
+    _field("key_chain", pa.int64(), "key equivalence class (0-based in the document), -1 when absent", False),
+    _field("response_chain", pa.int64(), "response equivalence class, -1 when absent", False),
+    _field("start", pa.int64(), "start of the mention (characters without COREF tags, or tokens)", False),
+    _field("end", pa.int64(), "end of the mention (half-open)", False),
+    _field(
+        "status", pa.string(), "COR (matched), MIS, SPU, or OPT (an optional key mention left out)", False
+    ),
+    _field("scored", pa.bool_(), "false only for OPT", False),
+    _field("key_text", pa.string(), "the key mention's text"),
+    _field("response_text", pa.string(), "the response mention's text"),
+)
+
 SCHEMAS = {
     s.metadata[b"artifact"].decode(): s
-    for s in (DOCUMENTS, FILLS, MAPPING, TALLIES, SCORES, LEADERBOARD, SIGNIFICANCE, ALIGNMENT)
+    for s in (
+        DOCUMENTS,
+        FILLS,
+        MAPPING,
+        TALLIES,
+        SCORES,
+        LEADERBOARD,
+        SIGNIFICANCE,
+        ALIGNMENT,
+        NAMED_ENTITIES,
+    )
 }
 
 # Column names, for code that must name one (``C.doc_id``): one namespace, derived from the schemas.

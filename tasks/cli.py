@@ -24,7 +24,9 @@ from pipeline.transcripts import align_segments, corpus_segments, parse_trn, ren
 from pipeline.words import speech_optional
 from tasks import runner
 from tasks.base import task_for
+from tasks.cli_coref import add_coref_command
 from tasks.cli_glm import add_glm_command
+from tasks.cli_muc import add_muc_command
 from tasks.graph import campaign_spec, templette_spec
 from tasks.outputs import (
     campaign_html,
@@ -214,7 +216,7 @@ def _run_outcome(
     progress: Progress | None = None,
 ) -> tuple[int, runner.Outcome]:
     outcome = runner.run(tasks, workers=workers, scheduler_host=host, scheduler_port=port, progress=progress)
-    for message in outcome.input_errors:
+    for message in dict.fromkeys(outcome.input_errors):  # two tasks reading one bad file: one line
         print(f"iescore: {message}", file=sys.stderr)
     for message in outcome.errors:
         print(f"iescore: internal error:\n{message}", file=sys.stderr)
@@ -299,6 +301,8 @@ def _parser() -> argparse.ArgumentParser:
     al.set_defaults(handler=align_command)
 
     add_glm_command(commands)
+    add_muc_command(commands)
+    add_coref_command(commands)
 
     a = commands.add_parser("artifacts", help="list the artifacts of a store")
     a.add_argument("store")

@@ -1,0 +1,80 @@
+"""``iescore coref``: score coreference chains with MUC, B3 and CEAF-e (see :mod:`pipeline.coref`).
+
+``iescore coref --key KEY --response RESPONSE [-f conll|sgml] [--match exact|min] [--json OUT.json]
+[--partitions OUT.txt] [--summary OUT.txt] [--encoding utf-8]`` prints the seed-001 coreference score
+report (MUC by document, totals, then B3 and CEAF-e totals). Bad input raises :class:`InputError`,
+which the command line's ``main`` prints as ``iescore: file:line: message`` with exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from pipeline.coref import (
+    FORMATS,
+    MATCH_MODES,
+    align_documents,
+    partitions_report,
+    read_pair,
+    score_documents,
+    score_report,
+    scores_json,
+    summary_report,
+)
+from pipeline.errors import InputError
+
+
+def add_coref_command(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Add the ``coref`` subcommand to an argparse subparsers object (handler: :func:`run_coref`)."""
+    parser = subparsers.add_parser(
+        "coref",
+        help="score coreference chains (MUC, B3, CEAF-e) as the MUC and CoNLL reference scorers",
+        description="Score a response's coreference chains against a key's: MUC (Vilain et al. 1995), "
+        "B3 and CEAF-e, per document and in total (sums of counts over documents).",
+    )
+    parser.add_argument("--key", required=True, help="key file (the annotators' chains)")
+    parser.add_argument("--response", required=True, help="response file (the system's chains)")
+    parser.add_argument(
+        "-f",
+        "--format",
+        choices=FORMATS,
+        default="conll",
+        help="conll: CoNLL columns, last column (N / N) / (N); sgml: MUC texts with COREF tags "
+        "(default: conll)",
+    )
+    parser.add_argument(
+        "--match",
+        choices=MATCH_MODES,
+        default="exact",
+        help="mentions match on equal extents (exact), or also by the key's MIN string (min; sgml only)",
+    )
+    parser.add_argument("--json", help="write the scores as JSON here")
+    parser.add_argument("--partitions", help="write the partitions report (key and response classes) here")
+    parser.add_argument("--summary", help="write the coreference report summary (COR/MIS/SPU/OPT) here")
+    parser.add_argument("--encoding", default="utf-8", help="encoding of the input files")
+    parser.set_defaults(handler=run_coref)
+
+
+def run_coref(args: argparse.Namespace) -> int:
+    """Read, align, score and report; bad input raises :class:`InputError`."""
+    if args.match == "min" and args.format != "sgml":
+        raise InputError("--match", 0, "MIN matching needs SGML input (-f sgml); CoNLL mentions have no MIN")
+    key, response = read_pair(args.key, args.response, args.format, args.encoding)
+    aligned = align_documents(key, response, match=args.match, response_source=args.response)
+    scores = score_documents(aligned)
+    sys.stdout.write(score_report(scores))
+    if args.json:
+        _write(args.json, json.dumps(scores_json(scores), indent=2) + "\n")
+    if args.partitions:
+        _write(args.partitions, partitions_report(aligned))
+    if args.summary:
+        _write(args.summary, summary_report(aligned))
+    return 0
+
+
+def _write(path: str, text: str) -> None:
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    Path(path).write_text(text, encoding="utf-8")

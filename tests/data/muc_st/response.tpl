@@ -1,0 +1,7 @@
+<TEMPLATE-A-1> :=
+    DOC_NR: "A"
+<TEMPLATE-B-1> :=
+    DOC_NR: "B"
+    CONTENT: <SUCCESSION_EVENT-B-1>
+<SUCCESSION_EVENT-B-1> :=
+    POST: "mayor"
