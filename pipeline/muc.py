@@ -7,7 +7,8 @@ premodifier, postmodifier and corporate designator lists ask.
 
 Template element, template relation and scenario template objects are compared by content only: seed
 001 says the offsets after a fill are read but "not used in scoring". Named entity objects pair only
-where their texts overlap; their TEXT and TYPE slots are compared by content.
+when they come from the same SGML element of the text (see ``tasks.muc``); their TEXT and TYPE slots
+are compared by content.
 """
 
 from __future__ import annotations
@@ -17,8 +18,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from pipeline.errors import InputError
-from pipeline.model import Instance, TemplateSet, TextFill
+from pipeline.model import Instance, Pointer, TemplateSet, TextFill
 from pipeline.muc_config import MucConfig
+from pipeline.named_entity import NamedEntities
 
 TEMPLATE_TASKS = {"template_element": None, "template_relation": "relation", "scenario_template": "scenario"}
 NAMED_ENTITY, COREFERENCE = "named_entity", "coreference"
@@ -61,8 +63,6 @@ def scoring_options(config: MucConfig) -> dict[str, Any]:
     }
     if task in TEMPLATE_TASKS and TEMPLATE_TASKS[task]:
         options["implicit"] = TEMPLATE_TASKS[task]
-    if task == NAMED_ENTITY:
-        options["position_slot"] = "TEXT"
     return options
 
 
@@ -101,3 +101,26 @@ def normalize_strings(
         )
 
     return template_set.map_text_fills(change)
+
+
+def element_regions(entities: NamedEntities) -> dict[Pointer, tuple[int, int]]:
+    """Each named entity object's region: the extent of the innermost other SGML element around it
+    (a sentence, paragraph, headline), or its whole document.
+
+    Seed 001: objects are aligned only when they "come from SGML elements in the same position of the
+    original text file" -- a name tagged in the first paragraph of the key and the tenth of the
+    response is not aligned. Its own report summary pairs ``"John Dingell"`` with ``"Washington"``,
+    texts that cannot overlap, so the position is the enclosing element, not the tag's own extent.
+    """
+    documents = {document.doc_id: document for document in entities.corpus.documents}
+    regions = {}
+    for pointer, (start, end) in entities.positions.items():
+        document = documents[pointer.doc_id]
+        enclosing = [
+            (section.start, section.end)
+            for section in document.sections
+            if section.start <= start and end <= section.end
+        ]
+        regions[pointer] = max(enclosing, key=lambda span: (span[0], -span[1])) if enclosing else (
+            0, len(document.text))  # fmt: skip
+    return regions

@@ -11,7 +11,7 @@ The result keeps every pairing with its points, so reports can say why every poi
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -63,9 +63,6 @@ class ScoringOptions:
     thresholds: Mapping[str, float] | None = None
     slot_weights: Mapping[str, Mapping[str, float]] | None = None
     implicit: str | None = None
-    # Named entity (seed 001): objects pair only when they come from the same place of the text,
-    # i.e. the extents of their fills in this slot overlap.
-    position_slot: str | None = None
 
     def __post_init__(self) -> None:
         if self.compare not in COMPARE_MODES:
@@ -152,6 +149,7 @@ def score_template_sets(
     hypothesis: TemplateSet,
     options: ScoringOptions | None = None,
     set_extents: Mapping[str, tuple[int, int]] | None = None,
+    regions: tuple[Mapping[str, Hashable], Mapping[str, Hashable]] | None = None,
 ) -> Scoring:
     """Map ``hypothesis`` onto ``reference`` and return every pairing with its points.
 
@@ -159,11 +157,18 @@ def score_template_sets(
     extent ``[start, end)`` in the units of the fills' extents (the whole document, seed 000); a
     hypothesis instance set's extent runs from the smallest to the largest offset of its text fills.
 
+    ``regions`` (reference, hypothesis: rendered instance pointer -> where in the text it comes
+    from) restricts
+    mapping to instances of the same region: named entity objects must come "from SGML elements in
+    the same position of the original text file" (seed 001).
+
     Raises InputError for a hypothesis slot with more than one alternative, a pointer to an instance
     that does not exist, a scored text fill without extents when extents are compared, and a cycle of
     pointers between instance types.
     """
-    return _Scorer(reference, hypothesis, options or ScoringOptions(), dict(set_extents or {})).run()
+    return _Scorer(
+        reference, hypothesis, options or ScoringOptions(), dict(set_extents or {}), regions=regions
+    ).run()
 
 
 def fold(text: str, case_sensitive: bool = False) -> str:
@@ -354,24 +359,6 @@ def implicitly_optional(reference: TemplateSet, task: str | None) -> frozenset[P
     return frozenset(optional)
 
 
-def _same_place(ref: Instance, hyp: Instance, slot_name: str) -> bool:
-    """The extents of the two instances' fills in ``slot_name`` overlap (inclusive comparison)."""
-    spans = []
-    for instance in (ref, hyp):
-        slot = instance.slot(slot_name)
-        extents = [
-            fill.maximal_extent
-            for alternative in (slot.alternatives if slot else ())
-            for fill in alternative
-            if isinstance(fill, TextFill) and fill.maximal_extent is not None
-        ]
-        if not extents:
-            return False
-        spans.append((min(e.start for e in extents), max(e.end for e in extents) - 1))
-    (a, b), (c, d) = spans
-    return a <= d and c <= b
-
-
 def _only_optional_pointers(reference: TemplateSet, target: Pointer, optional: set[Pointer]) -> bool:
     referenced = False
     for instance in reference.instances:
@@ -439,6 +426,7 @@ class _Scorer:
     options: ScoringOptions
     set_extents: dict[str, tuple[int, int]] = field(default_factory=dict)
     mapped: dict[Pointer, Pointer] = field(default_factory=dict)
+    regions: tuple[Mapping[str, Hashable], Mapping[str, Hashable]] | None = None
 
     def run(self) -> Scoring:
         self.ref_index = self._check(self.reference, is_reference=True)
@@ -563,11 +551,13 @@ class _Scorer:
         threshold = (self.options.thresholds or {}).get(type_name)
         weights = (self.options.slot_weights or {}).get(type_name, {})
 
-        position = self.options.position_slot
+        regions = self.regions
 
         def score(ref: Instance, hyp: Instance) -> tuple[Counts, tuple[Counts, list[FillPairing]]] | None:
-            if position is not None and not _same_place(ref, hyp, position):
-                return None
+            if regions is not None:
+                region = regions[0].get(ref.pointer.render())
+                if region is None or region != regions[1].get(hyp.pointer.render()):
+                    return None  # named entity: not from the same place of the text
             counts, pairings = self._score_instances(doc_id, ref, hyp)
             if threshold is not None and weighted_f(pairings, weights) <= threshold:
                 return None  # MUC: the pair does not exceed its class's mapping threshold

@@ -224,6 +224,10 @@ NAMED_ENTITIES = _schema(
     _field("section", pa.string(), "the innermost other SGML element enclosing it (section scores)", False),
     _field("start", pa.int64(), "start of the element in the document without NE tags", False),
     _field("end", pa.int64(), "end of the element (half-open)", False),
+    _field(
+        "region_start", pa.int64(), "start of the innermost other element enclosing it (its region)", False
+    ),
+    _field("region_end", pa.int64(), "end of that element; objects pair only within one region", False),
 )
 
 COREF_MENTIONS = _schema(

@@ -15,7 +15,14 @@ import pyarrow as pa
 
 from pipeline.coref import align_documents, mention_table, read_pair
 from pipeline.corpus import read_corpus
-from pipeline.muc import NAMED_ENTITY, TEMPLATE_TASKS, normalize_strings, scoring_options, task_of
+from pipeline.muc import (
+    NAMED_ENTITY,
+    TEMPLATE_TASKS,
+    element_regions,
+    normalize_strings,
+    scoring_options,
+    task_of,
+)
 from pipeline.muc_config import MucConfig, read_config
 from pipeline.named_entity import read_ne_file
 from pipeline.signature import make_signature
@@ -77,6 +84,7 @@ class IngestNamedEntities(Stage):
             self.input_file("sgml"), encoding, texts, is_key=self.options["role"] == "ref"
         )
         config.check_template_set(entities.template_set)
+        regions = element_regions(entities)
         rows = [
             {
                 C.doc_id: pointer.doc_id,
@@ -84,6 +92,8 @@ class IngestNamedEntities(Stage):
                 C.section: entities.sections.get(pointer, ""),
                 C.start: start,
                 C.end: end,
+                C.region_start: regions[pointer][0],
+                C.region_end: regions[pointer][1],
             }
             for pointer, (start, end) in entities.positions.items()
         ]
@@ -153,6 +163,8 @@ def muc_spec(config: MucConfig, config_path: Path, encoding: str = "utf-8") -> d
                 },
             )
         sides[role] = stage_spec("NormalizeMucStrings", strings, {"fills": ingested})
+        if task == NAMED_ENTITY:
+            sides[f"{role}_regions"] = ingested  # its ``objects``: where each object comes from
     options = scoring_options(config)
     scored = stage_spec("MapAndScore", options, sides)
     signature = make_signature(

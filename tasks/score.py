@@ -7,6 +7,7 @@ import pyarrow as pa
 from pipeline.extents import document_extents
 from pipeline.scoring import ScoringOptions, score_template_sets
 from pipeline.tables import scoring_to_tables, template_set_from_table
+from schemas import C
 from tasks.base import Stage
 from tasks.store import plain
 
@@ -28,7 +29,6 @@ class MapAndScore(Stage):
             thresholds=_plain(self.options.get("thresholds")),
             slot_weights=_plain(self.options.get("slot_weights")),
             implicit=self.options.get("implicit"),
-            position_slot=self.options.get("position_slot"),
         )
         alignment = self.input_table("alignment")
         scoring = score_template_sets(
@@ -36,9 +36,28 @@ class MapAndScore(Stage):
             template_set_from_table(self.input_table("hyp")),
             options,
             document_extents(alignment) if alignment is not None else None,
+            self._regions(),
         )
         mapping, tallies = scoring_to_tables(scoring)
         return {"mapping": mapping, "tallies": tallies}
+
+    def _regions(self) -> tuple[dict[str, tuple[int, int]], dict[str, tuple[int, int]]] | None:
+        """Named entity objects' regions (the SGML element each comes from), when the spec gives them."""
+        tables = [self.input_table(role, "objects") for role in ("ref_regions", "hyp_regions")]
+        if tables[0] is None or tables[1] is None:
+            return None
+        return tuple(  # type: ignore[return-value]
+            {
+                p: (s, e)
+                for p, s, e in zip(
+                    t.column(C.pointer).to_pylist(),
+                    t.column(C.region_start).to_pylist(),
+                    t.column(C.region_end).to_pylist(),
+                    strict=True,
+                )
+            }
+            for t in tables
+        )
 
 
 def _plain(value: object) -> object:

@@ -119,9 +119,7 @@ def test_task_options_from_the_configuration() -> None:
         "COMMENT"
     ]
     element = scoring_options(parse_config(base + ":scoring_task template_element\n", "c", "/tmp"))
-    assert "implicit" not in element and "position_slot" not in element
-    entities = scoring_options(parse_config(base + ":scoring_task named_entity\n", "c", "/tmp"))
-    assert entities["position_slot"] == "TEXT"
+    assert "implicit" not in element
 
 
 def test_named_entity_by_hand(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -132,9 +130,10 @@ def test_named_entity_by_hand(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     # By hand. Key: HL "Consuela Washington" PERSON; DD "01/19/93" DATE; in <p>: "Consuela Washington"
     # PERSON, "John Dingell" PERSON, "Washington" LOCATION. Response: HL "Consuela Washington" PERSON
     # and "Exchange" ORGANIZATION; DD "01/19/93" DATE; in <p>: "Dingell" ORGANIZATION.
-    # Objects pair only where they overlap: the HL persons (text cor, type cor), the dates (cor cor).
-    # "Dingell" overlaps "John Dingell", but text and type are both wrong: weighted F 0 does not
-    # exceed the threshold 0, so key "John Dingell" is missing and "Dingell" spurious.
+    # Objects pair only within one SGML element (HL, DD, the <p>): the HL persons (text cor, type
+    # cor), the dates (cor cor). In the <p>, "Dingell" (ORGANIZATION) against each key object there
+    # has text and type wrong: weighted F 0 does not exceed the threshold 0, so nothing maps there;
+    # and "Exchange" in HL against the HL person likewise.
     # TEXT and TYPE: COR 2, MIS 3, SPU 2 each. ALL SLOTS: POS 10 ACT 8 COR 4 MIS 6 SPU 4.
     assert "ALL SLOTS       10     8|   4   0    0|   6    4    0|  40  50  60  50   0  71" in out
     # Subtask person: COR 1 (HL), MIS 2 (the <p> persons): POS 3 ACT 1.
@@ -181,3 +180,27 @@ def test_coreference_through_the_pipeline(tmp_path: Path, capsys: pytest.Capture
     (co / "response.sgml").write_text((co / "response.sgml").read_text().replace('REF="c"', 'REF="z"'))
     status, _, err = run(capsys, "muc", co / "co.config", "--store", tmp_path / "store")
     assert status == 2 and "response.sgml:5:" in err and "z" in err
+
+
+def test_named_entity_regions_are_the_enclosing_elements() -> None:
+    from pipeline.corpus import read_corpus
+    from pipeline.muc import element_regions
+    from pipeline.named_entity import read_ne_file
+
+    folder = DATA.parent / "muc_ne"
+    texts = read_corpus(folder / "texts.sgml")
+    entities = read_ne_file(folder / "key.sgml", texts=texts, is_key=True)
+    regions = element_regions(entities)
+    (document,) = texts.documents
+    # By hand: the HL element is "<HL> Consuela Washington Joins Exchange </HL>", the <p> element
+    # the paragraph; the objects' regions are those elements' spans in the untagged document.
+    hl_start = document.text.index("<HL>")
+    hl = (hl_start, document.text.index("</HL>") + len("</HL>"))
+    p = (document.text.index("<p>"), document.text.index("</p>") + len("</p>"))
+    by_text = {
+        fill.content: regions[instance.pointer]
+        for instance in entities.template_set.instances
+        for fill in instance.slot("TEXT").alternatives[0]
+    }
+    assert by_text["John Dingell"] == p and by_text["Washington"] == p
+    assert sorted(r for r in regions.values() if r == hl) == [hl]  # only the headline's name is in HL

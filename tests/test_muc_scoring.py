@@ -132,12 +132,21 @@ NE_RESPONSE = """<ENAMEX-D-1> :=
 """
 
 
-def test_named_entities_pair_only_where_their_texts_overlap() -> None:
-    # By position: key 1 [10, 22) and response 1 [15, 22) overlap: TEXT INC, TYPE COR. Response 2
-    # (same text as key 1, but elsewhere) overlaps nothing: SPU 2. Key 2 is missed: MIS 2.
-    counts = totals(score(NE_KEY, NE_RESPONSE, position_slot="TEXT"))
+def test_named_entities_pair_only_within_one_region() -> None:
+    # Regions: key 1 and response 1 in paragraph P1 (say [0, 100)); key 2 and response 2 in P2.
+    key_regions = {"<ENAMEX-D-1>": (0, 100), "<ENAMEX-D-2>": (0, 100)}
+    response_regions = {"<ENAMEX-D-1>": (0, 100), "<ENAMEX-D-2>": (200, 400)}
+    scoring = score_template_sets(
+        parse_template_set(NE_KEY, "key"),
+        parse_template_set(NE_RESPONSE, "response"),
+        ScoringOptions(compare="content"),
+        regions=(key_regions, response_regions),
+    )
+    # By hand: response 2 ("Bill Clinton", PERSON) is in another region than key 1 (same text), so it
+    # cannot map to it. Key 1 ~ response 1 (same region): TEXT inc, TYPE cor. Key 2 missed (MIS 2),
+    # response 2 spurious (SPU 2).
+    counts = totals(scoring)
     assert (counts.COR, counts.INC, counts.MIS, counts.SPU) == (1, 1, 2, 2)
-    # Without the position rule, response 2 ("Bill Clinton", PERSON) maps to key 1 by F: COR 2, and
-    # response 1 goes to key 2: TEXT INC, TYPE INC.
+    # Without regions, response 2 maps to key 1 by F (COR 2) and response 1 to key 2 (INC 2).
     free = totals(score(NE_KEY, NE_RESPONSE))
     assert (free.COR, free.INC, free.MIS, free.SPU) == (2, 2, 0, 0)

@@ -47,7 +47,12 @@ def tables():
     scoring = score_template_sets(
         parse_template_set(KEY, "key"),
         parse_template_set(RESPONSE, "response"),
-        ScoringOptions(compare="content", position_slot="TEXT"),
+        ScoringOptions(compare="content"),
+        # One region per object pair by position (the response's ENAMEX-4 has a region of its own).
+        regions=(
+            {"<ENAMEX-D-1>": 1, "<ENAMEX-D-2>": 2, "<TIMEX-D-1>": 3, "<ENAMEX-D-3>": 4},
+            {"<ENAMEX-D-1>": 1, "<ENAMEX-D-2>": 2, "<TIMEX-D-1>": 3, "<ENAMEX-D-4>": 5},
+        ),
     )
     return scoring_to_tables(scoring)
 
@@ -60,7 +65,7 @@ def test_ne_page_subtask_section_object_and_slot_scores() -> None:
     ).split("\f\n")  # fmt: skip
     assert len(pages) == 2
     total = pages[-1]
-    # By hand. Pairs by position: key 1 ~ response 1 (TYPE cor, TEXT cor); key 2 [30, 42) ~ response 2
+    # By hand. Pairs by region: key 1 ~ response 1 (TYPE cor, TEXT cor); key 2 [30, 42) ~ response 2
     # [35, 42) (TYPE inc PERSON/ORGANIZATION, TEXT inc); TIMEX cor cor; key 3 missing (mis mis);
     # response 4 spurious (spu spu).
     # Subtasks (TYPE points by the key's type, the response's when spurious):
