@@ -60,6 +60,7 @@ def scoring_options(config: MucConfig) -> dict[str, Any]:
         "case_sensitive": False,
         "thresholds": config.thresholds(),
         "slot_weights": config.slot_weights(),
+        "noncommittal_alternatives": True,
     }
     if task in TEMPLATE_TASKS and TEMPLATE_TASKS[task]:
         options["implicit"] = TEMPLATE_TASKS[task]

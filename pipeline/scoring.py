@@ -63,6 +63,10 @@ class ScoringOptions:
     thresholds: Mapping[str, float] | None = None
     slot_weights: Mapping[str, Mapping[str, float]] | None = None
     implicit: str | None = None
+    # MUC: the key alternatives the response's multi-fill was not aligned with are tallied as
+    # non-committal (seed 001: "Any leftover multi-fills in the key slot ... are tallied as
+    # noncommittal"); seed 000 leaves them out.
+    noncommittal_alternatives: bool = False
 
     def __post_init__(self) -> None:
         if self.compare not in COMPARE_MODES:
@@ -635,7 +639,16 @@ class _Scorer:
             if best is None or rank < best[0]:
                 best = (rank, pairings)
         assert best is not None
-        return best[1]
+        if not self.options.noncommittal_alternatives:
+            return best[1]
+        chosen = best[0][2]
+        leftover = [
+            _unscore(pairing, "other-alternative")
+            for k, alternative in enumerate(ref.alternatives)
+            if k != chosen
+            for pairing in self._map_fills(context, k, alternative, (), False)
+        ]
+        return best[1] + leftover
 
     def _map_fills(
         self,

@@ -29,6 +29,7 @@ class MapAndScore(Stage):
             thresholds=_plain(self.options.get("thresholds")),
             slot_weights=_plain(self.options.get("slot_weights")),
             implicit=self.options.get("implicit"),
+            noncommittal_alternatives=self.options.get("noncommittal_alternatives", False),
         )
         alignment = self.input_table("alignment")
         scoring = score_template_sets(

@@ -150,3 +150,16 @@ def test_named_entities_pair_only_within_one_region() -> None:
     # Without regions, response 2 maps to key 1 by F (COR 2) and response 1 to key 2 (INC 2).
     free = totals(score(NE_KEY, NE_RESPONSE))
     assert (free.COR, free.INC, free.MIS, free.SPU) == (2, 2, 0, 0)
+
+
+def test_leftover_key_alternatives_are_noncommittal_in_muc() -> None:
+    key = '<ORGANIZATION-D-1> :=\n    ORG_ALIAS: "Evergreen Information" "Evergreen"\n'
+    key += '             / "Evergreen"\n'
+    response = '<ORGANIZATION-D-1> :=\n    ORG_ALIAS: "Evergreen"\n'
+    # The second alternative (F 1) beats the first (cor + mis, F 2/3). Seed 001: the first's two fills
+    # are then non-committal; seed 000 leaves them out.
+    muc = score(key, response, noncommittal_alternatives=True)
+    assert (totals(muc).COR, totals(muc).MIS, totals(muc).NON) == (1, 0, 2)
+    assert {p.reason for f in muc.fills for p in f.points if p.category == "NON"} == {"other-alternative"}
+    plain = score(key, response)
+    assert (totals(plain).COR, totals(plain).MIS, totals(plain).NON) == (1, 0, 0)
