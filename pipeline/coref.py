@@ -66,6 +66,7 @@ import pandas as pd
 
 from pipeline.corpus import decode_text
 from pipeline.errors import InputError
+from schemas import COREF_MENTIONS
 
 METRICS = ("muc", "b3", "ceafe")
 METRIC_NAMES = {"muc": "MUC", "b3": "B3", "ceafe": "CEAF-e"}
@@ -1090,20 +1091,7 @@ def _rank_in_group(group: np.ndarray, values: np.ndarray) -> np.ndarray:
     return rank
 
 
-_TABLE_COLUMNS = (
-    "doc_id",
-    "doc",
-    "key_mention",
-    "response_mention",
-    "key_chain",
-    "response_chain",
-    "start",
-    "end",
-    "status",
-    "scored",
-    "key_text",
-    "response_text",
-)
+_TABLE_COLUMNS = tuple(COREF_MENTIONS.names)  # the artifact's columns, documented in schemas/
 
 
 def _append(rows: dict[str, list[Any]], *values: Any) -> None:

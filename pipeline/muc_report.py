@@ -19,7 +19,7 @@ import pyarrow as pa
 
 from pipeline.measures import CATEGORIES, Counts, measures
 from pipeline.model import TemplateSet
-from pipeline.report import f_measures_lines, page_header, page_line, page_section
+from pipeline.report import f_measures_lines, page_header, page_line, page_section, summary_lines
 from schemas import C
 
 OBJECT = "object"
@@ -132,20 +132,19 @@ def ie_report_summary(mapping: pa.Table) -> str:
     name (empty on object lines), the key and the response: an object's pointer, or a fill's
     content. A fill compared on more than one aspect shows its worst result (inc before cor).
     """
-    lines: list[str] = []
-    current = None
-    for row in mapping.to_pylist():
-        if row[C.doc_id] != current:
-            current = row[C.doc_id]
-            lines.extend(["", f"Document {current}"])
+
+    def fields(row: Mapping[str, Any]) -> list[str]:
         result = _worst(p["category"] for p in row[C.points])
         if row[C.level] == "instance":
-            fields = [result.upper(), "", row[C.ref_instance] or "", row[C.hyp_instance] or ""]
-        else:
-            fields = [result.lower(), f"{row[C.slot]}:", _content(row[C.ref_fill]), _content(row[C.hyp_fill])]
+            return [result.upper(), "", row[C.ref_instance] or "", row[C.hyp_instance] or ""]
+        return [result.lower(), f"{row[C.slot]}:", _content(row[C.ref_fill]), _content(row[C.hyp_fill])]
+
+    def line(row: Mapping[str, Any]) -> str:
         # As the seed prints them: an empty column leaves only its bar ("SPU | | | <PERSON-...>").
-        lines.append(fields[0] + "".join(" |" + (f" {field}" if field else "") for field in fields[1:]))
-    return "\n".join(lines).lstrip("\n") + "\n"
+        first, *rest = fields(row)
+        return first + "".join(" |" + (f" {field}" if field else "") for field in rest)
+
+    return summary_lines(mapping, line)
 
 
 _SEVERITY = {"COR": 0, "NON": 1, "PAR": 2, "INC": 3, "MIS": 4, "SPU": 5}

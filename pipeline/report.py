@@ -8,7 +8,7 @@ P&2R`` F-measures line. Undefined percentages print as ``-`` (the MUC scorer pri
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import pandas as pd
@@ -112,18 +112,26 @@ def report_summary(mapping: pa.Table) -> str:
     Upper-case results are instance pairings, lower-case ones single fills; a text fill compared on
     content and extent shows both results, content first (``cor/inc``).
     """
+
+    def line(row: Mapping[str, Any]) -> str:
+        results = "/".join(p["category"].lower() for p in row[C.points])
+        if row[C.level] == "instance":
+            return f"{results.upper()} | | {row[C.ref_instance] or ''} | {row[C.hyp_instance] or ''}"
+        return f"{results} | {row[C.slot]}: | {row[C.ref_fill] or ''} | {row[C.hyp_fill] or ''}"
+
+    return summary_lines(mapping, line)
+
+
+def summary_lines(mapping: pa.Table, line: Callable[[Mapping[str, Any]], str]) -> str:
+    """A report summary: a ``Document ID`` line before each document's pairings, then ``line(row)``
+    for every mapping row."""
     lines: list[str] = []
     current = None
     for row in mapping.to_pylist():
         if row[C.doc_id] != current:
             current = row[C.doc_id]
             lines.extend(["", f"Document {current}"])
-        results = "/".join(p["category"].lower() for p in row[C.points])
-        if row[C.level] == "instance":
-            results = results.upper()
-            lines.append(f"{results} | | {row[C.ref_instance] or ''} | {row[C.hyp_instance] or ''}")
-        else:
-            lines.append(f"{results} | {row[C.slot]}: | {row[C.ref_fill] or ''} | {row[C.hyp_fill] or ''}")
+        lines.append(line(row))
     return "\n".join(lines).lstrip("\n") + "\n"
 
 
