@@ -100,8 +100,9 @@ def test_scenario_template_text_filtering_and_implicit_optional(
     # the other, so both are implicitly optional, and PERSON-1, pointed to only from the optional
     # event, too. The response's template has no CONTENT: both alternatives' pointers lead to optional
     # unmapped objects (non; the alternative not chosen is non-committal too: CONTENT 2), and the
-    # optional objects' fills are non: POST 2, IO_PERSON 1, PER_NAME 1, CONTENT 2 = NON 6. Document B: the key is a bare template (irrelevant); the response's CONTENT
-    # and its event's POST are spurious. DOC_NR cor twice.
+    # optional objects' fills are non: POST 2, IO_PERSON 1, PER_NAME 1, CONTENT 2 = NON 6.
+    # Document B: the key is a bare template (irrelevant); the response's CONTENT and its event's POST
+    # are spurious. DOC_NR cor twice.
     assert "ALL SLOTS        2     4|   2   0    0|   0    2    6| 100  50   0  50   0  50" in out
     # Text filtering: A relevant in the key only, B in the response only: 2 documents, INC 2.
     assert "TEXT FILTERI     2     2|   0   0    2|   0    0    0|   0   0   0   0 100 100" in out
