@@ -22,9 +22,10 @@ see :func:`_align_region` for the order in which equal-cost moves are preferred.
 from __future__ import annotations
 
 from array import array
+from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from itertools import chain
+from mmap import mmap
 from operator import itemgetter
 
 import numpy as np
@@ -457,7 +458,7 @@ class BatchAlignment:
         )
 
 
-CHUNK_WORDS = 1 << 20  # documents are aligned in chunks of about this many words (arrays stay in cache)
+CHUNK_WORDS = 1 << 20  # documents are aligned in chunks of about this many words (see align_batch)
 
 
 def align_batch(
@@ -470,54 +471,120 @@ def align_batch(
     """Align many plain reference sequences with their hypotheses; the same result as :func:`align`.
 
     Documents go through :func:`_align_chunk` a chunk at a time, so that the working arrays stay
-    small; the results are joined with their indices moved to the whole concatenation.
+    small (and are reused from one chunk to the next); each chunk's result is written into the
+    joined arrays with its indices moved to the whole concatenation. Those arrays are made for the
+    most columns there could be (one per word of either side) and handed back cut to the columns
+    there are: the memory never written is never used.
     """
-    chunks: list[BatchAlignment] = []
-    start, words = 0, 0
+    ends: list[int] = []  # where each chunk of documents ends
+    words = 0
     for d, ref in enumerate(refs):
         words += len(ref)
         if words >= CHUNK_WORDS or d == len(refs) - 1:
-            chunks.append(
-                _align_chunk(
-                    refs[start : d + 1],
-                    hyps[start : d + 1],
-                    costs,
-                    ref_optional[start : d + 1] if ref_optional is not None else None,
-                    hyp_optional[start : d + 1] if hyp_optional is not None else None,
-                )
-            )
-            start, words = d + 1, 0
-    if len(chunks) == 1:
-        return chunks[0]
-    if not chunks:
+            ends.append(d + 1)
+            words = 0
+    if not ends:
         empty = np.zeros(0, np.int64)
         return BatchAlignment(
             empty, empty, np.zeros(0, np.uint8), np.zeros(0), np.zeros(1, np.int64), empty, empty
         )
-    refs_seen = hyps_seen = columns_seen = 0
-    parts: dict[str, list[np.ndarray]] = {k: [] for k in ("ref", "hyp", "ops", "costs", "bounds", "ro", "ho")}
-    for chunk in chunks:
-        parts["ref"].append(np.where(chunk.ref >= 0, chunk.ref + refs_seen, -1))
-        parts["hyp"].append(np.where(chunk.hyp >= 0, chunk.hyp + hyps_seen, -1))
-        parts["ops"].append(chunk.ops)
-        parts["costs"].append(chunk.costs)
-        parts["bounds"].append(chunk.bounds[:-1] + columns_seen)
-        parts["ro"].append(chunk.ref_offsets + refs_seen)
-        parts["ho"].append(chunk.hyp_offsets + hyps_seen)
-        refs_seen += chunk.ref_words
-        hyps_seen += chunk.hyp_words
-        columns_seen += len(chunk.ops)
+
+    def chunk(start: int, end: int, out: _Output) -> BatchAlignment:
+        return _align_chunk(
+            refs[start:end],
+            hyps[start:end],
+            costs,
+            ref_optional[start:end] if ref_optional is not None else None,
+            hyp_optional[start:end] if hyp_optional is not None else None,
+            out,
+        )
+
+    capacity = sum(map(len, refs)) + sum(map(len, hyps))
+    out = _Output(capacity)
+    joined_costs: np.ndarray | None = None  # only when some chunk has costs of its own
+    refs_seen = hyps_seen = 0
+    parts: dict[str, list[np.ndarray]] = {k: [] for k in ("bounds", "ro", "ho")}
+    start = 0
+    for end in ends:
+        part = chunk(start, end, out)
+        start = end
+        columns = slice(out.used, out.used + len(part.ops))
+        for target, seen in ((out.ref[columns], refs_seen), (out.hyp[columns], hyps_seen)):
+            if seen:  # a word index moves by the words of the chunks before; -1 (none) stays
+                np.add(target, seen, out=target, where=target >= 0)
+        if part.costs is not None or joined_costs is not None:  # optional words: costs of its own
+            if joined_costs is None:  # the chunks before had theirs by op: make them now
+                joined_costs = _fresh(capacity, np.float64)
+                _costs_by_op(costs, out.ops[: columns.start], joined_costs[: columns.start])
+            if part.costs is not None:
+                joined_costs[columns] = part.costs
+            else:
+                _costs_by_op(costs, part.ops, joined_costs[columns])
+        parts["bounds"].append(part.bounds[:-1] + out.used)
+        parts["ro"].append(part.ref_offsets + refs_seen)
+        parts["ho"].append(part.hyp_offsets + hyps_seen)
+        refs_seen += part.ref_words
+        hyps_seen += part.hyp_words
+        out.used += len(part.ops)
+        del part
+    used = out.used
+    ops = out.ops[:used]
+    if joined_costs is None:
+        joined_costs = _fresh(used, np.float64)
+        _costs_by_op(costs, ops, joined_costs)
     return BatchAlignment(
-        np.concatenate(parts["ref"]),
-        np.concatenate(parts["hyp"]),
-        np.concatenate(parts["ops"]),
-        np.concatenate(parts["costs"]),
-        np.concatenate(parts["bounds"] + [np.array([columns_seen], np.int64)]),
+        out.ref[:used],
+        out.hyp[:used],
+        ops,
+        joined_costs[:used],
+        np.concatenate(parts["bounds"] + [np.array([used], np.int64)]),
         np.concatenate(parts["ro"]),
         np.concatenate(parts["ho"]),
         refs_seen,
         hyps_seen,
     )
+
+
+def _fresh(count: int, dtype: type) -> np.ndarray:
+    """An uninitialised array for the result; a large one in plain anonymous memory.
+
+    numpy advises the kernel to back large arrays with huge pages. Where the kernel compacts
+    memory on demand to find them (transparent huge pages with ``defrag=madvise``, a common
+    default), fresh huge pages stall once the free ones run out: on the workplace machine, writing
+    a 128 MB result cost 0.25 s of system time that way against 0.05 s in ordinary pages, while a
+    result of a few tens of MB still found free huge pages (cheaper than ordinary ones). The
+    result is the one large thing written fresh on every call; the working arrays are reused from
+    one chunk to the next.
+    """
+    size = count * np.dtype(dtype).itemsize
+    if size < LARGE_RESULT:
+        return np.empty(count, dtype)
+    return np.frombuffer(mmap(-1, size), dtype)
+
+
+LARGE_RESULT = 1 << 25  # bytes: result arrays from this size on are not advised to use huge pages
+
+
+class _Output:
+    """Where the chunks' columns go (reference, hypothesis, op), one chunk after the other.
+
+    Made for the most columns there could be (one per word of either side); memory never written
+    is never used. ``used``: the columns written so far.
+    """
+
+    def __init__(self, capacity: int) -> None:
+        self.ref = _fresh(capacity, np.int64)
+        self.hyp = _fresh(capacity, np.int64)
+        self.ops = _fresh(capacity, np.uint8)
+        self.used = 0
+
+    def place(self, result: BatchAlignment) -> None:
+        """Write ``result``'s columns at the next free place, and make them views of it."""
+        columns = slice(self.used, self.used + len(result.ops))
+        for name in ("ref", "hyp", "ops"):
+            target = getattr(self, name)[columns]
+            np.copyto(target, getattr(result, name))
+            setattr(result, name, target)
 
 
 def _align_chunk(
@@ -526,8 +593,13 @@ def _align_chunk(
     costs: Costs,
     ref_optional: Sequence[Sequence[bool] | None] | None,
     hyp_optional: Sequence[Sequence[bool] | None] | None,
+    out: _Output,
 ) -> BatchAlignment:
     """Align a chunk of documents (see :func:`align_batch`).
+
+    The columns are written into ``out`` at its next free place (``ref``, ``hyp`` and ``ops`` of the
+    result are views of it, with the chunk's own word indices); ``costs`` is ``None`` when they
+    follow from the ops alone (:func:`_costs_by_op`).
 
     rapidfuzz gives a least-edit alignment of every document as its matching blocks (runs of equal
     words). Between two blocks lie ``n`` reference and ``m`` hypothesis words without a match: they
@@ -535,7 +607,7 @@ def _align_chunk(
     insertions first, as sclite's traceback leaves them (it runs back from the end preferring the
     diagonal). The columns are built from the blocks with array operations only. That alignment is
     sclite's wherever a region between anchors offers no other choice of matches and no optional
-    word; the other regions are aligned again by the full programme (:func:`_refine`).
+    word; the other regions are aligned again by the full programme (:func:`_splice`).
     """
     n_docs = len(refs)
     ref_lengths = np.fromiter((len(r) for r in refs), np.int64, n_docs)
@@ -543,21 +615,23 @@ def _align_chunk(
     ref_offsets = np.concatenate(([0], np.cumsum(ref_lengths, dtype=np.int64)))
     hyp_offsets = np.concatenate(([0], np.cumsum(hyp_lengths, dtype=np.int64)))
 
+    hints = np.maximum(np.abs(ref_lengths - hyp_lengths), 1).tolist()
+    editops = Levenshtein.editops
     blocks: list = []
     per_document: list[int] = []
-    for ref, hyp in zip(refs, hyps, strict=True):
-        found = Levenshtein.editops(
-            ref, hyp, score_hint=max(1, abs(len(ref) - len(hyp)))
-        ).as_matching_blocks()
-        blocks.extend(found)  # the last block of a document is (n, m, 0)
-        per_document.append(len(found))
-    flat = np.fromiter(chain.from_iterable(blocks), np.int64, 3 * len(blocks)).reshape(-1, 3)
+    extend, append = blocks.extend, per_document.append
+    for ref, hyp, hint in zip(refs, hyps, hints, strict=True):
+        found = editops(ref, hyp, score_hint=hint).as_matching_blocks()
+        extend(found)  # the last block of a document is (n, m, 0)
+        append(len(found))
+    n_blocks = len(blocks)
+    # A matching block reads fastest as a sequence, one field at a time.
+    a, b, size = (np.fromiter(map(itemgetter(f), blocks), np.int64, n_blocks) for f in range(3))
     counts = np.asarray(per_document, np.int64)
     block_doc = np.repeat(np.arange(n_docs), counts)
-    a = flat[:, 0] + ref_offsets[:-1][block_doc]
-    b = flat[:, 1] + hyp_offsets[:-1][block_doc]
-    size = flat[:, 2]
-    first = np.zeros(len(flat), bool)
+    a += ref_offsets[:-1][block_doc]
+    b += hyp_offsets[:-1][block_doc]
+    first = np.zeros(n_blocks, bool)
     first[np.concatenate(([0], np.cumsum(counts)[:-1]))[counts > 0]] = True
     # Where the gap before each block starts: the previous block's end, or the document's start.
     gap_ref = np.where(first, ref_offsets[:-1][block_doc], np.roll(a + size, 1))
@@ -566,21 +640,28 @@ def _align_chunk(
     wide = np.maximum(n_gap, m_gap)
     spans = wide + size
     column_start = np.concatenate(([0], np.cumsum(spans, dtype=np.int64)))
-    # Only the gap columns need work: every other column is a match. Columns then take the next
-    # unconsumed word of each side they consume (all words are consumed, in order).
+    # Only the gap columns need work: every other column is a match. A gap's columns are its
+    # deletions or insertions, then its substitutions. Columns then take the next unconsumed word
+    # of each side they consume (all words are consumed, in order).
     ops = np.full(int(column_start[-1]), CORRECT, np.uint8)
-    gap_columns = _ranges(column_start[:-1], wide)
-    p = gap_columns - np.repeat(column_start[:-1], wide)
-    lead = p < np.repeat(np.abs(n_gap - m_gap), wide)
-    deletes = np.repeat(n_gap > m_gap, wide)
-    ops[gap_columns] = np.where(lead, np.where(deletes, DELETION, INSERTION), SUBSTITUTION)
-    takes_ref = ops != INSERTION
-    takes_hyp = ops != DELETION
-    col_ref = np.where(takes_ref, np.cumsum(takes_ref, dtype=np.int64) - 1, -1)
-    col_hyp = np.where(takes_hyp, np.cumsum(takes_hyp, dtype=np.int64) - 1, -1)
+    gap_starts = column_start[:-1]
+    excess = n_gap - m_gap
+    deleting_gaps = np.flatnonzero(excess > 0)
+    inserting_gaps = np.flatnonzero(excess < 0)
+    deleted = _ranges(gap_starts[deleting_gaps], excess[deleting_gaps])
+    inserted = _ranges(gap_starts[inserting_gaps], -excess[inserting_gaps])
+    ops[deleted] = DELETION
+    ops[inserted] = INSERTION
+    ops[_ranges(gap_starts + np.abs(excess), np.minimum(n_gap, m_gap))] = SUBSTITUTION
+    col_ref = np.cumsum(ops != INSERTION, dtype=np.int64)
+    col_ref -= 1
+    col_ref[inserted] = -1
+    col_hyp = np.cumsum(ops != DELETION, dtype=np.int64)
+    col_hyp -= 1
+    col_hyp[deleted] = -1
     block_columns = np.bincount(block_doc, weights=spans, minlength=n_docs).astype(np.int64)
     bounds = np.concatenate(([0], np.cumsum(block_columns, dtype=np.int64)))
-    words = _Words(refs, hyps)
+    words = _Words(refs, hyps, ref_offsets[:-1], hyp_offsets[:-1])
     result = BatchAlignment(
         col_ref,
         col_hyp,
@@ -597,23 +678,30 @@ def _align_chunk(
     # Regions are judged on rapidfuzz's own layout: shifting first could join a match to an anchor
     # and hide a region's other choices. Flagged regions are realigned whole; in the others, the
     # deletions and insertions slide left as sclite leaves them.
-    r_starts, r_ends, flagged, ref_from, ref_to, hyp_from, hyp_to = _flag_block_regions(
-        words, costs, ref_flags, hyp_flags, first, size, n_gap, m_gap, gap_ref, gap_hyp, column_start
+    r_starts, r_ends, flagged, ref_from, ref_to, hyp_from, hyp_to, wide_regions, corrects = (
+        _flag_block_regions(
+            costs, ref_flags, hyp_flags, first, size, n_gap, m_gap, gap_ref, gap_hyp, column_start
+        )
     )
     previous_size = np.where(first, 0, np.roll(size, 1))
-    gap_starts = column_start[:-1]
-    _flag_sliding_gaps(
-        r_starts,
-        r_ends,
-        flagged,
-        (ref_from, hyp_from),
-        words,
-        gap_starts,
-        n_gap - m_gap,
-        gap_ref,
-        gap_hyp,
-        previous_size,
+    leads = _Leads(excess, gap_ref, gap_hyp, previous_size)
+    # The words the judgements look at, read in one pass per side: the words of the regions with
+    # a choice of matches, the leading deleted or inserted words, the matches before them.
+    ref_lengths_w = ref_to[wide_regions] - ref_from[wide_regions]
+    hyp_lengths_w = hyp_to[wide_regions] - hyp_from[wide_regions]
+    lead_deleting = leads.lead_deleting
+    ref_values, leads.lead_words[lead_deleting], leads.before_words = words.ref.gather_parts(
+        _ranges(ref_from[wide_regions], ref_lengths_w), leads.lead[lead_deleting], leads.before
     )
+    hyp_values, leads.lead_words[~lead_deleting] = words.hyp.gather_parts(
+        _ranges(hyp_from[wide_regions], hyp_lengths_w), leads.lead[~lead_deleting]
+    )
+    if len(wide_regions):
+        # (a) another choice of matches: more equal (reference, hypothesis) word pairs than matches.
+        flagged[wide_regions] |= (
+            _equal_pairs(ref_values, ref_lengths_w, hyp_values, hyp_lengths_w) > corrects[wide_regions]
+        )
+    _flag_sliding_gaps(r_starts, r_ends, flagged, (ref_from, hyp_from), words, gap_starts, leads)
     starts, ends = r_starts[flagged], r_ends[flagged]
     word_ranges = (ref_from[flagged], ref_to[flagged], hyp_from[flagged], hyp_to[flagged])
     region = np.searchsorted(starts, gap_starts, side="right") - 1
@@ -622,21 +710,59 @@ def _align_chunk(
         if len(starts)
         else np.zeros(len(gap_starts), bool)
     )
-    _shift_left(
-        col_ref,
-        col_hyp,
-        ops,
-        words,
-        gap_starts,
-        np.where(inside, 0, n_gap - m_gap),
-        gap_ref,
-        gap_hyp,
-        previous_size,
-    )
-    _fill_costs(result, words, costs, ref_flags, hyp_flags)
-    if len(starts):
-        _splice(result, words, costs, ref_flags, hyp_flags, starts, ends, word_ranges)
+    _shift_left(col_ref, col_hyp, ops, words, gap_starts, inside, leads)
+    # With flat costs and no optional word, a column's cost follows from its op alone.
+    by_op = costs.substitution is None and ref_flags is None and hyp_flags is None
+    if not by_op:
+        _fill_costs(result, words, costs, ref_flags, hyp_flags)
+    if not (
+        len(starts) and _splice(result, words, costs, ref_flags, hyp_flags, starts, ends, word_ranges, out)
+    ):
+        out.place(result)
+    if by_op:
+        result.costs = None  # type: ignore[assignment]  # the caller fills them in (_costs_by_op)
     return result
+
+
+def _costs_by_op(costs: Costs, ops: np.ndarray, out: np.ndarray) -> None:
+    """Each column's cost from its op alone (flat costs and no optional word), into ``out``."""
+    table = np.zeros(256, np.float64)
+    table[SUBSTITUTION] = costs.flat_substitution
+    table[DELETION] = costs.deletion
+    table[INSERTION] = costs.insertion
+    step = 1 << 16  # a piece at a time: no temporary the size of the result
+    for start in range(0, len(ops), step):
+        out[start : start + step] = table[ops[start : start + step]]
+
+
+class _Leads:
+    """The gaps whose deletions or insertions follow a match, so that they could slide left.
+
+    ``gaps`` are their block indices; ``position`` and ``length`` the deleted (reference) or inserted
+    (hypothesis) words that lead the gap, ``lead`` the positions of those words one gap after the
+    other (``owner``: the gap of each, ``lead_deleting``: on the reference side), ``before`` the
+    reference position of the match right before each gap (its word is the hypothesis's too).
+    ``lead_words`` and ``before_words`` are filled in by the caller.
+    """
+
+    def __init__(
+        self,
+        excess: np.ndarray,
+        gap_ref: np.ndarray,
+        gap_hyp: np.ndarray,
+        previous_size: np.ndarray,
+    ) -> None:
+        self.gaps = candidates = np.flatnonzero((excess != 0) & (previous_size > 0))
+        self.deleting = deleting = excess[candidates] > 0
+        self.length = length = np.abs(excess[candidates])
+        self.position = position = np.where(deleting, gap_ref[candidates], gap_hyp[candidates])
+        self.lead = _ranges(position, length)
+        self.owner = owner = np.repeat(np.arange(len(candidates)), length)
+        self.lead_deleting = deleting[owner]
+        self.before = gap_ref[candidates] - 1
+        self.previous_size = previous_size
+        self.lead_words = np.zeros(len(self.lead), np.int64)
+        self.before_words = np.zeros(len(candidates), np.int64)
 
 
 def _flag_sliding_gaps(
@@ -646,10 +772,7 @@ def _flag_sliding_gaps(
     word_starts: tuple[np.ndarray, np.ndarray],
     words: _Words,
     gap_starts: np.ndarray,
-    excess: np.ndarray,
-    gap_ref: np.ndarray,
-    gap_hyp: np.ndarray,
-    previous_size: np.ndarray,
+    leads: _Leads,
 ) -> None:
     """Flag the regions where a deleted or inserted word could slide in among equal matches.
 
@@ -658,36 +781,40 @@ def _flag_sliding_gaps(
     cover. Such a region is realigned by the full programme, starting early enough (in place, on
     ``r_starts`` and ``flagged``) to take in the matches of those words before it.
     """
-    candidates = np.flatnonzero((excess != 0) & (previous_size > 0))
+    candidates = leads.gaps
     if len(candidates) == 0 or len(r_starts) == 0:
         return
-    deleting = excess[candidates] > 0
-    length = np.abs(excess[candidates])
-    position = np.where(deleting, gap_ref[candidates], gap_hyp[candidates])
-    lead = _ranges(position, length)
-    owner = np.repeat(np.arange(len(candidates)), length)
-    lead_deleting = deleting[owner]
-    lead_words = np.empty(len(lead), np.int64)
-    lead_words[lead_deleting] = words.gather(words.ref, lead[lead_deleting])
-    lead_words[~lead_deleting] = words.gather(words.hyp, lead[~lead_deleting])
-    before = position - 1
-    before_words = np.empty(len(candidates), np.int64)
-    before_words[deleting] = words.gather(words.ref, before[deleting])
-    before_words[~deleting] = words.gather(words.hyp, before[~deleting])
+    deleting, length, position, owner = leads.deleting, leads.length, leads.position, leads.owner
+    lead_words, before_words = leads.lead_words, leads.before_words
+    previous_size = leads.previous_size
     touching = np.bincount(owner, weights=lead_words == before_words[owner], minlength=len(candidates)) > 0
-    for k in np.flatnonzero(touching).tolist():
-        gap = int(candidates[k])
-        sequence = words.ref if deleting[k] else words.hyp
-        p, e = int(position[k]), int(length[k])
+    chosen = np.flatnonzero(touching)
+    if len(chosen) == 0:
+        return
+    # The region of each gap. Moving a region's start earlier (below) never changes the region of
+    # a later gap: the start stays within the anchor before it.
+    gaps = candidates[chosen]
+    gap_at = gap_starts[gaps]
+    regions = np.searchsorted(r_starts, gap_at, side="right") - 1
+    inside = (regions >= 0) & (gap_at < r_ends[np.maximum(regions, 0)])
+    chosen, gaps, gap_at, regions = chosen[inside], gaps[inside], gap_at[inside], regions[inside]
+    flagged[regions] = True
+    for gap_start, region, p, e, deletes, before in zip(
+        gap_at.tolist(),
+        regions.tolist(),
+        position[chosen].tolist(),
+        length[chosen].tolist(),
+        deleting[chosen].tolist(),
+        previous_size[gaps].tolist(),
+        strict=True,
+    ):
+        sequence, first = (words.ref if deletes else words.hyp).document(p)
+        p -= first
         block = set(sequence[p : p + e])
         reach = 0  # matches before the gap whose word is one of the block's
-        while reach < int(previous_size[gap]) and sequence[p - 1 - reach] in block:
+        while reach < before and sequence[p - 1 - reach] in block:
             reach += 1
-        region = int(np.searchsorted(r_starts, gap_starts[gap], side="right")) - 1
-        if region < 0 or gap_starts[gap] >= r_ends[region]:
-            continue
-        flagged[region] = True
-        earlier = int(r_starts[region]) - (int(gap_starts[gap]) - reach)
+        earlier = int(r_starts[region]) - (gap_start - reach)
         if earlier > 0:  # the matches taken in consume one word of each side apiece
             r_starts[region] -= earlier
             word_starts[0][region] -= earlier
@@ -700,37 +827,28 @@ def _shift_left(
     ops: np.ndarray,
     words: _Words,
     starts: np.ndarray,
-    excess: np.ndarray,
-    gap_ref: np.ndarray,
-    gap_hyp: np.ndarray,
-    previous_size: np.ndarray,
+    inside: np.ndarray,
+    leads: _Leads,
 ) -> None:
     """Move each gap's leading deletions or insertions left past equal matched words, in place.
 
     ``C(x, x) I(x)`` and ``I(x) C(x, x)`` cost the same; sclite's traceback leaves the insertion (or
     deletion) as far left as it can go, so a block of them slides left over the matches before it
-    while the word leaving the block's end equals the word entering at its start.
+    while the word leaving the block's end equals the word entering at its start. Gaps ``inside``
+    a realigned region are left alone.
     """
-    candidates = np.flatnonzero((excess != 0) & (previous_size > 0))
-    if len(candidates) == 0:
+    if len(leads.gaps) == 0:
         return
-    deleting = excess[candidates] > 0
-    length = np.abs(excess[candidates])
-    position = np.where(deleting, gap_ref[candidates], gap_hyp[candidates])
-    last = position + length - 1
-    before = position - 1
-    ref_check = candidates[deleting]
-    hyp_check = candidates[~deleting]
-    ok = np.zeros(len(candidates), bool)
-    ok[deleting] = words.gather(words.ref, last[deleting]) == words.gather(words.ref, before[deleting])
-    ok[~deleting] = words.gather(words.hyp, last[~deleting]) == words.gather(words.hyp, before[~deleting])
-    del ref_check, hyp_check
+    last = np.cumsum(leads.length) - 1  # each gap's last lead word
+    ok = (leads.lead_words[last] == leads.before_words) & ~inside[leads.gaps]
+    candidates, deleting, length, position = leads.gaps, leads.deleting, leads.length, leads.position
+    previous_size = leads.previous_size
     for k in np.flatnonzero(ok).tolist():
         block = int(candidates[k])
-        sequence = words.ref if deleting[k] else words.hyp
         p, e, limit = int(position[k]), int(length[k]), int(previous_size[block])
+        sequence, first = (words.ref if deleting[k] else words.hyp).document(p)
         shift = 0
-        while shift < limit and sequence[p + e - 1 - shift] == sequence[p - 1 - shift]:
+        while shift < limit and sequence[p - first + e - 1 - shift] == sequence[p - first - 1 - shift]:
             shift += 1
         start = int(starts[block]) - shift
         # The matched pairs before the block: reference and hypothesis positions of its first column.
@@ -750,20 +868,104 @@ def _shift_left(
         ops[start + e : start + e + shift] = CORRECT
 
 
-class _Words:
-    """The chunk's word ids as flat Python lists, gathered by global index only where needed."""
+class _Side:
+    """One side's words, in the documents as given, looked up by position in their concatenation.
 
-    def __init__(self, refs: Sequence[Sequence[int]], hyps: Sequence[Sequence[int]]) -> None:
-        self.ref = list(chain.from_iterable(refs))
-        self.hyp = list(chain.from_iterable(hyps))
+    Only the few words near the errors are ever looked at, so the documents are not joined.
+    """
+
+    def __init__(self, documents: Sequence[Sequence[int]], starts: np.ndarray) -> None:
+        self.documents = documents
+        self.starts = starts  # where each document's first word lies in the concatenation
+        self._starts = starts.tolist()
+
+    def document(self, position: int) -> tuple[Sequence[int], int]:
+        """The document holding the word at ``position``, and where that document starts."""
+        d = bisect_right(self._starts, position) - 1
+        return self.documents[d], self._starts[d]
+
+    def span(self, start: int, end: int) -> list[int]:
+        """The words ``[start, end)`` of one document."""
+        words, first = self.document(start)
+        return list(words[start - first : end - first])
+
+    def gather(self, index: np.ndarray) -> np.ndarray:
+        """The words at the positions ``index``."""
+        count = len(index)
+        if count == 0:
+            return np.zeros(0, np.int64)
+        if count > 1 and bool((index[1:] >= index[:-1]).all()):
+            return self._gather_sorted(index)
+        doc = np.searchsorted(self.starts, index, side="right") - 1
+        local = (index - self.starts[doc]).tolist()
+        documents = self.documents
+        cuts = (np.flatnonzero(doc[1:] != doc[:-1]) + 1).tolist()
+        if 4 * len(cuts) > count:  # scattered: one word at a time
+            values = [documents[d][i] for d, i in zip(doc.tolist(), local, strict=True)]
+        else:  # in runs of the same document: each run at once
+            bounds = [0, *cuts, count]
+            values = []
+            for d, s, e in zip(doc[bounds[:-1]].tolist(), bounds, bounds[1:], strict=False):
+                if e - s == 1:
+                    values.append(documents[d][local[s]])
+                else:
+                    values.extend(itemgetter(*local[s:e])(documents[d]))
+        return np.fromiter(values, np.int64, count)
+
+    def _gather_sorted(self, positions: np.ndarray) -> np.ndarray:
+        """:meth:`gather` for increasing positions: each document's run found by its start."""
+        count = len(positions)
+        cuts = np.searchsorted(positions, self.starts)  # where each document's positions begin
+        local = (positions - np.repeat(self.starts, np.diff(cuts, append=count))).tolist()
+        documents = self.documents
+        values: list = []
+        append, extend = values.append, values.extend
+        bounds = cuts.tolist()
+        bounds.append(count)
+        for words, s, e in zip(documents, bounds, bounds[1:], strict=False):
+            if e - s > 1:
+                extend(itemgetter(*local[s:e])(words))
+            elif e > s:
+                append(words[local[s]])
+        return np.fromiter(values, np.int64, count)
+
+    def gather_parts(self, *indices: np.ndarray) -> list[np.ndarray]:
+        """:meth:`gather` for several index arrays in one pass, each word read once, in order.
+
+        Reading each document once, front to back, costs far fewer cache misses than reading it
+        once per index array.
+        """
+        everything = np.concatenate(indices)
+        if len(everything) == 0:
+            return [np.zeros(0, np.int64) for _ in indices]
+        order = np.argsort(everything, kind="stable")  # the parts are sorted runs: merged fast
+        ordered = everything[order]
+        first = np.empty(len(ordered), bool)
+        first[0] = True
+        np.not_equal(ordered[1:], ordered[:-1], out=first[1:])
+        values = self._gather_sorted(ordered[first])
+        found = np.empty(len(everything), np.int64)
+        found[order] = values[np.cumsum(first) - 1]
+        return np.split(found, np.cumsum([len(i) for i in indices[:-1]]))
+
+
+class _Words:
+    """The chunk's words, reference and hypothesis sides (see :class:`_Side`)."""
+
+    def __init__(
+        self,
+        refs: Sequence[Sequence[int]],
+        hyps: Sequence[Sequence[int]],
+        ref_starts: np.ndarray,
+        hyp_starts: np.ndarray,
+    ) -> None:
+        """``ref_starts``, ``hyp_starts``: where each document starts in its side's concatenation."""
+        self.ref = _Side(refs, ref_starts)
+        self.hyp = _Side(hyps, hyp_starts)
 
     @staticmethod
-    def gather(words: list[int], index: np.ndarray) -> np.ndarray:
-        if len(index) == 0:
-            return np.zeros(0, np.int64)
-        if len(index) == 1:
-            return np.array([words[int(index[0])]], np.int64)
-        return np.fromiter(itemgetter(*index.tolist())(words), np.int64, len(index))
+    def gather(side: _Side, index: np.ndarray) -> np.ndarray:
+        return side.gather(index)
 
 
 def _ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
@@ -776,7 +978,6 @@ def _ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
 
 
 def _flag_block_regions(
-    words: _Words,
     costs: Costs,
     ref_flags: np.ndarray | None,
     hyp_flags: np.ndarray | None,
@@ -790,8 +991,10 @@ def _flag_block_regions(
 ) -> tuple[np.ndarray, ...]:
     """The regions between anchors, and which the full programme must realign.
 
-    Returns their column ranges ``[r_starts, r_ends)``, the flags, and their word ranges on each side
-    ``[ref_from, ref_to)``, ``[hyp_from, hyp_to)``.
+    Returns their column ranges ``[r_starts, r_ends)``, the flags, their word ranges on each side
+    ``[ref_from, ref_to)``, ``[hyp_from, hyp_to)``, and the regions that could have another choice of
+    matches with their number of matches: the caller flags those with more equal word pairs than
+    matches (which needs their words).
 
     Block ``k`` is preceded by its gap. A region starts at the gap of a document's first block or
     of a block that follows an anchor (a block of at least ``ANCHOR`` matches); it takes in the short
@@ -800,7 +1003,7 @@ def _flag_block_regions(
     n_blocks = len(size)
     if n_blocks == 0:
         empty = np.zeros(0, np.int64)
-        return empty, empty, np.zeros(0, bool), empty, empty, empty, empty
+        return empty, empty, np.zeros(0, bool), empty, empty, empty, empty, empty, empty
     short = size < ANCHOR
     starts_region = first.copy()
     starts_region[1:] |= ~short[:-1]
@@ -818,26 +1021,9 @@ def _flag_block_regions(
     hyp_from, hyp_to = gap_hyp[head], gap_hyp[tail] + m_gap[tail] + inside_c[tail]
     flagged = np.zeros(n_regions, bool)
 
-    # (a) another choice of matches: more equal (reference, hypothesis) word pairs than matches.
-    # A region of one column has none: its substitution pairs two different words.
+    # (a) another choice of matches (judged by the caller). A region of one column has none: its
+    # substitution pairs two different words.
     wide_regions = np.flatnonzero((errors > 0) & (errors + corrects > 1))
-    if len(wide_regions):
-        ref_lengths = ref_to[wide_regions] - ref_from[wide_regions]
-        hyp_lengths = hyp_to[wide_regions] - hyp_from[wide_regions]
-        ref_values = words.gather(words.ref, _ranges(ref_from[wide_regions], ref_lengths))
-        hyp_values = words.gather(words.hyp, _ranges(hyp_from[wide_regions], hyp_lengths))
-        width = int(max(ref_values.max(initial=0), hyp_values.max(initial=0))) + 1
-        ref_keys, ref_counts = np.unique(
-            np.repeat(wide_regions, ref_lengths) * width + ref_values, return_counts=True
-        )
-        hyp_keys, hyp_counts = np.unique(
-            np.repeat(wide_regions, hyp_lengths) * width + hyp_values, return_counts=True
-        )
-        common, ri, hi = np.intersect1d(ref_keys, hyp_keys, assume_unique=True, return_indices=True)
-        equal_pairs = np.bincount(
-            common // width, weights=ref_counts[ri] * hyp_counts[hi], minlength=n_regions
-        )
-        flagged |= equal_pairs > corrects
 
     # (b) optional words change what is cheapest.
     for flags, lower, upper in ((ref_flags, ref_from, ref_to), (hyp_flags, hyp_from, hyp_to)):
@@ -849,7 +1035,63 @@ def _flag_block_regions(
     if costs.substitution is not None:
         flagged |= errors >= 2
     flagged &= errors > 0
-    return r_starts, r_ends, flagged, ref_from, ref_to, hyp_from, hyp_to
+    return r_starts, r_ends, flagged, ref_from, ref_to, hyp_from, hyp_to, wide_regions, corrects
+
+
+def _equal_pairs(
+    ref_values: np.ndarray,
+    ref_lengths: np.ndarray,
+    hyp_values: np.ndarray,
+    hyp_lengths: np.ndarray,
+) -> np.ndarray:
+    """For each range pair, the number of (reference, hypothesis) word pairs that are equal.
+
+    ``ref_values``, ``hyp_values``: the ranges' words one range after the other.
+
+    Ranges are compared in groups of about the same length, each word against each, on padded
+    matrices; the longest ones by counting each word's occurrences on each side.
+    """
+    pairs = np.zeros(len(ref_lengths), np.int64)
+    if len(ref_values) == 0 or len(hyp_values) == 0:
+        return pairs
+    low = min(int(ref_values.min()), int(hyp_values.min()), 0)
+    ref_pad, hyp_pad = low - 1, low - 2  # never equal to a word, nor to each other
+    longest = np.maximum(ref_lengths, hyp_lengths)
+    ref_ends = np.cumsum(ref_lengths)
+    hyp_ends = np.cumsum(hyp_lengths)
+    bound = 0
+    for width in (2, 4, 8, 16, 32, 64):
+        group = np.flatnonzero((longest > bound) & (longest <= width))
+        bound = width
+        if len(group) == 0:
+            continue
+        columns = np.arange(width)
+        sides = []
+        for values, lengths, ends, pad in (
+            (ref_values, ref_lengths, ref_ends, ref_pad),
+            (hyp_values, hyp_lengths, hyp_ends, hyp_pad),
+        ):
+            n = lengths[group]
+            valid = columns < n[:, None]
+            padded = np.full((len(group), width), pad, np.int64)
+            padded[valid] = values[_ranges(ends[group] - n, n)]
+            sides.append(padded)
+        pairs[group] = np.count_nonzero(sides[0][:, :, None] == sides[1][:, None, :], axis=(1, 2))
+    rest = np.flatnonzero(longest > bound)
+    if len(rest):
+        # Few and long: count each word's occurrences in each range, keyed by (range, word).
+        ref_n, hyp_n = ref_lengths[rest], hyp_lengths[rest]
+        ref_part = ref_values[_ranges(ref_ends[rest] - ref_n, ref_n)] - low
+        hyp_part = hyp_values[_ranges(hyp_ends[rest] - hyp_n, hyp_n)] - low
+        width = int(max(ref_part.max(initial=0), hyp_part.max(initial=0))) + 1
+        order = np.arange(len(rest))
+        ref_keys, ref_counts = np.unique(np.repeat(order, ref_n) * width + ref_part, return_counts=True)
+        hyp_keys, hyp_counts = np.unique(np.repeat(order, hyp_n) * width + hyp_part, return_counts=True)
+        common, ri, hi = np.intersect1d(ref_keys, hyp_keys, assume_unique=True, return_indices=True)
+        pairs[rest] = np.bincount(
+            common // width, weights=ref_counts[ri] * hyp_counts[hi], minlength=len(rest)
+        ).astype(np.int64)
+    return pairs
 
 
 def _flags(optional: Sequence[Sequence[bool] | None] | None, lengths: np.ndarray) -> np.ndarray | None:
@@ -907,12 +1149,79 @@ def _splice(
     starts: np.ndarray,
     ends: np.ndarray,
     word_ranges: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
-) -> None:
+    out: _Output,
+) -> bool:
     """Replace the columns ``[start, end)`` of every flagged region by the full programme's columns.
+
+    With flat costs and no optional word the costs are left as they are, for the caller to fill
+    in afterwards, and the regions are aligned all at once (:func:`_realign_flat`). Returns whether
+    the columns were written into ``out`` (:meth:`_Output.place`) on the way.
 
     The programme leaves a region's leading deletions or insertions as far left as the region
     goes; like sclite's, they may go further, over the matches before the region, while the word
     leaving the block equals the word entering it (the region then starts earlier).
+    """
+    with_costs = costs.substitution is not None or ref_flags is not None or hyp_flags is not None
+    if with_costs:
+        new_starts, sizes, new_columns = _realign_each(
+            result, words, costs, ref_flags, hyp_flags, starts, word_ranges
+        )
+    else:
+        new_starts, sizes, new_columns = _realign_flat(result, words, costs, starts, word_ranges)
+    old_ends = ends.tolist()
+    if any(new_starts[k] < old_ends[k - 1] for k in range(1, len(new_starts))):
+        _scatter(result, new_starts, ends, sizes, new_columns)
+        return False
+    # The regions are in order and apart. A region that keeps its number of columns is written
+    # over in place; around the others, the result is the old columns between them and each
+    # region's new columns, one after the other.
+    size_array = np.asarray(sizes, np.int64)
+    start_array = np.asarray(new_starts, np.int64)
+    new_offsets = np.concatenate(([0], np.cumsum(size_array)))
+    growth = size_array - (ends - start_array)
+    kept = growth == 0
+    if kept.any():
+        old_at = _ranges(start_array[kept], size_array[kept])
+        new_at = _ranges(new_offsets[:-1][kept], size_array[kept])
+        for name, new in zip(("ref", "hyp", "ops", "costs"), new_columns, strict=False):
+            getattr(result, name)[old_at] = new[new_at]
+    changed = np.flatnonzero(~kept)
+    steps = np.concatenate(([0], np.cumsum(growth)))
+    result.bounds = result.bounds + steps[np.searchsorted(ends, result.bounds, side="right")]
+    if len(changed) == 0:
+        return False
+    total = len(result.ops)
+    cuts_old = [0, *np.column_stack((start_array[changed], ends[changed])).ravel().tolist(), total]
+    cuts_new = np.column_stack((new_offsets[changed], new_offsets[changed + 1])).ravel().tolist()
+    columns = slice(out.used, out.used + total + int(steps[-1]))
+    for name, new in zip(("ref", "hyp", "ops", "costs"), new_columns, strict=False):
+        old = getattr(result, name)
+        pieces = [old[cuts_old[0] : cuts_old[1]]]
+        for k in range(len(changed)):
+            pieces.append(new[cuts_new[2 * k] : cuts_new[2 * k + 1]])
+            pieces.append(old[cuts_old[2 * k + 2] : cuts_old[2 * k + 3]])
+        if name == "costs":  # costs of their own: the caller places them
+            setattr(result, name, np.concatenate(pieces))
+        else:
+            target = getattr(out, name)[columns]
+            np.concatenate(pieces, out=target)
+            setattr(result, name, target)
+    return True
+
+
+def _realign_each(
+    result: BatchAlignment,
+    words: _Words,
+    costs: Costs,
+    ref_flags: np.ndarray | None,
+    hyp_flags: np.ndarray | None,
+    starts: np.ndarray,
+    word_ranges: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+) -> tuple[list[int], list[int], tuple[np.ndarray, ...]]:
+    """The regions' new columns by the full programme, one region at a time (:func:`_splice`).
+
+    Returns where each region now starts, its number of columns, and the columns (reference,
+    hypothesis, op, cost) of every region one after the other.
     """
     doc_of = np.searchsorted(result.bounds, starts, side="right") - 1
     doc_starts = result.bounds[doc_of].tolist()
@@ -924,8 +1233,8 @@ def _splice(
     for k, start in enumerate(starts.tolist()):
         a, b, j1, j2 = ref_starts[k], ref_ends[k], hyp_starts[k], hyp_ends[k]
         refs, hyps, part_ops, part_costs = _align_linear(
-            words.ref[a:b],
-            words.hyp[j1:j2],
+            words.ref.span(a, b),
+            words.hyp.span(j1, j2),
             costs,
             ref_flags[a:b].tolist() if ref_flags is not None else None,
             hyp_flags[j1:j2].tolist() if hyp_flags is not None else None,
@@ -936,7 +1245,9 @@ def _splice(
         if part_ops and part_ops[0] in (DELETION, INSERTION):
             lead_op = part_ops[0]
             e = len(part_ops) - len(part_ops.lstrip(bytes([lead_op])))
-            sequence, p = (words.ref, a) if lead_op == DELETION else (words.hyp, j1)
+            p = a if lead_op == DELETION else j1
+            sequence, first = (words.ref if lead_op == DELETION else words.hyp).document(p)
+            p -= first
             while (
                 start - 1 - shift >= doc_starts[k]
                 and ops[start - 1 - shift] == CORRECT
@@ -967,10 +1278,224 @@ def _splice(
         local.costs.extend(part_costs)
         sizes.append(len(part_ops))
         new_starts.append(start - shift)
+    new_columns = (
+        np.frombuffer(local.ref, np.int64),
+        np.frombuffer(local.hyp, np.int64),
+        np.frombuffer(bytes(local.ops), np.uint8),
+        np.frombuffer(local.costs, np.float64),
+    )
+    return new_starts, sizes, new_columns
+
+
+def _realign_flat(
+    result: BatchAlignment,
+    words: _Words,
+    costs: Costs,
+    starts: np.ndarray,
+    word_ranges: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+) -> tuple[list[int], list[int], tuple[np.ndarray, ...]]:
+    """:func:`_realign_each` for flat costs and no optional word, all regions at once.
+
+    The same programme (:func:`_align_linear`: same sums, same comparisons, same tie order) runs on
+    every region of a group of about the same size together, one anti-diagonal of cells at a
+    time; the trace back runs on them together too. Regions too long for a group, or in groups
+    too small to gain, go through :func:`_align_linear` one by one. Returns no costs.
+    """
+    ref_from, ref_to, hyp_from, hyp_to = word_ranges
+    n, m = ref_to - ref_from, hyp_to - hyp_from
+    count = len(n)
+    longest = np.maximum(n, m)
+    ref_values = words.gather(words.ref, _ranges(ref_from, n))
+    hyp_values = words.gather(words.hyp, _ranges(hyp_from, m))
+    ref_ends, hyp_ends = np.cumsum(n), np.cumsum(m)
+    low = min(int(ref_values.min(initial=0)), int(hyp_values.min(initial=0)), 0)
+    ref_pad, hyp_pad = low - 1, low - 2  # never equal to a word, nor to each other
+    parts: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
+    sizes = np.zeros(count, np.int64)
+    alone = np.zeros(count, bool)
+    bound = 0
+    for width in (4, 8, 16, 32):
+        group = np.flatnonzero((longest > bound) & (longest <= width))
+        bound = width
+        if len(group) == 0:
+            continue
+        gn, gm = n[group], m[group]
+        rows, cols = int(gn.max()), int(gm.max())
+        # Rough costs in microseconds: a step of the group takes about as long as 150 cells of the
+        # programme on one region.
+        if 0.3 * int((gn * gm).sum()) + 2 * len(group) < 100 + 50 * (rows + cols):
+            alone[group] = True
+            continue
+        ref_padded = np.full((len(group), rows), ref_pad, np.int64)
+        ref_padded[np.arange(rows) < gn[:, None]] = ref_values[_ranges(ref_ends[group] - gn, gn)]
+        hyp_padded = np.full((len(group), cols), hyp_pad, np.int64)
+        hyp_padded[np.arange(cols) < gm[:, None]] = hyp_values[_ranges(hyp_ends[group] - gm, gm)]
+        equal = ref_padded[:, :, None] == hyp_padded[:, None, :]
+        lengths, local_ref, local_hyp, local_ops = _programme_group(equal, gn, gm, costs)
+        sizes[group] = lengths
+        parts.append((group, lengths, local_ref, local_hyp, local_ops))
+    alone |= longest > bound
+    for k in np.flatnonzero(alone).tolist():
+        a, b, j1, j2 = int(ref_from[k]), int(ref_to[k]), int(hyp_from[k]), int(hyp_to[k])
+        refs, hyps, part_ops, _ = _align_linear(
+            words.ref.span(a, b), words.hyp.span(j1, j2), costs, None, None
+        )
+        group = np.array([k])
+        lengths = np.array([len(part_ops)])
+        sizes[k] = len(part_ops)
+        parts.append(
+            (
+                group,
+                lengths,
+                np.array(refs, np.int64),
+                np.array(hyps, np.int64),
+                np.frombuffer(part_ops, np.uint8),
+            )
+        )
+    offsets = np.concatenate(([0], np.cumsum(sizes)))
+    total = int(offsets[-1])
+    new_ref = np.empty(total, np.int64)
+    new_hyp = np.empty(total, np.int64)
+    new_ops = np.empty(total, np.uint8)
+    for group, lengths, local_ref, local_hyp, local_ops in parts:
+        at = _ranges(offsets[group], lengths)
+        owner = np.repeat(group, lengths)
+        new_ref[at] = np.where(local_ref >= 0, local_ref + ref_from[owner], -1)
+        new_hyp[at] = np.where(local_hyp >= 0, local_hyp + hyp_from[owner], -1)
+        new_ops[at] = local_ops
+    # Leading deletions or insertions slide on over equal matches before the region (see _splice).
+    first_ops = new_ops[offsets[:-1]]
+    leading = np.flatnonzero((first_ops == DELETION) | (first_ops == INSERTION))
+    new_starts = starts.tolist()
+    sizes_list = sizes.tolist()
+    if len(leading):
+        doc_of = np.searchsorted(result.bounds, starts[leading], side="right") - 1
+        doc_starts = result.bounds[doc_of]
+        # e: how many columns of the region's first op lead it.
+        lead_sizes = sizes[leading]
+        lead_op = np.repeat(first_ops[leading], lead_sizes)
+        at = _ranges(offsets[leading], lead_sizes)
+        position_in = at - np.repeat(offsets[leading], lead_sizes)
+        lead_length = np.minimum.reduceat(
+            np.where(new_ops[at] == lead_op, np.repeat(lead_sizes, lead_sizes), position_in),
+            np.concatenate(([0], np.cumsum(lead_sizes)[:-1])),
+        )
+        deleting = first_ops[leading] == DELETION
+        p = np.where(deleting, ref_from[leading], hyp_from[leading])
+        before = starts[leading] - 1
+        possible = (before >= doc_starts) & (result.ops[np.maximum(before, 0)] == CORRECT)
+        words_at = np.zeros((2, len(leading)), np.int64)
+        for row, index in enumerate((p + lead_length - 1, p - 1)):
+            ref_side, hyp_side = possible & deleting, possible & ~deleting
+            words_at[row, ref_side] = words.gather(words.ref, index[ref_side])
+            words_at[row, hyp_side] = words.gather(words.hyp, index[hyp_side])
+        possible &= words_at[0] == words_at[1]
+        ops = result.ops
+        inserts: list[tuple[int, int, int]] = []  # (position in the new columns, ref, hyp) of matches
+        for t in np.flatnonzero(possible).tolist():
+            k = int(leading[t])
+            start, e, first = new_starts[k], int(lead_length[t]), int(doc_starts[t])
+            sequence, q = (words.ref if deleting[t] else words.hyp).document(int(p[t]))
+            q = int(p[t]) - q
+            shift = 0
+            while (
+                start - 1 - shift >= first
+                and ops[start - 1 - shift] == CORRECT
+                and sequence[q + e - 1 - shift] == sequence[q - 1 - shift]
+            ):
+                shift += 1
+            a, j1, lead_at = int(ref_from[k]), int(hyp_from[k]), int(offsets[k])
+            if deleting[t]:
+                new_ref[lead_at : lead_at + e] -= shift
+                matched = [(a - shift + e + u, j1 - shift + u) for u in range(shift)]
+            else:
+                new_hyp[lead_at : lead_at + e] -= shift
+                matched = [(a - shift + u, j1 - shift + e + u) for u in range(shift)]
+            inserts.extend((lead_at + e, r, h) for r, h in matched)
+            new_starts[k] = start - shift
+            sizes_list[k] += shift
+        if inserts:
+            where = [w for w, _, _ in inserts]
+            new_ref = np.insert(new_ref, where, [r for _, r, _ in inserts])
+            new_hyp = np.insert(new_hyp, where, [h for _, _, h in inserts])
+            new_ops = np.insert(new_ops, where, CORRECT)
+    return new_starts, sizes_list, (new_ref, new_hyp, new_ops)
+
+
+def _programme_group(
+    equal: np.ndarray, n: np.ndarray, m: np.ndarray, costs: Costs
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`_align_linear` with flat costs on many regions at once.
+
+    ``equal[r, i, j]``: reference word ``i`` of region ``r`` equals its hypothesis word ``j``
+    (padding never equal); ``n``, ``m``: the regions' lengths. The cells of an anti-diagonal do not
+    depend on each other, so each anti-diagonal is one step for every region; borders hold
+    infinity, which loses every comparison as the missing moves do in :func:`_align_linear`.
+    Returns each region's number of columns and its columns one region after the other, with
+    local indices (-1: none) and ops.
+    """
+    regions, rows, cols = equal.shape
+    stride = cols + 2  # cell (i, j), 0 <= i <= rows, 0 <= j <= cols, lives at (i + 1) * stride + j + 1
+    value = np.full(((rows + 2) * stride, regions), np.inf)
+    value[stride + 1] = 0.0
+    step = np.zeros(((rows + 2) * stride, regions))
+    inner = ((np.arange(1, rows + 1)[:, None] + 1) * stride + np.arange(1, cols + 1)[None, :] + 1).ravel()
+    step[inner] = np.where(equal, 0.0, costs.flat_substitution).reshape(regions, -1).T
+    move = np.zeros(((rows + 2) * stride, regions), np.uint8)
+    deletion, insertion = costs.deletion, costs.insertion
+    for d in range(1, rows + cols + 1):
+        i = np.arange(max(0, d - cols), min(rows, d) + 1)
+        cell = (stride - 1) * i + (stride + d + 1)
+        diagonal = value[cell - stride - 1] + step[cell]
+        down = value[cell - stride] + deletion
+        right = value[cell - 1] + insertion
+        # _align_linear's choice: the diagonal unless another move is strictly cheaper, then the
+        # deletion only if strictly cheaper than the insertion. The cell's value is the least.
+        either = np.minimum(down, right)
+        take_diagonal = diagonal <= either
+        value[cell] = np.minimum(diagonal, either)
+        move[cell] = np.where(take_diagonal, 0, 1 + (down >= right))
+    # Trace back from (n, m), every region one step at a time (3: the region is done); the columns
+    # come out last first.
+    i, j = n.copy(), m.copy()
+    region = np.arange(regions)
+    steps = rows + cols
+    back_move = np.full((regions, steps), 3, np.uint8)
+    back_i = np.zeros((regions, steps), np.int64)
+    back_j = np.zeros((regions, steps), np.int64)
+    for t in range(steps):
+        done = (i == 0) & (j == 0)
+        if done.all():
+            break
+        chosen = np.where(i > 0, move[(i + 1) * stride + j + 1, region], 2)
+        chosen[done] = 3
+        i -= chosen <= 1
+        j -= (chosen == 0) | (chosen == 2)
+        back_move[:, t] = chosen
+        back_i[:, t] = i
+        back_j[:, t] = j
+    lengths = np.count_nonzero(back_move != 3, axis=1).astype(np.int64)
+    owner = np.repeat(region, lengths)
+    within = np.arange(int(lengths.sum())) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+    back = np.repeat(lengths, lengths) - 1 - within
+    moves, ref_local, hyp_local = back_move[owner, back], back_i[owner, back], back_j[owner, back]
+    matched = equal[owner, np.minimum(ref_local, rows - 1), np.minimum(hyp_local, cols - 1)]
+    ops = np.where(
+        moves == 0, np.where(matched, CORRECT, SUBSTITUTION), np.where(moves == 1, DELETION, INSERTION)
+    ).astype(np.uint8)
+    return lengths, np.where(moves == 2, -1, ref_local), np.where(moves == 1, -1, hyp_local), ops
+
+
+def _scatter(
+    result: BatchAlignment,
+    new_starts: list[int],
+    ends: np.ndarray,
+    sizes: list[int],
+    new_columns: tuple[np.ndarray, ...],
+) -> None:
+    """:func:`_splice`'s replacement of region columns, for regions that may overlap."""
     starts = np.asarray(new_starts, np.int64)
     new_sizes = np.asarray(sizes, np.int64)
-    new_ref = np.frombuffer(local.ref, np.int64)
-    new_hyp = np.frombuffer(local.hyp, np.int64)
     # Scatter: an old column outside the regions moves by the change in size of the regions before
     # it; a region's new columns start where the region started, moved the same way.
     keep = np.ones(len(result.ops), bool)
@@ -983,11 +1508,8 @@ def _splice(
     new_at = _ranges(starts + shift[starts], new_sizes)
     size = len(result.ops) + int(delta.sum())
     result.bounds = result.bounds + shift[result.bounds]
-    for name, new, dtype in (
-        ("ref", new_ref, np.int64),
-        ("hyp", new_hyp, np.int64),
-        ("ops", np.frombuffer(bytes(local.ops), np.uint8), np.uint8),
-        ("costs", np.frombuffer(local.costs, np.float64), np.float64),
+    for name, new, dtype in zip(
+        ("ref", "hyp", "ops", "costs"), new_columns, (np.int64, np.int64, np.uint8, np.float64), strict=False
     ):
         merged = np.empty(size, dtype)
         merged[kept_at] = getattr(result, name)[kept]
