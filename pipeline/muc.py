@@ -125,3 +125,12 @@ def element_regions(entities: NamedEntities) -> dict[Pointer, tuple[int, int]]:
         regions[pointer] = max(enclosing, key=lambda span: (span[0], -span[1])) if enclosing else (
             0, len(document.text))  # fmt: skip
     return regions
+
+
+def template_class(config: MucConfig, *template_sets: TemplateSet) -> str:
+    """A scenario's top-level class (text filtering): the last in alignment order, the class that
+    points to the others and that nothing points to."""
+    order = config.pointer_order(*template_sets)
+    if not order:
+        raise InputError(config.source, 0, ":class_defs expected")
+    return order[-1].key_name

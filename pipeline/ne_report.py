@@ -20,6 +20,12 @@ from pipeline.report import f_measures_lines, page_header, page_line, page_secti
 from schemas import C
 
 TYPE_SLOT, TEXT_SLOT = "TYPE", "TEXT"
+# The MUC-6/7 named entity subtasks, shown on every page even when empty (as the seed's page does).
+NE_SUBTYPES = {
+    "ENAMEX": ["ORGANIZATION", "PERSON", "LOCATION", "OTHER"],
+    "TIMEX": ["DATE", "TIME", "OTHER"],
+    "NUMEX": ["MONEY", "PERCENT", "OTHER"],
+}
 
 
 def ne_score_pages(

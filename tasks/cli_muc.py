@@ -21,8 +21,7 @@ from pipeline.coref import (
     scores_from_table,
     summary_report,
 )
-from pipeline.errors import InputError
-from pipeline.muc import NAMED_ENTITY, task_of
+from pipeline.muc import NAMED_ENTITY, task_of, template_class
 from pipeline.muc_config import MucConfig, read_config
 from pipeline.muc_report import (
     ie_report_summary,
@@ -31,7 +30,7 @@ from pipeline.muc_report import (
     score_pages,
     text_filtering,
 )
-from pipeline.ne_report import ne_report_summary, ne_score_pages
+from pipeline.ne_report import NE_SUBTYPES, ne_report_summary, ne_score_pages
 from pipeline.tables import template_set_from_table
 from tasks.base import task_for
 from tasks.muc import DUPLICATES_KEY, coreference_spec, muc_spec
@@ -39,11 +38,6 @@ from tasks.report import SIGNATURE_KEY
 from tasks.store import read_table, write_text
 
 DEFAULT_STORE = "iescore-store"
-NE_SUBTYPES = {
-    "ENAMEX": ["ORGANIZATION", "PERSON", "LOCATION", "OTHER"],
-    "TIMEX": ["DATE", "TIME", "OTHER"],
-    "NUMEX": ["MONEY", "PERCENT", "OTHER"],
-}
 
 
 def add_muc_command(commands: argparse._SubParsersAction) -> None:
@@ -88,7 +82,7 @@ def run_muc(args: argparse.Namespace) -> int:
     else:
         filtering = None
         if task == "scenario_template":
-            template = _template_class(config, key, response)
+            template = template_class(config, key, response)
             filtering = text_filtering(
                 documents, relevant_documents(key, template), relevant_documents(response, template)
             )
@@ -137,14 +131,6 @@ def _coreference(config: MucConfig, config_path: Path, store: Path, args: argpar
 
 def _outputs(config: MucConfig) -> dict[str, Path]:
     return {name.lstrip(":").lower(): Path(path) for name, path in config.outputs.items()}
-
-
-def _template_class(config: MucConfig, *template_sets: object) -> str:
-    """The scenario's top-level class: the last in pointer order (it points to the others)."""
-    order = config.pointer_order(*template_sets)  # type: ignore[arg-type]
-    if not order:
-        raise InputError(config.source, 0, ":class_defs expected")
-    return order[-1].key_name
 
 
 def _sections(scored: object) -> dict[str, dict[str, str]]:
