@@ -7,6 +7,7 @@ anything else is an internal error with its traceback.
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from importlib import resources
@@ -20,6 +21,7 @@ from tasks import progress as progress_events
 from tasks.base import INPUT_ERROR_PREFIX, Stage
 
 _configured = False
+WAIT_FOR_OTHERS = 0.5  # seconds between asking luigid again while another client finishes our roots
 
 
 @dataclass
@@ -69,20 +71,33 @@ def run(
     else:
         params["local_scheduler"] = True
         luigi.configuration.get_config().set("worker", "keep_alive", "false")
+    roots = list(tasks)
+    ran: set[str] = set()
+    elsewhere: set[str] = set()
+    reused: set[str] | None = None
     progress_events.activate(progress)
     try:
-        result = luigi.interface.build(list(tasks), **params)
+        while True:
+            result = luigi.interface.build(roots, **params)
+            summary = _summary_dict(result.worker)
+            ran |= {task.task_id for task in summary["completed"]}
+            elsewhere |= {task.task_id for task in summary["run_by_other_worker"]}
+            if reused is None:
+                reused = {task.task_id for task in summary["already_done"]}
+            failed = summary["failed"] or summary["scheduling_error"] or not result.scheduling_succeeded
+            # A worker leaves when nothing is left for it to run, even while another client still
+            # runs the last tasks: wait for those, asking the scheduler again, until the roots exist.
+            if failed or not scheduler_host or all(task.complete() for task in roots):
+                break
+            time.sleep(WAIT_FOR_OTHERS)
     finally:
         progress_events.activate(None)
         if progress is not None:
             progress.close()
-    summary = _summary_dict(result.worker)
-    outcome = Outcome(
-        ok=result.scheduling_succeeded and not summary["failed"] and not summary["scheduling_error"]
-    )
-    outcome.ran = sorted(task.task_id for task in summary["completed"])
-    outcome.reused = sorted(task.task_id for task in summary["already_done"])
-    outcome.elsewhere = sorted(task.task_id for task in summary["run_by_other_worker"])
+    outcome = Outcome(ok=not failed and all(task.complete() for task in roots))
+    outcome.ran = sorted(ran)
+    outcome.reused = sorted(reused or set())
+    outcome.elsewhere = sorted(elsewhere - ran)
     scheduler = result.worker._scheduler
     for task in sorted(summary["failed"] | summary["scheduling_error"], key=lambda t: t.task_id):
         error = _explanation(scheduler.fetch_error(task.task_id).get("error")) or f"{task.task_id} failed"
