@@ -64,7 +64,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from pipeline.corpus import decode_text
+from pipeline.corpus import read_input
 from pipeline.errors import InputError
 from schemas import COREF_MENTIONS
 
@@ -1100,13 +1100,7 @@ def _append(rows: dict[str, list[Any]], *values: Any) -> None:
 
 
 def _read_text(path: str | Path, encoding: str) -> str:
-    try:
-        data = Path(path).read_bytes()
-    except FileNotFoundError:
-        raise InputError(str(path), 0, "file not found") from None
-    except IsADirectoryError:
-        raise InputError(str(path), 0, "is a directory, a file was expected") from None
-    return decode_text(data, str(path), encoding)
+    return read_input(path, encoding, "coreference file")
 
 
 # --- helpers: rendering --------------------------------------------------------------------------------

@@ -57,7 +57,7 @@ def read_stream(path: str | Path, encoding: str = "utf-8") -> Corpus:
     its words are everything outside tags.
     """
     source = str(path)
-    text = decode_text(Path(path).read_bytes(), source, encoding)
+    text = read_input(path, encoding, "hypothesis word stream")
     if not text.strip():
         raise InputError(source, 0, "the hypothesis word stream is empty")
     return Corpus((Document(STREAM_ID, text, 0, 1, ()),), source, "", "")
@@ -75,12 +75,21 @@ def read_corpus(
     the file exactly as it is.
     """
     source = str(path)
+    return parse_corpus(read_input(path, encoding, "text corpus"), source, extractable, docid_tag)
+
+
+def read_input(path: str | Path, encoding: str, what: str) -> str:
+    """The text of an input file, decoded strictly (:func:`decode_text`).
+
+    A missing or unreadable file is the user's input problem, reported like any other:
+    ``PATH:0: cannot read the WHAT: No such file or directory``.
+    """
+    source = str(path)
     try:
         data = Path(path).read_bytes()
     except OSError as error:
-        # A missing or unreadable file is the user's input problem, reported like any other.
-        raise InputError(source, 0, f"cannot read the text corpus: {error.strerror or error}") from error
-    return parse_corpus(decode_text(data, source, encoding), source, extractable, docid_tag)
+        raise InputError(source, 0, f"cannot read the {what}: {error.strerror or error}") from error
+    return decode_text(data, source, encoding)
 
 
 def decode_text(data: bytes, source: str, encoding: str) -> str:

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
-from pipeline.corpus import decode_text
+from pipeline.corpus import read_input
 from pipeline.errors import InputError
 
 # --- character classes of the C and Perl originals ---------------------------------------------------
@@ -154,12 +154,7 @@ def parse_glm(text: str, source: str = "<glm>") -> GlobalMap:
 
 def read_glm(path: str | Path, encoding: str = "utf-8") -> GlobalMap:
     """Read and parse a GLM file; undecodable bytes are an :class:`InputError` naming their line."""
-    name = str(path)
-    try:
-        data = Path(path).read_bytes()
-    except OSError as error:
-        raise InputError(name, 0, f"cannot read the rule file: {error.strerror or error}") from None
-    return parse_glm(decode_text(data, name, encoding), source=name)
+    return parse_glm(read_input(path, encoding, "rule file"), source=str(path))
 
 
 def _select_lines(lines: tuple[str, ...], kind: str, purpose: str, source: str) -> list[tuple[int, str]]:

@@ -60,7 +60,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
-from pipeline.corpus import decode_text
+from pipeline.corpus import read_input
 from pipeline.errors import InputError
 from pipeline.model import OPTIONAL_STATUS_SLOT, PointerFill, TemplateSet
 
@@ -367,14 +367,7 @@ class MucConfig:
 
 def read_config(path: str | Path, encoding: str = "utf-8") -> MucConfig:
     """Read and parse a configuration file; relative paths in it count from its directory."""
-    source = str(path)
-    try:
-        data = Path(path).read_bytes()
-    except OSError as error:
-        raise InputError(
-            source, 0, f"cannot read the configuration file: {error.strerror or error}"
-        ) from error
-    return parse_config(decode_text(data, source, encoding), source)
+    return parse_config(read_input(path, encoding, "configuration file"), str(path))
 
 
 def parse_config(text: str, source: str = "<string>", base_dir: str | Path | None = None) -> MucConfig:

@@ -52,7 +52,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
-from pipeline.corpus import decode_text, parse_corpus
+from pipeline.corpus import parse_corpus, read_input
 from pipeline.errors import InputError
 from pipeline.model import (
     OPTIONAL_STATUS_SLOT,
@@ -100,15 +100,9 @@ def read_ne_file(
     is_key: bool = True,
 ) -> NamedEntities:
     """Read a named entity key (``is_key``) or response; see :func:`parse_ne`."""
-    source = str(path)
-    try:
-        data = Path(path).read_bytes()
-    except OSError as error:
-        role = "key" if is_key else "response"
-        raise InputError(
-            source, 0, f"cannot read the named entity {role}: {error.strerror or error}"
-        ) from error
-    return parse_ne(decode_text(data, source, encoding), source, texts, is_key=is_key)
+    role = "key" if is_key else "response"
+    text = read_input(path, encoding, f"named entity {role}")
+    return parse_ne(text, str(path), texts, is_key=is_key)
 
 
 def parse_ne(

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
-from pipeline.corpus import decode_text
+from pipeline.corpus import read_input
 from pipeline.errors import InputError
 from pipeline.model import Extent, Fill, Instance, Pointer, PointerFill, SetFill, Slot, TemplateSet, TextFill
 
@@ -46,13 +46,7 @@ def parse_template_set(text: str, source: str = "<string>") -> TemplateSet:
 
 def read_template_set(path: str | Path, encoding: str = "utf-8") -> TemplateSet:
     """Read and parse a template file, decoding it strictly (see :func:`pipeline.corpus.decode_text`)."""
-    source = str(path)
-    try:
-        data = Path(path).read_bytes()
-    except OSError as error:
-        # A missing or unreadable file is the user's input problem, reported like any other.
-        raise InputError(source, 0, f"cannot read the template set: {error.strerror or error}") from error
-    return parse_template_set(decode_text(data, source, encoding), source)
+    return parse_template_set(read_input(path, encoding, "template set"), str(path))
 
 
 def write_template_set(template_set: TemplateSet) -> str:

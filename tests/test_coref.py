@@ -559,7 +559,7 @@ def test_cli_bad_input_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     assert status == 2
     assert err.startswith(f"iescore: {response}:3: ") and "REF '7'" in err
     assert main(["coref", "--key", str(tmp_path / "none"), "--response", str(response)]) == 2
-    assert "file not found" in capsys.readouterr().err
+    assert f"{tmp_path / 'none'}: cannot read the coreference file: No such file" in capsys.readouterr().err
 
 
 def test_cli_response_document_not_in_key(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
