@@ -17,9 +17,18 @@ from typing import Any
 import pandas as pd
 import pyarrow as pa
 
-from pipeline.measures import CATEGORIES, Counts, measures
+from pipeline.measures import Counts
 from pipeline.model import TemplateSet
-from pipeline.report import f_measures_lines, page_header, page_line, page_section, summary_lines
+from pipeline.report import (
+    PAGE_DIVIDER,
+    f_measures_lines,
+    grouped_counts,
+    measure_row,
+    page_line,
+    page_section,
+    page_top,
+    summary_lines,
+)
 from schemas import C
 
 OBJECT = "object"
@@ -78,51 +87,30 @@ def _page(
     beta: float,
     filtering: Mapping[str, Counts] | None,
 ) -> str:
-    rule = "-" * 78
-    divider = "-" * 24 + "+" + "-" * 13 + "+" + "-" * 14 + "+" + "-" * 24
-    lines = [f"* * * {title} * * *", f"signature: {signature}", "", rule, page_header(), divider]
+    divider = PAGE_DIVIDER
+    lines = page_top(title, signature)
     if filtering is not None:
-        lines.append(page_line("TEXT FILTERI", _row(Counts.total(filtering.values()), beta)))
+        lines.append(page_line("TEXT FILTERI", measure_row(Counts.total(filtering.values()), beta)))
         lines.append(divider)
     objects = frame[frame[C.aspect] == OBJECT]
     fills = frame[frame[C.aspect] != OBJECT]
     lines.append(page_section("OBJ SCORES"))
-    for type_name, counts in _counts_by(objects, [C.instance_type]):
-        lines.append(page_line(" " + type_name[0].lower(), _row(counts, beta)))
+    for type_name, counts in grouped_counts(objects, [C.instance_type]):
+        lines.append(page_line(" " + type_name[0].lower(), measure_row(counts, beta)))
     lines.append(divider)
     lines.append(page_section("SLOT SCORES"))
-    by_slot = _counts_by(fills, [C.instance_type, C.slot])
+    by_slot = grouped_counts(fills, [C.instance_type, C.slot])
     for (type_name,) in dict.fromkeys((key[0],) for key, _ in by_slot):
         lines.append(page_section(" " + type_name.lower()))
         for (slot_type, slot), counts in by_slot:
             if slot_type == type_name:
-                lines.append(page_line("  " + str(slot).lower(), _row(counts, beta)))
+                lines.append(page_line("  " + str(slot).lower(), measure_row(counts, beta)))
     lines.append(divider)
-    total = _counts(fills[C.category])
-    lines.append(page_line("ALL SLOTS", _row(total, beta)))
+    total = Counts.of(fills[C.category])
+    lines.append(page_line("ALL SLOTS", measure_row(total, beta)))
     lines.append("")
     lines.extend(f_measures_lines(total))
     return "\n".join(lines) + "\n"
-
-
-def _counts(categories: Iterable[str]) -> Counts:
-    return Counts.of(categories)
-
-
-def _counts_by(frame: pd.DataFrame, keys: list[str]) -> list[tuple[tuple[str, ...], Counts]]:
-    if frame.empty:
-        return []
-    table = frame.groupby(keys + [C.category], sort=False).size().unstack(fill_value=0)
-    result = []
-    for key, row in zip(table.index, table.to_dict("records"), strict=True):
-        result.append(
-            (key if isinstance(key, tuple) else (key,), Counts(**{c: int(row.get(c, 0)) for c in CATEGORIES}))
-        )
-    return result
-
-
-def _row(counts: Counts, beta: float) -> dict[str, Any]:
-    return {**counts.as_dict(), **measures(counts, beta)}
 
 
 def ie_report_summary(mapping: pa.Table) -> str:
@@ -134,10 +122,15 @@ def ie_report_summary(mapping: pa.Table) -> str:
     """
 
     def fields(row: Mapping[str, Any]) -> list[str]:
-        result = _worst(p["category"] for p in row[C.points])
+        result = worst_category(p["category"] for p in row[C.points])
         if row[C.level] == "instance":
             return [result.upper(), "", row[C.ref_instance] or "", row[C.hyp_instance] or ""]
-        return [result.lower(), f"{row[C.slot]}:", _content(row[C.ref_fill]), _content(row[C.hyp_fill])]
+        return [
+            result.lower(),
+            f"{row[C.slot]}:",
+            fill_content(row[C.ref_fill]),
+            fill_content(row[C.hyp_fill]),
+        ]
 
     def line(row: Mapping[str, Any]) -> str:
         # As the seed prints them: an empty column leaves only its bar ("SPU | | | <PERSON-...>").
@@ -150,12 +143,13 @@ def ie_report_summary(mapping: pa.Table) -> str:
 _SEVERITY = {"COR": 0, "NON": 1, "PAR": 2, "INC": 3, "MIS": 4, "SPU": 5}
 
 
-def _worst(categories: Iterable[str]) -> str:
+def worst_category(categories: Iterable[str]) -> str:
+    """The worst of a pairing's categories (SPU, MIS, INC, PAR, NON, COR from worst); NON if none."""
     found = list(categories)
     return max(found, key=lambda c: _SEVERITY.get(c, 9)) if found else "NON"
 
 
-def _content(fill: str | None) -> str:
+def fill_content(fill: str | None) -> str:
     """A fill as the summary shows it: a text fill's quoted content without its extents."""
     if not fill:
         return ""
@@ -180,7 +174,7 @@ def map_history(mapping: pa.Table) -> str:
     for row in mapping.to_pylist():
         key = (row[C.doc_id], row[C.ref_instance], row[C.hyp_instance])
         if row[C.level] == "instance":
-            result = _worst(p["category"] for p in row[C.points]).upper()
+            result = worst_category(p["category"] for p in row[C.points]).upper()
             key_side = tcl_quote(row[C.ref_instance] or "")
             sides = f"-key {key_side} -response {tcl_quote(row[C.hyp_instance] or '')}"
             heads[key] = f"{sides} -type {tcl_quote(row[C.instance_type])} -result {result}"
@@ -188,11 +182,12 @@ def map_history(mapping: pa.Table) -> str:
             order.append((row[C.doc_id], key))
             continue
         points = " ".join(f"{p['aspect']}:{p['category']}" for p in row[C.points])
+        result = worst_category(p["category"] for p in row[C.points]).lower()
         objects.setdefault(key, []).append(
             "{"
             + f"-slot {tcl_quote(row[C.slot] or '')} -key {tcl_quote(row[C.ref_fill] or '')}"
             + f" -response {tcl_quote(row[C.hyp_fill] or '')}"
-            + f" -result {_worst(p['category'] for p in row[C.points]).lower()} -points {tcl_quote(points)}"
+            + f" -result {result} -points {tcl_quote(points)}"
             + "}"
         )
     for doc, key in order:

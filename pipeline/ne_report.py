@@ -14,9 +14,17 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pipeline.measures import CATEGORIES, Counts, measures
-from pipeline.muc_report import OBJECT
-from pipeline.report import f_measures_lines, page_header, page_line, page_section
+from pipeline.measures import Counts
+from pipeline.muc_report import OBJECT, fill_content, worst_category
+from pipeline.report import (
+    PAGE_DIVIDER,
+    f_measures_lines,
+    grouped_counts,
+    measure_row,
+    page_line,
+    page_section,
+    page_top,
+)
 from schemas import C
 
 TYPE_SLOT, TEXT_SLOT = "TYPE", "TEXT"
@@ -87,56 +95,43 @@ def _page(
     beta: float,
     subtypes: Mapping[str, Sequence[str]] | None,
 ) -> str:
-    rule = "-" * 78
-    divider = "-" * 24 + "+" + "-" * 13 + "+" + "-" * 14 + "+" + "-" * 24
-    lines = [f"* * * {title} * * *", f"signature: {signature}", "", rule, page_header(), divider]
+    divider = PAGE_DIVIDER
+    lines = page_top(title, signature)
     objects = points[points[C.aspect] == OBJECT]
     fills = points[points[C.aspect] != OBJECT]
     type_points = fills[fills[C.slot] == TYPE_SLOT]
     lines.append(page_section("SUBTASK SCORES"))
     tags = list(dict.fromkeys([*(subtypes or {}), *points[C.instance_type]]))
-    by_type = _counts(type_points, [C.instance_type, "type_value"])
+    by_type = dict(grouped_counts(type_points, [C.instance_type, "type_value"]))
     for tag in tags:
         lines.append(page_section(" " + tag.lower()))
         shown = list(dict.fromkeys([*(subtypes or {}).get(tag, ()), *(v for (t, v) in by_type if t == tag)]))
         for value in shown:
-            lines.append(page_line("  " + value.lower(), _row(by_type.get((tag, value), Counts()), beta)))
+            lines.append(
+                page_line("  " + value.lower(), measure_row(by_type.get((tag, value), Counts()), beta))
+            )
     lines.append(divider)
     lines.append(page_section("SECT SCORES"))
-    for (section,), counts in _counts(fills, ["section"]).items():
-        lines.append(page_line(" " + (section or "(none)"), _row(counts, beta)))
+    for (section,), counts in grouped_counts(fills, ["section"]):
+        lines.append(page_line(" " + (section or "(none)"), measure_row(counts, beta)))
     lines.append(divider)
     lines.append(page_section("OBJ SCORES"))
-    for (tag,), counts in _counts(objects, [C.instance_type]).items():
-        lines.append(page_line(" " + tag.lower(), _row(counts, beta)))
+    for (tag,), counts in grouped_counts(objects, [C.instance_type]):
+        lines.append(page_line(" " + tag.lower(), measure_row(counts, beta)))
     lines.append(divider)
     lines.append(page_section("SLOT SCORES"))
-    by_slot = _counts(fills, [C.instance_type, C.slot])
+    by_slot = grouped_counts(fills, [C.instance_type, C.slot])
     for tag in tags:
         lines.append(page_section(" " + tag.lower()))
-        for (slot_tag, slot), counts in by_slot.items():
+        for (slot_tag, slot), counts in by_slot:
             if slot_tag == tag:
-                lines.append(page_line("  " + str(slot).lower(), _row(counts, beta)))
+                lines.append(page_line("  " + str(slot).lower(), measure_row(counts, beta)))
     lines.append(divider)
     total = Counts.of(fills[C.category])
-    lines.append(page_line("ALL SLOTS", _row(total, beta)))
+    lines.append(page_line("ALL SLOTS", measure_row(total, beta)))
     lines.append("")
     lines.extend(f_measures_lines(total))
     return "\n".join(lines) + "\n"
-
-
-def _counts(frame: pd.DataFrame, keys: list[str]) -> dict[tuple[str, ...], Counts]:
-    if frame.empty:
-        return {}
-    table = frame.groupby(keys + [C.category], sort=False).size().unstack(fill_value=0)
-    return {
-        (key if isinstance(key, tuple) else (key,)): Counts(**{c: int(row.get(c, 0)) for c in CATEGORIES})
-        for key, row in zip(table.index, table.to_dict("records"), strict=True)
-    }
-
-
-def _row(counts: Counts, beta: float) -> dict:
-    return {**counts.as_dict(), **measures(counts, beta)}
 
 
 def ne_report_summary(mapping: pa.Table) -> str:
@@ -171,13 +166,7 @@ def ne_report_summary(mapping: pa.Table) -> str:
 
 
 def _result(row: dict | None) -> str:
-    if row is None:
-        return "non"
-    categories = [p["category"] for p in row[C.points]]
-    for worst in ("SPU", "MIS", "INC", "PAR", "NON"):
-        if worst in categories:
-            return worst.lower()
-    return "cor"
+    return "non" if row is None else worst_category(p["category"] for p in row[C.points]).lower()
 
 
 def _bare(row: dict | None, side: str) -> str:
@@ -186,8 +175,4 @@ def _bare(row: dict | None, side: str) -> str:
 
 
 def _quoted(row: dict | None, side: str) -> str:
-    value = (row or {}).get(side) or ""
-    text = value.split(" ##", 1)[0]
-    if not (len(text) >= 2 and text[0] == text[-1] == '"'):
-        text = f'"{text}"'
-    return text
+    return f'"{fill_content((row or {}).get(side))}"'

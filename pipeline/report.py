@@ -39,7 +39,7 @@ def score_table(tallies: pa.Table, beta: float = 1.0) -> pa.Table:
     ):
         # Every document and type with any point gets a row, zeros when it has no fill points.
         every = _key_tuples(frame, keys) if scope in ("document", "type") else []
-        for key, counts in _grouped_counts(source, keys, every):
+        for key, counts in grouped_counts(source, keys, every):
             rows.append(_row(scope, counts, beta, **dict(zip(keys, key, strict=True))))
     return table_from_rows(rows, SCORES)
 
@@ -75,9 +75,8 @@ def score_object(row: Mapping[str, Any]) -> dict[str, Any]:
 def muc_report(scores: pa.Table, signature: str, title: str = "iescore") -> str:
     """The MUC-layout score report page for the totals, with a section of document scores."""
     by_scope = _by_scope(scores)
-    rule = "-" * 78
-    divider = "-" * 24 + "+" + "-" * 13 + "+" + "-" * 14 + "+" + "-" * 24
-    lines = [f"* * * {title} * * *", f"signature: {signature}", "", rule, page_header(), divider]
+    divider = PAGE_DIVIDER
+    lines = page_top(title, signature)
     lines.append(page_section("OBJ SCORES"))
     for row in by_scope.get(OBJECT, []):
         lines.append(page_line(" " + row[C.instance_type].lower(), row))
@@ -190,11 +189,16 @@ def _counts(categories: Iterable[str]) -> Counts:
 
 
 def _row(scope: str, counts: Counts, beta: float, **keys: str) -> dict[str, Any]:
-    return {C.scope: scope, **keys, **counts.as_dict(), **measures(counts, beta)}
+    return {C.scope: scope, **keys, **measure_row(counts, beta)}
 
 
-def _grouped_counts(
-    points: pd.DataFrame, keys: list[str], also: list[tuple[str, ...]]
+def measure_row(counts: Counts, beta: float = 1.0) -> dict[str, Any]:
+    """Counts (with POS and ACT) and measures of one line of a score page or table."""
+    return {**counts.as_dict(), **measures(counts, beta)}
+
+
+def grouped_counts(
+    points: pd.DataFrame, keys: list[str], also: list[tuple[str, ...]] | None = None
 ) -> list[tuple[tuple[str, ...], Counts]]:
     """Counts per group of ``keys`` in one pass over ``points``; groups in ``also`` first, zeros if absent.
 
@@ -205,7 +209,7 @@ def _grouped_counts(
         table = points.groupby(keys + [C.category], sort=False).size().unstack(fill_value=0)
         for key, row in zip(table.index, table.to_dict("records"), strict=True):
             lookup[key if isinstance(key, tuple) else (key,)] = row
-    order = dict.fromkeys(also + _key_tuples(points, keys))
+    order = dict.fromkeys((also or []) + _key_tuples(points, keys))
     return [(key, Counts(**{c: int(lookup.get(key, {}).get(c, 0)) for c in CATEGORIES})) for key in order]
 
 
@@ -227,6 +231,14 @@ def f_measures_lines(counts: Counts) -> list[str]:
     fs = [f_measure(counts, beta) for beta in (1.0, 0.5, 2.0)]
     values = "".join(f"{page_fmt2(f):>{w}}" for f, w in zip(fs, (10, 12, 12), strict=True))
     return [f"{'':17}{'P&R':>10}{'2P&R':>12}{'P&2R':>12}", f"{'F-MEASURES':17}{values}"]
+
+
+PAGE_DIVIDER = "-" * 24 + "+" + "-" * 13 + "+" + "-" * 14 + "+" + "-" * 24
+
+
+def page_top(title: str, signature: str) -> list[str]:
+    """The first lines of a MUC score page: title, signature, rule, column header, divider."""
+    return [f"* * * {title} * * *", f"signature: {signature}", "", "-" * 78, page_header(), PAGE_DIVIDER]
 
 
 def page_header() -> str:
