@@ -234,12 +234,17 @@ def campaign_statistics(
     Both come from the per-document tallies only (points by document and category); the documents
     resampled are every document with a point in any system's tallies.
     """
-    board = leaderboard(scores, signatures)
-    order = board.column(C.system).to_pylist()
+    names = list(scores)
     documents = sorted({doc for table in tallies.values() for doc in table.column(C.doc_id).to_pylist()})
-    counts = _document_counts(order, documents, tallies)
+    counts = _document_counts(names, documents, tallies)
+    # A system's interval depends on its own counts only (the resampled documents are drawn the same
+    # whatever the systems), so the board can be built once, with them.
     intervals = stats.bootstrap_intervals(counts, resamples=resamples, seed=seed, beta=beta)
     board = leaderboard(scores, signatures, intervals)
+    # Pairs run best ranked first: system a of each pair ranks above system b.
+    order = board.column(C.system).to_pylist()
+    ranked = [names.index(name) for name in order]
+    counts = stats.Tallies(tuple(order), counts.documents, counts.counts[ranked])
     rows = [
         {
             C.system_a: c.a,
