@@ -339,11 +339,24 @@ def implicitly_optional(reference: TemplateSet, task: str | None) -> frozenset[P
     ``scenario`` (scenario template): an instance is optional when every pointer to it lies in an
     optional slot, or in one alternative of a slot that has another alternative not pointing to it,
     or in an instance that is itself optional; an instance nothing points to is not made optional.
-    Both rules are applied until nothing changes.
+    Both rules are applied until nothing changes. The pointers are indexed once: each round is
+    linear in them.
     """
     optional = {instance.pointer for instance in reference.instances if instance.optional}
     if task is None:
         return frozenset(optional)
+    # Every (source, slot) pointing at a target: the source, and whether this pointer binds the
+    # target (a non-optional slot whose every alternative points at it).
+    pointers: dict[Pointer, list[tuple[Pointer, bool]]] = {}
+    for instance in reference.instances:
+        for slot in instance.slots:
+            alternatives = [
+                {fill.target for fill in alternative if isinstance(fill, PointerFill)}
+                for alternative in slot.alternatives
+            ]
+            for target in set().union(*alternatives):
+                binding = not slot.optional and all(target in found for found in alternatives)
+                pointers.setdefault(target, []).append((instance.pointer, binding))
     changed = True
     while changed:
         changed = False
@@ -356,28 +369,14 @@ def implicitly_optional(reference: TemplateSet, task: str | None) -> frozenset[P
                     for fill, _ in _fills_of(instance)
                 )
             else:
-                becomes = _only_optional_pointers(reference, instance.pointer, optional)
+                sources = pointers.get(instance.pointer, [])
+                becomes = bool(sources) and not any(
+                    binding and source not in optional for source, binding in sources
+                )
             if becomes:
                 optional.add(instance.pointer)
                 changed = True
     return frozenset(optional)
-
-
-def _only_optional_pointers(reference: TemplateSet, target: Pointer, optional: set[Pointer]) -> bool:
-    referenced = False
-    for instance in reference.instances:
-        for slot in instance.slots:
-            pointing = [
-                any(isinstance(f, PointerFill) and f.target == target for f in alternative)
-                for alternative in slot.alternatives
-            ]
-            if not any(pointing):
-                continue
-            referenced = True
-            required = not slot.optional and instance.pointer not in optional and all(pointing)
-            if required:
-                return False
-    return referenced
 
 
 # --- helpers -------------------------------------------------------------------------------------
