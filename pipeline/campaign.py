@@ -54,6 +54,7 @@ import pyarrow.compute as pc
 from pipeline import html_report, stats
 from pipeline.errors import InputError
 from pipeline.removal import DEFAULT_PREMODIFIERS
+from pipeline.report import slot_points
 from pipeline.scoring import COMPARE_MODES
 from pipeline.stats import Interval
 from schemas import COUNT_COLUMNS, LEADERBOARD, MEASURE_COLUMNS, SIGNIFICANCE, C, table_from_rows
@@ -231,12 +232,14 @@ def campaign_statistics(
 ) -> tuple[pa.Table, pa.Table]:
     """The leaderboard with bootstrap intervals, and the significance of every pair of systems.
 
-    Both come from the per-document tallies only (points by document and category); the documents
-    resampled are every document with a point in any system's tallies.
+    Both come from the per-document tallies only: the points ALL SLOTS counts (``slot_points``), by
+    document and category, so every interval and every delta is about the leaderboard's own REC, PRE and
+    F (their full-sample values are those the board prints). The documents resampled are every document
+    with a point in any system's tallies.
     """
     names = list(scores)
-    documents = sorted({doc for table in tallies.values() for doc in table.column(C.doc_id).to_pylist()})
-    counts = _document_counts(names, documents, tallies)
+    counts = document_statistics(names, tallies)
+    _require_same_totals(counts, scores)
     # A system's interval depends on its own counts only (the resampled documents are drawn the same
     # whatever the systems), so the board can be built once, with them.
     intervals = stats.bootstrap_intervals(counts, resamples=resamples, seed=seed, beta=beta)
@@ -261,16 +264,19 @@ def campaign_statistics(
     return board, table_from_rows(rows, SIGNIFICANCE)
 
 
-def _document_counts(
-    systems: list[str], documents: list[str], tallies: Mapping[str, pa.Table]
-) -> stats.Tallies:
-    """Points by system, document and category (COR INC PAR MIS SPU) as one array, by bincount."""
+def document_statistics(systems: list[str], tallies: Mapping[str, pa.Table]) -> stats.Tallies:
+    """The campaign's sufficient statistics: ALL SLOTS points by system, document and category.
+
+    COR INC PAR MIS SPU as one array, by bincount, over every document with a point in any system's
+    tallies (sorted by id, the order resampling draws them in).
+    """
+    documents = sorted({doc for table in tallies.values() for doc in table.column(C.doc_id).to_pylist()})
     scored = ("COR", "INC", "PAR", "MIS", "SPU")
     counts = np.zeros((len(systems), len(documents), len(scored)), dtype=np.int64)
     doc_index = pd.Index(documents)
     category_index = pd.Index(scored)
     for position, name in enumerate(systems):
-        frame = tallies[name].select([C.doc_id, C.category]).to_pandas()
+        frame = slot_points(tallies[name].select([C.doc_id, C.aspect, C.category]).to_pandas())
         frame = frame[frame[C.category] != "NON"]
         docs = doc_index.get_indexer(frame[C.doc_id])
         categories = category_index.get_indexer(frame[C.category])
@@ -280,6 +286,24 @@ def _document_counts(
         flat = np.bincount(docs * len(scored) + categories, minlength=len(documents) * len(scored))
         counts[position] = flat.reshape(len(documents), len(scored))
     return stats.Tallies(tuple(systems), tuple(documents), counts)
+
+
+def _require_same_totals(counts: stats.Tallies, scores: Mapping[str, pa.Table]) -> None:
+    """The statistics' full-sample counts are the board's totals, or the campaign stops (internal error).
+
+    A guard on the rule that intervals and significance describe the printed numbers: were the two ever
+    computed from different points again, no interval would be written next to a number it is not about.
+    """
+    totals = counts.counts.sum(axis=1)
+    for index, name in enumerate(counts.systems):
+        total = next(row for row in scores[name].to_pylist() if row[C.scope] == "total")
+        board = [int(total[category]) for category in stats.COUNTED]
+        if board != totals[index].tolist():
+            counted = totals[index].tolist()
+            raise RuntimeError(
+                f"system {name!r}: statistics count {dict(zip(stats.COUNTED, counted, strict=True))}, "
+                f"the leaderboard {dict(zip(stats.COUNTED, board, strict=True))}"
+            )
 
 
 def report_data(

@@ -21,6 +21,17 @@ OBJECT = "object"
 SCOPES = ("total", "document", "type", "slot", "object")
 
 
+def slot_points(frame: pd.DataFrame) -> pd.DataFrame:
+    """The points ALL SLOTS counts: fill points, every aspect but ``object``.
+
+    The one definition of the leaderboard's measure: the score tables' total, document, type and slot
+    rows and the campaign statistics (intervals, significance) all select their points with it, so an
+    interval is always about the number printed beside it. Object (instance-level) points make the
+    OBJ SCORES only (seed 001's report keeps them out of ALL SLOTS).
+    """
+    return frame[frame[C.aspect] != OBJECT]
+
+
 def score_table(tallies: pa.Table, beta: float = 1.0) -> pa.Table:
     """The ``scores`` artifact: counts and measures by total, document, type, slot and object type.
 
@@ -28,7 +39,7 @@ def score_table(tallies: pa.Table, beta: float = 1.0) -> pa.Table:
     points make the object scores. Every document and type that has any point gets a row.
     """
     frame = tallies.to_pandas()
-    fills = frame[frame[C.aspect] != OBJECT]
+    fills = slot_points(frame)
     objects = frame[frame[C.aspect] == OBJECT]
     rows: list[dict[str, Any]] = [_row("total", _counts(fills[C.category]), beta)]
     for scope, source, keys in (
