@@ -5,11 +5,12 @@ The words of each reference document are aligned with the words of its hypothesi
 column, reference word and span, hypothesis word and span, op, cost), so that any normalized extent
 can be traced back to the words it came from.
 
-Which words take part: the words of the extractable sections (``TEXT``), outside SGML tags and
-outside non-extractable sections (``ANNOTATION``). Punctuation at either end of a word is not part of
-it (``Motors,`` is the word ``Motors``, its span without the comma) and a token made of punctuation
-only is no word. With a global mapping file, the words are those of the GLM-normalized text, each
-with the span of the original characters it came from.
+Which words take part: the words of the evaluated text (:func:`pipeline.corpus.evaluated_ranges`: the
+innermost element around a word is extractable, e.g. a ``TEXT`` even inside a ``BODY``, but not an
+``ANNOTATION`` inside it), outside SGML tags. Punctuation at either end of a word is not part of
+it (``Motors,`` is the word ``Motors``, its span without the comma) and a token without a letter or
+digit (``--``) is no word. With a global mapping file, the words are those of the GLM-normalized text,
+each with the span of the original characters it came from.
 
 When both sides used the same text corpus the alignment is the identity (:func:`identity_alignment`).
 """
@@ -25,6 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 import pyarrow as pa
 
+from pipeline.corpus import evaluated_ranges
 from pipeline.dp import Alignment, BatchAlignment, Costs, Vocabulary, WordGraph, align, align_batch
 from pipeline.errors import InputError
 from pipeline.glm import GlobalMap
@@ -67,7 +69,8 @@ def align_corpora(reference: Corpus, hypothesis: Corpus, options: AlignOptions =
     """Align every reference document with the hypothesis document of the same id.
 
     Raises InputError for a hypothesis document the reference lacks, a reference document the
-    hypothesis lacks, and a document without words on either side.
+    hypothesis lacks, and a reference document without words (:func:`reference_items`). A hypothesis
+    document without words is aligned as all deletions: a recognizer may output nothing for a story.
     """
     ref_ids = {d.doc_id for d in reference.documents}
     hyp_by_id = hypothesis.by_id()
@@ -91,8 +94,9 @@ def align_corpora(reference: Corpus, hypothesis: Corpus, options: AlignOptions =
                 f"document {document.doc_id!r} ({reference.source}:{document.line}) is missing; "
                 "the hypothesis texts must hold every reference document",
             )
-        ref_items = _items_or_error(document, reference.source, options)
-        hyp_words = flatten(_items_or_error(hyp_document, hypothesis.source, options))
+        ref_items = reference_items(document, reference.source, options)
+        # A recognizer that heard nothing in a document is scored, not refused: all deletions.
+        hyp_words = flatten(document_items(hyp_document, options.glm, options.optional, hypothesis.source))
         graph, ref_words = word_graph(ref_items, vocabulary, key=word_key)
         hyp_ids = vocabulary.ids([word_key(w.text) for w in hyp_words])
         hyp_optional = [w.optional for w in hyp_words]
@@ -177,10 +181,11 @@ def align_stream(
     ref_items: list[Item] = []
     owners: list[tuple[int, str]] = []  # (first corpus offset, doc id), in corpus order
     for document in reference.documents:
-        items = _items_or_error(document, reference.source, options)
+        items = reference_items(document, reference.source, options)
         ref_items.extend(_shift(item, document.offset) for item in items)
         owners.append((document.offset, document.doc_id))
-    hyp_words = flatten(_items_or_error(stream, source, options))
+    # A stream of time stamps and no words is scored: every reference word deleted.
+    hyp_words = flatten(document_items(stream, options.glm, options.optional, source))
     graph, ref_words = word_graph(ref_items, vocabulary, key=word_key)
     hyp_ids = vocabulary.ids([word_key(w.text) for w in hyp_words])
     hyp_optional = [w.optional for w in hyp_words]
@@ -291,29 +296,22 @@ def document_items(
     return items
 
 
-def evaluated_ranges(document: Document) -> list[tuple[int, int]]:
-    """``[start, end)`` ranges of the document's extractable text, non-extractable sections cut out.
+def reference_items(document: Document, source: str, options: AlignOptions) -> list[Item]:
+    """The words of a reference document (:func:`document_items`); none at all is bad input.
 
-    A document without extractable sections is evaluated whole (its tags are skipped later).
+    A reference document whose evaluated text is empty (no extractable section with words, or only
+    markup and non-extractable sections) has nothing to score against: the error names the line of
+    the document's start tag rather than reporting a perfect or an empty score.
     """
-    extractable = [(s.content_start, s.content_end) for s in document.sections if s.extractable]
-    if not extractable:
-        extractable = [(0, len(document.text))]
-    cut = sorted((s.start, s.end) for s in document.sections if not s.extractable)
-    ranges: list[tuple[int, int]] = []
-    for start, end in sorted(extractable):
-        if ranges and start < ranges[-1][1]:
-            start = ranges[-1][1]  # nested extractable sections: count their text once
-        position = start
-        for cut_start, cut_end in cut:
-            if cut_end <= position or cut_start >= end:
-                continue
-            if cut_start > position:
-                ranges.append((position, cut_start))
-            position = max(position, cut_end)
-        if position < end:
-            ranges.append((position, end))
-    return ranges
+    items = document_items(document, options.glm, options.optional, source)
+    if not _has_word(items):
+        raise InputError(
+            source,
+            document.line,
+            f"reference document {document.doc_id!r} has no words: expected words in its evaluated text "
+            "(extractable sections such as <TEXT>, less non-extractable ones such as <ANNOTATION>)",
+        )
+    return items
 
 
 def alignment_table(
@@ -348,11 +346,12 @@ def costs_for(options: AlignOptions, vocabulary: Vocabulary) -> Costs:
     return Costs(substitution=lambda r, h: 1.0 + 3.0 * phonetic_distance(words[r], words[h]))
 
 
-def _items_or_error(document: Document, source: str, options: AlignOptions) -> list[Item]:
-    items = document_items(document, options.glm, options.optional, source)
-    if not items:
-        raise InputError(source, document.line, f"document {document.doc_id!r} has no words to align")
-    return items
+def _has_word(items: Sequence[Item]) -> bool:
+    """Whether any word is among ``items``, in any alternative of a choice."""
+    return any(
+        isinstance(item, Word) or any(_has_word(alternative) for alternative in item.alternatives)
+        for item in items
+    )
 
 
 def _run_items(
@@ -400,7 +399,8 @@ def _respan(item: Item, starts: list[int], ends: list[int]) -> Item:
 
 
 def _trim(items: list[Item], optional: Callable[[str], bool] | None) -> list[Item]:
-    """Edge punctuation is not part of a word (nor of its span); punctuation-only tokens are no words.
+    """Edge punctuation is not part of a word (nor of its span); a token without a letter or digit
+    (``--``, ``...``) is no word.
 
     Whether a word is optional is decided on the word without its punctuation (``uh,`` is a filler).
     """
@@ -412,8 +412,8 @@ def _trim(items: list[Item], optional: Callable[[str], bool] | None) -> list[Ite
             continue
         text = item.text
         core = text.strip(_EDGE_PUNCTUATION)
-        if not core:
-            continue
+        if not any(ch.isalnum() for ch in core):
+            continue  # punctuation only, such as a dash "--" (removal whites it out of contents too)
         start = item.start + len(text) - len(text.lstrip(_EDGE_PUNCTUATION))
         trimmed.append(Word(core, start, start + len(core), optional is not None and optional(core)))
     return trimmed

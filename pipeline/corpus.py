@@ -11,7 +11,9 @@ the file counted -- newlines are never translated, so a CRLF file counts its ``\
 Every element inside a document becomes a :class:`~pipeline.model.Section`. Only the sections named in
 ``extractable`` (``TEXT`` by default) hold evaluated text; others nested in them, such as the
 ``<ANNOTATION>`` sections of the HUB-4 transcripts, are non-extractable and get whited out later (seed
-000, "Removal of Non-evaluated Text").
+000, "Removal of Non-evaluated Text"). Which characters are evaluated is one rule,
+:func:`evaluated_ranges`: the innermost element around a character decides, so the ``<TEXT>`` that
+HUB-4 files put inside ``<BODY>`` is evaluated and an ``<ANNOTATION>`` inside ``<TEXT>`` is not.
 
 The parser makes one pass over the markup with a single regular expression and a stack of open elements,
 so it is linear in the size of the file. Anything it cannot make sense of is an
@@ -22,7 +24,7 @@ from __future__ import annotations
 
 import codecs
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
@@ -115,6 +117,72 @@ def decode_text(data: bytes, source: str, encoding: str) -> str:
             f"cannot decode byte(s) 0x{bad} as {encoding} ({error.reason}); the file is in another "
             "encoding, give it with e.g. --encoding latin-1",
         ) from error
+
+
+def evaluated_ranges(document: Document) -> list[tuple[int, int]]:
+    """The ``[start, end)`` ranges of ``document`` that hold evaluated text, in order, not touching.
+
+    One rule, used by the aligner (which words there are) and by removal (what is whited out of a
+    fill): a character is evaluated when the innermost element around it is extractable. So a
+    ``<TEXT>`` inside a non-extractable ``<BODY>`` (the seed's sample, LDC's HUB-4 files) is evaluated,
+    an ``<ANNOTATION>`` inside ``<TEXT>`` is not, and a ``<TEXT>`` inside that annotation is again.
+    Tags are markup, never evaluated text. The document element itself counts as extractable only when
+    the document has no extractable section (a recognizer's document of bare words is evaluated whole,
+    less its non-extractable elements); otherwise the text between its sections, e.g. between
+    ``</BODY>`` and ``<END_TIME>``, is not evaluated.
+    """
+    whole = not any(section.extractable for section in document.sections)
+    return evaluated_parts(document.sections, 0, len(document.text), whole)
+
+
+def evaluated_parts(
+    sections: Sequence[Section], start: int, end: int, outside: bool
+) -> list[tuple[int, int]]:
+    """The evaluated ranges inside ``[start, end)`` by the innermost-element rule of
+    :func:`evaluated_ranges`; ``outside`` says whether text in none of ``sections`` is evaluated.
+
+    ``sections`` must be properly nested (as the parser makes them; any order). Removal passes only the
+    sections that meet a fill without enclosing it, with ``outside`` true: the elements enclosing the
+    whole fill count as extractable there, since the seed whites out sections *inside* a fill. One sort
+    and one sweep with a stack of the open elements: linear after the sort.
+    """
+    ranges: list[tuple[int, int]] = []
+
+    def keep(low: int, high: int) -> None:
+        low, high = max(low, start), min(high, end)
+        if low >= high:
+            return
+        if ranges and ranges[-1][1] == low:
+            ranges[-1] = (ranges[-1][0], high)
+        else:
+            ranges.append((low, high))
+
+    open_sections: list[Section] = []  # the elements around ``position``, innermost last
+    position = start  # everything before it has been decided
+
+    def evaluated_here() -> bool:
+        return open_sections[-1].extractable if open_sections else outside
+
+    def close() -> None:
+        nonlocal position
+        section = open_sections.pop()
+        if section.extractable:
+            keep(position, section.content_end)
+        position = max(position, section.end)  # the end tag is markup
+
+    for section in sorted(sections, key=lambda s: (s.start, -s.end)):
+        while open_sections and open_sections[-1].end <= section.start:
+            close()
+        if evaluated_here():
+            keep(position, section.start)
+        # The start tag is markup: an extractable section's text starts after it.
+        position = max(position, section.content_start if section.extractable else section.start)
+        open_sections.append(section)
+    while open_sections:
+        close()
+    if outside:
+        keep(position, end)
+    return ranges
 
 
 # --- helpers -------------------------------------------------------------------------------------------

@@ -37,6 +37,7 @@ import re
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, replace
 
+from pipeline.corpus import evaluated_parts
 from pipeline.model import Corpus, Document, Extent, Fill, Section, TemplateSet, TextFill
 
 DEFAULT_PREMODIFIERS = ("a", "an", "the", "and")
@@ -196,9 +197,7 @@ class _SectionIndex:
     """A document's sections sorted by start and by end, to find those meeting a span by bisection."""
 
     def __init__(self, sections: tuple[Section, ...]) -> None:
-        # Parents sort before their children (same start, larger end), so painting in this order lets
-        # the innermost section decide.
-        self.by_start = sorted(sections, key=lambda section: (section.start, -section.end))
+        self.by_start = sorted(sections, key=lambda section: section.start)
         self.starts = [section.start for section in self.by_start]
         self.by_end = sorted(sections, key=lambda section: section.end)
         self.ends = [section.end for section in self.by_end]
@@ -215,26 +214,20 @@ class _SectionIndex:
             if section.start < start
         ]
         meeting = [
-            section
-            for section in sorted(left + inside, key=lambda section: (section.start, -section.end))
-            if not (section.start <= start and section.end >= end)
+            section for section in left + inside if not (section.start <= start and section.end >= end)
         ]
         if not meeting:
             return text
-        mask = bytearray(len(text))
-        for section in meeting:
-            self._paint(mask, start, end, section.start, section.end, not section.extractable)
-            if section.extractable:  # its text is evaluated, its tags are markup
-                self._paint(mask, start, end, section.start, section.content_start, True)
-                self._paint(mask, start, end, section.content_end, section.end, True)
-        return "".join(" " if blank else ch for ch, blank in zip(text, mask, strict=True))
-
-    @staticmethod
-    def _paint(mask: bytearray, start: int, end: int, low: int, high: int, blank: bool) -> None:
-        """Mark the part of ``[low, high)`` inside ``[start, end)`` as blanked or kept."""
-        low, high = max(low, start) - start, min(high, end) - start
-        if low < high:
-            mask[low:high] = (b"\1" if blank else b"\0") * (high - low)
+        # The corpus's one rule (the innermost section decides; tags are markup), with the sections
+        # enclosing the whole fill taken as extractable: only what lies inside a fill is whited out.
+        pieces = []
+        position = start
+        for low, high in evaluated_parts(meeting, start, end, outside=True):
+            pieces.append(" " * (low - position))
+            pieces.append(text[low - start : high - start])
+            position = high
+        pieces.append(" " * (end - position))
+        return "".join(pieces)
 
 
 @functools.lru_cache(maxsize=64)

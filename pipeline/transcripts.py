@@ -19,7 +19,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from pipeline.align import AlignOptions, costs_for, document_items, word_key
+from pipeline.align import AlignOptions, costs_for, document_items, reference_items, word_key
 from pipeline.dp import Alignment, Vocabulary, align
 from pipeline.errors import InputError
 from pipeline.model import Corpus
@@ -82,10 +82,24 @@ def parse_trn(text: str, source: str, optional_words: bool = False) -> list[Segm
     return segments
 
 
-def corpus_segments(corpus: Corpus, options: AlignOptions) -> list[Segment]:
-    """One segment per document of an SGML corpus: the words of its evaluated text."""
+def corpus_segments(corpus: Corpus, options: AlignOptions, reference: bool = False) -> list[Segment]:
+    """One segment per document of an SGML corpus: the words of its evaluated text.
+
+    On the ``reference`` side a document without words is an InputError at the line of its start
+    (:func:`pipeline.align.reference_items`): scoring it would report 0 words and no error. A
+    hypothesis document without words is aligned as all deletions, like a missing one.
+    """
+    source = corpus.source
     return [
-        Segment(d.doc_id, tuple(document_items(d, options.glm, options.optional, corpus.source)), d.line)
+        Segment(
+            d.doc_id,
+            tuple(
+                reference_items(d, source, options)
+                if reference
+                else document_items(d, options.glm, options.optional, source)
+            ),
+            d.line,
+        )
         for d in corpus.documents
     ]
 

@@ -21,7 +21,7 @@ EXTENT_UNIT_KEY = "extent_unit"
 
 class AlignCorpora(Stage):
     STAGE = "AlignCorpora"
-    VERSION = 2
+    VERSION = 3  # 3: words of the evaluated text by the innermost element; "--" is no word
     OUTPUTS = ("alignment",)
 
     def produce(self) -> dict[str, pa.Table]:

@@ -177,7 +177,8 @@ def align_command(args: argparse.Namespace) -> int:
             for p in (args.ref, args.hyp)
         )
     else:
-        refs, hyps = (corpus_segments(read_corpus(p, args.encoding), options) for p in (args.ref, args.hyp))
+        refs = corpus_segments(read_corpus(args.ref, args.encoding), options, reference=True)
+        hyps = corpus_segments(read_corpus(args.hyp, args.encoding), options)
     segments = align_segments(refs, hyps, options, args.ref, args.hyp)
     sys.stdout.write(render_report(segments, args.hyp))
     if args.json:

@@ -149,17 +149,18 @@ def test_hypothesis_document_the_reference_lacks(tmp_path: Path, capsys: pytest.
     assert f"{hyp_texts}:{line}: document 'S9' is not in the reference texts" in err
 
 
-def test_empty_document_is_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    hyp_texts = tmp_path / "asr.sgml"
-    hyp_texts.write_text(
-        (SPEECH / "asr.sgml").read_text().replace("the race starts tomorrow in anchor age", "  ")
-    )
+def test_empty_reference_document_is_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # S2's words become blanks of the same length (its extents stay inside it); S2 starts on line 7.
+    # An empty hypothesis document is scored instead (all deletions): tests/test_speech_body.py.
+    texts = tmp_path / "texts.sgml"
+    sentence = "The race starts tomorrow in Anchorage."
+    texts.write_text((SPEECH / "texts.sgml").read_text().replace(sentence, " " * len(sentence)))
     status, _, err = run(
         capsys, "templette", "--ref", SPEECH / "ref.tpl", "--hyp", SPEECH / "asr.tpl",
-        "--texts", SPEECH / "texts.sgml", "--hyp-texts", hyp_texts, "--store", tmp_path / "store",
+        "--texts", texts, "--hyp-texts", SPEECH / "asr.sgml", "--store", tmp_path / "store",
     )  # fmt: skip
     assert status == 2
-    assert f"{hyp_texts}:7: document 'S2' has no words to align" in err
+    assert f"{texts}:7: reference document 'S2' has no words" in err
 
 
 def test_words_in_another_encoding_are_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
