@@ -133,7 +133,7 @@ def campaign(args: argparse.Namespace) -> int:
     output = Path(args.out) if args.out else parsed.output
     # The page goes to --html and, with an output directory, to its report.html too.
     pages = [Path(args.html)] if args.html else []
-    if output and output / "report.html" not in pages:
+    if output and not (pages and pages[0].resolve() == (output / "report.html").resolve()):
         pages.append(output / "report.html")
     _check_campaign_paths(args, parsed, store, output, pages)
     summary_spec, report_specs = campaign_spec(parsed)
