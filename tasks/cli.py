@@ -59,6 +59,7 @@ from tasks.store import list_artifacts, read_table, sweep_temporaries, write_tex
 
 EXIT_OK, EXIT_INTERNAL, EXIT_INPUT = 0, 1, 2
 DEFAULT_STORE = "iescore-store"
+SCHEDULER_PORT = 8082  # luigid's default
 WORKERS_HELP = "Luigi workers: tasks run in parallel (1 or more)"
 
 
@@ -128,6 +129,10 @@ def templette(args: argparse.Namespace) -> int:
 def campaign(args: argparse.Namespace) -> int:
     """Score every system of a campaign file in one graph; print the leaderboard, write the outputs."""
     check_paths([("CAMPAIGN", args.campaign, INPUT_FILE)])
+    if args.scheduler_port is not None and not args.scheduler_host:
+        raise InputError(
+            "--scheduler-port", 0, "needs --scheduler-host (without a host the local scheduler runs)"
+        )
     parsed = read_campaign(args.campaign)
     store = Path(args.store or parsed.store or (parsed.source.parent / DEFAULT_STORE))
     output = Path(args.out) if args.out else parsed.output
@@ -148,7 +153,7 @@ def campaign(args: argparse.Namespace) -> int:
         for path in sweep_temporaries(store):
             print(f"iescore: removed a killed run's temporary file {path}", file=sys.stderr)
     if args.scheduler_host:
-        check_scheduler(args.scheduler_host, args.scheduler_port)
+        check_scheduler(args.scheduler_host, args.scheduler_port or SCHEDULER_PORT)
     progress = None
     if args.progress != "none" or args.tasks_log:
         pending, _ = pending_tasks(roots, explain=False)
@@ -333,8 +338,7 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument(
         "--scheduler-port",
         type=port_number,
-        default=8082,
-        help="Luigi central scheduler port (with --scheduler-host)",
+        help=f"Luigi central scheduler port, with --scheduler-host (default: {SCHEDULER_PORT})",
     )
     c.add_argument("--json", help="write the leaderboard and significance tests as JSON here")
     c.add_argument("--csv", help="write the leaderboard as CSV here")

@@ -267,6 +267,14 @@ def test_unreachable_scheduler(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert not list((tmp_path / "store").glob("*/*/*.parquet"))
 
 
+def test_scheduler_port_without_host(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Without a host the local scheduler runs: a port alone would be ignored, so it is refused.
+    status, _, err = cli(capsys, "campaign", copy_campaign(tmp_path), "--scheduler-port", "8082")
+    assert (status, err) == (2, "iescore: --scheduler-port: needs --scheduler-host (without a host the local "
+                                "scheduler runs)\n")  # fmt: skip
+    assert not (tmp_path / "store").exists()
+
+
 # --- MUC configurations ------------------------------------------------------------------------------
 
 
