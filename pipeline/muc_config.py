@@ -124,6 +124,8 @@ class MucConfig:
     outputs: dict[str, Path] = field(default_factory=dict)
     beta: float = 1.0
     source: str = ""
+    # Each option's line in the file (lower-cased name, texts_file as text_file), for errors about paths.
+    option_lines: dict[str, int] = field(default_factory=dict, compare=False)
 
     # --- look-ups (names compared case-insensitively) ---------------------------------------------------
 
@@ -505,6 +507,7 @@ class _Builder:
             outputs=dict(self.outputs),
             beta=self.beta,
             source=self.source,
+            option_lines=dict(self.seen),
         )
 
     def _option(self, option: _Option) -> None:

@@ -7,13 +7,12 @@ from __future__ import annotations
 
 import argparse
 import io
-import json
 import sys
 import time
 from pathlib import Path
 
 from pipeline.align import COST_MODELS, AlignOptions
-from pipeline.campaign import DEFAULT_OPTIONS, read_campaign
+from pipeline.campaign import DEFAULT_OPTIONS, Campaign, read_campaign
 from pipeline.corpus import decode_text, read_corpus
 from pipeline.errors import InputError
 from pipeline.glm import filter_lines, read_glm
@@ -23,6 +22,18 @@ from pipeline.scoring import COMPARE_MODES
 from pipeline.transcripts import align_segments, corpus_segments, parse_trn, render_report, report_json
 from pipeline.words import speech_optional
 from tasks import runner
+from tasks.arguments import (
+    INPUT_DIRECTORY,
+    INPUT_FILE,
+    OUTPUT_DIRECTORY,
+    OUTPUT_FILE,
+    HelpFormatter,
+    check_paths,
+    check_scheduler,
+    port_number,
+    positive_float,
+    positive_int,
+)
 from tasks.base import task_for
 from tasks.cli_coref import add_coref_command
 from tasks.cli_glm import add_glm_command
@@ -30,8 +41,12 @@ from tasks.cli_muc import add_muc_command
 from tasks.graph import campaign_spec, templette_spec
 from tasks.outputs import (
     campaign_html,
+    campaign_output_paths,
     html_is_fresh,
+    html_paths,
     html_recipe,
+    json_text,
+    score_csv_paths,
     stamp_html,
     write_campaign_outputs,
     write_leaderboard,
@@ -44,6 +59,8 @@ from tasks.store import list_artifacts, read_table, sweep_temporaries, write_tex
 
 EXIT_OK, EXIT_INTERNAL, EXIT_INPUT = 0, 1, 2
 DEFAULT_STORE = "iescore-store"
+SCHEDULER_PORT = 8082  # luigid's default
+WORKERS_HELP = "Luigi workers: tasks run in parallel (1 or more)"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -58,9 +75,20 @@ def main(argv: list[str] | None = None) -> int:
 
 def templette(args: argparse.Namespace) -> int:
     """Score one hypothesis template set against a reference."""
-    for path in (args.ref, args.hyp, args.texts, args.hyp_texts, args.glm):
-        if path is not None and not Path(path).is_file():
-            raise InputError(str(path), 0, "file not found")
+    check_paths(
+        [
+            ("--ref", args.ref, INPUT_FILE),
+            ("--hyp", args.hyp, INPUT_FILE),
+            ("--texts", args.texts, INPUT_FILE),
+            ("--hyp-texts", args.hyp_texts, INPUT_FILE),
+            ("--glm", args.glm, INPUT_FILE),
+            ("--store", args.store, OUTPUT_DIRECTORY),
+            ("--json", args.json, OUTPUT_FILE),
+            ("--summary", args.summary, OUTPUT_FILE),
+            ("--csv", args.csv, OUTPUT_DIRECTORY),
+            *(("--csv", path, OUTPUT_FILE) for path in score_csv_paths(args.csv)),
+        ]
+    )
     options = dict(DEFAULT_OPTIONS)
     options.update(
         compare=args.compare,
@@ -90,18 +118,29 @@ def templette(args: argparse.Namespace) -> int:
     sys.stdout.write(muc_report(scores, signature, title="iescore templette"))
     mapping = read_table(report.requires()["scored"].output()["mapping"])
     if args.json:
-        _write(args.json, json.dumps(scores_json(scores, signature), indent=2) + "\n")
+        write_text(args.json, json_text(scores_json(scores, signature)))
     if args.csv:
         write_score_csv(Path(args.csv), scores, mapping)
     if args.summary:
-        _write(args.summary, report_summary(mapping))
+        write_text(args.summary, report_summary(mapping))
     return EXIT_OK
 
 
 def campaign(args: argparse.Namespace) -> int:
     """Score every system of a campaign file in one graph; print the leaderboard, write the outputs."""
+    check_paths([("CAMPAIGN", args.campaign, INPUT_FILE)])
+    if args.scheduler_port is not None and not args.scheduler_host:
+        raise InputError(
+            "--scheduler-port", 0, "needs --scheduler-host (without a host the local scheduler runs)"
+        )
     parsed = read_campaign(args.campaign)
     store = Path(args.store or parsed.store or (parsed.source.parent / DEFAULT_STORE))
+    output = Path(args.out) if args.out else parsed.output
+    # The page goes to --html and, with an output directory, to its report.html too.
+    pages = [Path(args.html)] if args.html else []
+    if output and not (pages and pages[0].resolve() == (output / "report.html").resolve()):
+        pages.append(output / "report.html")
+    _check_campaign_paths(args, parsed, store, output, pages)
     summary_spec, report_specs = campaign_spec(parsed)
     summary = task_for(summary_spec, str(store))
     reports = {name: task_for(spec, str(store)) for name, spec in report_specs.items()}
@@ -113,6 +152,8 @@ def campaign(args: argparse.Namespace) -> int:
     if store.is_dir():
         for path in sweep_temporaries(store):
             print(f"iescore: removed a killed run's temporary file {path}", file=sys.stderr)
+    if args.scheduler_host:
+        check_scheduler(args.scheduler_host, args.scheduler_port or SCHEDULER_PORT)
     progress = None
     if args.progress != "none" or args.tasks_log:
         pending, _ = pending_tasks(roots, explain=False)
@@ -133,21 +174,43 @@ def campaign(args: argparse.Namespace) -> int:
             "task_seconds": round(progress.task_seconds, 3) if progress else None,
             "wall_seconds": round(time.monotonic() - progress.started, 3) if progress else None,
         }
-        write_text(args.tasks_log, json.dumps(log, indent=2) + "\n")
+        write_text(args.tasks_log, json_text(log))
     if status != EXIT_OK:
         return status
     board = read_table(summary.output()["leaderboard"])
     significance = read_table(summary.output()["significance"])
     sys.stdout.write(leaderboard_text(board, significance))
     write_leaderboard(board, significance, args.json, args.csv)
-    output = Path(args.out) if args.out else parsed.output
     if output:
         write_campaign_outputs(output, board, significance, reports)
-    html = Path(args.html) if args.html else (output / "report.html" if output else None)
-    if html is not None and not html_is_fresh(html, html_recipe(parsed, summary)):
-        write_text(html, campaign_html(parsed, summary, reports))
-        stamp_html(html, html_recipe(parsed, summary))
+    page = None
+    for html in pages:
+        if not html_is_fresh(html, html_recipe(parsed, summary)):
+            page = page or campaign_html(parsed, summary, reports)
+            write_text(html, page)
+            stamp_html(html, html_recipe(parsed, summary))
     return EXIT_OK
+
+
+def _check_campaign_paths(
+    args: argparse.Namespace, parsed: Campaign, store: Path, output: Path | None, pages: list[Path]
+) -> None:
+    """Every path the campaign reads or writes, checked before the graph is built."""
+    in_file = f"in {parsed.source.name}"
+    store_option = "--store" if args.store else (f"store {in_file}" if parsed.store else "default store")
+    output_option = "--out" if args.out else f"output {in_file}"
+    checks = [
+        (store_option, store, OUTPUT_DIRECTORY),
+        ("--json", args.json, OUTPUT_FILE),
+        ("--csv", args.csv, OUTPUT_FILE),
+        ("--tasks-log", args.tasks_log, OUTPUT_FILE),
+    ]
+    if output is not None:
+        checks += [(output_option, path, kind) for path, kind in campaign_output_paths(output, parsed)]
+    for page in pages:
+        option = "--html" if args.html and page == Path(args.html) else output_option
+        checks += [(option, path, OUTPUT_FILE) for path in html_paths(page)]
+    check_paths(checks)
 
 
 def plan_text(pending: list, total: int) -> str:
@@ -160,9 +223,10 @@ def plan_text(pending: list, total: int) -> str:
 
 def align_command(args: argparse.Namespace) -> int:
     """Align two transcripts (or text corpora) and print sclite's alignment layout and totals."""
-    for path in (args.ref, args.hyp, args.glm):
-        if path is not None and not Path(path).is_file():
-            raise InputError(str(path), 0, "file not found")
+    check_paths(
+        [(o, p, INPUT_FILE) for o, p in (("--ref", args.ref), ("--hyp", args.hyp), ("--glm", args.glm))]
+        + [("--json", args.json, OUTPUT_FILE)]
+    )
     glm = read_glm(args.glm, args.encoding) if args.glm else None
     # Plain sclite (levenshtein) counts every word; with phonetic costs fillers and fragments are
     # optional words (seed 000, noisy data).
@@ -182,7 +246,7 @@ def align_command(args: argparse.Namespace) -> int:
     segments = align_segments(refs, hyps, options, args.ref, args.hyp)
     sys.stdout.write(render_report(segments, args.hyp))
     if args.json:
-        _write(args.json, json.dumps(report_json(segments), indent=2) + "\n")
+        write_text(args.json, json_text(report_json(segments)))
     return EXIT_OK
 
 
@@ -195,6 +259,7 @@ def _glm_text(text: str, glm: object | None) -> str:
 
 def artifacts(args: argparse.Namespace) -> int:
     """List a store's artifacts with their stage, key, rows and inputs."""
+    check_paths([("STORE", args.store, INPUT_DIRECTORY)])
     for entry in list_artifacts(args.store):
         inputs = ", ".join(f"{role}={key[:12]}" for role, key in sorted(entry.get("inputs", {}).items()))
         print(f"{entry.get('stage', '?'):20} {entry.get('key', '?')[:16]} rows={entry['rows']:<7} {inputs}")
@@ -228,13 +293,8 @@ def _run_outcome(
     return EXIT_OK, outcome
 
 
-def _write(path: str, text: str) -> None:
-    Path(path).parent.mkdir(parents=True, exist_ok=True)
-    Path(path).write_text(text, encoding="utf-8")
-
-
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="iescore", description=__doc__)
+    parser = argparse.ArgumentParser(prog="iescore", description=__doc__, formatter_class=HelpFormatter)
     commands = parser.add_subparsers(dest="command", required=True)
 
     t = commands.add_parser("templette", help="score a HUB-4 templette hypothesis (seed 000)")
@@ -258,13 +318,15 @@ def _parser() -> argparse.ArgumentParser:
     t.add_argument("--compare", choices=COMPARE_MODES, default="both", help="aspects of text fills compared")
     t.add_argument("--unscored", default="COMMENT", help="comma-separated unscored slot names")
     t.add_argument("--case-sensitive", action="store_true", help="compare contents case-sensitively")
-    t.add_argument("--beta", type=float, default=1.0, help="F-measure beta (default 1)")
+    t.add_argument(
+        "--beta", type=positive_float, default=1.0, help="F-measure beta: recall weighs beta times precision"
+    )
     t.add_argument("--encoding", default="utf-8", help="encoding of the input files (e.g. latin-1)")
     t.add_argument("--store", default=DEFAULT_STORE, help="artifact store directory")
     t.add_argument("--json", help="write the scores as JSON here")
     t.add_argument("--csv", help="write score tables and the mapping as CSV files into this directory")
     t.add_argument("--summary", help="write the report summary (every fill pairing) here")
-    t.add_argument("--workers", type=int, default=1)
+    t.add_argument("--workers", type=positive_int, default=1, help=WORKERS_HELP)
     t.set_defaults(handler=templette)
 
     c = commands.add_parser("campaign", help="score every system of a campaign file")
@@ -272,15 +334,21 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument(
         "--store", help="artifact store (default: the file's 'store', else iescore-store beside it)"
     )
-    c.add_argument("--workers", type=int, default=1)
+    c.add_argument("--workers", type=positive_int, default=1, help=WORKERS_HELP)
     c.add_argument("--scheduler-host", help="Luigi central scheduler host (default: local scheduler)")
-    c.add_argument("--scheduler-port", type=int, default=8082)
+    c.add_argument(
+        "--scheduler-port",
+        type=port_number,
+        help=f"Luigi central scheduler port, with --scheduler-host (default: {SCHEDULER_PORT})",
+    )
     c.add_argument("--json", help="write the leaderboard and significance tests as JSON here")
     c.add_argument("--csv", help="write the leaderboard as CSV here")
     c.add_argument(
         "--out", help="write every output here (default: the file's 'output'): tables, report, HTML"
     )
-    c.add_argument("--html", help="write the self-contained HTML report here")
+    c.add_argument(
+        "--html", help="write the self-contained HTML report here (with --out, also as report.html there)"
+    )
     c.add_argument("--dry-run", action="store_true", help="list what would run and why; run nothing")
     c.add_argument(
         "--progress",
@@ -306,8 +374,10 @@ def _parser() -> argparse.ArgumentParser:
     add_coref_command(commands)
 
     a = commands.add_parser("artifacts", help="list the artifacts of a store")
-    a.add_argument("store")
+    a.add_argument("store", help="artifact store directory")
     a.set_defaults(handler=artifacts)
+    for command in commands.choices.values():
+        command.formatter_class = HelpFormatter
     return parser
 
 

@@ -9,9 +9,7 @@ which the command line's ``main`` prints as ``iescore: file:line: message`` with
 from __future__ import annotations
 
 import argparse
-import json
 import sys
-from pathlib import Path
 
 from pipeline.coref import (
     FORMATS,
@@ -25,6 +23,9 @@ from pipeline.coref import (
     summary_report,
 )
 from pipeline.errors import InputError
+from tasks.arguments import OUTPUT_FILE, check_paths
+from tasks.outputs import json_text
+from tasks.store import write_text
 
 
 def add_coref_command(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -60,6 +61,15 @@ def add_coref_command(subparsers: argparse._SubParsersAction) -> None:  # type: 
 
 def run_coref(args: argparse.Namespace) -> int:
     """Read, align, score and report; bad input raises :class:`InputError`."""
+    # The inputs are read once, before any scoring: a missing file or a directory is the reader's
+    # "cannot read the coreference file: Is a directory". The outputs are checked here.
+    check_paths(
+        [
+            ("--json", args.json, OUTPUT_FILE),
+            ("--partitions", args.partitions, OUTPUT_FILE),
+            ("--summary", args.summary, OUTPUT_FILE),
+        ]
+    )
     if args.match == "min" and args.format != "sgml":
         raise InputError("--match", 0, "MIN matching needs SGML input (-f sgml); CoNLL mentions have no MIN")
     key, response = read_pair(args.key, args.response, args.format, args.encoding)
@@ -67,14 +77,9 @@ def run_coref(args: argparse.Namespace) -> int:
     scores = score_documents(aligned)
     sys.stdout.write(score_report(scores))
     if args.json:
-        _write(args.json, json.dumps(scores_json(scores), indent=2) + "\n")
+        write_text(args.json, json_text(scores_json(scores)))
     if args.partitions:
-        _write(args.partitions, partitions_report(aligned))
+        write_text(args.partitions, partitions_report(aligned))
     if args.summary:
-        _write(args.summary, summary_report(aligned))
+        write_text(args.summary, summary_report(aligned))
     return 0
-
-
-def _write(path: str, text: str) -> None:
-    Path(path).parent.mkdir(parents=True, exist_ok=True)
-    Path(path).write_text(text, encoding="utf-8")

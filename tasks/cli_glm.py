@@ -62,7 +62,8 @@ def add_glm_command(subparsers: argparse._SubParsersAction) -> None:  # type: ig
         "--purpose",
         choices=["ref", "hyp"],
         default="",
-        help="data purpose, matched like the input type by INPUT_DEPENDENT_APPLICATION regexes",
+        help="data purpose, matched like the input type by INPUT_DEPENDENT_APPLICATION regexes "
+        "(default: none)",
     )
     parser.add_argument(
         "--encoding", default="utf-8", help="encoding of the rule files, the input and the output"

@@ -21,6 +21,7 @@ from pipeline.coref import (
     scores_from_table,
     summary_report,
 )
+from pipeline.errors import InputError
 from pipeline.muc import NAMED_ENTITY, task_of, template_class
 from pipeline.muc_config import MucConfig, read_config
 from pipeline.muc_report import (
@@ -32,6 +33,7 @@ from pipeline.muc_report import (
 )
 from pipeline.ne_report import NE_SUBTYPES, ne_report_summary, ne_score_pages
 from pipeline.tables import template_set_from_table
+from tasks.arguments import INPUT_FILE, OUTPUT_DIRECTORY, OUTPUT_FILE, check_paths, path_problem, positive_int
 from tasks.base import task_for
 from tasks.muc import DUPLICATES_KEY, coreference_spec, muc_spec
 from tasks.report import SIGNATURE_KEY
@@ -45,7 +47,9 @@ def add_muc_command(commands: argparse._SubParsersAction) -> None:
     m.add_argument("config", help="MUC configuration file")
     m.add_argument("--store", help="artifact store (default: iescore-store beside the configuration)")
     m.add_argument("--encoding", default="utf-8", help="encoding of the key, response and texts files")
-    m.add_argument("--workers", type=int, default=1)
+    m.add_argument(
+        "--workers", type=positive_int, default=1, help="Luigi workers: tasks run in parallel (1 or more)"
+    )
     m.set_defaults(handler=run_muc)
 
 
@@ -53,9 +57,12 @@ def run_muc(args: argparse.Namespace) -> int:
     from tasks.cli import EXIT_OK, _run  # the command line's runner and exit codes
 
     config_path = Path(args.config)
+    check_paths([("CONFIG", config_path, INPUT_FILE)])
     config = read_config(config_path)
     task = task_of(config)
     store = Path(args.store) if args.store else config_path.resolve().parent / DEFAULT_STORE
+    check_paths([("--store" if args.store else "default store", store, OUTPUT_DIRECTORY)])
+    check_config_paths(config)
     if task == "coreference":
         return _coreference(config, config_path, store, args)
     report = task_for(muc_spec(config, config_path, args.encoding), str(store))
@@ -127,6 +134,35 @@ def _coreference(config: MucConfig, config_path: Path, store: Path, args: argpar
         if "report_summary_file" in outputs:
             write_text(outputs["report_summary_file"], summary_report(aligned))
     return EXIT_OK
+
+
+def check_config_paths(config: MucConfig) -> None:
+    """The configuration's input and output files, checked before scoring.
+
+    A problem is an :class:`InputError` at the configuration file's line naming the path, such as
+    ``te.config:14: :score_file out/: is a directory; expected a file to write``.
+    """
+    inputs = {
+        "key_file": config.key_file,
+        "response_file": config.response_file,
+        "text_file": config.text_file,
+    }
+    checks = [(name, path, INPUT_FILE) for name, path in inputs.items() if path is not None]
+    checks += [(name, path, OUTPUT_FILE) for name, path in config.outputs.items()]
+    for name, path, kind in checks:
+        problem = path_problem(path, kind)
+        if problem:
+            raise InputError(config.source, config.option_lines.get(name, 0), f":{name} {path}: {problem}")
+    written: dict[Path, str] = {}
+    read = {path.resolve(): name for name, path in inputs.items() if path is not None}
+    for name, path in config.outputs.items():
+        resolved, line = path.resolve(), config.option_lines.get(name, 0)
+        other = written.get(resolved) or read.get(resolved)
+        if other:
+            raise InputError(
+                config.source, line, f":{name} {path}: also named by :{other}; expected its own file"
+            )
+        written[resolved] = name
 
 
 def _outputs(config: MucConfig) -> dict[str, Path]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import io
 import json
+import math
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,7 @@ from pipeline.campaign import Campaign, output_name, report_data
 from pipeline.html_report import render_campaign_html
 from pipeline.report import leaderboard_text, muc_report, scores_json
 from schemas import COUNT_COLUMNS, MEASURE_COLUMNS, C
+from tasks.arguments import OUTPUT_DIRECTORY, OUTPUT_FILE
 from tasks.base import Stage
 from tasks.report import SIGNATURE_KEY
 from tasks.store import read_table, write_text
@@ -42,6 +44,50 @@ SCORE_FILES = {
     "document": ("by_document", [C.doc_id]),
     "object": ("objects", [C.instance_type]),
 }
+CAMPAIGN_FILES = ("leaderboard.txt", "leaderboard.json", "leaderboard.csv", "significance.csv")
+
+
+def json_text(value: Any) -> str:
+    """Indented JSON with a final newline; a NaN (an undefined measure) becomes null.
+
+    JSON has no NaN or Infinity: ``allow_nan=False`` makes any other non-finite number an error here
+    rather than a file that strict JSON readers reject.
+    """
+    return json.dumps(_nan_to_none(value), indent=2, allow_nan=False) + "\n"
+
+
+def _nan_to_none(value: Any) -> Any:
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    if isinstance(value, Mapping):
+        return {key: _nan_to_none(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_nan_to_none(item) for item in value]
+    return value
+
+
+def score_csv_paths(folder: str | Path | None) -> list[Path]:
+    """The files ``write_score_csv`` writes into ``folder`` (none when there is no folder)."""
+    if folder is None:
+        return []
+    return [Path(folder) / f"{name}.csv" for name, _ in SCORE_FILES.values()] + [Path(folder) / "mapping.csv"]
+
+
+def campaign_output_paths(directory: Path, campaign: Campaign) -> list[tuple[Path, str]]:
+    """Every path ``write_campaign_outputs`` writes under ``directory``, with its kind, to check first."""
+    paths = [(directory, OUTPUT_DIRECTORY), (directory / "systems", OUTPUT_DIRECTORY)]
+    paths += [(directory / name, OUTPUT_FILE) for name in CAMPAIGN_FILES]
+    paths.append((directory / "systems" / "index.csv", OUTPUT_FILE))
+    for system in campaign.systems:
+        folder = directory / "systems" / output_name(system.name)
+        paths.append((folder, OUTPUT_DIRECTORY))
+        paths += [(folder / name, OUTPUT_FILE) for name in (*SYSTEM_FILES, STAMP)]
+    return paths
+
+
+def html_paths(path: Path) -> list[Path]:
+    """The page and the stamp beside it (see ``stamp_html``)."""
+    return [path, _html_stamp(path)]
 
 
 def leaderboard_json(board: pa.Table, significance: pa.Table) -> dict[str, Any]:
@@ -53,7 +99,7 @@ def write_leaderboard(
     board: pa.Table, significance: pa.Table, json_path: str | Path | None, csv_path: str | Path | None
 ) -> None:
     if json_path:
-        write_text(json_path, json.dumps(leaderboard_json(board, significance), indent=2) + "\n")
+        write_text(json_path, json_text(leaderboard_json(board, significance)))
     if csv_path:
         write_text(csv_path, _csv(board))
 
@@ -85,11 +131,15 @@ def html_recipe(campaign: Campaign, summary: Stage) -> str:
 
 def html_is_fresh(path: Path, recipe: str) -> bool:
     """The page at ``path`` was made from ``recipe`` (see ``stamp_html``)."""
-    return _fresh(path.with_name(f".{path.name}{STAMP}"), recipe, [path])
+    return _fresh(_html_stamp(path), recipe, [path])
 
 
 def stamp_html(path: Path, recipe: str) -> None:
-    write_text(path.with_name(f".{path.name}{STAMP}"), recipe + "\n")
+    write_text(_html_stamp(path), recipe + "\n")
+
+
+def _html_stamp(path: Path) -> Path:
+    return path.with_name(f".{path.name}{STAMP}")
 
 
 def _fresh(stamp: Path, key: str, files: list[Path]) -> bool:
@@ -104,7 +154,7 @@ def write_system_tables(folder: Path, report: Any) -> None:
     scores = read_table(report.output()["scores"])
     signature = scores.schema.metadata[SIGNATURE_KEY].decode()
     write_text(folder / "report.txt", muc_report(scores, signature, title="iescore campaign"))
-    write_text(folder / "scores.json", json.dumps(scores_json(scores, signature), indent=2) + "\n")
+    write_text(folder / "scores.json", json_text(scores_json(scores, signature)))
     write_score_csv(folder, scores, read_table(report.requires()["scored"].output()["mapping"]))
 
 
