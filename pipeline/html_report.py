@@ -403,8 +403,10 @@ def _precision_recall_section(ranked: list[SystemRow], beta: float) -> str:
 
     The axes zoom to the systems' range (same width on both, so distances compare). Labels are listed
     in a column right of the plot, in the order of the points' heights, each joined to its point by a
-    thin line: they never overprint, however close the points. Systems with the same recall and
-    precision are drawn side by side around their common point.
+    thin line: they never overprint, however close the points. Beyond ``NAMED_POINTS`` systems, lines
+    would tangle: each point is labelled with its rank beside it instead, where that fits, and only the
+    points too crowded for it keep a line to the column. Systems with the same recall and precision are
+    drawn side by side around their common point.
     """
     f_name = measure_name(beta)
     plotted = []
@@ -423,8 +425,6 @@ def _precision_recall_section(ranked: list[SystemRow], beta: float) -> str:
         x_axis, y_axis = _zoomed_axes([(0.0, 1.0), (0.0, 1.0)])
     left, top, size, margin, line = 56, 24, 440, 40, 15
     labels_x = left + size + margin
-    bottom = max(top + size, top + line * (len(plotted) - 1))
-    width, height = labels_x + 240, bottom + 44
 
     def x(value: float) -> float:
         return x_axis.position(value, left, size)
@@ -459,30 +459,54 @@ def _precision_recall_section(ranked: list[SystemRow], beta: float) -> str:
     for (recall, precision), members in ties.items():
         for order, index in enumerate(members):
             centres[index] = (x(recall) + 10 * (order - (len(members) - 1) / 2), y(precision))
-    # Labels top to bottom as the points; at one height, the point nearest the labels first, so its
-    # line does not cross the others' points.
-    by_height = sorted(range(len(plotted)), key=lambda index: (centres[index][1], -centres[index][0]))
-    rows = _spread([centres[index][1] for index in by_height], top, bottom, line)
+    titles = [
+        _e(f"{row.rank}. {row.system}: REC {_percent(recall)} %, PRE {_percent(precision)} %")
+        for row, recall, precision in plotted
+    ]
+    beside: dict[int, tuple[float, float]] = {}
+    if len(plotted) > NAMED_POINTS:
+        frame = (left, top, left + size + margin - 4, top + size)
+        beside = _rank_labels(centres, [str(row.rank) for row, _, _ in plotted], frame)
+    # The column: labels top to bottom as their points; at one height, the point nearest the column
+    # first, so its line does not cross the others' points.
+    listed = sorted(
+        (index for index in range(len(plotted)) if index not in beside),
+        key=lambda index: (centres[index][1], -centres[index][0]),
+    )
+    bottom = max(top + size, top + line * (len(listed) - 1))
+    width, height = labels_x + 240, bottom + 44
+    rows = _spread([centres[index][1] for index in listed], top, bottom, line)
     # Leader lines first, then the points, then the labels: no line is drawn over a point.
-    leaders, dots, labels = [], [], []
-    for index, label_y in zip(by_height, rows, strict=True):
-        row, recall, precision = plotted[index]
+    leaders, labels = [], []
+    for index, label_y in zip(listed, rows, strict=True):
+        row = plotted[index][0]
         cx, cy = centres[index]
-        title = _e(f"{row.rank}. {row.system}: REC {_percent(recall)} %, PRE {_percent(precision)} %")
         leaders.append(f"M{cx + 4:.1f} {cy:.1f}L{labels_x - 4:.1f} {label_y:.1f}")
-        dots.append(
-            f'<circle class="dot" data-system="{_e(row.system)}" cx="{cx:.1f}" cy="{cy:.1f}" r="4">'
-            f"<title>{title}</title></circle>"
-        )
         labels.append(
             f'<text class="label" data-system="{_e(row.system)}" x="{labels_x}" y="{label_y + 4:.1f}">'
-            f"<title>{title}</title>{_e(_short(f'{row.rank}. {row.system}', 34))}</text>"
+            f"<title>{titles[index]}</title>{_e(_short(f'{row.rank}. {row.system}', 34))}</text>"
+        )
+    for index, (label_x, baseline) in beside.items():
+        labels.append(
+            f'<text class="label" data-system="{_e(plotted[index][0].system)}" x="{label_x:.1f}" '
+            f'y="{baseline:.1f}"><title>{titles[index]}</title>{plotted[index][0].rank}</text>'
         )
     if leaders:
         parts.append(f'<path class="leader" d="{"".join(leaders)}"/>')
-    parts.extend(dots + labels)
+    parts.extend(
+        f'<circle class="dot" data-system="{_e(row.system)}" cx="{cx:.1f}" cy="{cy:.1f}" r="4">'
+        f"<title>{titles[index]}</title></circle>"
+        for index, ((row, _, _), (cx, cy)) in enumerate(zip(plotted, centres, strict=True))
+    )
+    parts.extend(labels)
+    naming = (
+        "named in the column on the right"
+        if not beside
+        else "labelled with its rank (see the leaderboard)"
+        + (", or named in the column on the right where points crowd" if listed else "")
+    )
     caption = (
-        f"Each point is a system, named in the column on the right; dashed curves join points of equal "
+        f"Each point is a system, {naming}; dashed curves join points of equal "
         f"{f_name}. Axes: recall {_tick(x_axis.low)}-{_tick(x_axis.high)} %, precision "
         f"{_tick(y_axis.low)}-{_tick(y_axis.high)} %."
     )
@@ -545,6 +569,67 @@ def _iso_curves(x_axis: _Axis, y_axis: _Axis, x: Any, y: Any, beta: float, f_nam
                 f'<text class="iso-label" x="{x(start) + 4:.1f}" y="{entry + 12:.1f}">{label}</text>'
             )
     return parts
+
+
+NAMED_POINTS = 12  # up to this many systems, every point is named in the column beside the plot
+
+# A rank label's box, estimated from the font (11 px; digits are at most 0.65 em wide in the sans-serif
+# fonts a browser picks): width per digit, padding, height, and the baseline below the box's top.
+_DIGIT, _PAD, _HEIGHT, _BASELINE = 7.2, 2.0, 14.0, 11.0
+
+
+def _rank_labels(
+    centres: list[tuple[float, float]], texts: list[str], frame: tuple[float, float, float, float]
+) -> dict[int, tuple[float, float]]:
+    """Where each point's short label fits beside it: index -> (x, baseline y) of the text.
+
+    Points are served in order (rank); each label takes the first of 16 places around its point (4 sides
+    and 4 corners, near then farther) whose box stays inside ``frame`` and overlaps no point and no label
+    already placed. A point with no such place is left out (its label goes to the column).
+    """
+    points = [(cx - 5, cy - 5, cx + 5, cy + 5) for cx, cy in centres]
+    placed: list[tuple[float, float, float, float]] = []
+    found: dict[int, tuple[float, float]] = {}
+    for index, ((cx, cy), text) in enumerate(zip(centres, texts, strict=True)):
+        width = _DIGIT * len(text) + 2 * _PAD
+        for gap in (6.0, 13.0):
+            spots = [
+                (cx + gap, cy - _HEIGHT / 2),  # right
+                (cx - gap - width, cy - _HEIGHT / 2),  # left
+                (cx - width / 2, cy - gap - _HEIGHT),  # above
+                (cx - width / 2, cy + gap),  # below
+                (cx + gap - 2, cy - gap + 2 - _HEIGHT),  # upper right
+                (cx + gap - 2, cy + gap - 2),  # lower right
+                (cx - gap + 2 - width, cy - gap + 2 - _HEIGHT),  # upper left
+                (cx - gap + 2 - width, cy + gap - 2),  # lower left
+            ]
+            spot = next(
+                (
+                    b
+                    for b in ((sx, sy, sx + width, sy + _HEIGHT) for sx, sy in spots)
+                    if _free(b, frame, points, placed)
+                ),
+                None,
+            )
+            if spot is not None:
+                placed.append(spot)
+                found[index] = (spot[0] + _PAD, spot[1] + _BASELINE)
+                break
+    return found
+
+
+def _free(
+    box: tuple[float, float, float, float],
+    frame: tuple[float, float, float, float],
+    points: list[tuple[float, float, float, float]],
+    placed: list[tuple[float, float, float, float]],
+) -> bool:
+    inside = frame[0] <= box[0] and frame[1] <= box[1] and box[2] <= frame[2] and box[3] <= frame[3]
+    return inside and not any(_overlap(box, other) for other in (*points, *placed))
+
+
+def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
 def _f_value(recall: float, precision: float, b2: float) -> float:

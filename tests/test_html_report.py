@@ -884,18 +884,61 @@ def test_ten_systems_at_beta_2_name_f2(ten: Path, ten_probe: dict) -> None:
     assert "F2 95% CI" in text.splitlines()[0]
 
 
+def crowded_report(count: int) -> CampaignReport:
+    """``count`` systems on a grid of few values: many points close together and several tied."""
+    rows = []
+    for i in range(count):
+        cor, inc, spu = 70 + (i * 7) % 20, i % 3, (i * 5) % 11
+        rows.append(
+            (
+                2 * cor / (100 + cor + inc + spu),
+                f"system-{i:02d}-{'x' * (i % 9)}",
+                cor,
+                inc,
+                100 - cor - inc,
+                spu,
+            )
+        )
+    rows.sort(key=lambda r: -r[0])
+    board = [
+        row(rank + 1, name, cor, inc, mis, spu, f) for rank, (f, name, cor, inc, mis, spu) in enumerate(rows)
+    ]
+    return dataclasses.replace(
+        campaign_report(), leaderboard=board, slot_f={}, significance={}, documents=[], documents_total=0
+    )
+
+
+def test_many_systems_labelled_by_rank_without_overlap(browser: str, tmp_path: Path) -> None:
+    report = crowded_report(40)
+    page = render_campaign_html(report)
+    found = probed(browser, page, tmp_path)
+    names = sorted(r.system for r in report.leaderboard)
+    assert sorted(label["system"] for label in found["labels"]) == names  # each system labelled once
+    assert sorted(dot["system"] for dot in found["dots"]) == names
+    scatter = re.search(r'aria-label="Precision against recall">(.*?)</svg>', page, re.S).group(1)
+    beside = re.findall(r"</title>(\d+)</text>", scatter)
+    assert len(beside) > 20  # most points carry their rank beside them
+    labels = found["labels"]
+    for index, first in enumerate(labels):
+        for second in labels[index + 1 :]:
+            assert not overlaps(first["box"], second["box"]), (first, second)
+        for dot in found["dots"]:
+            assert not overlaps(first["box"], dot["box"]), (first, dot)
+    assert all(dot["onTop"] for dot in found["dots"])
+
+
 def test_ten_systems_screenshot(browser: str, ten: Path, tmp_path: Path) -> None:
     screenshot = tmp_path / "ten.png"
     result = chromium(
         browser,
-        (ten / "report.html").as_uri() + "#pr",
+        (ten / "report.html").as_uri(),
         tmp_path / "profile",
         f"--screenshot={screenshot}",
-        "--window-size=1280,1600",
+        "--window-size=1280,1500",
     )
     assert console_lines(result.stderr) == []
     png = screenshot.read_bytes()
-    assert png[:8] == b"\x89PNG\r\n\x1a\n" and struct.unpack(">II", png[16:24]) == (1280, 1600)
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and struct.unpack(">II", png[16:24]) == (1280, 1500)
     keep = os.environ.get("IESCORE_SCREENSHOT_DIR")
     if keep:  # to look at it: IESCORE_SCREENSHOT_DIR=/tmp pytest -k screenshot
         shutil.copy(screenshot, Path(keep) / "ten-systems.png")
