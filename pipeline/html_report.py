@@ -30,6 +30,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from pipeline.report import measure_name
+
 FIELDS_PER_PAIRING = 7  # type, slot, reference fill, hypothesis fill, categories, hyp start, hyp length
 FIELDS_PER_REFERENCE = 5  # type, slot, fill, start, length
 
@@ -89,7 +91,7 @@ class CampaignReport:
     a missing ``(a, b)`` is read from ``(b, a)`` with the difference negated. ``documents`` may hold
     fewer documents than the campaign's ``documents_total`` (the page says so). ``resamples`` and ``seed``
     are the bootstrap's; cells of the significance matrix are marked where the approximate randomization
-    p-value is below ``alpha``.
+    p-value is below ``alpha``. ``beta`` is the F-measure's: other than 1, F is named ``F2``, ``F0.5``...
     """
 
     title: str
@@ -102,6 +104,7 @@ class CampaignReport:
     resamples: int
     seed: int
     alpha: float = 0.05
+    beta: float = 1.0
 
 
 def render_campaign_html(report: CampaignReport) -> str:
@@ -127,10 +130,11 @@ def render_campaign_html(report: CampaignReport) -> str:
         f"embedded for the per-document view; bootstrap: {report.resamples} resamples, seed {report.seed}; "
         f"&alpha; = {_e(_number(report.alpha))}.</p>\n",
         '<nav><a href="#leaderboard">Leaderboard</a> &middot; <a href="#pr">Precision and recall</a> '
-        '&middot; <a href="#heatmap">F by slot</a> &middot; <a href="#significance">Significance</a> '
+        f'&middot; <a href="#heatmap">{measure_name(report.beta)} by slot</a> &middot; '
+        '<a href="#significance">Significance</a> '
         '&middot; <a href="#documents">Documents</a></nav>\n</header>\n',
-        _leaderboard_section(ranked),
-        _precision_recall_section(ranked),
+        _leaderboard_section(report, ranked),
+        _precision_recall_section(ranked, report.beta),
         _heat_map_section(report, systems),
         _significance_section(report, systems),
         _documents_section(report, systems),
@@ -165,6 +169,8 @@ def script_json(data: Any) -> str:
 def _validate(report: CampaignReport) -> None:
     if not 0 < report.alpha < 1:
         raise ValueError(f"alpha must be between 0 and 1, got {report.alpha!r}")
+    if not (math.isfinite(report.beta) and report.beta > 0):
+        raise ValueError(f"beta must be a positive number, got {report.beta!r}")
     if report.documents_total < len(report.documents):
         raise ValueError(
             f"documents_total is {report.documents_total} but {len(report.documents)} documents are given"
@@ -307,9 +313,10 @@ def _span(span: tuple[int, int] | None, offset: list[int] | None) -> tuple[int, 
 # ------------------------------------------------------------------------------------ static sections
 
 
-def _leaderboard_section(ranked: list[SystemRow]) -> str:
+def _leaderboard_section(report: CampaignReport, ranked: list[SystemRow]) -> str:
+    f_name = measure_name(report.beta)
     rows = []
-    for row in ranked:
+    for row, lower in zip(ranked, [*ranked[1:], None], strict=True):
         low, high = row.intervals.get("F", (None, None))
         counts = "".join(
             f'<td class="num">{_count(row.counts.get(key))}</td>' for key in ("COR", "INC", "MIS", "SPU")
@@ -317,9 +324,13 @@ def _leaderboard_section(ranked: list[SystemRow]) -> str:
         measures = "".join(
             f'<td class="num">{_percent(row.measures.get(key))}</td>' for key in ("REC", "PRE", "F")
         )
+        # p(next), as the text leaderboard: approximate randomization against the next system down.
+        following = None if lower is None else _comparison(report.significance, row.system, lower.system)
+        p_next = "" if lower is None else _p(None if following is None else following[2])
         rows.append(
             f'<tr><td class="num">{row.rank}</td><td title="{_e(row.signature)}">{_e(row.system)}</td>'
-            f'{counts}{measures}<td class="num">{_interval(low, high)}</td></tr>'
+            f'{counts}{measures}<td class="num">{_interval(low, high)}</td>'
+            f'<td class="num p-next">{_e(p_next)}</td></tr>'
         )
     signatures = "".join(
         f"<li><b>{_e(row.system)}</b>: <code>{_e(row.signature)}</code></li>" for row in ranked
@@ -328,30 +339,44 @@ def _leaderboard_section(ranked: list[SystemRow]) -> str:
         '<section id="leaderboard"><h2>1. Leaderboard</h2>\n<div class="scroll"><table class="board">'
         '<thead><tr><th class="num">Rank</th><th>System</th><th class="num">COR</th><th class="num">INC</th>'
         '<th class="num">MIS</th><th class="num">SPU</th><th class="num">REC %</th><th class="num">PRE %</th>'
-        '<th class="num">F %</th><th class="num">F confidence interval</th></tr></thead>\n<tbody>'
+        f'<th class="num">{f_name} %</th><th class="num">{f_name} confidence interval</th>'
+        '<th class="num">p(next)</th></tr></thead>\n<tbody>'
         + "\n".join(rows)
         + "</tbody></table></div>\n"
-        + _f_interval_plot(ranked)
+        + f'<p class="legend">{_beta_note(report.beta)}<b>p(next)</b>: p-value of approximate '
+        f"randomization over documents for the difference in {f_name} between the system and the next "
+        "one down.</p>\n"
+        + _f_interval_plot(ranked, f_name)
         + f'<details><summary>Signatures</summary><ul class="signatures">{signatures}</ul></details>\n'
         "</section>\n"
     )
 
 
-def _f_interval_plot(ranked: list[SystemRow]) -> str:
-    """F of each system as a dot with its confidence interval as a horizontal bar, best at the top."""
+def _f_interval_plot(ranked: list[SystemRow], f_name: str) -> str:
+    """F of each system as a dot with its confidence interval as a horizontal bar, best at the top.
+
+    The axis covers the values shown (F and interval ends of every system), padded to whole ticks.
+    """
     label_width, plot_width, value_width, row_height, top = 190, 520, 150, 20, 12
     height = top + row_height * len(ranked) + 34
     width = label_width + plot_width + value_width
+    shown = [
+        value
+        for row in ranked
+        for value in (_defined(row.measures.get("F")), *map(_defined, row.intervals.get("F", (None, None))))
+        if value is not None
+    ]
+    (axis,) = _zoomed_axes([(min(shown), max(shown))] if shown else [(0.0, 1.0)])
 
     def x(value: float) -> float:
-        return label_width + plot_width * min(max(value, 0.0), 1.0)
+        return axis.position(value, label_width, plot_width)
 
-    parts = [_x_grid(x, top, top + row_height * len(ranked), "F (%)")]
+    parts = [_x_grid(axis, x, top, top + row_height * len(ranked), f"{f_name} (%)")]
     for position, row in enumerate(ranked):
         y = top + row_height * position + row_height / 2
         f = _defined(row.measures.get("F"))
         low, high = (_defined(value) for value in row.intervals.get("F", (None, None)))
-        title = f"{row.system}: F {_percent(f)} %, interval {_interval(low, high)}"
+        title = f"{row.system}: {f_name} {_percent(f)} %, interval {_interval(low, high)}"
         parts.append(f"<g><title>{_e(title)}</title>")
         parts.append(
             f'<text x="{label_width - 8}" y="{y + 4:.1f}" text-anchor="end">{_e(_short(row.system))}</text>'
@@ -368,63 +393,130 @@ def _f_interval_plot(ranked: list[SystemRow]) -> str:
     return (
         f'<figure><svg class="plot" width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
         f'role="img" aria-label="F with confidence interval per system">{"".join(parts)}</svg>'
-        "<figcaption>F (dot) and its bootstrap confidence interval (bar) per system, by rank.</figcaption>"
-        "</figure>\n"
+        f"<figcaption>{f_name} (dot) and its bootstrap confidence interval (bar) per system, by rank; the "
+        f"axis runs from {_tick(axis.low)} to {_tick(axis.high)} %.</figcaption></figure>\n"
     )
 
 
-def _precision_recall_section(ranked: list[SystemRow]) -> str:
-    """Precision against recall, one labelled point per system, with dashed curves of equal F."""
-    left, top, size = 52, 14, 440
-    width, height = left + size + 90, top + size + 44
+def _precision_recall_section(ranked: list[SystemRow], beta: float) -> str:
+    """Precision against recall, one point per system, with dashed curves of equal F.
 
-    def x(value: float) -> float:
-        return left + size * min(max(value, 0.0), 1.0)
-
-    def y(value: float) -> float:
-        return top + size * (1 - min(max(value, 0.0), 1.0))
-
-    parts = []
-    for tick in range(0, 101, 10):
-        value = tick / 100
-        strong = " strong" if tick % 50 == 0 else ""
-        parts.append(
-            f'<path class="grid{strong}" d="M{x(value):.1f} {top}V{top + size}'
-            f'M{left} {y(value):.1f}H{left + size}"/>'
-        )
-        if tick % 20 == 0:
-            parts.append(f'<text x="{x(value):.1f}" y="{top + size + 16}" text-anchor="middle">{tick}</text>')
-            parts.append(f'<text x="{left - 6}" y="{y(value) + 4:.1f}" text-anchor="end">{tick}</text>')
-    parts.append(f'<text x="{left + size / 2}" y="{height - 6}" text-anchor="middle">Recall (%)</text>')
-    parts.append(
-        f'<text x="14" y="{top + size / 2}" text-anchor="middle" transform="rotate(-90 14 {top + size / 2})">'
-        "Precision (%)</text>"
-    )
-    for level in (0.2, 0.4, 0.6, 0.8):
-        # P = F R / (2R - F) for F = 2PR / (P + R); P <= 1 needs R >= F / (2 - F).
-        start = level / (2 - level)
-        points = [start + (1 - start) * step / 40 for step in range(41)]
-        path = " ".join(f"{x(r):.1f},{y(level * r / (2 * r - level)):.1f}" for r in points)
-        parts.append(f'<polyline class="iso" points="{path}"/>')
-        parts.append(
-            f'<text class="iso-label" x="{x(1) + 4:.1f}" y="{y(start) + 4:.1f}">F={level * 100:.0f}</text>'
-        )
+    The axes zoom to the systems' range (same width on both, so distances compare). Labels are listed
+    in a column right of the plot, in the order of the points' heights, each joined to its point by a
+    thin line: they never overprint, however close the points. Beyond ``NAMED_POINTS`` systems, lines
+    would tangle: each point is labelled with its rank beside it instead, where that fits, and only the
+    points too crowded for it keep a line to the column. Systems with the same recall and precision are
+    drawn side by side around their common point.
+    """
+    f_name = measure_name(beta)
+    plotted = []
     unplotted = []
-    label_by_name = len(ranked) <= 12
     for row in ranked:
         recall, precision = _defined(row.measures.get("REC")), _defined(row.measures.get("PRE"))
         if recall is None or precision is None:
             unplotted.append(row.system)
-            continue
-        label = _short(row.system, 22) if label_by_name else str(row.rank)
-        title = f"{row.rank}. {row.system}: REC {_percent(recall)} %, PRE {_percent(precision)} %"
+        else:
+            plotted.append((row, recall, precision))
+    if plotted:
+        recalls = [recall for _, recall, _ in plotted]
+        precisions = [precision for _, _, precision in plotted]
+        x_axis, y_axis = _zoomed_axes([(min(recalls), max(recalls)), (min(precisions), max(precisions))])
+    else:
+        x_axis, y_axis = _zoomed_axes([(0.0, 1.0), (0.0, 1.0)])
+    left, top, size, margin, line = 56, 24, 440, 40, 15
+    labels_x = left + size + margin
+
+    def x(value: float) -> float:
+        return x_axis.position(value, left, size)
+
+    def y(value: float) -> float:
+        return y_axis.position(value, top + size, -size)
+
+    parts = []
+    for tick in x_axis.ticks():
+        parts.append(f'<path class="grid" d="M{x(tick):.1f} {top}V{top + size}"/>')
         parts.append(
-            f"<g><title>{_e(title)}</title>"
-            f'<circle class="dot" cx="{x(recall):.1f}" cy="{y(precision):.1f}" r="4"/>'
-            f'<text x="{x(recall) + 6:.1f}" y="{y(precision) - 6:.1f}">{_e(label)}</text></g>'
+            f'<text class="tick-x" x="{x(tick):.1f}" y="{top + size + 16}" text-anchor="middle">'
+            f"{_tick(tick)}</text>"
         )
-    caption = "Each point is a system" + ("" if label_by_name else ", labelled by its rank")
-    caption += "; dashed curves join points of equal F."
+    for tick in y_axis.ticks():
+        parts.append(f'<path class="grid" d="M{left} {y(tick):.1f}H{left + size}"/>')
+        parts.append(
+            f'<text class="tick-y" x="{left - 6}" y="{y(tick) + 4:.1f}" text-anchor="end">'
+            f"{_tick(tick)}</text>"
+        )
+    parts.append(f'<text x="{left + size / 2}" y="{top + size + 34}" text-anchor="middle">Recall (%)</text>')
+    parts.append(
+        f'<text x="14" y="{top + size / 2}" text-anchor="middle" transform="rotate(-90 14 {top + size / 2})">'
+        "Precision (%)</text>"
+    )
+    parts.extend(_iso_curves(x_axis, y_axis, x, y, beta, f_name))
+    # Same recall and precision: side by side, 10 px apart, in rank order.
+    ties: dict[tuple[float, float], list[int]] = {}
+    for index, (_, recall, precision) in enumerate(plotted):
+        ties.setdefault((recall, precision), []).append(index)
+    centres: list[tuple[float, float]] = [(0.0, 0.0)] * len(plotted)
+    for (recall, precision), members in ties.items():
+        for order, index in enumerate(members):
+            centres[index] = (x(recall) + 10 * (order - (len(members) - 1) / 2), y(precision))
+    titles = [
+        _e(f"{row.rank}. {row.system}: REC {_percent(recall)} %, PRE {_percent(precision)} %")
+        for row, recall, precision in plotted
+    ]
+    beside: dict[int, tuple[float, float]] = {}
+    if len(plotted) > NAMED_POINTS:
+        frame = (left, top, left + size + margin - 4, top + size)
+        beside = _rank_labels(centres, [str(row.rank) for row, _, _ in plotted], frame)
+    # The column: labels top to bottom as their points; at one height, the point nearest the column
+    # first, so its line does not cross the others' points.
+    listed = sorted(
+        (index for index in range(len(plotted)) if index not in beside),
+        key=lambda index: (centres[index][1], -centres[index][0]),
+    )
+    bottom = max(top + size, top + line * (len(listed) - 1))
+    width, height = labels_x + 240, bottom + 44
+    rows = _spread([centres[index][1] for index in listed], top, bottom, line)
+    # Leader lines first, then the points, then the labels: no line is drawn over a point.
+    leaders, labels = [], []
+    for index, label_y in zip(listed, rows, strict=True):
+        row = plotted[index][0]
+        cx, cy = centres[index]
+        leaders.append(f"M{cx + 4:.1f} {cy:.1f}L{labels_x - 4:.1f} {label_y:.1f}")
+        labels.append(
+            f'<text class="label" data-system="{_e(row.system)}" x="{labels_x}" y="{label_y + 4:.1f}">'
+            f"<title>{titles[index]}</title>{_e(_short(f'{row.rank}. {row.system}', 34))}</text>"
+        )
+    for index, (label_x, baseline) in beside.items():
+        labels.append(
+            f'<text class="label" data-system="{_e(plotted[index][0].system)}" x="{label_x:.1f}" '
+            f'y="{baseline:.1f}"><title>{titles[index]}</title>{plotted[index][0].rank}</text>'
+        )
+    if leaders:
+        parts.append(f'<path class="leader" d="{"".join(leaders)}"/>')
+    parts.extend(
+        f'<circle class="dot" data-system="{_e(row.system)}" cx="{cx:.1f}" cy="{cy:.1f}" r="4">'
+        f"<title>{titles[index]}</title></circle>"
+        for index, ((row, _, _), (cx, cy)) in enumerate(zip(plotted, centres, strict=True))
+    )
+    parts.extend(labels)
+    naming = (
+        "named in the column on the right"
+        if not beside
+        else "labelled with its rank (see the leaderboard)"
+        + (", or named in the column on the right where points crowd" if listed else "")
+    )
+    caption = (
+        f"Each point is a system, {naming}; dashed curves join points of equal "
+        f"{f_name}. Axes: recall {_tick(x_axis.low)}-{_tick(x_axis.high)} %, precision "
+        f"{_tick(y_axis.low)}-{_tick(y_axis.high)} %."
+    )
+    tied = [[plotted[index][0].system for index in members] for members in ties.values() if len(members) > 1]
+    if tied:
+        caption += (
+            " Same recall and precision, drawn side by side: "
+            + "; ".join(" and ".join(names) for names in tied)
+            + "."
+        )
     if unplotted:
         caption += " Not plotted (recall or precision undefined): " + ", ".join(unplotted) + "."
     return (
@@ -435,7 +527,175 @@ def _precision_recall_section(ranked: list[SystemRow]) -> str:
     )
 
 
+def _iso_curves(x_axis: _Axis, y_axis: _Axis, x: Any, y: Any, beta: float, f_name: str) -> list[str]:
+    """Dashed curves of equal F inside the plot, at round levels (3 to 5 of them), each labelled at its
+    upper end: above the plot where it enters through the top (no point is drawn there), else just
+    inside the left edge."""
+    b2 = beta * beta
+    corner_low = _f_value(x_axis.low, y_axis.low, b2)
+    corner_high = _f_value(x_axis.high, y_axis.high, b2)
+    for step in _STEPS:
+        levels = [k * step for k in range(1, round(1 / step)) if corner_low < k * step < corner_high]
+        if len(levels) <= 5:
+            break
+    parts = []
+    last_label = -1e9
+    top = y(y_axis.high)
+    for level in levels:
+        # F = (1 + b2) P R / (b2 P + R), so P = F R / ((1 + b2) R - b2 F) and R = b2 F P / ((1 + b2) P - F);
+        # along the curve P falls as R grows.
+        if (1 + b2) * y_axis.high <= level:
+            continue  # the whole curve lies above the plot
+        start = max(x_axis.low, b2 * level * y_axis.high / ((1 + b2) * y_axis.high - level))
+        end = x_axis.high
+        if (1 + b2) * y_axis.low > level:
+            end = min(end, b2 * level * y_axis.low / ((1 + b2) * y_axis.low - level))
+        if end <= start:
+            continue
+        recalls = [start + (end - start) * step / 48 for step in range(49)]
+        path = " ".join(f"{x(r):.1f},{y(level * r / ((1 + b2) * r - b2 * level)):.1f}" for r in recalls)
+        parts.append(f'<polyline class="iso" points="{path}"/>')
+        label = f"{f_name}={_tick(level)}"
+        if start > x_axis.low:
+            if x(start) - last_label >= 40:  # levels rise left to right along the top: keep labels apart
+                parts.append(
+                    f'<text class="iso-label" x="{x(start):.1f}" y="{top - 9:.1f}" text-anchor="middle">'
+                    f"{label}</text>"
+                )
+                last_label = x(start)
+        else:
+            entry = y(level * start / ((1 + b2) * start - b2 * level))
+            parts.append(
+                f'<text class="iso-label" x="{x(start) + 4:.1f}" y="{entry + 12:.1f}">{label}</text>'
+            )
+    return parts
+
+
+NAMED_POINTS = 12  # up to this many systems, every point is named in the column beside the plot
+
+# A rank label's box, estimated from the font (11 px; digits are at most 0.65 em wide in the sans-serif
+# fonts a browser picks): width per digit, padding, height, and the baseline below the box's top.
+_DIGIT, _PAD, _HEIGHT, _BASELINE = 7.2, 2.0, 14.0, 11.0
+
+
+def _rank_labels(
+    centres: list[tuple[float, float]], texts: list[str], frame: tuple[float, float, float, float]
+) -> dict[int, tuple[float, float]]:
+    """Where each point's short label fits beside it: index -> (x, baseline y) of the text.
+
+    Points are served in order (rank); each label takes the first of 16 places around its point (4 sides
+    and 4 corners, near then farther) whose box stays inside ``frame`` and overlaps no point and no label
+    already placed. A point with no such place is left out (its label goes to the column).
+    """
+    points = [(cx - 5, cy - 5, cx + 5, cy + 5) for cx, cy in centres]
+    placed: list[tuple[float, float, float, float]] = []
+    found: dict[int, tuple[float, float]] = {}
+    for index, ((cx, cy), text) in enumerate(zip(centres, texts, strict=True)):
+        width = _DIGIT * len(text) + 2 * _PAD
+        for gap in (6.0, 13.0):
+            spots = [
+                (cx + gap, cy - _HEIGHT / 2),  # right
+                (cx - gap - width, cy - _HEIGHT / 2),  # left
+                (cx - width / 2, cy - gap - _HEIGHT),  # above
+                (cx - width / 2, cy + gap),  # below
+                (cx + gap - 2, cy - gap + 2 - _HEIGHT),  # upper right
+                (cx + gap - 2, cy + gap - 2),  # lower right
+                (cx - gap + 2 - width, cy - gap + 2 - _HEIGHT),  # upper left
+                (cx - gap + 2 - width, cy + gap - 2),  # lower left
+            ]
+            spot = next(
+                (
+                    b
+                    for b in ((sx, sy, sx + width, sy + _HEIGHT) for sx, sy in spots)
+                    if _free(b, frame, points, placed)
+                ),
+                None,
+            )
+            if spot is not None:
+                placed.append(spot)
+                found[index] = (spot[0] + _PAD, spot[1] + _BASELINE)
+                break
+    return found
+
+
+def _free(
+    box: tuple[float, float, float, float],
+    frame: tuple[float, float, float, float],
+    points: list[tuple[float, float, float, float]],
+    placed: list[tuple[float, float, float, float]],
+) -> bool:
+    inside = frame[0] <= box[0] and frame[1] <= box[1] and box[2] <= frame[2] and box[3] <= frame[3]
+    return inside and not any(_overlap(box, other) for other in (*points, *placed))
+
+
+def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _f_value(recall: float, precision: float, b2: float) -> float:
+    denominator = b2 * precision + recall
+    return 0.0 if denominator <= 0 else (1 + b2) * precision * recall / denominator
+
+
+def _spread(wanted: list[float], top: float, bottom: float, line: float) -> list[float]:
+    """Heights for labels wanted at ``wanted`` (ascending), each ``line`` below the one before, as close
+    to where they are wanted as fits between ``top`` and ``bottom``."""
+    placed: list[float] = []
+    for value in wanted:
+        placed.append(max(value, top, placed[-1] + line) if placed else max(value, top))
+    if placed and placed[-1] > bottom:
+        placed[-1] = bottom
+        for index in range(len(placed) - 2, -1, -1):
+            placed[index] = min(placed[index], placed[index + 1] - line)
+    return placed
+
+
+_STEPS = (0.01, 0.02, 0.05, 0.1, 0.2)
+
+
+@dataclass(frozen=True)
+class _Axis:
+    """An axis from ``low`` to ``high`` (fractions of 1) with a tick every ``step``."""
+
+    low: float
+    high: float
+    step: float
+
+    def ticks(self) -> list[float]:
+        count = round((self.high - self.low) / self.step)
+        return [round(self.low + index * self.step, 6) for index in range(count + 1)]
+
+    def position(self, value: float, start: float, length: float) -> float:
+        """Where ``value`` falls on an axis drawn from ``start`` over ``length`` pixels (clamped)."""
+        fraction = (value - self.low) / (self.high - self.low)
+        return start + length * min(max(fraction, 0.0), 1.0)
+
+
+def _zoomed_axes(extents: list[tuple[float, float]]) -> list[_Axis]:
+    """One axis per (lowest, highest) value: each covers its values with a little padding (a twentieth
+    of their range, at least one point), and no more than that rounded out to whole ticks. All the
+    axes have the same tick step and width (at most 10 ticks, at least 4), inside [0, 1]."""
+    padded = []
+    for low, high in extents:
+        pad = max(0.01, (high - low) / 20)
+        padded.append((max(0.0, low - pad), min(1.0, high + pad)))
+    for step in _STEPS:
+        spans = [(math.floor(low / step + 1e-9), math.ceil(high / step - 1e-9)) for low, high in padded]
+        intervals = max(4, max(end - start for start, end in spans))
+        if intervals <= 10:
+            break
+    last = round(1 / step)
+    intervals = min(intervals, last)
+    axes = []
+    for start, end in spans:
+        start -= (intervals - (end - start)) // 2  # centre the values in the common width
+        start = min(max(start, 0), last - intervals)
+        axes.append(_Axis(round(start * step, 6), round((start + intervals) * step, 6), step))
+    return axes
+
+
 def _heat_map_section(report: CampaignReport, systems: list[str]) -> str:
+    f_name = measure_name(report.beta)
     columns = sorted({key for by_slot in report.slot_f.values() for key in by_slot})
     head = "".join(f'<th class="col"><span class="vertical">{_e(key)}</span></th>' for key in columns)
     rows = []
@@ -448,20 +708,23 @@ def _heat_map_section(report: CampaignReport, systems: list[str]) -> str:
                 cells.append(f'<td class="undefined" title="{_e(system)}, {_e(key)}: undefined">-</td>')
             else:
                 cells.append(
-                    f'<td style="{_heat_style(f)}" title="{_e(system)}, {_e(key)}: F {_percent(f)} %">'
+                    f'<td style="{_heat_style(f)}" title="{_e(system)}, {_e(key)}: {f_name} {_percent(f)} %">'
                     f"{_percent(f)}</td>"
                 )
         rows.append(f'<tr><th class="row">{_e(system)}</th>{"".join(cells)}</tr>')
     return (
-        '<section id="heatmap"><h2>3. F by system and slot</h2>\n<div class="scroll"><table class="heat">'
+        f'<section id="heatmap"><h2>3. {f_name} by system and slot</h2>\n<div class="scroll">'
+        '<table class="heat">'
         f'<thead><tr><th class="row">System</th>{head}</tr></thead>\n<tbody>'
         + "\n".join(rows)
-        + '</tbody></table></div>\n<p class="legend">F in percent for each TYPE.SLOT; darker is higher. '
+        + f'</tbody></table></div>\n<p class="legend">{f_name} in percent for each TYPE.SLOT; darker is '
+        "higher. "
         "&#8220;-&#8221;: undefined (no reference and no hypothesis fill for that slot).</p></section>\n"
     )
 
 
 def _significance_section(report: CampaignReport, systems: list[str]) -> str:
+    f_name = measure_name(report.beta)
     head = "".join(f'<th class="col"><span class="vertical">{_e(system)}</span></th>' for system in systems)
     rows = []
     for a in systems:
@@ -477,7 +740,8 @@ def _significance_section(report: CampaignReport, systems: list[str]) -> str:
             delta, p_bootstrap, p_randomization = result
             marked = p_randomization is not None and p_randomization < report.alpha
             title = (
-                f"{a} vs {b}: F difference {_points(delta)} points, paired bootstrap p = {_p(p_bootstrap)}, "
+                f"{a} vs {b}: {f_name} difference {_points(delta)} points, "
+                f"paired bootstrap p = {_p(p_bootstrap)}, "
                 f"approximate randomization p = {_p(p_randomization)}"
             )
             cells.append(
@@ -491,9 +755,10 @@ def _significance_section(report: CampaignReport, systems: list[str]) -> str:
         f"{head}</tr></thead>\n<tbody>" + "\n".join(rows) + "</tbody></table></div>\n"
     )
     return (
-        f'<section id="significance"><h2>4. Significance of differences in F</h2>\n{table}'
-        f'<p class="legend">Each cell compares the row system with the column system: first line, F(row) '
-        f"&minus; F(column) in percentage points; <b>bs</b>, the p-value of the paired bootstrap "
+        f'<section id="significance"><h2>4. Significance of differences in {f_name}</h2>\n{table}'
+        '<p class="legend">Each cell compares the row system with the column system: first line, '
+        f"{f_name}(row) "
+        f"&minus; {f_name}(column) in percentage points; <b>bs</b>, the p-value of the paired bootstrap "
         f"({report.resamples} resamples, seed {report.seed}); <b>ar</b>, the p-value of approximate "
         f'randomization. <span class="marked swatch">Marked cells (*)</span> are those where the '
         f"<b>approximate randomization</b> p-value is below &alpha; = {_e(_number(report.alpha))}. "
@@ -554,8 +819,27 @@ def _percent(value: float | None) -> str:
 
 
 def _points(value: float | None) -> str:
+    """A difference in percentage points with its sign; one that rounds to zero is ``0.0``, unsigned."""
     value = _defined(value)
-    return "-" if value is None else f"{100 * value:+.1f}"
+    if value is None:
+        return "-"
+    shown = f"{100 * value:+.1f}"
+    return "0.0" if float(shown) == 0 else shown
+
+
+def _tick(value: float) -> str:
+    """A tick of an axis in fractions of 1, as a percentage without needless decimals (``75``, ``92.5``)."""
+    return f"{round(100 * value, 4):g}"
+
+
+def _beta_note(beta: float) -> str:
+    if beta == 1:
+        return ""
+    name = measure_name(beta)
+    return (
+        f"{name} is the F-measure with &beta; = {_number(beta)}: "
+        "(1 + &beta;&sup2;) PRE REC / (&beta;&sup2; PRE + REC). "
+    )
 
 
 def _interval(low: float | None, high: float | None) -> str:
@@ -591,15 +875,16 @@ def _heat_style(f: float) -> str:
     return f"background:hsl(212,72%,{lightness:.0f}%);color:{colour}"
 
 
-def _x_grid(x: Any, top: float, bottom: float, label: str) -> str:
+def _x_grid(axis: _Axis, x: Any, top: float, bottom: float, label: str) -> str:
     parts = []
-    for tick in range(0, 101, 10):
-        position = x(tick / 100)
-        strong = " strong" if tick % 50 == 0 else ""
-        parts.append(f'<path class="grid{strong}" d="M{position:.1f} {top}V{bottom}"/>')
-        if tick % 20 == 0:
-            parts.append(f'<text x="{position:.1f}" y="{bottom + 15}" text-anchor="middle">{tick}</text>')
-    parts.append(f'<text x="{x(0.5):.1f}" y="{bottom + 30}" text-anchor="middle">{_e(label)}</text>')
+    for tick in axis.ticks():
+        parts.append(f'<path class="grid" d="M{x(tick):.1f} {top}V{bottom}"/>')
+        parts.append(
+            f'<text class="tick-x" x="{x(tick):.1f}" y="{bottom + 15}" text-anchor="middle">'
+            f"{_tick(tick)}</text>"
+        )
+    middle = x((axis.low + axis.high) / 2)
+    parts.append(f'<text x="{middle:.1f}" y="{bottom + 30}" text-anchor="middle">{_e(label)}</text>')
     return "".join(parts)
 
 
@@ -643,6 +928,7 @@ svg .grid{stroke:#e5e7eb;stroke-width:1}
 svg .grid.strong{stroke:#c4c9d0}
 svg .ci{stroke:#2563eb;stroke-width:2;fill:none}
 svg .dot{fill:#1d4ed8;stroke:#fff;stroke-width:1}
+svg .leader{stroke:#9ca3af;stroke-width:.75;fill:none}
 svg .iso{fill:none;stroke:#9ca3af;stroke-dasharray:4 3}
 svg text.iso-label{fill:#6b7280;font-size:10px}
 .signatures code{font-size:11px;overflow-wrap:anywhere}

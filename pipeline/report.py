@@ -4,6 +4,11 @@ Everything here reads the ``tallies`` (one row per point) or the ``mapping``; no
 The text report follows the MUC scorer's page layout (seed 001, "score report"): POS ACT | COR PAR INC |
 MIS SPU NON | REC PRE UND OVG SUB ERR, with OBJ SCORES, SLOT SCORES, ALL SLOTS and the ``P&R 2P&R
 P&2R`` F-measures line. Undefined percentages print as ``-`` (the MUC scorer printed 0).
+
+The templette page never cuts a name: a label (object type, slot, document, section) longer than its
+field is written whole on a line of its own, and its numbers follow on the next line, in every section
+alike. (The MUC scorer cut labels to 12 characters, which can make two slots look alike; the MUC and NE
+pages of ``iescore muc`` keep that cut, ``page_line(..., whole=False)``, as the seed prints them.)
 """
 
 from __future__ import annotations
@@ -90,7 +95,7 @@ def muc_report(scores: pa.Table, signature: str, title: str = "iescore") -> str:
     lines = page_top(title, signature)
     lines.append(page_section("OBJ SCORES"))
     for row in by_scope.get(OBJECT, []):
-        lines.append(page_line(" " + row[C.instance_type].lower(), row))
+        lines.append(page_line(" " + row[C.instance_type].lower(), row, whole=True))
     lines.append(divider)
     lines.append(page_section("SLOT SCORES"))
     slots = by_scope.get("slot", [])
@@ -99,15 +104,11 @@ def muc_report(scores: pa.Table, signature: str, title: str = "iescore") -> str:
         lines.append(page_section(" " + type_name.lower()))
         for row in slots:
             if row[C.instance_type] == type_name:
-                lines.append(page_line("  " + row[C.slot].lower(), row))
+                lines.append(page_line("  " + row[C.slot].lower(), row, whole=True))
     lines.append(divider)
     lines.append(page_section("DOC SCORES"))
     for row in by_scope.get("document", []):
-        label = " " + row[C.doc_id]
-        if len(label) > 12:
-            lines.append(label)
-            label = ""
-        lines.append(page_line(label, row))
+        lines.append(page_line(" " + row[C.doc_id], row, whole=True))
     lines.append(divider)
     total = by_scope["total"][0]
     lines.append(page_line("ALL SLOTS", total))
@@ -145,12 +146,15 @@ def summary_lines(mapping: pa.Table, line: Callable[[Mapping[str, Any]], str]) -
     return "\n".join(lines).lstrip("\n") + "\n"
 
 
-def leaderboard_text(board: pa.Table, significance: pa.Table | None = None) -> str:
+def leaderboard_text(board: pa.Table, significance: pa.Table | None = None, beta: float | None = None) -> str:
     """The leaderboard as a fixed-width table (percentages, ``-`` where undefined).
 
     With the campaign's bootstrap intervals, F's interval follows F; with its significance table, the
     last column is the approximate-randomization p-value of each system against the next one down.
+    F is named with its beta when that is not 1 (``F2``, ``F0.5``); ``beta`` defaults to the one in the
+    systems' signatures (``beta:2.0``).
     """
+    f_name = measure_name(board_beta(board) if beta is None else beta)
     columns = [C.rank, C.system, "POS", "ACT", "COR", "INC", "MIS", "SPU", "REC", "PRE", "F"]
     rows = board.to_pylist()
     names = [printable(row[C.system]) for row in rows]
@@ -161,8 +165,8 @@ def leaderboard_text(board: pa.Table, significance: pa.Table | None = None) -> s
         p_values = {(r[C.system_a], r[C.system_b]): r[C.randomization_p] for r in significance.to_pylist()}
         for upper, lower in zip(rows, rows[1:], strict=False):
             following[upper[C.system]] = p_values.get((upper[C.system], lower[C.system]))
-    header = f"{'rank':>4}  {'system':<{width}}" + "".join(f"{c:>7}" for c in columns[2:])
-    header += f"  {'F 95% CI':>15}" if intervals else ""
+    header = f"{'rank':>4}  {'system':<{width}}" + "".join(f"{c:>7}" for c in columns[2:-1]) + f"{f_name:>7}"
+    header += f"  {f_name + ' 95% CI':>15}" if intervals else ""
     header += f"  {'p(next)':>7}" if following else ""
     lines = [header, "-" * len(header)]
     for row, name in zip(rows, names, strict=True):
@@ -175,8 +179,30 @@ def leaderboard_text(board: pa.Table, significance: pa.Table | None = None) -> s
             cells += f"  {_p(p) if row[C.system] in following else '':>7}"
         lines.append(f"{row[C.rank]:>4}  {name:<{width}}{cells}")
     if following:
-        lines.append("p(next): approximate randomization over documents, F against the next system's F")
+        lines.append(
+            f"p(next): approximate randomization over documents, {f_name} against the next system's {f_name}"
+        )
     return "\n".join(lines) + "\n"
+
+
+def measure_name(beta: float) -> str:
+    """``F`` at beta 1, else ``F`` followed by beta: ``F2``, ``F0.5``."""
+    return "F" if beta == 1 else f"F{beta:g}"
+
+
+def board_beta(board: pa.Table) -> float:
+    """The F-measure's beta of a leaderboard, read from its systems' signatures (``...|beta:2.0|...``).
+
+    1 when no signature names one; a ValueError when the systems disagree (they are scored together).
+    """
+    found = set()
+    for signature in board.column(C.signature).to_pylist() if C.signature in board.column_names else []:
+        for part in signature.split("|"):
+            if part.startswith("beta:"):
+                found.add(float(part[len("beta:") :]))
+    if len(found) > 1:
+        raise ValueError(f"the leaderboard's systems were scored with different betas: {sorted(found)}")
+    return found.pop() if found else 1.0
 
 
 def printable(text: str) -> str:
@@ -260,16 +286,28 @@ def page_header() -> str:
     )
 
 
+LABEL_WIDTH = 12  # the MUC page's label field, before POS
+SECTION_WIDTH = 24  # a section title's field, before the first rule
+
+
 def page_section(label: str) -> str:
-    return f"{label:24}|{'':13}|{'':14}|"
+    """A section title line (``SLOT SCORES``, `` template``); a longer title is written whole alone."""
+    if len(label) > SECTION_WIDTH:
+        return f"{label}\n{'':{SECTION_WIDTH}}|{'':13}|{'':14}|"
+    return f"{label:{SECTION_WIDTH}}|{'':13}|{'':14}|"
 
 
-def page_line(label: str, row: Mapping[str, Any]) -> str:
+def page_line(label: str, row: Mapping[str, Any], whole: bool = False) -> str:
+    """A line of numbers after ``label``. A label longer than its field is cut to it, as the MUC scorer
+    did; with ``whole``, it is written whole on the line before (two lines, joined by a newline)."""
     pct = "".join(_fmt0(row[m]) for m in ("REC", "PRE", "UND", "OVG", "SUB", "ERR"))
-    return (
-        f"{label[:12]:12}{row['POS']:>6}{row['ACT']:>6}|{row['COR']:>4}{row['PAR']:>4}{row['INC']:>5}|"
+    numbers = (
+        f"{row['POS']:>6}{row['ACT']:>6}|{row['COR']:>4}{row['PAR']:>4}{row['INC']:>5}|"
         f"{row['MIS']:>4}{row['SPU']:>5}{row['NON']:>5}|{pct}"
     )
+    if len(label) > LABEL_WIDTH and whole:
+        return f"{label}\n{'':{LABEL_WIDTH}}{numbers}"
+    return f"{label[:LABEL_WIDTH]:{LABEL_WIDTH}}{numbers}"
 
 
 def _fmt0(value: float | None) -> str:

@@ -10,10 +10,16 @@ Layout of the output directory::
 
 System names are labels: each system's directory is ``pipeline.campaign.output_name(name)``, which
 cannot leave ``systems/``. Every file is written atomically.
+
+Units (README, "Units"): in every file written here, as on stdout, measures (REC PRE F UND OVG SUB ERR,
+their interval ends) are percentages 0-100 and the significance's ``delta`` is in percentage points;
+p-values are probabilities 0-1; counts and offsets are integers (never ``3.0``); undefined is JSON
+``null`` or an empty CSV cell. The artifacts in the store keep fractions of 1 (schemas/).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import math
@@ -21,12 +27,13 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+import pandas as pd
 import pyarrow as pa
 
 from pipeline.campaign import Campaign, output_name, report_data
 from pipeline.html_report import render_campaign_html
 from pipeline.report import leaderboard_text, muc_report, scores_json
-from schemas import COUNT_COLUMNS, MEASURE_COLUMNS, C
+from schemas import COUNT_COLUMNS, INTERVAL_COLUMNS, MEASURE_COLUMNS, C
 from tasks.arguments import OUTPUT_DIRECTORY, OUTPUT_FILE
 from tasks.base import Stage
 from tasks.report import SIGNATURE_KEY
@@ -90,9 +97,17 @@ def html_paths(path: Path) -> list[Path]:
     return [path, _html_stamp(path)]
 
 
+# Columns of fractions of 1 in the artifacts that the output files show as percentages (see Units above).
+PERCENT_COLUMNS = (*MEASURE_COLUMNS, *INTERVAL_COLUMNS, C.delta)
+
+
 def leaderboard_json(board: pa.Table, significance: pa.Table) -> dict[str, Any]:
-    """``{"leaderboard": [rows], "significance": [pairs]}``: fractions of 1, null where undefined."""
-    return {"leaderboard": board.to_pylist(), "significance": significance.to_pylist()}
+    """``{"leaderboard": [rows], "significance": [pairs]}``: measures, interval ends and ``delta`` in
+    percent (0-100), p-values 0-1, null where undefined."""
+    return {
+        "leaderboard": _in_percent(board).to_pylist(),
+        "significance": _in_percent(significance).to_pylist(),
+    }
 
 
 def write_leaderboard(
@@ -101,7 +116,7 @@ def write_leaderboard(
     if json_path:
         write_text(json_path, json_text(leaderboard_json(board, significance)))
     if csv_path:
-        write_text(csv_path, _csv(board))
+        write_text(csv_path, _csv(_in_percent(board)))
 
 
 def write_campaign_outputs(
@@ -113,7 +128,7 @@ def write_campaign_outputs(
     """Write the output directory from the artifacts (``reports``: system name -> its Report task)."""
     write_text(directory / "leaderboard.txt", leaderboard_text(board, significance))
     write_leaderboard(board, significance, directory / "leaderboard.json", directory / "leaderboard.csv")
-    write_text(directory / "significance.csv", _csv(significance))
+    write_text(directory / "significance.csv", _csv(_in_percent(significance)))
     index = []
     for name, report in reports.items():
         folder = directory / "systems" / output_name(name)
@@ -159,12 +174,15 @@ def write_system_tables(folder: Path, report: Any) -> None:
 
 
 def write_score_csv(folder: Path, scores: pa.Table, mapping: pa.Table) -> None:
-    """``totals by_type by_slot by_document objects mapping`` as CSV files in ``folder``."""
-    frame = scores.to_pandas()
+    """``totals by_type by_slot by_document objects mapping`` as CSV files in ``folder``.
+
+    Measures are percentages (0-100), as in ``--json``; counts and offsets are integers.
+    """
+    frame = _frame(_in_percent(scores))
     for scope, (name, keys) in SCORE_FILES.items():
         part = frame[frame[C.scope] == scope][keys + list(COUNT_COLUMNS) + list(MEASURE_COLUMNS)]
         write_text(folder / f"{name}.csv", part.to_csv(index=False))
-    pairings = mapping.to_pandas()
+    pairings = _frame(mapping)
     pairings[C.points] = [
         " ".join(f"{p['aspect']}:{p['category']}" for p in points) for points in pairings[C.points]
     ]
@@ -194,7 +212,7 @@ def campaign_html(campaign: Campaign, summary: Stage, reports: Mapping[str, Stag
         int(options["resamples"]),
         int(options["seed"]),
     )
-    return render_campaign_html(data)
+    return render_campaign_html(dataclasses.replace(data, beta=float(options["beta"])))
 
 
 def _reference_corpus(summary: Stage, campaign: Campaign) -> Stage | None:
@@ -220,5 +238,22 @@ def _reference_corpus(summary: Stage, campaign: Campaign) -> Stage | None:
 
 def _csv(table: pa.Table) -> str:
     buffer = io.StringIO()
-    table.to_pandas().to_csv(buffer, index=False)
+    _frame(table).to_csv(buffer, index=False)
     return buffer.getvalue()
+
+
+def _frame(table: pa.Table) -> pd.DataFrame:
+    """``table`` as a DataFrame whose integer columns stay integers where some values are null (pandas
+    would make them floats, written ``3.0``)."""
+    integers = {t: pd.Int64Dtype() for t in (pa.int8(), pa.int16(), pa.int32(), pa.int64())}
+    return table.to_pandas(types_mapper=integers.get)
+
+
+def _in_percent(table: pa.Table) -> pa.Table:
+    """``table`` with its fraction-of-1 columns (PERCENT_COLUMNS) times 100, rounded to 6 decimals as
+    ``scores_json`` does; nulls stay null."""
+    for index, name in enumerate(table.column_names):
+        if name in PERCENT_COLUMNS:
+            values = [None if v is None else round(v * 100.0, 6) for v in table.column(index).to_pylist()]
+            table = table.set_column(index, name, pa.array(values, pa.float64()))
+    return table

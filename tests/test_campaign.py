@@ -233,8 +233,8 @@ def test_outputs_intervals_and_significance(tmp_path: Path, capsys: pytest.Captu
     assert status == 0, err
     result = json.loads(board_json.read_text())
     rows = {row["system"]: row for row in result["leaderboard"]}
-    # perfect: every point of every document is COR, so every resample has F = 1 (hand).
-    assert rows["perfect"]["F_low"] == rows["perfect"]["F_high"] == 1.0
+    # perfect: every point of every document is COR, so every resample has F = 100 % (hand).
+    assert rows["perfect"]["F_low"] == rows["perfect"]["F_high"] == 100.0
     for row in rows.values():
         assert row["F_low"] <= row["F"] <= row["F_high"]
         assert "resamples:200|seed:12345" in row["signature"]

@@ -112,10 +112,11 @@ def test_campaign_leaderboard(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     board = {row["system"]: row for row in json.loads(out_json.read_text())["leaderboard"]}
     for system, counts in EXPECTED.items():
         assert {k: board[system][k] for k in counts} == counts, system
-    # F = 2 COR / (POS + ACT): perfect 1; sloppy 30/38; forgetful 22/30; eager 38/52.
-    assert board["sloppy"]["F"] == pytest.approx(30 / 38)
-    assert board["forgetful"]["F"] == pytest.approx(22 / 30)
-    assert board["eager"]["F"] == pytest.approx(38 / 52)
+    # F = 2 COR / (POS + ACT), in percent (README, "Units"): perfect 100; sloppy 30/38; forgetful 22/30;
+    # eager 38/52.
+    assert board["sloppy"]["F"] == pytest.approx(100 * 30 / 38)
+    assert board["forgetful"]["F"] == pytest.approx(100 * 22 / 30)
+    assert board["eager"]["F"] == pytest.approx(100 * 38 / 52)
     assert [board[s]["rank"] for s in ("perfect", "sloppy", "forgetful", "eager")] == [1, 2, 3, 4]
     assert out.index("perfect") < out.index("sloppy") < out.index("forgetful") < out.index("eager")
 

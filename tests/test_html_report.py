@@ -7,7 +7,12 @@ text closes a script element and opens another.
 
 from __future__ import annotations
 
+import base64
+import contextlib
+import dataclasses
+import hashlib
 import html
+import io
 import json
 import os
 import re
@@ -23,9 +28,11 @@ from pipeline.html_report import (
     DocumentView,
     Pairing,
     SystemRow,
+    _zoomed_axes,
     is_disagreement,
     render_campaign_html,
 )
+from tasks.cli import main
 
 EVIL_SYSTEM = "<script>alert(1)</script>"
 QUOTED_SYSTEM = 'sri "fastus" & co'
@@ -228,16 +235,88 @@ def test_no_external_resources(page: str) -> None:
 
 def test_leaderboard_prints_percentages_with_one_decimal(page: str) -> None:
     # bbn-1: 12 COR of POS 13 -> REC 92.3, of ACT 13 -> PRE 92.3, F 0.9231 -> 92.3, and the fixture's
-    # interval (F - 10, F + 5) -> [82.3, 97.3].
+    # interval (F - 10, F + 5) -> [82.3, 97.3]; p(next) is the randomization p against the next system
+    # down, sri "fastus" & co: 0.012.
     assert (
         '<tr><td class="num">1</td><td title="scorer:templette|compare:both|case:insensitive|bs:1000|'
         'seed:12345|sys:bbn-1|version:0.1.0">bbn-1</td><td class="num">12</td><td class="num">1</td>'
         '<td class="num">0</td><td class="num">0</td><td class="num">92.3</td><td class="num">92.3</td>'
-        '<td class="num">92.3</td><td class="num">[82.3, 97.3]</td></tr>'
+        '<td class="num">92.3</td><td class="num">[82.3, 97.3]</td><td class="num p-next">0.012</td></tr>'
     ) in page
-    # The last system's F is undefined: '-' for F and its interval.
+    # The last system's F is undefined: '-' for F and its interval; it has no next system: blank p(next).
     evil_row = re.search(r"<tr><td class=\"num\">4</td>.*?</tr>", page).group(0)
-    assert evil_row.endswith('<td class="num">-</td><td class="num">-</td></tr>')
+    assert evil_row.endswith('<td class="num">-</td><td class="num">-</td><td class="num p-next"></td></tr>')
+
+
+def test_leaderboard_p_next_reads_the_pair_with_the_next_system(page: str) -> None:
+    cells = re.findall(r'<td class="num p-next">([^<]*)</td>', page)
+    # bbn-1 vs sri: 0.012; sri vs nyu-proteus: 0.21; nyu-proteus vs the evil system: not tested; last: none.
+    assert cells == ["0.012", "0.210", "-", ""]
+    assert '<th class="num">p(next)</th>' in page
+
+
+def test_zero_differences_print_as_unsigned_zero(report: CampaignReport) -> None:
+    # A difference of -0.0 or one that rounds to zero (-0.04 points) prints 0.0; not -0.0, +0.0 or blank.
+    significance = {
+        ("bbn-1", QUOTED_SYSTEM): (-0.0, 0.5, 1.0),
+        ("bbn-1", "nyu-proteus"): (-0.0004, 0.5, 1.0),
+        (QUOTED_SYSTEM, "nyu-proteus"): (0.0, 0.5, 1.0),
+    }
+    page = render_campaign_html(dataclasses.replace(report, significance=significance))
+    deltas = re.findall(r'<span class="delta">([^<]*)</span>', page)
+    assert deltas.count("0.0") == 6  # three pairs, each shown both ways
+    assert "-0.0" not in deltas and "+0.0" not in deltas
+
+
+def test_beta_other_than_one_names_f(report: CampaignReport) -> None:
+    beta1 = render_campaign_html(report)
+    assert '<th class="num">F %</th>' in beta1 and "F2" not in beta1
+    page = render_campaign_html(dataclasses.replace(report, beta=2.0))
+    assert '<th class="num">F2 %</th><th class="num">F2 confidence interval</th>' in page
+    assert "<h2>3. F2 by system and slot</h2>" in page
+    assert "Significance of differences in F2</h2>" in page
+    assert "F2 (%)</text>" in page  # the interval plot's axis
+    assert ">F2=" in page  # the curves of equal F are labelled F2=...
+    assert '<th class="num">F %</th>' not in page
+    half = render_campaign_html(dataclasses.replace(report, beta=0.5))
+    assert '<th class="num">F0.5 %</th>' in half
+
+
+def test_curves_of_equal_f_follow_beta(report: CampaignReport) -> None:
+    # At beta 2, F2 = 5 P R / (4 P + R): on the curve F2 = 0.6 at R = 0.6, P = 0.6 R / (5 R - 2.4) = 0.6.
+    # Every point of every F2 curve must give back its level.
+    page = render_campaign_html(dataclasses.replace(report, beta=2.0))
+    scatter = re.search(r'aria-label="Precision against recall">(.*?)</svg>', page, re.S).group(1)
+    # The axes run 20-100 on both sides (see test_plots_have_one_mark_per_system): pixel -> fraction.
+    curves = re.findall(r'<polyline class="iso" points="([^"]*)"/>', scatter)
+    levels = [float(level) / 100 for level in re.findall(r">F2=([0-9.]+)</text>", scatter)]
+    assert curves and len(levels) == len(curves)
+    for points, level in zip(curves, levels, strict=True):
+        for point in points.split():
+            px, py = (float(v) for v in point.split(","))
+            recall, precision = 0.2 + 0.8 * (px - 56) / 440, 0.2 + 0.8 * (464 - py) / 440
+            assert 5 * precision * recall / (4 * precision + recall) == pytest.approx(level, abs=0.005)
+
+
+def test_axes_zoom_to_the_values_with_padding() -> None:
+    # Values 75-100: padding max(1 point, 25/20 = 1.25 points) -> 73.75-100 (capped at 100). Steps of 1
+    # and 2 points need 27 and 14 intervals (more than 10); 5 points: 70 to 100, 6 intervals.
+    (axis,) = _zoomed_axes([(0.75, 1.0)])
+    assert (axis.low, axis.high, axis.step) == (0.7, 1.0, 0.05)
+    assert axis.ticks() == [0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 1.0]
+    # One point only (all systems tied): 1 point of padding each side -> 4 intervals of 1 point at least.
+    (axis,) = _zoomed_axes([(0.5, 0.5)])
+    assert (axis.low, axis.high, axis.step) == (0.48, 0.52, 0.01)
+    # Two axes share step and width: recall 75-100 (as above, 6 intervals of 5 points); precision
+    # 90-95 (padded 89-96 -> 85-100 in steps of 5: 3 intervals), widened to 6 around it: 80-110, which
+    # is moved back inside [0, 1]: 70-100.
+    recall, precision = _zoomed_axes([(0.75, 1.0), (0.9, 0.95)])
+    assert (recall.low, recall.high) == (0.7, 1.0)
+    assert (precision.low, precision.high, precision.step) == (0.7, 1.0, 0.05)
+    # Values 10-20 (padded 9-21) and 12-14 (padded 11-15): steps of 1 point need 12 intervals; of 2, the
+    # first axis needs 8-22 (7) and the second 10-16 (3), widened by 2 below and 2 above: 6-20.
+    first, second = _zoomed_axes([(0.1, 0.2), (0.12, 0.14)])
+    assert (first.low, first.high, second.low, second.high, second.step) == (0.08, 0.22, 0.06, 0.2, 0.02)
 
 
 def test_plots_have_one_mark_per_system(page: str) -> None:
@@ -253,9 +332,25 @@ def test_plots_have_one_mark_per_system(page: str) -> None:
     ]
     scatter = re.search(r'aria-label="Precision against recall">(.*?)</svg>', page, re.S).group(1)
     assert scatter.count('class="dot"') == 4
-    assert scatter.count('class="iso"') == 4
-    # bbn-1: REC = PRE = 12/13 -> x = 52 + 440 * 0.923 = 458.2, y = 14 + 440 * (1 - 0.923) = 47.8.
-    assert '<circle class="dot" cx="458.2" cy="47.8" r="4"/>' in scatter
+    # Recall 25-92.3 padded by 67.3/20 = 3.4 points -> 21.6-95.7; precision 60-92.3 padded by 1.6 ->
+    # 58.4-93.9. Steps of 1, 2, 5 points need 75, 38, 16 intervals; 10 points: 2-10 and 5-10, so 8
+    # intervals for both, precision's 5 widened to 8 (4-12, moved inside: 2-10): both axes 20-100.
+    assert re.findall(r'class="tick-x"[^>]*>([^<]*)<', scatter) == [str(t) for t in range(20, 101, 10)]
+    assert re.findall(r'class="tick-y"[^>]*>([^<]*)<', scatter) == [str(t) for t in range(20, 101, 10)]
+    # F from F(20, 20) = 20 to 100: steps of 1, 2, 5, 10 points give 79, 39, 15, 7 curves; 20 points
+    # give 3 (40, 60, 80).
+    assert scatter.count('class="iso"') == 3
+    # bbn-1: REC = PRE = 12/13 = 0.923077 -> (0.923077 - 0.2) / 0.8 = 0.903846 of 440 pixels = 397.7:
+    # x = 56 + 397.7 = 453.7, y = 24 + 440 - 397.7 = 66.3.
+    assert '<circle class="dot" data-system="bbn-1" cx="453.7" cy="66.3" r="4">' in scatter
+    # Each system is named once, with its rank, in the label column.
+    labels = re.findall(r'<text class="label"[^>]*><title>[^<]*</title>([^<]*)</text>', scatter)
+    assert labels == [
+        "1. bbn-1",
+        "3. nyu-proteus",
+        "2. sri &quot;fastus&quot; &amp; co",
+        "4. " + html.escape(EVIL_SYSTEM),
+    ]
 
 
 def test_heat_map_colours_defined_cells_and_dashes_undefined(page: str) -> None:
@@ -543,3 +638,307 @@ def test_chromium_defaults_to_first_document_and_best_system(browser: str, page:
             ],
         ),
     ]
+
+
+# ------------------------------------------------------------------------ a campaign of ten systems
+
+# A corpus of four copies of data/hub4-sports (12 documents: copy k renames ``.1830.`` and ``.2000.`` in
+# the document ids to ``.183k.`` and ``.200k.``, same length, so every extent still points at its string),
+# and ten systems made from perfect.tpl. Each copy of perfect.tpl scores 19 points against ref.tpl (DOC_NR
+# x 3 and the six SPORTS_EVENT text fills, content and extent each = 18, and the EVENT pointer = 1), 76 in
+# all. Changes, per copy where made:
+#   D, L, S  drop DATE, LOCATION or SCORE          2 MIS (content and extent)
+#   W, O     sloppy.tpl's WINNER or LOSER fill     2 INC (content and extent both wrong)
+#   P1, P2   a spurious ABC event with 1 or 2 text fills: 1 SPU for the EVENT pointer, 2 per fill
+# so recall COR/76 and precision COR/ACT in percent, by hand:
+#   perfect                        none                76/76 = 100    76/76 = 100
+#   no-date                        D in copies 0-1     72/76 = 94.7   72/72 = 100  } same REC and PRE:
+#   no-location                    L in copies 2-3     72/76 = 94.7   72/72 = 100  } tied
+#   one-spurious-fill              P1 in copies 0-2    76/76 = 100    76/85 = 89.4
+#   sloppy-winner                  W in every copy     68/76 = 89.5   68/76 = 89.5
+#   no-date-no-score               D, S in every copy  60/76 = 78.9   60/60 = 100
+#   sloppy-winner-and-loser        W, O in every copy  60/76 = 78.9   60/76 = 78.9
+#   no-date-plus-spurious          D in 0-1, P1 in 2-3 72/76 = 94.7   72/78 = 92.3
+#   two-spurious-fills             P2 in every copy    76/76 = 100    76/96 = 79.2
+#   LONG_NAME                      W in 0-1, D in 2-3  68/76 = 89.5   68/72 = 94.4
+# Every system lies between 78.9 and 100 on both axes.
+SPORTS = Path(__file__).resolve().parent.parent / "data" / "hub4-sports"
+COPIES = 4
+LONG_NAME = "northern-language-laboratory-extraction-system-run-7"
+ABC = "    DOC_NR: ABC19980307.1830.1415 ##14#35#\n"
+EDITS = {
+    "D": ('    DATE: "03/02/1998" ##89#99#\n', ""),
+    "L": ('    LOCATION: "south Africa" ##314#326#\n', ""),
+    "S": ('    SCORE: "2-0" ##327#330#\n', ""),
+    "W": ('    WINNER: "Egypt" ##332#337#\n', '    WINNER: "Egypt, which" ##332#344#\n'),
+    "O": (
+        '    LOSER: "defending champion south Africa" ##295#326#\n',
+        '    LOSER: "defending champion" ##295#313#\n',
+    ),
+    **{
+        f"P{fills}": (
+            ABC,
+            ABC
+            + "    EVENT: <SPORTS_EVENT-ABC19980307.1830.1415-1>\n\n"
+            + "<SPORTS_EVENT-ABC19980307.1830.1415-1> :=\n"
+            + "".join(
+                [
+                    '    S_EVENT: "Iditarod dog sled race" ##277#299#\n',
+                    '    LOCATION: "Anchorage" ##177#186#\n',
+                ][:fills]
+            ),
+        )
+        for fills in (1, 2)
+    },
+}
+# System -> the changes made in each of the four copies.
+TEN_SYSTEMS = {
+    "perfect": ["", "", "", ""],
+    "no-date": ["D", "D", "", ""],
+    "no-location": ["", "", "L", "L"],
+    "one-spurious-fill": ["P1", "P1", "P1", ""],
+    "sloppy-winner": ["W"] * 4,
+    "no-date-no-score": ["D S"] * 4,
+    "sloppy-winner-and-loser": ["W O"] * 4,
+    "no-date-plus-spurious": ["D", "D", "P1", "P1"],
+    "two-spurious-fills": ["P2"] * 4,
+    LONG_NAME: ["W", "W", "D", "D"],
+}
+
+
+def copied(text: str, copy: int) -> str:
+    """``text`` (a corpus or a template set of data/hub4-sports) with the document ids of copy ``copy``."""
+    return text.replace(".1830.", f".183{copy}.").replace(".2000.", f".200{copy}.")
+
+
+def changed(text: str, changes: str) -> str:
+    for change in changes.split():
+        old, new = EDITS[change]
+        assert text.count(old) == 1, (change, old)
+        text = text.replace(old, new)
+    return text
+
+
+@pytest.fixture(scope="module")
+def ten(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The ten systems' campaign at beta 2, run by ``iescore campaign --out``: its output directory."""
+    work = tmp_path_factory.mktemp("ten")
+    perfect = (SPORTS / "perfect.tpl").read_text(encoding="utf-8")
+    for name, source in (("ref.tpl", "ref.tpl"), ("texts.sgml", "texts.sgml")):
+        text = (SPORTS / source).read_text(encoding="utf-8")
+        (work / name).write_text("".join(copied(text, k) for k in range(COPIES)), encoding="utf-8")
+    toml = [
+        'store = "store"',
+        "[reference]",
+        'templates = "ref.tpl"',
+        'texts = "texts.sgml"',
+        "[options]",
+        "beta = 2.0",
+        "resamples = 200",
+    ]
+    for number, (name, changes) in enumerate(TEN_SYSTEMS.items()):
+        text = "".join(copied(changed(perfect, change), k) for k, change in enumerate(changes))
+        (work / f"system{number}.tpl").write_text(text, encoding="utf-8")
+        toml += [f"[systems.{json.dumps(name)}]", f'templates = "system{number}.tpl"']
+    (work / "campaign.toml").write_text("\n".join(toml) + "\n", encoding="utf-8")
+    with contextlib.redirect_stdout(io.StringIO()):
+        status = main(["campaign", str(work / "campaign.toml"), "--out", str(work / "out")])
+    assert status == 0
+    return work / "out"
+
+
+# A script added to a copy of the page (its hash added to the page's Content Security Policy) that
+# measures the drawn page and writes what it found as JSON into <pre id="probe">.
+PROBE = """
+(() => {
+  const plot = document.querySelector('svg[aria-label="Precision against recall"]');
+  plot.scrollIntoView();
+  const box = (node) => {
+    const r = node.getBoundingClientRect();
+    return [r.left, r.top, r.right, r.bottom];
+  };
+  const found = {
+    xTicks: [...plot.querySelectorAll("text.tick-x")].map((node) => [node.textContent, box(node)]),
+    yTicks: [...plot.querySelectorAll("text.tick-y")].map((node) => [node.textContent, box(node)]),
+    dots: [...plot.querySelectorAll("circle.dot")].map((node) => {
+      const [left, top, right, bottom] = box(node);
+      const onTop = document.elementFromPoint((left + right) / 2, (top + bottom) / 2);
+      return {system: node.dataset.system, box: [left, top, right, bottom], onTop: onTop === node};
+    }),
+    labels: [...plot.querySelectorAll("text.label")].map(
+      (node) => ({system: node.dataset.system, box: box(node)})),
+    head: [...document.querySelectorAll("table.board thead th")].map((node) => node.textContent),
+    board: [...document.querySelectorAll("table.board tbody tr")].map(
+      (row) => [...row.cells].map((cell) => cell.textContent)),
+  };
+  const pre = document.createElement("pre");
+  pre.id = "probe";
+  pre.textContent = JSON.stringify(found);
+  document.body.appendChild(pre);
+})();
+"""
+
+
+def probed(browser: str, page: str, tmp_path: Path) -> dict:
+    digest = base64.b64encode(hashlib.sha256(PROBE.encode("utf-8")).digest()).decode("ascii")
+    # The policy is in an attribute: its quotes are written &#x27;.
+    page, count = re.subn(
+        r"script-src (&#x27;sha256-[^&]*&#x27;)", rf"script-src \1 &#x27;sha256-{digest}&#x27;", page
+    )
+    assert count == 1
+    page = page.replace("</body>", f"<script>{PROBE}</script>\n</body>")
+    path = tmp_path / "probed.html"
+    path.write_text(page, encoding="utf-8")
+    result = chromium(browser, path.as_uri(), tmp_path / "profile", "--dump-dom", "--window-size=1400,1200")
+    assert console_lines(result.stderr) == []
+    found = re.search(r'<pre id="probe">(.*?)</pre>', result.stdout, re.S)
+    assert found is not None, result.stdout[-2000:]
+    return json.loads(html.unescape(found.group(1)))
+
+
+def overlaps(a: list[float], b: list[float]) -> bool:
+    """Boxes [left, top, right, bottom] share some area (touching edges do not count)."""
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+@pytest.fixture(scope="module")
+def ten_probe(browser: str, ten: Path, tmp_path_factory: pytest.TempPathFactory) -> dict:
+    return probed(
+        browser, (ten / "report.html").read_text(encoding="utf-8"), tmp_path_factory.mktemp("probe")
+    )
+
+
+def test_ten_systems_plot_zooms_to_their_range(ten: Path, ten_probe: dict) -> None:
+    board = json.loads((ten / "leaderboard.json").read_text(encoding="utf-8"))["leaderboard"]
+    recalls = [row["REC"] for row in board]
+    precisions = [row["PRE"] for row in board]
+    # By hand (fixture comment): recall and precision 78.9-100 -> padded by 21/20 = 1.05 points: 77.9-100;
+    # steps of 1 and 2 points need 23 and 12 intervals, 5 points 5 (75-100) on both axes.
+    assert (min(recalls), max(recalls)) == (pytest.approx(100 * 60 / 76, abs=1e-4), 100.0)
+    assert (min(precisions), max(precisions)) == (pytest.approx(100 * 60 / 76, abs=1e-4), 100.0)
+    for ticks in (ten_probe["xTicks"], ten_probe["yTicks"]):
+        assert [text for text, _ in ticks] == ["75", "80", "85", "90", "95", "100"]
+    # Every point lies within the drawn axes: between the first and last tick's centres (give or take the
+    # side-by-side offset of tied points, 5 px, and the radius).
+    x_from = (ten_probe["xTicks"][0][1][0] + ten_probe["xTicks"][0][1][2]) / 2
+    x_to = (ten_probe["xTicks"][-1][1][0] + ten_probe["xTicks"][-1][1][2]) / 2
+    y_from = (ten_probe["yTicks"][-1][1][1] + ten_probe["yTicks"][-1][1][3]) / 2
+    y_to = (ten_probe["yTicks"][0][1][1] + ten_probe["yTicks"][0][1][3]) / 2
+    assert len(ten_probe["dots"]) == 10
+    for dot in ten_probe["dots"]:
+        left, top, right, bottom = dot["box"]
+        assert x_from - 10 <= left and right <= x_to + 10, dot
+        assert y_from - 10 <= top and bottom <= y_to + 10, dot
+    # The axis spans 25 points for a 21-point range: the points use most of its width.
+    xs = [(dot["box"][0] + dot["box"][2]) / 2 for dot in ten_probe["dots"]]
+    assert (max(xs) - min(xs)) / (x_to - x_from) > 0.8
+
+
+def test_ten_systems_labels_do_not_overlap(ten_probe: dict) -> None:
+    labels = ten_probe["labels"]
+    assert sorted(label["system"] for label in labels) == sorted(TEN_SYSTEMS)
+    for index, first in enumerate(labels):
+        assert first["box"][2] > first["box"][0] and first["box"][3] > first["box"][1]
+        for second in labels[index + 1 :]:
+            assert not overlaps(first["box"], second["box"]), (first, second)
+    # Nor does a label cover a point.
+    for label in labels:
+        for dot in ten_probe["dots"]:
+            assert not overlaps(label["box"], dot["box"]), (label, dot)
+
+
+def test_tied_systems_both_visible(ten_probe: dict) -> None:
+    # no-date and no-location: REC 94.7, PRE 100 both (fixture comment).
+    dots = {dot["system"]: dot for dot in ten_probe["dots"]}
+    tied = dots["no-date"], dots["no-location"]
+    assert not overlaps(tied[0]["box"], tied[1]["box"])
+    # Each is the topmost element at its own centre: drawn, and not hidden under the other or a line.
+    assert all(dot["onTop"] for dot in ten_probe["dots"]), [
+        d["system"] for d in ten_probe["dots"] if not d["onTop"]
+    ]
+
+
+def test_ten_systems_p_next_is_the_randomization_p_of_the_next_system(ten: Path, ten_probe: dict) -> None:
+    result = json.loads((ten / "leaderboard.json").read_text(encoding="utf-8"))
+    pairs = {(p["system_a"], p["system_b"]): p["randomization_p"] for p in result["significance"]}
+    head = ten_probe["head"]
+    assert head[-1] == "p(next)"
+    rows = ten_probe["board"]
+    names = [row[head.index("System")] for row in rows]
+    assert names == [row["system"] for row in result["leaderboard"]]
+    shown = [row[-1] for row in rows]
+    expected = []
+    for upper, lower in zip(names, names[1:], strict=False):
+        p = pairs[(upper, lower)] if (upper, lower) in pairs else pairs[(lower, upper)]
+        expected.append("<0.001" if p < 0.001 else f"{p:.3f}")
+    assert shown == [*expected, ""]
+    assert len(set(expected)) > 3  # the fixture's p-values differ: a shifted column would show
+
+
+def test_ten_systems_at_beta_2_name_f2(ten: Path, ten_probe: dict) -> None:
+    assert "F2 %" in ten_probe["head"] and "F2 confidence interval" in ten_probe["head"]
+    assert "F %" not in ten_probe["head"]
+    text = (ten / "leaderboard.txt").read_text(encoding="utf-8")
+    header = text.splitlines()[0].split()
+    assert "F2" in header and "F" not in header
+    assert "F2 95% CI" in text.splitlines()[0]
+
+
+def crowded_report(count: int) -> CampaignReport:
+    """``count`` systems on a grid of few values: many points close together and several tied."""
+    rows = []
+    for i in range(count):
+        cor, inc, spu = 70 + (i * 7) % 20, i % 3, (i * 5) % 11
+        rows.append(
+            (
+                2 * cor / (100 + cor + inc + spu),
+                f"system-{i:02d}-{'x' * (i % 9)}",
+                cor,
+                inc,
+                100 - cor - inc,
+                spu,
+            )
+        )
+    rows.sort(key=lambda r: -r[0])
+    board = [
+        row(rank + 1, name, cor, inc, mis, spu, f) for rank, (f, name, cor, inc, mis, spu) in enumerate(rows)
+    ]
+    return dataclasses.replace(
+        campaign_report(), leaderboard=board, slot_f={}, significance={}, documents=[], documents_total=0
+    )
+
+
+def test_many_systems_labelled_by_rank_without_overlap(browser: str, tmp_path: Path) -> None:
+    report = crowded_report(40)
+    page = render_campaign_html(report)
+    found = probed(browser, page, tmp_path)
+    names = sorted(r.system for r in report.leaderboard)
+    assert sorted(label["system"] for label in found["labels"]) == names  # each system labelled once
+    assert sorted(dot["system"] for dot in found["dots"]) == names
+    scatter = re.search(r'aria-label="Precision against recall">(.*?)</svg>', page, re.S).group(1)
+    beside = re.findall(r"</title>(\d+)</text>", scatter)
+    assert len(beside) > 20  # most points carry their rank beside them
+    labels = found["labels"]
+    for index, first in enumerate(labels):
+        for second in labels[index + 1 :]:
+            assert not overlaps(first["box"], second["box"]), (first, second)
+        for dot in found["dots"]:
+            assert not overlaps(first["box"], dot["box"]), (first, dot)
+    assert all(dot["onTop"] for dot in found["dots"])
+
+
+def test_ten_systems_screenshot(browser: str, ten: Path, tmp_path: Path) -> None:
+    screenshot = tmp_path / "ten.png"
+    result = chromium(
+        browser,
+        (ten / "report.html").as_uri(),
+        tmp_path / "profile",
+        f"--screenshot={screenshot}",
+        "--window-size=1280,1500",
+    )
+    assert console_lines(result.stderr) == []
+    png = screenshot.read_bytes()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and struct.unpack(">II", png[16:24]) == (1280, 1500)
+    keep = os.environ.get("IESCORE_SCREENSHOT_DIR")
+    if keep:  # to look at it: IESCORE_SCREENSHOT_DIR=/tmp pytest -k screenshot
+        shutil.copy(screenshot, Path(keep) / "ten-systems.png")
