@@ -283,15 +283,6 @@ class BatchScores:
         return {metric: _counts_of([a.sum() for a in arrays]) for metric, arrays in self.arrays.items()}
 
 
-def _counts_of(values: Sequence[Any]) -> MetricCounts:
-    def counts(rn: Any, rd: Any, pn: Any, pd_: Any) -> Counts:
-        return Counts(float(rn), int(rd), float(pn), int(pd_))
-
-    if len(values) == 8:
-        return BlancCounts(counts(*values[:4]), counts(*values[4:]))
-    return counts(*values)
-
-
 # --- reading -------------------------------------------------------------------------------------------
 
 
@@ -1281,6 +1272,15 @@ def _sum_by(index: np.ndarray, values: np.ndarray, length: int) -> np.ndarray:
     total = np.zeros(length, dtype=np.int64)
     np.add.at(total, index, np.asarray(values, dtype=np.int64))
     return total
+
+
+def _counts_of(values: Sequence[Any]) -> MetricCounts:
+    def counts(rn: Any, rd: Any, pn: Any, pd_: Any) -> Counts:
+        return Counts(float(rn), int(rd), float(pn), int(pd_))
+
+    if len(values) == 8:
+        return BlancCounts(counts(*values[:4]), counts(*values[4:]))
+    return counts(*values)
 
 
 def _sum_counts(metric: str, counts: Iterable[MetricCounts]) -> MetricCounts:
