@@ -39,11 +39,26 @@ micro-averaged exactly as both reference scorers do):
 - CEAF-e: phi4(K, R) = 2 |K & R| / (|K| + |R|), the optimal one-to-one assignment of key to response
   chains (:func:`max_weight_assignment`, Kuhn-Munkres); recall = sum of phi4 / number of key chains,
   precision = sum / number of response chains.
+- CEAF-m: the same with phi3(K, R) = |K & R| (its own optimal assignment); recall = sum of phi3 / number
+  of key mentions, precision = sum / number of response mentions.
+- BLANC (Recasens and Hovy 2011, for imperfect mentions as Luo et al. 2014 and the CoNLL scorer v8.01):
+  the coreference links of a side are its pairs of mentions in one chain, its non-coreference links its
+  pairs of mentions in two chains; per link type recall = common links / key links, precision = common
+  links / response links (:class:`BlancCounts`). BLANC averages the two types' recalls, precisions and
+  F's, over the types the key has links of: a key with no coreference link (all singletons) is scored
+  on non-coreference links alone, a key with one chain on coreference links alone, and a key with no
+  link at all (at most one mention) leaves BLANC undefined. The six link counts are sums over
+  documents; BLANC is computed from the summed counts, as the reference scorer does.
+- LEA (Moosavi and Strube 2016): recall = sum over key chains K of |K| * resolved(K) / links(K) over the
+  number of key mentions, links(K) = |K| (|K| - 1) / 2 and resolved(K) the number of those links whose
+  two mentions share a response chain; a singleton has one self-link, resolved when its mention is a
+  singleton of the response too (the paper, and the reference scorer's LEA). Precision symmetric.
 
 Singletons are kept on both sides in every measure, as the CoNLL reference scorer (v8) does and as
 ``expected.json`` implies: a singleton chain adds nothing to MUC's links but counts as a mention in B3
-and as an entity in CEAF-e's denominators. A ratio with a zero denominator is undefined (``None``); the
-reference scorers print 0 there.
+and as an entity in CEAF-e's denominators. A ratio with a zero denominator is undefined (``None``) by
+default; with ``zero_division=0`` it is 0 (and F is computed from those zeros: 0), which is what the
+reference scorers print (:func:`rates`).
 
 :func:`score_chains` is the slow, obviously correct per-document path (exact :class:`~fractions.Fraction`
 values); :func:`score_batch` scores many documents at once with numpy from mention -> chain arrays, and
@@ -54,6 +69,7 @@ report, the partitions file and the coreference report summary.
 from __future__ import annotations
 
 import bisect
+import itertools
 import re
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -68,8 +84,17 @@ from pipeline.corpus import read_input
 from pipeline.errors import InputError
 from schemas import COREF_MENTIONS
 
-METRICS = ("muc", "b3", "ceafe")
-METRIC_NAMES = {"muc": "MUC", "b3": "B3", "ceafe": "CEAF-e"}
+METRICS = ("muc", "b3", "ceafe", "ceafm", "blanc", "lea")  # every measure, in report order
+DEFAULT_METRICS = ("muc", "b3", "ceafe")  # what the scoring functions compute unless asked for more
+METRIC_NAMES = {
+    "muc": "MUC",
+    "b3": "B3",
+    "ceafe": "CEAF-e",
+    "ceafm": "CEAF-m",
+    "blanc": "BLANC",
+    "lea": "LEA",
+}
+ZERO_DIVISION = ("undefined", "0")  # a ratio x / 0 is None, or 0 as the reference scorers print it
 MATCH_MODES = ("exact", "min")
 FORMATS = ("conll", "sgml")
 
@@ -141,6 +166,73 @@ ZERO = Counts(0, 0, 0, 0)
 
 
 @dataclass(frozen=True)
+class BlancCounts:
+    """BLANC's link counts: for each link type, common links over key links and over response links.
+
+    ``coreference.recall_num`` = ``coreference.precision_num`` = coreference links of both sides,
+    ``recall_den`` the key's coreference links, ``precision_den`` the response's; the same for
+    ``non_coreference``. Sums of these are the totals; the measures come from :func:`rates`.
+    """
+
+    coreference: Counts
+    non_coreference: Counts
+
+    @property
+    def recall(self) -> float | None:
+        return rates(self)[0]
+
+    @property
+    def precision(self) -> float | None:
+        return rates(self)[1]
+
+    @property
+    def f1(self) -> float | None:
+        return rates(self)[2]
+
+    def __add__(self, other: BlancCounts) -> BlancCounts:
+        return BlancCounts(self.coreference + other.coreference, self.non_coreference + other.non_coreference)
+
+
+BLANC_ZERO = BlancCounts(ZERO, ZERO)
+
+MetricCounts = Counts | BlancCounts
+
+
+def rates(
+    counts: MetricCounts, zero_division: str | int = "undefined"
+) -> tuple[float | None, float | None, float | None]:
+    """Recall, precision and F1 of a measure's counts.
+
+    ``zero_division="undefined"`` (the default): a ratio with a zero denominator is ``None`` and so is
+    F1 when recall or precision is; ``zero_division=0`` (or ``"0"``): such a ratio is 0 and F1 is 0
+    when recall + precision is 0, the CoNLL reference scorer's convention (``ShowRPF``). BLANC (a
+    :class:`BlancCounts`) averages each of the three over the link types the key has links of (see
+    the module doc); with no key link at all it is undefined, or 0.
+    """
+    zero = _zero_value(zero_division)
+    if isinstance(counts, BlancCounts):
+        types = [c for c in (counts.coreference, counts.non_coreference) if c.recall_den > 0]
+        if not types:
+            return zero, zero, zero
+        values = [rates(c, zero_division) for c in types]
+        return tuple(_mean([v[i] for v in values]) for i in range(3))  # type: ignore[return-value]
+    recall = zero if counts.recall_den == 0 else float(counts.recall_num) / counts.recall_den
+    precision = zero if counts.precision_den == 0 else float(counts.precision_num) / counts.precision_den
+    if recall is None or precision is None:
+        return recall, precision, None
+    return (
+        recall,
+        precision,
+        (0.0 if recall + precision == 0 else 2 * recall * precision / (recall + precision)),
+    )
+
+
+def zero_counts(metric: str) -> MetricCounts:
+    """The counts of a measure over no document (the start of a sum)."""
+    return BLANC_ZERO if metric == "blanc" else ZERO
+
+
+@dataclass(frozen=True)
 class AlignedDocument:
     """A key document and its response, with the mention pairing used by every measure and report."""
 
@@ -160,7 +252,7 @@ class DocumentScores:
     doc_id: str
     key_classes: int
     response_classes: int
-    scores: dict[str, Counts]
+    scores: dict[str, MetricCounts]
 
 
 @dataclass(frozen=True)
@@ -168,7 +260,7 @@ class CorefScores:
     """Per-document counts and their sums (the totals) for every measure."""
 
     documents: list[DocumentScores]
-    totals: dict[str, Counts]
+    totals: dict[str, MetricCounts]
     key_classes: int
     response_classes: int
     duplicates: int = 0
@@ -176,21 +268,19 @@ class CorefScores:
 
 @dataclass
 class BatchScores:
-    """Per-document numerator/denominator arrays for each measure (index = document number)."""
+    """Per-document numerator/denominator arrays for each measure (index = document number).
 
-    arrays: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = field(default_factory=dict)
+    Four arrays a measure (recall numerator and denominator, precision numerator and denominator);
+    eight for BLANC (those of the coreference links, then those of the non-coreference links).
+    """
 
-    def document(self, index: int) -> dict[str, Counts]:
-        return {
-            metric: Counts(float(rn[index]), int(rd[index]), float(pn[index]), int(pd_[index]))
-            for metric, (rn, rd, pn, pd_) in self.arrays.items()
-        }
+    arrays: dict[str, tuple[np.ndarray, ...]] = field(default_factory=dict)
 
-    def totals(self) -> dict[str, Counts]:
-        return {
-            metric: Counts(float(rn.sum()), int(rd.sum()), float(pn.sum()), int(pd_.sum()))
-            for metric, (rn, rd, pn, pd_) in self.arrays.items()
-        }
+    def document(self, index: int) -> dict[str, MetricCounts]:
+        return {metric: _counts_of([a[index] for a in arrays]) for metric, arrays in self.arrays.items()}
+
+    def totals(self) -> dict[str, MetricCounts]:
+        return {metric: _counts_of([a.sum() for a in arrays]) for metric, arrays in self.arrays.items()}
 
 
 # --- reading -------------------------------------------------------------------------------------------
@@ -327,7 +417,7 @@ def mention_table(aligned: Sequence[AlignedDocument]) -> pd.DataFrame:
 
 
 def scores_from_table(
-    table: pd.DataFrame, duplicates: int = 0, metrics: Iterable[str] = METRICS
+    table: pd.DataFrame, duplicates: int = 0, metrics: Iterable[str] = DEFAULT_METRICS
 ) -> CorefScores:
     """:func:`score_documents` from a :func:`mention_table` (the coreference stage's artifact).
 
@@ -353,7 +443,7 @@ def scores_from_table(
                        batch.document(number))
         for number, doc_id in doc_ids
     ]  # fmt: skip
-    totals = {metric: sum((d.scores[metric] for d in documents), ZERO) for metric in batch.arrays}
+    totals = {metric: _sum_counts(metric, (d.scores[metric] for d in documents)) for metric in batch.arrays}
     return CorefScores(
         documents,
         totals,
@@ -363,7 +453,9 @@ def scores_from_table(
     )
 
 
-def score_documents(aligned: Sequence[AlignedDocument], metrics: Iterable[str] = METRICS) -> CorefScores:
+def score_documents(
+    aligned: Sequence[AlignedDocument], metrics: Iterable[str] = DEFAULT_METRICS
+) -> CorefScores:
     """Score aligned documents with :func:`score_batch`; totals are sums of the per-document counts."""
     table = mention_table(aligned)
     table = table[table["scored"]]
@@ -378,7 +470,7 @@ def score_documents(aligned: Sequence[AlignedDocument], metrics: Iterable[str] =
     for number, doc in enumerate(aligned):
         key_classes = len({m.chain for i, m in enumerate(doc.key.mentions) if doc.scored_key(i)})
         documents.append(DocumentScores(doc.doc_id, key_classes, doc.response.chains, batch.document(number)))
-    totals = {metric: sum((d.scores[metric] for d in documents), ZERO) for metric in batch.arrays}
+    totals = {metric: _sum_counts(metric, (d.scores[metric] for d in documents)) for metric in batch.arrays}
     return CorefScores(
         documents,
         totals,
@@ -390,10 +482,11 @@ def score_documents(aligned: Sequence[AlignedDocument], metrics: Iterable[str] =
 
 def score_chains(
     key_chains: Iterable[Iterable[Hashable]], response_chains: Iterable[Iterable[Hashable]]
-) -> dict[str, Counts]:
-    """The per-document reference path: MUC, B3 and CEAF-e from the definitions, with exact fractions.
+) -> dict[str, MetricCounts]:
+    """The per-document reference path: every measure from its definition, with exact fractions.
 
     Mentions are any hashable values; a mention in two chains of one side is a :class:`ValueError`.
+    BLANC and LEA enumerate their links (quadratic in a document's mentions: for tests and checks).
     """
     key = [frozenset(c) for c in key_chains]
     response = [frozenset(c) for c in response_chains]
@@ -417,19 +510,50 @@ def score_chains(
                     total += Fraction(len(chain & others[other_of[m]]), len(chain))
         return total
 
+    def coreference_links(chains: list[frozenset]) -> set[frozenset]:
+        return {frozenset(pair) for chain in chains for pair in itertools.combinations(chain, 2)}
+
+    def non_coreference_links(chains: list[frozenset]) -> set[frozenset]:
+        return {
+            frozenset((a, b)) for one, other in itertools.combinations(chains, 2) for a in one for b in other
+        }
+
+    def lea_links(chain: frozenset) -> set[frozenset]:
+        # a singleton's one link is its self-link (Moosavi and Strube 2016)
+        return {chain} if len(chain) == 1 else {frozenset(p) for p in itertools.combinations(chain, 2)}
+
+    def lea_side(chains: list[frozenset], others: list[frozenset]) -> Fraction:
+        other_links = set().union(*(lea_links(c) for c in others))
+        total = Fraction(0)
+        for chain in chains:
+            links = lea_links(chain)
+            total += len(chain) * Fraction(len(links & other_links), len(links))
+        return total
+
     muc_r, muc_rd = muc_side(key, response_of)
     muc_p, muc_pd = muc_side(response, key_of)
     similarity = [[Fraction(2 * len(k & r), len(k) + len(r)) for r in response] for k in key]
     ceaf = sum((similarity[i][j] for i, j in max_weight_assignment(similarity)), Fraction(0))
+    common = [[len(k & r) for r in response] for k in key]
+    ceafm = sum((common[i][j] for i, j in max_weight_assignment(common)), 0)
+    key_mentions, response_mentions = sum(map(len, key)), sum(map(len, response))
+    key_c, response_c = coreference_links(key), coreference_links(response)
+    key_n, response_n = non_coreference_links(key), non_coreference_links(response)
     return {
         "muc": Counts(muc_r, muc_rd, muc_p, muc_pd),
         "b3": Counts(
             b3_side(key, response, response_of),
-            sum(map(len, key)),
+            key_mentions,
             b3_side(response, key, key_of),
-            sum(map(len, response)),
+            response_mentions,
         ),
         "ceafe": Counts(ceaf, len(key), ceaf, len(response)),
+        "ceafm": Counts(ceafm, key_mentions, ceafm, response_mentions),
+        "blanc": BlancCounts(
+            Counts(len(key_c & response_c), len(key_c), len(key_c & response_c), len(response_c)),
+            Counts(len(key_n & response_n), len(key_n), len(key_n & response_n), len(response_n)),
+        ),
+        "lea": Counts(lea_side(key, response), key_mentions, lea_side(response, key), response_mentions),
     }
 
 
@@ -438,15 +562,16 @@ def score_batch(
     key_chain: np.ndarray,
     response_chain: np.ndarray,
     docs: int | None = None,
-    metrics: Iterable[str] = METRICS,
+    metrics: Iterable[str] = DEFAULT_METRICS,
 ) -> BatchScores:
     """Score many documents at once from one row per mention (of either side).
 
     ``doc`` numbers the documents from 0; ``key_chain`` and ``response_chain`` give each mention's chain
     within its document and side, -1 when the mention is not on that side. Rows may come in any order.
-    MUC and B3 are pure counting (sorting the (key chain, response chain) pairs); CEAF-e solves the
-    assignment per connected component of the chain-overlap graph, directly when one side of the
-    component has one chain, with :func:`max_weight_assignment` otherwise.
+    MUC, B3, BLANC and LEA are pure counting (sorting the (key chain, response chain) pairs: no link is
+    enumerated); CEAF-e and CEAF-m solve the assignment per connected component of the chain-overlap
+    graph, directly when one side of the component has one chain, with :func:`max_weight_assignment`
+    otherwise.
     """
     metrics = tuple(metrics)
     for metric in metrics:
@@ -494,6 +619,46 @@ def score_batch(
         phi = 2.0 * overlap / (k_size[pair_k] + r_size[pair_r])
         total = _ceaf_total(pair_k, pair_r, phi, pair_doc, len(k_doc), n_docs)
         result.arrays["ceafe"] = (total, k_chains.copy(), total.copy(), r_chains.copy())
+    if "ceafm" in metrics:
+        total = _ceaf_total(pair_k, pair_r, overlap.astype(np.float64), pair_doc, len(k_doc), n_docs)
+        result.arrays["ceafm"] = (total, k_mentions.copy(), total.copy(), r_mentions.copy())
+    if "blanc" in metrics:
+        # Links counted, never listed: a side's coreference links are sum C(|chain|, 2), its
+        # non-coreference links C(mentions, 2) minus those. Common coreference links: sum over the
+        # (key chain, response chain) pairs of C(n_kr, 2). Common non-coreference links: pairs of
+        # mentions on both sides, minus those sharing a key chain or a response chain (inclusion-
+        # exclusion: those sharing both are the common coreference links).
+        key_c = _sum_by(k_doc, _pairs_of(k_size), n_docs)
+        rsp_c = _sum_by(r_doc, _pairs_of(r_size), n_docs)
+        common_c = _sum_by(pair_doc, _pairs_of(overlap), n_docs)
+        key_n = _pairs_of(k_mentions) - key_c
+        rsp_n = _pairs_of(r_mentions) - rsp_c
+        shared_k = _sum_by(k_doc, _pairs_of(np.bincount(pair_k, overlap, len(k_doc))), n_docs)
+        shared_r = _sum_by(r_doc, _pairs_of(np.bincount(pair_r, overlap, len(r_doc))), n_docs)
+        common_n = _pairs_of(np.bincount(doc[both], minlength=n_docs)) - shared_k - shared_r + common_c
+        result.arrays["blanc"] = (
+            common_c,
+            key_c,
+            common_c.copy(),
+            rsp_c,
+            common_n,
+            key_n,
+            common_n.copy(),
+            rsp_n,
+        )
+    if "lea" in metrics:
+        # A chain of n > 1 mentions has C(n, 2) links; the pair (K, R) resolves C(n_kr, 2) of K's. A
+        # singleton's self-link is resolved when its one pair is with a singleton of the other side.
+        ks, rs = k_size[pair_k], r_size[pair_r]
+        resolved = _pairs_of(overlap).astype(np.float64)
+        recall = np.where(ks == 1, rs == 1, ks * resolved / np.maximum(_pairs_of(ks), 1))
+        precision = np.where(rs == 1, ks == 1, rs * resolved / np.maximum(_pairs_of(rs), 1))
+        result.arrays["lea"] = (
+            np.bincount(pair_doc, weights=recall, minlength=n_docs),
+            k_mentions.copy(),
+            np.bincount(pair_doc, weights=precision, minlength=n_docs),
+            r_mentions.copy(),
+        )
     return result
 
 
@@ -558,8 +723,14 @@ def max_weight_assignment(weights: Sequence[Sequence[Number]]) -> list[tuple[int
 # --- reports -------------------------------------------------------------------------------------------
 
 
-def score_report(scores: CorefScores, title: str = "iescore coref") -> str:
-    """The seed-001 coreference score report (MUC), then the totals of B3 and CEAF-e."""
+def score_report(
+    scores: CorefScores, title: str = "iescore coref", zero_division: str | int = "undefined"
+) -> str:
+    """The seed-001 coreference score report (MUC), then the totals of every measure scored.
+
+    An undefined ratio prints as ``-`` (``zero_division="undefined"``) or as 0 (``zero_division=0``,
+    the reference scorers' way). BLANC's line is followed by those of its two link types.
+    """
     width = max([len("Document No."), len("TOTALS:")] + [len(_printable(d.doc_id)) for d in scores.documents])
     lines = [
         title,
@@ -568,37 +739,49 @@ def score_report(scores: CorefScores, title: str = "iescore coref") -> str:
         f"{'Document No.':{width}}  {'Cls':>5} {'Cls':>5}  {'Recall':^22} {'Precision':^22} {'f':>6}",
     ]
     for d in scores.documents:
+        muc = d.scores.get("muc", ZERO)
         lines.append(
             _report_line(
-                _printable(d.doc_id), width, d.key_classes, d.response_classes, d.scores.get("muc", ZERO), ""
+                _printable(d.doc_id), width, d.key_classes, d.response_classes, muc, "", zero_division
             )
         )
+    muc = scores.totals.get("muc", ZERO)
     lines.append(
-        _report_line(
-            "TOTALS:", width, scores.key_classes, scores.response_classes, scores.totals.get("muc", ZERO), "%"
-        )
+        _report_line("TOTALS:", width, scores.key_classes, scores.response_classes, muc, "%", zero_division)
     )
     lines.append("")
     for metric, counts in scores.totals.items():
-        lines.append(
-            f"{METRIC_NAMES[metric] + ':':8} recall {_num(counts.recall_num)} / {counts.recall_den} "
-            f"{_pct(counts.recall)}%   precision {_num(counts.precision_num)} / {counts.precision_den} "
-            f"{_pct(counts.precision)}%   F {_pct(counts.f1)}%"
-        )
+        if isinstance(counts, BlancCounts):
+            recall, precision, f1 = rates(counts, zero_division)
+            lines.append(
+                f"{METRIC_NAMES[metric] + ':':8} recall {_pct(recall)}%   precision {_pct(precision)}%   "
+                f"F {_pct(f1)}%"
+            )
+            lines.append("  " + _totals_line("coreference links:", counts.coreference, zero_division))
+            lines.append("  " + _totals_line("non-coreference links:", counts.non_coreference, zero_division))
+        else:
+            lines.append(_totals_line(f"{METRIC_NAMES[metric] + ':':8}", counts, zero_division))
     if scores.duplicates:
         lines.append(f"note: {scores.duplicates} duplicate response mention(s) removed before scoring")
     return "\n".join(lines) + "\n"
 
 
-def scores_json(scores: CorefScores) -> dict[str, Any]:
-    """``{"muc", "b3", "ceafe", "documents": [{"id", "muc", ...}]}``; ratios in [0, 1], None if undefined."""
-    out: dict[str, Any] = {metric: _counts_json(counts) for metric, counts in scores.totals.items()}
+def scores_json(scores: CorefScores, zero_division: str | int = "undefined") -> dict[str, Any]:
+    """``{"muc", "b3", "ceafe", ..., "zero_division", "documents": [{"id", "muc", ...}]}``.
+
+    Ratios in [0, 1]; an undefined one is None, or 0 with ``zero_division=0`` (``"zero_division"``
+    says which: ``"undefined"`` or ``0``). BLANC holds its recall, precision and F1 and the counts of
+    its two link types under ``coreference`` and ``non_coreference``.
+    """
+    _zero_value(zero_division)
+    out: dict[str, Any] = {metric: _counts_json(c, zero_division) for metric, c in scores.totals.items()}
+    out["zero_division"] = "undefined" if str(zero_division) == "undefined" else 0
     out["documents"] = [
         {
             "id": d.doc_id,
             "key_classes": d.key_classes,
             "response_classes": d.response_classes,
-            **{metric: _counts_json(c) for metric, c in d.scores.items()},
+            **{metric: _counts_json(c, zero_division) for metric, c in d.scores.items()},
         }
         for d in scores.documents
     ]
@@ -1078,6 +1261,45 @@ def _ceaf_total(
     return total
 
 
+def _pairs_of(n: np.ndarray) -> np.ndarray:
+    """n (n - 1) / 2, elementwise, as integers."""
+    n = np.asarray(n, dtype=np.int64)
+    return n * (n - 1) // 2
+
+
+def _sum_by(index: np.ndarray, values: np.ndarray, length: int) -> np.ndarray:
+    """Integer sums of ``values`` grouped by ``index`` (0 .. length - 1)."""
+    total = np.zeros(length, dtype=np.int64)
+    np.add.at(total, index, np.asarray(values, dtype=np.int64))
+    return total
+
+
+def _counts_of(values: Sequence[Any]) -> MetricCounts:
+    def counts(rn: Any, rd: Any, pn: Any, pd_: Any) -> Counts:
+        return Counts(float(rn), int(rd), float(pn), int(pd_))
+
+    if len(values) == 8:
+        return BlancCounts(counts(*values[:4]), counts(*values[4:]))
+    return counts(*values)
+
+
+def _sum_counts(metric: str, counts: Iterable[MetricCounts]) -> MetricCounts:
+    total = zero_counts(metric)
+    for c in counts:
+        total = total + c
+    return total
+
+
+def _zero_value(zero_division: str | int) -> float | None:
+    if str(zero_division) not in ZERO_DIVISION:
+        raise ValueError(f"zero_division must be one of {ZERO_DIVISION}, not {zero_division!r}")
+    return None if str(zero_division) == "undefined" else 0.0
+
+
+def _mean(values: Sequence[float | None]) -> float | None:
+    return None if any(v is None for v in values) else sum(values) / len(values)  # type: ignore[arg-type]
+
+
 def _rank_in_group(group: np.ndarray, values: np.ndarray) -> np.ndarray:
     """For each element, the rank of its value among the distinct values of its group (0, 1, ...)."""
     order = np.lexsort((values, group))
@@ -1138,13 +1360,24 @@ def _class_blocks(
     return lines
 
 
-def _report_line(label: str, width: int, key_classes: int, rsp_classes: int, c: Counts, unit: str) -> str:
+def _report_line(
+    label: str, width: int, key_classes: int, rsp_classes: int, c: Counts, unit: str, zero_division: str | int
+) -> str:
+    recall, precision, f1 = rates(c, zero_division)
     return (
         f"{label:{width}}  {key_classes:>5} {rsp_classes:>5}  "
-        f"{_num(c.recall_num):>7} / {c.recall_den:<7}{_pct(c.recall):>5}{unit or ' '} "
-        f"{_num(c.precision_num):>7} / {c.precision_den:<7}{_pct(c.precision):>5}{unit or ' '} "
-        f"{_pct(c.f1):>6}{unit}"
+        f"{_num(c.recall_num):>7} / {c.recall_den:<7}{_pct(recall):>5}{unit or ' '} "
+        f"{_num(c.precision_num):>7} / {c.precision_den:<7}{_pct(precision):>5}{unit or ' '} "
+        f"{_pct(f1):>6}{unit}"
     ).rstrip()
+
+
+def _totals_line(label: str, c: Counts, zero_division: str | int) -> str:
+    recall, precision, f1 = rates(c, zero_division)
+    return (
+        f"{label} recall {_num(c.recall_num)} / {c.recall_den} {_pct(recall)}%   "
+        f"precision {_num(c.precision_num)} / {c.precision_den} {_pct(precision)}%   F {_pct(f1)}%"
+    )
 
 
 def _num(value: Number) -> str:
@@ -1156,11 +1389,20 @@ def _pct(value: float | None) -> str:
     return "-" if value is None else f"{100 * value:.1f}"
 
 
-def _counts_json(counts: Counts) -> dict[str, Any]:
+def _counts_json(counts: MetricCounts, zero_division: str | int = "undefined") -> dict[str, Any]:
+    recall, precision, f1 = rates(counts, zero_division)
+    if isinstance(counts, BlancCounts):
+        return {
+            "recall": recall,
+            "precision": precision,
+            "f1": f1,
+            "coreference": _counts_json(counts.coreference, zero_division),
+            "non_coreference": _counts_json(counts.non_coreference, zero_division),
+        }
     return {
-        "recall": counts.recall,
-        "precision": counts.precision,
-        "f1": counts.f1,
+        "recall": recall,
+        "precision": precision,
+        "f1": f1,
         "recall_num": float(counts.recall_num),
         "recall_den": counts.recall_den,
         "precision_num": float(counts.precision_num),

@@ -1,9 +1,10 @@
-"""``iescore coref``: score coreference chains with MUC, B3 and CEAF-e (see :mod:`pipeline.coref`).
+"""``iescore coref``: score coreference chains with MUC, B3, CEAF-e, CEAF-m, BLANC and LEA.
 
 ``iescore coref --key KEY --response RESPONSE [-f conll|sgml] [--match exact|min] [--json OUT.json]
-[--partitions OUT.txt] [--summary OUT.txt] [--encoding utf-8]`` prints the seed-001 coreference score
-report (MUC by document, totals, then B3 and CEAF-e totals). Bad input raises :class:`InputError`,
-which the command line's ``main`` prints as ``iescore: file:line: message`` with exit status 2.
+[--partitions OUT.txt] [--summary OUT.txt] [--encoding utf-8] [--zero-division undefined|0]`` prints
+the seed-001 coreference score report (MUC by document, totals, then the totals of B3, CEAF-e, CEAF-m,
+BLANC and LEA; see :mod:`pipeline.coref`). Bad input raises :class:`InputError`, which the command
+line's ``main`` prints as ``iescore: file:line: message`` with exit status 2.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ import sys
 from pipeline.coref import (
     FORMATS,
     MATCH_MODES,
+    METRICS,
+    ZERO_DIVISION,
     align_documents,
     partitions_report,
     read_pair,
@@ -32,9 +35,10 @@ def add_coref_command(subparsers: argparse._SubParsersAction) -> None:  # type: 
     """Add the ``coref`` subcommand to an argparse subparsers object (handler: :func:`run_coref`)."""
     parser = subparsers.add_parser(
         "coref",
-        help="score coreference chains (MUC, B3, CEAF-e) as the MUC and CoNLL reference scorers",
+        help="score coreference chains (MUC, B3, CEAF-e, CEAF-m, BLANC, LEA) as the MUC and CoNLL "
+        "reference scorers",
         description="Score a response's coreference chains against a key's: MUC (Vilain et al. 1995), "
-        "B3 and CEAF-e, per document and in total (sums of counts over documents).",
+        "B3, CEAF-e, CEAF-m, BLANC and LEA, per document and in total (sums of counts over documents).",
     )
     parser.add_argument("--key", required=True, help="key file (the annotators' chains)")
     parser.add_argument("--response", required=True, help="response file (the system's chains)")
@@ -56,6 +60,13 @@ def add_coref_command(subparsers: argparse._SubParsersAction) -> None:  # type: 
     parser.add_argument("--partitions", help="write the partitions report (key and response classes) here")
     parser.add_argument("--summary", help="write the coreference report summary (COR/MIS/SPU/OPT) here")
     parser.add_argument("--encoding", default="utf-8", help="encoding of the input files")
+    parser.add_argument(
+        "--zero-division",
+        choices=ZERO_DIVISION,
+        default="undefined",
+        help="a ratio with a zero denominator is undefined ('-' in the report, null in JSON; default) "
+        "or 0, as the CoNLL reference scorer prints it",
+    )
     parser.set_defaults(handler=run_coref)
 
 
@@ -74,10 +85,10 @@ def run_coref(args: argparse.Namespace) -> int:
         raise InputError("--match", 0, "MIN matching needs SGML input (-f sgml); CoNLL mentions have no MIN")
     key, response = read_pair(args.key, args.response, args.format, args.encoding)
     aligned = align_documents(key, response, match=args.match, response_source=args.response)
-    scores = score_documents(aligned)
-    sys.stdout.write(score_report(scores))
+    scores = score_documents(aligned, metrics=METRICS)
+    sys.stdout.write(score_report(scores, zero_division=args.zero_division))
     if args.json:
-        write_text(args.json, json_text(scores_json(scores)))
+        write_text(args.json, json_text(scores_json(scores, args.zero_division)))
     if args.partitions:
         write_text(args.partitions, partitions_report(aligned))
     if args.summary:

@@ -1,4 +1,4 @@
-"""Coreference scoring (issue 5): readers, MUC/B3/CEAF-e against the reference scorers, reports, CLI."""
+"""Coreference scoring (issue 5): readers, every measure against the reference scorers, reports, CLI."""
 
 from __future__ import annotations
 
@@ -16,10 +16,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pipeline.coref import (
+    METRICS,
+    BlancCounts,
     align_documents,
     max_weight_assignment,
     mention_table,
     partitions_report,
+    rates,
     read_conll,
     read_muc_sgml,
     read_pair,
@@ -35,7 +38,7 @@ from tasks.cli import main
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 COREF = SHARED / "external" / "coref"
 EXPECTED = json.loads((COREF / "expected.json").read_text()) if COREF.is_dir() else {}
-OUR_NAMES = {"muc": "muc", "b_cubed": "b3", "ceaf_e": "ceafe"}
+OUR_NAMES = {"muc": "muc", "b_cubed": "b3", "ceaf_e": "ceafe", "ceaf_m": "ceafm", "blanc": "blanc"}
 
 needs_shared = pytest.mark.skipif(
     not COREF.is_dir(), reason="../shared/external/coref is not beside the checkout"
@@ -72,35 +75,32 @@ def test_exact_evaluates_arithmetic_only() -> None:
         exact("__import__('os')")
 
 
-def _reference_value(value: float | None) -> float:
-    # The reference scorers print 0 for a ratio whose denominator is 0 (and F1 = 0 then); we say None.
-    return 0.0 if value is None else value
-
-
 @needs_shared
 @pytest.mark.parametrize("case", sorted(EXPECTED))
 def test_reference_scorer_cases(case: str) -> None:
+    # Every measure expected.json gives for the case. The reference scorer prints 0 for a ratio whose
+    # denominator is 0 (and computes F from those zeros): zero_division=0 is that convention.
     spec = EXPECTED[case]
     key, response = read_pair(COREF / spec["key_file"], COREF / spec["response_file"], "conll")
-    totals = score_documents(align_documents(key, response)).totals
-    checked = 0
-    for their_name, ours in OUR_NAMES.items():
-        if their_name not in spec["expected_metrics"]:
-            continue
-        recall, precision, f1 = (float(exact(v)) for v in spec["expected_metrics"][their_name])
-        counts = totals[ours]
-        assert _reference_value(counts.recall) == pytest.approx(recall, abs=1e-4), (case, ours, "recall")
-        assert _reference_value(counts.precision) == pytest.approx(precision, abs=1e-4), (case, ours, "P")
-        assert _reference_value(counts.f1) == pytest.approx(f1, abs=1e-4), (case, ours, "F1")
-        checked += 1
-    blanc_only = set(spec["expected_metrics"]) <= {"blanc", "ceaf_m"}
-    assert checked or blanc_only
+    totals = score_documents(align_documents(key, response), metrics=METRICS).totals
+    assert set(spec["expected_metrics"]) <= set(OUR_NAMES), case
+    for their_name, values in spec["expected_metrics"].items():
+        ours = OUR_NAMES[their_name]
+        recall, precision, f1 = (float(exact(v)) for v in values)
+        our_recall, our_precision, our_f1 = rates(totals[ours], zero_division=0)
+        assert our_recall == pytest.approx(recall, abs=1e-4), (case, ours, "recall")
+        assert our_precision == pytest.approx(precision, abs=1e-4), (case, ours, "P")
+        assert our_f1 == pytest.approx(f1, abs=1e-4), (case, ours, "F1")
 
 
 @needs_shared
-def test_every_case_with_a_muc_value_is_covered() -> None:
-    # 28 of the 36 cases give MUC; the 8 others give only BLANC or CEAF-m (not implemented here).
+def test_every_case_and_measure_is_covered() -> None:
+    # 36 cases; 28 give MUC, and the 8 others give BLANC only: every (case, measure) pair is checked.
+    assert len(EXPECTED) == 36
     assert sum("muc" in spec["expected_metrics"] for spec in EXPECTED.values()) == 28
+    assert sum("blanc" in spec["expected_metrics"] for spec in EXPECTED.values()) == 27
+    assert sum("ceaf_m" in spec["expected_metrics"] for spec in EXPECTED.values()) == 10
+    assert {name for spec in EXPECTED.values() for name in spec["expected_metrics"]} == set(OUR_NAMES)
 
 
 @needs_shared
@@ -216,15 +216,23 @@ def batch_of(documents: list[tuple[list[list[int]], list[list[int]]]]):  # noqa:
             doc.append(number)
             key_chain.append(key_of.get(mention, -1))
             response_chain.append(response_of.get(mention, -1))
-    return score_batch(np.array(doc), np.array(key_chain), np.array(response_chain), docs=len(documents))
+    return score_batch(
+        np.array(doc), np.array(key_chain), np.array(response_chain), docs=len(documents), metrics=METRICS
+    )
 
 
 def assert_same(batch_counts, simple_counts) -> None:  # noqa: ANN001
+    assert set(batch_counts) == set(simple_counts) == set(METRICS)
     for metric, simple in simple_counts.items():
         ours = batch_counts[metric]
-        assert ours.recall_den == simple.recall_den and ours.precision_den == simple.precision_den, metric
-        assert ours.recall_num == pytest.approx(float(simple.recall_num), abs=1e-9), metric
-        assert ours.precision_num == pytest.approx(float(simple.precision_num), abs=1e-9), metric
+        if isinstance(simple, BlancCounts):
+            pairs = [(ours.coreference, simple.coreference), (ours.non_coreference, simple.non_coreference)]
+        else:
+            pairs = [(ours, simple)]
+        for a, b in pairs:
+            assert a.recall_den == b.recall_den and a.precision_den == b.precision_den, metric
+            assert a.recall_num == pytest.approx(float(b.recall_num), abs=1e-9), metric
+            assert a.precision_num == pytest.approx(float(b.precision_num), abs=1e-9), metric
 
 
 def test_batch_equals_simple_path_on_random_documents() -> None:
@@ -260,6 +268,8 @@ def test_batch_equals_simple_path_property(spec: list[tuple[list[int], int]]) ->
         assert_same(batch.document(number), simple)
         similarity = [[Fraction(2 * len(set(k) & set(r)), len(k) + len(r)) for r in response] for k in key]
         assert simple["ceafe"].recall_num == brute_force_assignment(similarity)
+        common = [[Fraction(len(set(k) & set(r))) for r in response] for k in key]
+        assert simple["ceafm"].recall_num == brute_force_assignment(common)
 
 
 def test_batch_rows_in_any_order() -> None:
@@ -268,8 +278,8 @@ def test_batch_rows_in_any_order() -> None:
     key_chain = rng.integers(-1, 8, doc.size)
     response_chain = np.where(key_chain < 0, rng.integers(0, 8, doc.size), rng.integers(-1, 8, doc.size))
     order = rng.permutation(doc.size)
-    a = score_batch(doc, key_chain, response_chain, docs=50)
-    b = score_batch(doc[order], key_chain[order], response_chain[order], docs=50)
+    a = score_batch(doc, key_chain, response_chain, docs=50, metrics=METRICS)
+    b = score_batch(doc[order], key_chain[order], response_chain[order], docs=50, metrics=METRICS)
     for metric in a.arrays:
         for x, y in zip(a.arrays[metric], b.arrays[metric], strict=True):
             np.testing.assert_allclose(x, y)
