@@ -769,7 +769,8 @@ def score_report(
 def scores_json(scores: CorefScores, zero_division: str | int = "undefined") -> dict[str, Any]:
     """``{"muc", "b3", "ceafe", ..., "zero_division", "documents": [{"id", "muc", ...}]}``.
 
-    Ratios in [0, 1]; an undefined one is None, or 0 with ``zero_division=0`` (``"zero_division"``
+    Recall, precision and F1 in percent (0-100, as the report prints them and as every iescore JSON
+    output gives measures); an undefined one is None, or 0 with ``zero_division=0`` (``"zero_division"``
     says which: ``"undefined"`` or ``0``). BLANC holds its recall, precision and F1 and the counts of
     its two link types under ``coreference`` and ``non_coreference``.
     """
@@ -1390,7 +1391,7 @@ def _pct(value: float | None) -> str:
 
 
 def _counts_json(counts: MetricCounts, zero_division: str | int = "undefined") -> dict[str, Any]:
-    recall, precision, f1 = rates(counts, zero_division)
+    recall, precision, f1 = (_percent(value) for value in rates(counts, zero_division))
     if isinstance(counts, BlancCounts):
         return {
             "recall": recall,
@@ -1408,6 +1409,11 @@ def _counts_json(counts: MetricCounts, zero_division: str | int = "undefined") -
         "precision_num": float(counts.precision_num),
         "precision_den": counts.precision_den,
     }
+
+
+def _percent(value: float | None) -> float | None:
+    """A ratio as a percentage (0-100, 6 decimals), as the text report and every other JSON output."""
+    return None if value is None else round(value * 100.0, 6)
 
 
 def _show(text: str) -> str:

@@ -266,11 +266,12 @@ def test_cli_zero_division_and_new_measures(tmp_path: Path, capsys: pytest.Captu
     assert default["zero_division"] == "undefined" and zero["zero_division"] == 0
     assert default["muc"]["precision"] is None and zero["muc"]["precision"] == 0
     assert default["blanc"]["precision"] is None
+    # (The JSON gives percentages.)
     assert (zero["blanc"]["recall"], zero["blanc"]["precision"], zero["blanc"]["f1"]) == pytest.approx(
-        (0.5, 11 / 30, 11 / 26)
+        (50.0, 1100 / 30, 1100 / 26)
     )
-    assert zero["ceafm"]["recall"] == pytest.approx(3 / 6) and zero["lea"]["precision"] == pytest.approx(
-        1 / 6
+    assert zero["ceafm"]["recall"] == pytest.approx(50.0) and zero["lea"]["precision"] == pytest.approx(
+        100 / 6
     )
     assert "BLANC:   recall 50.0%   precision 36.7%   F 42.3%" in printed
     assert "BLANC:   recall 50.0%   precision -%   F -%" in printed
