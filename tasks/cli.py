@@ -107,7 +107,7 @@ def campaign(args: argparse.Namespace) -> int:
     reports = {name: task_for(spec, str(store)) for name, spec in report_specs.items()}
     roots = {**{printable(name): task for name, task in reports.items()}, "campaign": summary}
     if args.dry_run:
-        pending, total = pending_tasks(roots)
+        pending, total = pending_tasks(roots, reference=parsed.reference_files)
         sys.stdout.write(plan_text(pending, total))
         return EXIT_OK
     if store.is_dir():
@@ -115,7 +115,7 @@ def campaign(args: argparse.Namespace) -> int:
             print(f"iescore: removed a killed run's temporary file {path}", file=sys.stderr)
     progress = None
     if args.progress != "none" or args.tasks_log:
-        pending, _ = pending_tasks(roots, explain=False)
+        pending, _ = pending_tasks(roots, explain=False, reference=parsed.reference_files)
         labels = {p.task.task_id: p.label for p in pending}
         bar = None if args.progress == "auto" else args.progress == "bar"
         progress = Progress(len(pending), labels, bar=bar)

@@ -62,7 +62,7 @@ class Progress:
 
     def _label(self, task: Stage) -> str:
         label = self.labels.get(task.task_id)
-        return f"{task.key[:12]} ({label})" if label else task.key[:12]
+        return f"{task.key[:12]} [{label}]" if label else task.key[:12]
 
     def _bar_line(self, done: int, text: str) -> str:
         filled = BAR_WIDTH * done // self.total if self.total else BAR_WIDTH
