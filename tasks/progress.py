@@ -3,6 +3,7 @@
 Luigi runs a task in a forked process when there are several workers, so the count lives in shared
 memory created before the run (children inherit it) and the handlers are Luigi events on ``Stage``.
 The same events time each task, which is how the benchmark tells task time from scheduling time.
+A run that has to create its artifact store says so once, before it starts (``create_stores``).
 """
 
 from __future__ import annotations
@@ -10,11 +11,13 @@ from __future__ import annotations
 import multiprocessing
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+from pathlib import Path
 from typing import Any, TextIO
 
 import luigi
 
+from pipeline.errors import InputError
 from tasks.base import Stage
 
 BAR_WIDTH = 24
@@ -76,6 +79,26 @@ class Progress:
             self.stream.flush()
         except (OSError, ValueError):  # a closed or broken terminal never fails the run
             pass
+
+
+def create_stores(tasks: Iterable[Stage], stream: TextIO | None = None) -> None:
+    """Create the artifact stores of ``tasks`` that do not exist yet, each announced once on stderr
+    (``iescore: created artifact store DIR``): a mistyped ``--store`` must not fill a new directory
+    silently. A store path that is not a directory is bad input."""
+    for store in dict.fromkeys(Path(task.store) for task in tasks):
+        if store.is_dir():
+            continue
+        try:
+            store.mkdir(parents=True)
+        except FileExistsError:
+            if store.is_dir():  # another client created it meanwhile
+                continue
+            raise InputError(str(store), 0, "the artifact store is not a directory") from None
+        except OSError as error:
+            raise InputError(
+                str(store), 0, f"cannot create the artifact store: {error.strerror or error}"
+            ) from None
+        print(f"iescore: created artifact store {store}", file=stream if stream is not None else sys.stderr)
 
 
 _active: Progress | None = None

@@ -284,6 +284,33 @@ def test_progress_lines_and_bar(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert status == 0 and err == ""
 
 
+def test_a_new_store_is_announced_once(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """campaign, templette and muc say once on stderr that they created their store, never after."""
+    campaign_file = copy_campaign(
+        tmp_path, systems='[systems.perfect]\ntemplates = "hub4-sports/perfect.tpl"\n'
+    )
+    sample = campaign_file.parent / "hub4-sports"
+    shutil.copytree(ROOT / "tests" / "data" / "muc_te", tmp_path / "te")
+    commands = {
+        "campaign": ["campaign", campaign_file, "--progress", "none", "--store"],
+        "templette": ["templette", "--ref", sample / "ref.tpl", "--hyp", sample / "perfect.tpl", "--store"],
+        "muc": ["muc", tmp_path / "te" / "te.config", "--store"],
+    }
+    for name, argv in commands.items():
+        store = tmp_path / "stores" / name / "nested"  # parents made too
+        status, _, err = cli(capsys, *argv, store)
+        assert status == 0, err
+        assert err.splitlines().count(f"iescore: created artifact store {store}") == 1
+        assert store.is_dir()
+        status, _, err = cli(capsys, *argv, store)
+        assert status == 0 and "created artifact store" not in err
+    # A store path that is a file: bad input, nothing created.
+    taken = tmp_path / "taken"
+    taken.write_text("not a store\n")
+    status, _, err = cli(capsys, *commands["templette"], taken)
+    assert status == 2 and err == f"iescore: {taken}: the artifact store is not a directory\n"
+
+
 # --- statistics and outputs -----------------------------------------------------------------------
 
 
