@@ -38,7 +38,7 @@ from tasks.outputs import (
     write_score_csv,
 )
 from tasks.plan import pending_tasks
-from tasks.progress import Progress, create_stores
+from tasks.progress import Progress, announce_stores, new_stores
 from tasks.report import SIGNATURE_KEY
 from tasks.store import list_artifacts, read_table, sweep_temporaries, write_text
 
@@ -215,7 +215,7 @@ def _run_outcome(
     port: int | None = None,
     progress: Progress | None = None,
 ) -> tuple[int, runner.Outcome]:
-    create_stores(tasks)
+    created = new_stores(tasks)
     outcome = runner.run(tasks, workers=workers, scheduler_host=host, scheduler_port=port, progress=progress)
     for message in dict.fromkeys(outcome.input_errors):  # two tasks reading one bad file: one line
         print(f"iescore: {message}", file=sys.stderr)
@@ -225,6 +225,7 @@ def _run_outcome(
         return EXIT_INTERNAL, outcome
     if outcome.input_errors:
         return EXIT_INPUT, outcome
+    announce_stores(created)
     return EXIT_OK, outcome
 
 

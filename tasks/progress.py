@@ -3,7 +3,7 @@
 Luigi runs a task in a forked process when there are several workers, so the count lives in shared
 memory created before the run (children inherit it) and the handlers are Luigi events on ``Stage``.
 The same events time each task, which is how the benchmark tells task time from scheduling time.
-A run that has to create its artifact store says so once, before it starts (``create_stores``).
+A run that created its artifact store says so once (``new_stores``, ``announce_stores``).
 """
 
 from __future__ import annotations
@@ -81,24 +81,25 @@ class Progress:
             pass
 
 
-def create_stores(tasks: Iterable[Stage], stream: TextIO | None = None) -> None:
-    """Create the artifact stores of ``tasks`` that do not exist yet, each announced once on stderr
-    (``iescore: created artifact store DIR``): a mistyped ``--store`` must not fill a new directory
-    silently. A store path that is not a directory is bad input."""
+def new_stores(tasks: Iterable[Stage]) -> list[Path]:
+    """The artifact stores of ``tasks`` that do not exist yet (the run will create them); a store
+    path that is not a directory is bad input."""
+    missing = []
     for store in dict.fromkeys(Path(task.store) for task in tasks):
+        if store.exists() and not store.is_dir():
+            raise InputError(str(store), 0, "the artifact store is not a directory")
+        if not store.exists():
+            missing.append(store)
+    return missing
+
+
+def announce_stores(stores: Iterable[Path], stream: TextIO | None = None) -> None:
+    """Say once on stderr which of ``stores`` (from ``new_stores``) the run created: a mistyped
+    ``--store`` must not fill a new directory silently."""
+    out = stream if stream is not None else sys.stderr
+    for store in stores:
         if store.is_dir():
-            continue
-        try:
-            store.mkdir(parents=True)
-        except FileExistsError:
-            if store.is_dir():  # another client created it meanwhile
-                continue
-            raise InputError(str(store), 0, "the artifact store is not a directory") from None
-        except OSError as error:
-            raise InputError(
-                str(store), 0, f"cannot create the artifact store: {error.strerror or error}"
-            ) from None
-        print(f"iescore: created artifact store {store}", file=stream if stream is not None else sys.stderr)
+            print(f"iescore: created artifact store {store}", file=out)
 
 
 _active: Progress | None = None

@@ -285,7 +285,8 @@ def test_progress_lines_and_bar(tmp_path: Path, capsys: pytest.CaptureFixture[st
 
 
 def test_a_new_store_is_announced_once(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """campaign, templette and muc say once on stderr that they created their store, never after."""
+    """campaign, templette and muc say once on stderr that they created their store, never after (a
+    failed run says only what failed: its error stays the one line on stderr)."""
     campaign_file = copy_campaign(
         tmp_path, systems='[systems.perfect]\ntemplates = "hub4-sports/perfect.tpl"\n'
     )
