@@ -585,20 +585,14 @@ class _Values:
         return candidate
 
     def directory(self, table: Mapping[str, Any], keys: tuple[str, ...], base: Path) -> Path | None:
-        """A directory relative to the campaign file (created when needed, so it may not exist yet)."""
+        """A directory name relative to the campaign file (whether it can be written into is the
+        command line's check, with the other output paths)."""
         value = table.get(keys[-1])
         if value is None:
             return None
         if not isinstance(value, str) or not value:
             raise self.expected(keys, "a directory name (a string)", value)
-        candidate, name = base / value, _dotted(keys)
-        try:
-            other = candidate.exists() and not candidate.is_dir()
-        except (OSError, ValueError) as error:
-            raise self.error(keys, f"{name}: {value!r} is not a usable directory name ({error})") from None
-        if other:
-            raise self.error(keys, f"{name}: {value!r} exists and is not a directory")
-        return candidate
+        return base / value
 
     def boolean(self, table: Mapping[str, Any], keys: tuple[str, ...], default: bool) -> bool:
         value = table.get(keys[-1], default)

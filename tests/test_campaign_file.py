@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.campaign import read_campaign
+from pipeline.errors import InputError
 from tasks.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -102,7 +103,6 @@ CASES = [
     # Tables and paths.
     ("store-number", {2: "store = 5"}, None, 2, "store: a directory name (a string) expected"),
     ("store-empty", {2: 'store = ""'}, None, 2, "store: a directory name (a string) expected"),
-    ("store-a-file", {2: 'store = "hub4-sports/ref.tpl"'}, None, 2, "exists and is not a directory"),
     ("output-number", {2: 'store = "store"\noutput = 5'}, None, 3, "output: a directory name"),
     (
         "options-not-a-table",
@@ -272,7 +272,7 @@ def test_well_typed_values_are_taken(campaign_dir: Path) -> None:
 
 
 def test_campaign_path_is_a_directory(tmp_path: Path) -> None:
-    """Through the installed command: exit 2, one line, no traceback."""
+    """Through the command itself: exit 2, one line naming the path, no traceback."""
     result = subprocess.run(
         [sys.executable, "-m", "tasks.cli", "campaign", str(tmp_path)],
         capture_output=True,
@@ -280,12 +280,18 @@ def test_campaign_path_is_a_directory(tmp_path: Path) -> None:
         cwd=ROOT,
     )
     assert result.returncode == 2
-    assert result.stderr == f"iescore: {tmp_path}: is a directory; a campaign file (TOML) expected\n"
+    assert result.stderr.startswith(f"iescore: {tmp_path}: is a directory") and result.stderr.count("\n") == 1
+    with pytest.raises(InputError, match="is a directory"):  # whoever calls the reader directly
+        read_campaign(tmp_path)
 
 
 def test_campaign_file_missing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["campaign", str(tmp_path / "nope.toml")]) == 2
-    assert capsys.readouterr().err == f"iescore: {tmp_path / 'nope.toml'}: campaign file not found\n"
+    missing = tmp_path / "nope.toml"
+    assert main(["campaign", str(missing)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"iescore: {missing}: ") and "not found" in err and err.count("\n") == 1
+    with pytest.raises(InputError, match="campaign file not found"):
+        read_campaign(missing)
 
 
 def test_campaign_file_not_utf8(campaign_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
