@@ -35,11 +35,20 @@ A campaign file (TOML) names one reference and several systems::
 
 Paths are relative to the campaign file. System names are labels only: they never become paths (the
 output directory names each system's tables by a slug of its name and a digest, see ``output_name``).
+
+Every value's type and range is checked, and a wrong one is an InputError naming the file and the line
+of its key: nothing is coerced (``"false"`` is not false, ``"COMMENT"`` is not a list). ``beta`` is a
+finite number > 0 (0 is refused: F with beta 0 is the precision, which PRE already is); ``resamples`` is
+1 to ``MAX_RESAMPLES`` (100000: each draws a row per document, so memory grows as resamples x documents);
+``seed`` is 0 to 2**63-1; ``html_documents`` is >= 1; ``encoding`` names a text encoding Python knows.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
+import math
+import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -52,6 +61,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipeline import html_report, stats
+from pipeline.align import COST_MODELS
 from pipeline.errors import InputError
 from pipeline.removal import DEFAULT_PREMODIFIERS
 from pipeline.report import slot_points
@@ -93,63 +103,55 @@ class Campaign:
     store: Path | None = None
     output: Path | None = None
 
+    @property
+    def reference_files(self) -> tuple[Path, ...]:
+        """The files every system is scored against: the reference's templates and texts, the GLM."""
+        files = (self.reference_templates, self.reference_texts, self.options.get("glm"))
+        return tuple(Path(f) for f in files if f)
+
 
 def read_campaign(path: str | Path) -> Campaign:
-    """Parse and check a campaign file; every problem is an InputError naming the file."""
+    """Parse and check a campaign file; every problem is an InputError naming the file and the line.
+
+    Every value's type and range is checked (a ``"false"`` that Python would take as true, a string
+    where a list is expected, a beta that is not a positive number...): nothing is coerced.
+    """
     path = Path(path)
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise InputError(str(path), 0, "campaign file not found") from None
-    except tomllib.TOMLDecodeError as error:
-        line = getattr(error, "lineno", 0) or 0
-        raise InputError(str(path), line, f"TOML expected: {error}") from None
+    text = _campaign_text(path)
+    data = _parse_toml(path, text)
+    values = _Values(path, text)
     base = path.parent
-    text = path.read_text(encoding="utf-8")
-    _known(path, text, "", data, {"store", "output", "reference", "options", "systems"})
-    reference = data.get("reference")
-    if not isinstance(reference, dict) or "templates" not in reference:
-        raise InputError(str(path), 0, "a [reference] table with 'templates' is expected")
-    _known(path, text, "reference.", reference, {"templates", "texts"})
-    systems = data.get("systems")
-    if not isinstance(systems, dict) or not systems:
-        raise InputError(str(path), 0, "a [systems.NAME] table with 'templates' is expected for each system")
+    values.known(data, (), {"store", "output", "reference", "options", "systems"})
+    reference = values.table(data, ("reference",), "a [reference] table with templates = FILE")
+    values.known(reference, ("reference",), {"templates", "texts"})
+    systems = values.table(data, ("systems",), "a [systems.NAME] table with templates = FILE for each system")
+    if not systems:
+        raise values.error(("systems",), "at least one system expected: [systems.NAME] with templates = FILE")
     parsed = []
     for name, entry in systems.items():
-        if not isinstance(entry, dict) or "templates" not in entry:
-            raise InputError(str(path), 0, f"system {name!r}: 'templates' expected")
-        _known(path, text, f"systems.{name}.", entry, {"templates", "texts", "unsegmented"})
-        texts = entry.get("texts")
+        keys = ("systems", name)
+        if not isinstance(entry, dict):
+            raise values.expected(keys, f"a table [{_dotted(keys)}] with templates = FILE", entry)
+        values.known(entry, keys, {"templates", "texts", "unsegmented"})
         parsed.append(
             System(
                 name,
-                _existing(path, base, entry["templates"]),
-                _existing(path, base, texts),
-                bool(entry.get("unsegmented", False)),
+                values.file(entry, (*keys, "templates"), base, f"system {name!r}: templates = FILE expected"),
+                values.file(entry, (*keys, "texts"), base),
+                values.boolean(entry, (*keys, "unsegmented"), False),
             )
         )
-    options = dict(DEFAULT_OPTIONS)
-    _known(path, text, "options.", data.get("options", {}), set(DEFAULT_OPTIONS))
-    options.update(data.get("options", {}))
-    if options["compare"] not in COMPARE_MODES:
-        raise InputError(str(path), 0, f"options.compare must be one of {', '.join(COMPARE_MODES)}")
-    if options["cost"] not in ("phonetic", "levenshtein"):
-        raise InputError(str(path), 0, "options.cost must be phonetic or levenshtein")
-    for name in ("resamples", "html_documents"):
-        if not isinstance(options[name], int) or isinstance(options[name], bool) or options[name] < 1:
-            raise InputError(str(path), _line(text, name), f"options.{name} must be a whole number >= 1")
-    if not isinstance(options["seed"], int) or isinstance(options["seed"], bool) or options["seed"] < 0:
-        raise InputError(str(path), _line(text, "seed"), "options.seed must be a whole number >= 0")
-    options["glm"] = _existing(path, base, options["glm"])
-    store, output = data.get("store"), data.get("output")
+    given = values.table(data, ("options",), None)
+    values.known(given, ("options",), set(DEFAULT_OPTIONS))
+    options = {name: values.option(given, name, base) for name in DEFAULT_OPTIONS}
     return Campaign(
         path,
-        _existing(path, base, reference["templates"]),
-        _existing(path, base, reference.get("texts")),
+        values.file(reference, ("reference", "templates"), base, "reference: templates = FILE expected"),
+        values.file(reference, ("reference", "texts"), base),
         tuple(parsed),
         options,
-        (base / store) if store else None,
-        (base / output) if output else None,
+        values.directory(data, ("store",), base),
+        values.directory(data, ("output",), base),
     )
 
 
@@ -185,24 +187,6 @@ def leaderboard(
     return table_from_rows(rows, LEADERBOARD)
 
 
-def _known(path: Path, text: str, prefix: str, table: Mapping[str, Any], allowed: set[str]) -> None:
-    """A key the campaign format does not define is an error (a misspelt 'texts' must not vanish)."""
-    for key in table:
-        if key not in allowed:
-            line = _line(text, key)
-            raise InputError(
-                str(path), line, f"unknown key {prefix}{key}; expected one of {', '.join(sorted(allowed))}"
-            )
-
-
-def _line(text: str, key: str) -> int:
-    """The first line setting ``key`` (0 when it cannot be found), for error messages."""
-    return next(
-        (n for n, row in enumerate(text.splitlines(), 1) if row.strip().startswith((f"{key} ", f"{key}="))),
-        0,
-    )
-
-
 def output_name(system: str) -> str:
     """A file name for a system's outputs that cannot leave its directory, whatever the name holds.
 
@@ -211,15 +195,6 @@ def output_name(system: str) -> str:
     """
     slug = "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in system)[:40].strip("_") or "system"
     return f"{slug}-{hashlib.sha256(system.encode()).hexdigest()[:8]}"
-
-
-def _existing(campaign: Path, base: Path, value: Any) -> Path | None:
-    if value is None:
-        return None
-    candidate = (base / str(value)).resolve()
-    if not candidate.is_file():
-        raise InputError(str(campaign), 0, f"file {value!r} not found (looked for {candidate})")
-    return candidate
 
 
 def campaign_statistics(
@@ -391,3 +366,342 @@ def report_data(
 
 def _span(row: Mapping[str, Any], start: str, end: str) -> tuple[int, int] | None:
     return None if row[start] is None else (row[start], row[end])
+
+
+# --- reading campaign files ----------------------------------------------------------------------
+
+# Bootstrap and randomization draw (resamples x documents) matrices: past this their memory, not the
+# precision of a p-value, is what the number buys.
+MAX_RESAMPLES = 100_000
+# The seed is kept in an int64 column of the significance table.
+MAX_SEED = 2**63 - 1
+
+
+def _campaign_text(path: Path) -> str:
+    """The campaign file's text: TOML is UTF-8, and a byte that is not is reported with its line."""
+    if path.is_dir():
+        raise InputError(str(path), 0, "is a directory; a campaign file (TOML) expected")
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise InputError(str(path), 0, "campaign file not found") from None
+    except OSError as error:
+        raise InputError(str(path), 0, f"cannot read the campaign file: {error.strerror or error}") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data[: error.start].count(b"\n") + 1
+        raise InputError(
+            str(path),
+            line,
+            f"UTF-8 text expected (a campaign file is TOML): byte 0x{data[error.start]:02x} is not UTF-8",
+        ) from None
+
+
+_TOML_WHERE = re.compile(r" \(at (?:line (\d+), column (\d+)|end of document)\)$")
+
+
+def _parse_toml(path: Path, text: str) -> dict[str, Any]:
+    """The TOML document, or an InputError with the line of the syntax error.
+
+    tomllib names a line and column for most errors; for an array, inline table or string never
+    closed it says "end of document", or names the later line where the rest of the file stopped
+    making sense: then the line is the one where the unclosed value starts.
+    """
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        message = str(error)
+        where = _TOML_WHERE.search(message)
+        what = message[: where.start()] if where else message
+        line = int(where.group(1)) if where and where.group(1) else 0
+        at = f"line {line}, column {where.group(2)}" if where and where.group(2) else "the end"
+        unclosed = _unclosed_statement(text)
+        if unclosed and (line == 0 or line >= unclosed):
+            message = f"a bracket or string opened on this line is never closed ({what} at {at})"
+            raise InputError(str(path), unclosed, f"TOML syntax error: {message}") from None
+        if line == 0:
+            line = _unparsable_statement(text)
+        column = f" (column {where.group(2)})" if where and where.group(2) else ""
+        raise InputError(str(path), line, f"TOML syntax error: {what}{column}") from None
+
+
+def _unclosed_statement(text: str) -> int:
+    """The line where the last statement starts if it runs to the end of the text unclosed, else 0."""
+    statements, unclosed = _lex(text)
+    return statements[-1][0] if unclosed else 0
+
+
+def _unparsable_statement(text: str) -> int:
+    """The line of the first statement that is not valid TOML on its own, or 0."""
+    for line, statement in _statements(text):
+        try:
+            tomllib.loads(statement)
+        except tomllib.TOMLDecodeError:
+            return line
+    return 0
+
+
+def _statements(text: str) -> list[tuple[int, str]]:
+    """The statements of a TOML text (table headers, ``key = value``), each with its first line."""
+    return _lex(text)[0]
+
+
+def _lex(text: str) -> tuple[list[tuple[int, str]], bool]:
+    """The statements of a TOML text, and whether the last one is never closed.
+
+    A small lexer finds where each statement ends: a newline ends it unless it falls inside a
+    multi-line string or brackets; strings may hold ``#``, brackets and quotes; comments are skipped.
+    An array, inline table or multi-line string never closed runs to the end of the text.
+    """
+    statements: list[tuple[int, str]] = []
+    start, start_line, line, depth, i, n = -1, 0, 1, 0, 0, len(text)
+    closed = True
+    while i < n:
+        ch = text[i]
+        if ch == "\n":
+            if depth == 0 and start >= 0:
+                statements.append((start_line, text[start:i]))
+                start = -1
+            line += 1
+        elif ch == "#":
+            end = text.find("\n", i)
+            i = n if end < 0 else end
+            continue
+        elif ch not in " \t\r":
+            if start < 0:
+                start, start_line = i, line
+            if ch in "\"'":
+                i, line, closed = _skip_string(text, i, line)
+                continue
+            if ch in "[{":
+                depth += 1
+            elif ch in "]}":
+                depth = max(0, depth - 1)
+        i += 1
+    if start >= 0:
+        statements.append((start_line, text[start:]))
+        return statements, depth > 0 or not closed
+    return statements, False
+
+
+def _skip_string(text: str, i: int, line: int) -> tuple[int, int, bool]:
+    """Past the string starting at ``text[i]`` (a quote): the index, the line it ends on, and whether
+    it was closed (a one-line string left open ends at the newline, which ends its statement)."""
+    quote = text[i]
+    close = quote * 3 if text.startswith(quote * 3, i) else quote
+    i += len(close)
+    while i < len(text):
+        ch = text[i]
+        if ch == "\\" and quote == '"':
+            if text.startswith("\n", i + 1):
+                line += 1
+            i += 2
+            continue
+        if ch == "\n":
+            if len(close) == 1:
+                return i, line, True
+            line += 1
+        elif text.startswith(close, i):
+            i += len(close)
+            if len(close) == 3:  # up to two quotes just before the closing ones belong to the string
+                i += len(text[i : i + 2]) - len(text[i : i + 2].lstrip(quote))
+            return i, line, True
+        i += 1
+    return i, line, len(close) == 1
+
+
+def _key_lines(text: str) -> dict[tuple[str, ...], int]:
+    """The line of every key path of a (valid) TOML text, tables included: ``("systems", "a",
+    "templates")`` is the line setting that system's templates, ``("systems", "a")`` its header."""
+    lines: dict[tuple[str, ...], int] = {}
+    table: tuple[str, ...] = ()
+    for line, statement in _statements(text):
+        try:
+            parsed = tomllib.loads(statement)
+        except tomllib.TOMLDecodeError:
+            continue
+        if statement.startswith("["):
+            path: list[str] = []
+            node: Any = parsed
+            while isinstance(node, dict) and len(node) == 1:
+                key, node = next(iter(node.items()))
+                path.append(key)
+                lines.setdefault(tuple(path), line)
+            table = tuple(path)
+        else:
+            _record_keys(parsed, table, line, lines)
+    return lines
+
+
+def _record_keys(table: dict[str, Any], prefix: tuple[str, ...], line: int, lines: dict) -> None:
+    for key, value in table.items():
+        lines.setdefault((*prefix, key), line)
+        if isinstance(value, dict):
+            _record_keys(value, (*prefix, key), line, lines)
+
+
+class _Values:
+    """Typed access to a campaign's values: a value of the wrong type or range is an InputError
+    naming the file and the line of its key (found when an error needs it)."""
+
+    def __init__(self, path: Path, text: str) -> None:
+        self.path, self.text = path, text
+        self._lines: dict[tuple[str, ...], int] | None = None
+
+    def line(self, keys: tuple[str, ...]) -> int:
+        """The line of ``keys``, else of the nearest table holding it, else 0."""
+        if self._lines is None:
+            self._lines = _key_lines(self.text)
+        while keys:
+            if keys in self._lines:
+                return self._lines[keys]
+            keys = keys[:-1]
+        return 0
+
+    def error(self, keys: tuple[str, ...], message: str) -> InputError:
+        return InputError(str(self.path), self.line(keys), message)
+
+    def expected(self, keys: tuple[str, ...], what: str, value: Any) -> InputError:
+        return self.error(keys, f"{_dotted(keys)}: {what} expected, {_found(value)}")
+
+    def known(self, table: Mapping[str, Any], keys: tuple[str, ...], allowed: set[str]) -> None:
+        """A key the campaign format does not define is an error (a misspelt 'texts' must not vanish)."""
+        for key in table:
+            if key not in allowed:
+                raise self.error(
+                    (*keys, key),
+                    f"unknown key {_dotted((*keys, key))}; expected one of {', '.join(sorted(allowed))}",
+                )
+
+    def table(self, parent: Mapping[str, Any], keys: tuple[str, ...], required: str | None) -> dict:
+        """A table (``{}`` when absent and not required; ``required`` says what is expected)."""
+        if keys[-1] not in parent:
+            if required:
+                raise self.error(keys[:-1], f"{required} expected")
+            return {}
+        value = parent[keys[-1]]
+        if not isinstance(value, dict):
+            raise self.expected(keys, f"a table [{_dotted(keys)}]", value)
+        return value
+
+    def file(
+        self, table: Mapping[str, Any], keys: tuple[str, ...], base: Path, required: str | None = None
+    ) -> Path | None:
+        """An existing file, relative to the campaign file."""
+        if keys[-1] not in table:
+            if required:
+                raise self.error(keys[:-1], required)
+            return None
+        value = table[keys[-1]]
+        if not isinstance(value, str) or not value:
+            raise self.expected(keys, "a file name (a string)", value)
+        name = _dotted(keys)
+        try:
+            candidate = (base / value).resolve()
+            directory, exists = candidate.is_dir(), candidate.is_file()
+        except (OSError, ValueError) as error:  # a NUL in the name, a name too long...
+            raise self.error(keys, f"{name}: {value!r} is not a usable file name ({error})") from None
+        if directory:
+            raise self.error(keys, f"{name}: {value!r} is a directory; a file expected")
+        if not exists:
+            raise self.error(keys, f"{name}: file {value!r} not found (looked for {candidate})")
+        return candidate
+
+    def directory(self, table: Mapping[str, Any], keys: tuple[str, ...], base: Path) -> Path | None:
+        """A directory name relative to the campaign file (whether it can be written into is the
+        command line's check, with the other output paths)."""
+        value = table.get(keys[-1])
+        if value is None:
+            return None
+        if not isinstance(value, str) or not value:
+            raise self.expected(keys, "a directory name (a string)", value)
+        return base / value
+
+    def boolean(self, table: Mapping[str, Any], keys: tuple[str, ...], default: bool) -> bool:
+        value = table.get(keys[-1], default)
+        if not isinstance(value, bool):
+            raise self.expected(keys, "true or false", value)
+        return value
+
+    def whole(self, value: Any, keys: tuple[str, ...], low: int, high: int | None) -> int:
+        if isinstance(value, bool) or not isinstance(value, int) or value < low or (high and value > high):
+            bound = f"from {low} to {high}" if high else f">= {low}"
+            raise self.expected(keys, f"a whole number {bound}", value)
+        return value
+
+    def words(self, value: Any, keys: tuple[str, ...]) -> list[str]:
+        if not isinstance(value, list) or not all(isinstance(word, str) for word in value):
+            raise self.expected(keys, 'an array of strings (e.g. ["COMMENT"])', value)
+        return list(value)
+
+    def option(self, given: Mapping[str, Any], name: str, base: Path) -> Any:
+        """The option ``name`` (its default when not given), checked."""
+        default = DEFAULT_OPTIONS[name]
+        if name not in given:
+            return list(default) if isinstance(default, list) else default
+        value, keys = given[name], ("options", name)
+        if name in ("compare", "cost"):
+            choices = COMPARE_MODES if name == "compare" else COST_MODELS
+            if value not in choices:
+                raise self.expected(keys, "one of " + ", ".join(f'"{c}"' for c in choices), value)
+        elif name in ("unscored", "premodifiers"):
+            value = self.words(value, keys)
+        elif name == "case_sensitive":
+            value = self.boolean(given, keys, default)
+        elif name == "beta":
+            # F is defined for beta > 0; beta 0 would make F the precision, which PRE already is.
+            if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value < math.inf:
+                raise self.expected(keys, "a finite number > 0", value)
+            value = float(value)
+        elif name == "encoding":
+            if not isinstance(value, str) or not _text_encoding(value):
+                raise self.expected(keys, 'the name of a text encoding (e.g. "utf-8", "latin-1")', value)
+        elif name == "glm":
+            value = self.file(given, keys, base)
+        elif name == "punctuation":
+            if not isinstance(value, str):
+                raise self.expected(keys, "a string of characters", value)
+        elif name == "resamples":
+            value = self.whole(value, keys, 1, MAX_RESAMPLES)
+        elif name == "seed":
+            value = self.whole(value, keys, 0, MAX_SEED)
+        elif name == "html_documents":
+            value = self.whole(value, keys, 1, None)
+        return value
+
+
+def _text_encoding(name: str) -> bool:
+    try:
+        b"a".decode(name)  # also refuses codecs that are not text encodings (rot13, base64...)
+    except LookupError:
+        return False
+    except UnicodeDecodeError:  # a text encoding in which one byte is not a character (UTF-16)
+        return True
+    return True
+
+
+def _dotted(keys: tuple[str, ...]) -> str:
+    """Keys as TOML writes them: ``systems."name with spaces".templates``."""
+    return ".".join(k if _BARE_KEY.fullmatch(k) else json.dumps(k, ensure_ascii=False) for k in keys)
+
+
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
+
+
+def _found(value: Any) -> str:
+    """What a value is, for messages: ``found the string 'no'``."""
+    if isinstance(value, bool):
+        return f"found {str(value).lower()}"
+    if isinstance(value, int):
+        return f"found the whole number {value}"
+    if isinstance(value, float):
+        return f"found the number {value}"
+    if isinstance(value, str):
+        shown = value if len(value) <= 40 else value[:40] + "..."
+        return f"found the string {json.dumps(shown, ensure_ascii=False)}"
+    if isinstance(value, list):
+        return "found an array"
+    if isinstance(value, dict):
+        return "found a table"
+    return f"found {type(value).__name__} {value}"

@@ -53,7 +53,7 @@ from tasks.outputs import (
     write_score_csv,
 )
 from tasks.plan import pending_tasks
-from tasks.progress import Progress
+from tasks.progress import Progress, announce_stores, new_stores
 from tasks.report import SIGNATURE_KEY
 from tasks.store import list_artifacts, read_table, sweep_temporaries, write_text
 
@@ -146,7 +146,7 @@ def campaign(args: argparse.Namespace) -> int:
     reports = {name: task_for(spec, str(store)) for name, spec in report_specs.items()}
     roots = {**{printable(name): task for name, task in reports.items()}, "campaign": summary}
     if args.dry_run:
-        pending, total = pending_tasks(roots)
+        pending, total = pending_tasks(roots, reference=parsed.reference_files)
         sys.stdout.write(plan_text(pending, total))
         return EXIT_OK
     if store.is_dir():
@@ -156,7 +156,7 @@ def campaign(args: argparse.Namespace) -> int:
         check_scheduler(args.scheduler_host, args.scheduler_port or SCHEDULER_PORT)
     progress = None
     if args.progress != "none" or args.tasks_log:
-        pending, _ = pending_tasks(roots, explain=False)
+        pending, _ = pending_tasks(roots, explain=False, reference=parsed.reference_files)
         labels = {p.task.task_id: p.label for p in pending}
         bar = None if args.progress == "auto" else args.progress == "bar"
         progress = Progress(len(pending), labels, bar=bar)
@@ -281,6 +281,7 @@ def _run_outcome(
     port: int | None = None,
     progress: Progress | None = None,
 ) -> tuple[int, runner.Outcome]:
+    created = new_stores(tasks)
     outcome = runner.run(tasks, workers=workers, scheduler_host=host, scheduler_port=port, progress=progress)
     for message in dict.fromkeys(outcome.input_errors):  # two tasks reading one bad file: one line
         print(f"iescore: {message}", file=sys.stderr)
@@ -290,6 +291,7 @@ def _run_outcome(
         return EXIT_INTERNAL, outcome
     if outcome.input_errors:
         return EXIT_INPUT, outcome
+    announce_stores(created)
     return EXIT_OK, outcome
 
 

@@ -10,13 +10,13 @@ size the progress bar.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from tasks import store as artifacts
-from tasks.base import Stage
+from tasks.base import Stage, file_spec
 
 
 @dataclass(frozen=True)
@@ -32,31 +32,27 @@ class Pending:
         return self.task.STAGE
 
 
-def pending_tasks(roots: Mapping[str, Stage], explain: bool = True) -> tuple[list[Pending], int]:
+def pending_tasks(
+    roots: Mapping[str, Stage], explain: bool = True, reference: Collection[Path] = ()
+) -> tuple[list[Pending], int]:
     """The pending tasks under ``roots`` (label -> root task), dependencies first, and the task count.
 
-    A task reached from several roots is labelled with all of them (or "shared by N" past three).
+    Each task is labelled by the roots that need it: several names, or "shared by N" past three. A
+    task built from the ``reference`` files alone (the reference's templates and texts, the GLM) is
+    "reference (shared by N)", N the roots using it, whatever their names. A root that holds other
+    roots (the campaign summary holds every system's report) labels only what no other root needs.
     """
-    order: list[Stage] = []
-    labels: dict[str, list[str]] = {}
-    seen: dict[str, Stage] = {}
-    for label, root in roots.items():
-        stack: list[tuple[Stage, bool]] = [(root, False)]
-        visited_here: set[str] = set()
-        while stack:
-            task, expanded = stack.pop()
-            if expanded:
-                if task.task_id not in seen:
-                    seen[task.task_id] = task
-                    order.append(task)
-                continue
-            if task.task_id in visited_here:
-                continue
-            visited_here.add(task.task_id)
-            labels.setdefault(task.task_id, []).append(label)
-            stack.append((task, True))
-            if task.task_id not in seen:
-                stack.extend((sub, False) for sub in reversed(list(task.requires().values())))
+    order, children = _walk(roots)
+    closures = {label: _closure(root.task_id, children) for label, root in roots.items()}
+    root_ids = {root.task_id for root in roots.values()}
+    holders = [label for label in roots if len(closures[label] & root_ids) > 1]
+    users: dict[str, list[str]] = {}
+    for label in [label for label in roots if label not in holders] + holders:
+        for task_id in closures[label]:
+            if label not in holders or task_id not in users:
+                users.setdefault(task_id, []).append(label)
+    files = _files(order, children)
+    shared_files = {file_spec(path)["sha256"] for path in reference}
     pending_ids: set[str] = set()
     result = []
     previous = _Previous()
@@ -72,11 +68,53 @@ def pending_tasks(roots: Mapping[str, Stage], explain: bool = True) -> tuple[lis
             reason = f"after {sub.STAGE} {sub.key[:12]} ({role})"
         else:
             reason = previous.reason(task) if explain else ""
-        result.append(Pending(task, _label(labels[task.task_id]), reason))
+        own = files[task.task_id]
+        label = _label(users[task.task_id], bool(own) and own <= shared_files)
+        result.append(Pending(task, label, reason))
     return result, len(order)
 
 
-def _label(names: list[str]) -> str:
+def _walk(roots: Mapping[str, Stage]) -> tuple[list[Stage], dict[str, list[str]]]:
+    """Every task under ``roots`` once, dependencies first, and each task's inputs (by task id)."""
+    order: list[Stage] = []
+    children: dict[str, list[str]] = {}
+    for root in roots.values():
+        stack: list[tuple[Stage, bool]] = [(root, False)]
+        while stack:
+            task, expanded = stack.pop()
+            if expanded:
+                order.append(task)
+            elif task.task_id not in children:
+                inputs = list(task.requires().values())
+                children[task.task_id] = [sub.task_id for sub in inputs]
+                stack.append((task, True))
+                stack.extend((sub, False) for sub in reversed(inputs))
+    return order, children
+
+
+def _closure(task_id: str, children: Mapping[str, list[str]]) -> set[str]:
+    """The task and everything it needs."""
+    reached, stack = {task_id}, [task_id]
+    while stack:
+        for sub in children[stack.pop()]:
+            if sub not in reached:
+                reached.add(sub)
+                stack.append(sub)
+    return reached
+
+
+def _files(order: list[Stage], children: Mapping[str, list[str]]) -> dict[str, frozenset[str]]:
+    """The digests of the raw files each task is built from, its inputs' included."""
+    files: dict[str, frozenset[str]] = {}
+    for task in order:  # dependencies first
+        own = {sub["sha256"] for sub in task.spec.get("inputs", {}).values() if "file" in sub}
+        files[task.task_id] = frozenset(own).union(*(files[sub] for sub in children[task.task_id]))
+    return files
+
+
+def _label(names: list[str], reference: bool) -> str:
+    if reference:
+        return f"reference (shared by {len(names)})" if len(names) > 1 else f"reference (for {names[0]})"
     return ", ".join(names) if len(names) <= 3 else f"shared by {len(names)}"
 
 

@@ -3,6 +3,7 @@
 Luigi runs a task in a forked process when there are several workers, so the count lives in shared
 memory created before the run (children inherit it) and the handlers are Luigi events on ``Stage``.
 The same events time each task, which is how the benchmark tells task time from scheduling time.
+A run that created its artifact store says so once (``new_stores``, ``announce_stores``).
 """
 
 from __future__ import annotations
@@ -10,11 +11,13 @@ from __future__ import annotations
 import multiprocessing
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+from pathlib import Path
 from typing import Any, TextIO
 
 import luigi
 
+from pipeline.errors import InputError
 from tasks.base import Stage
 
 BAR_WIDTH = 24
@@ -62,7 +65,7 @@ class Progress:
 
     def _label(self, task: Stage) -> str:
         label = self.labels.get(task.task_id)
-        return f"{task.key[:12]} ({label})" if label else task.key[:12]
+        return f"{task.key[:12]} [{label}]" if label else task.key[:12]
 
     def _bar_line(self, done: int, text: str) -> str:
         filled = BAR_WIDTH * done // self.total if self.total else BAR_WIDTH
@@ -76,6 +79,27 @@ class Progress:
             self.stream.flush()
         except (OSError, ValueError):  # a closed or broken terminal never fails the run
             pass
+
+
+def new_stores(tasks: Iterable[Stage]) -> list[Path]:
+    """The artifact stores of ``tasks`` that do not exist yet (the run will create them); a store
+    path that is not a directory is bad input."""
+    missing = []
+    for store in dict.fromkeys(Path(task.store) for task in tasks):
+        if store.exists() and not store.is_dir():
+            raise InputError(str(store), 0, "the artifact store is not a directory")
+        if not store.exists():
+            missing.append(store)
+    return missing
+
+
+def announce_stores(stores: Iterable[Path], stream: TextIO | None = None) -> None:
+    """Say once on stderr which of ``stores`` (from ``new_stores``) the run created: a mistyped
+    ``--store`` must not fill a new directory silently."""
+    out = stream if stream is not None else sys.stderr
+    for store in stores:
+        if store.is_dir():
+            print(f"iescore: created artifact store {store}", file=out)
 
 
 _active: Progress | None = None

@@ -201,6 +201,66 @@ def test_dry_run_lists_what_would_run_and_why(
     assert all(f"RemoveNonEvaluated VERSION {version - 1} -> {version}" in line for line in first_causes)
 
 
+REFERENCE_CHAIN = Counter(
+    IngestCorpus=1,
+    AlignCorpora=1,
+    IngestTemplates=1,
+    NormalizeContent=1,
+    RemoveNonEvaluated=1,
+    NormalizeExtents=1,
+)
+
+
+def test_dry_run_labels_the_reference_by_its_users(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The reference's tasks read "reference (shared by N)", not the first system's name; a system's
+    own tasks carry its name alone; the summary is "campaign"."""
+    campaign_file = copy_campaign(tmp_path)
+    status, out, _ = cli(capsys, "campaign", campaign_file, "--store", tmp_path / "store", "--dry-run")
+    assert status == 0
+    labels: dict[str, Counter[str]] = {}
+    for line in out.splitlines()[1:]:
+        stage, _key, rest = line.split(maxsplit=2)
+        labels.setdefault(rest.split(":")[0], Counter())[stage] += 1
+    assert labels == {
+        "reference (shared by 4)": REFERENCE_CHAIN,
+        **{name: ONE_SYSTEM for name in SYSTEMS},
+        "campaign": Counter(CampaignSummary=1),
+    }
+    # "speech" has its own (hypothesis) texts: the reference texts, templates and their chain up to
+    # removal serve both systems; the identity alignment and the extents built on it serve "clean"
+    # only; speech's alignment, and the reference extents in its columns, are its own.
+    two = (
+        '[systems.clean]\ntemplates = "hub4-sports/perfect.tpl"\n\n'
+        '[systems.speech]\ntemplates = "hub4-sports/perfect.tpl"\ntexts = "asr.sgml"\n'
+    )
+    campaign_file = copy_campaign(tmp_path / "two", systems=two)
+    texts = (campaign_file.parent / "hub4-sports" / "texts.sgml").read_text()
+    (campaign_file.parent / "asr.sgml").write_text(texts.replace("the", "teh", 1))  # differs: speech input
+    status, out, _ = cli(capsys, "campaign", campaign_file, "--store", tmp_path / "store2", "--dry-run")
+    found = Counter(
+        (line.split()[0], line.split(maxsplit=2)[2].split(":")[0]) for line in out.splitlines()[1:]
+    )
+    assert found == Counter(
+        {
+            ("IngestCorpus", "reference (shared by 2)"): 1,
+            ("IngestTemplates", "reference (shared by 2)"): 1,
+            ("NormalizeContent", "reference (shared by 2)"): 1,
+            ("RemoveNonEvaluated", "reference (shared by 2)"): 1,
+            ("AlignCorpora", "reference (for clean)"): 1,
+            ("NormalizeExtents", "reference (for clean)"): 1,
+            **{(stage, "clean"): 1 for stage in ONE_SYSTEM},
+            # speech: its texts, its alignment, both sides' extents in its columns, and its own chain.
+            ("IngestCorpus", "speech"): 1,
+            ("AlignCorpora", "speech"): 1,
+            **{(stage, "speech"): 1 for stage in ONE_SYSTEM if stage != "NormalizeExtents"},
+            ("NormalizeExtents", "speech"): 2,
+            ("CampaignSummary", "campaign"): 1,
+        }
+    )
+
+
 # --- progress ------------------------------------------------------------------------------------
 
 
@@ -213,12 +273,45 @@ def test_progress_lines_and_bar(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert lines[0].startswith(f"iescore: [1/{ALL_TASKS}] ") and lines[-1].startswith(
         f"iescore: [{ALL_TASKS}/{ALL_TASKS}] CampaignSummary"
     )
+    # Labelled as in the dry run: the reference's six tasks by their users, each system's six by its name.
+    assert sum("[reference (shared by 4)] done" in line for line in lines) == 6
+    assert all(sum(f"[{name}] done" in line for line in lines) == 6 for name in SYSTEMS)
     status, _, err = cli(capsys, "campaign", campaign_file, "--store", tmp_path / "b", "--progress", "bar")
     assert status == 0
     assert "\r[" in err and f"{ALL_TASKS}/{ALL_TASKS} 100% finished" in err
     # Nothing pending: an empty bar, and nothing at all when not asked (stderr is not a terminal).
     status, _, err = cli(capsys, "campaign", campaign_file, "--store", tmp_path / "b")
     assert status == 0 and err == ""
+
+
+def test_a_new_store_is_announced_once(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """campaign, templette and muc say once on stderr that they created their store, never after (a
+    failed run says only what failed: its error stays the one line on stderr)."""
+    campaign_file = copy_campaign(
+        tmp_path, systems='[systems.perfect]\ntemplates = "hub4-sports/perfect.tpl"\n'
+    )
+    sample = campaign_file.parent / "hub4-sports"
+    shutil.copytree(ROOT / "tests" / "data" / "muc_te", tmp_path / "te")
+    commands = {
+        "campaign": ["campaign", campaign_file, "--progress", "none", "--store"],
+        "templette": ["templette", "--ref", sample / "ref.tpl", "--hyp", sample / "perfect.tpl", "--store"],
+        "muc": ["muc", tmp_path / "te" / "te.config", "--store"],
+    }
+    for name, argv in commands.items():
+        store = tmp_path / "stores" / name / "nested"  # parents made too
+        status, _, err = cli(capsys, *argv, store)
+        assert status == 0, err
+        assert err.splitlines().count(f"iescore: created artifact store {store}") == 1
+        assert store.is_dir()
+        status, _, err = cli(capsys, *argv, store)
+        assert status == 0 and "created artifact store" not in err
+    # A store path that is a file: bad input, nothing created.
+    taken = tmp_path / "taken"
+    taken.write_text("not a store\n")
+    status, _, err = cli(capsys, *commands["templette"], taken)
+    assert (
+        status == 2 and err.startswith(f"iescore: {taken}: ") and "directory" in err and err.count("\n") == 1
+    )
 
 
 # --- statistics and outputs -----------------------------------------------------------------------
