@@ -55,16 +55,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipeline import html_report, stats
 from pipeline.align import COST_MODELS
+from pipeline.core.family import UnitStatistics
 from pipeline.errors import InputError
+from pipeline.families import TEMPLETTE, templette_statistics
 from pipeline.removal import DEFAULT_PREMODIFIERS
-from pipeline.report import slot_points
 from pipeline.scoring import COMPARE_MODES
 from pipeline.stats import Interval
 from schemas import COUNT_COLUMNS, LEADERBOARD, MEASURE_COLUMNS, SIGNIFICANCE, C, table_from_rows
@@ -160,31 +159,25 @@ def leaderboard(
     signatures: Mapping[str, str],
     intervals: Mapping[str, Mapping[str, Interval]] | None = None,
 ) -> pa.Table:
-    """One row per system from its total scores, best F first; equal F share a rank, then by name.
+    """One row per system from its total scores, best F first (``stats.ranking``: equal F share a rank,
+    listed by name; an undefined F ranks last).
 
     ``intervals`` (system -> measure -> Interval) fill the confidence-interval columns.
     """
-    rows = []
+    rows = {}
     for name, scores in systems.items():
         total = next(row for row in scores.to_pylist() if row[C.scope] == "total")
         bounds = {}
         for measure, interval in (intervals or {}).get(name, {}).items():
             bounds[f"{measure}_low"], bounds[f"{measure}_high"] = interval.low, interval.high
-        rows.append(
-            {
-                C.system: name,
-                **{k: total[k] for k in COUNT_COLUMNS + MEASURE_COLUMNS},
-                **bounds,
-                C.signature: signatures[name],
-            }
-        )
-    rows.sort(key=lambda row: (-(row[C.F] or 0.0), row[C.system]))
-    rank, previous = 0, None
-    for position, row in enumerate(rows, start=1):
-        if row[C.F] != previous:
-            rank, previous = position, row[C.F]
-        row[C.rank] = rank
-    return table_from_rows(rows, LEADERBOARD)
+        rows[name] = {
+            C.system: name,
+            **{k: total[k] for k in COUNT_COLUMNS + MEASURE_COLUMNS},
+            **bounds,
+            C.signature: signatures[name],
+        }
+    ranked = stats.ranking({name: row[C.F] for name, row in rows.items()})
+    return table_from_rows([{**rows[name], C.rank: rank} for name, rank in ranked], LEADERBOARD)
 
 
 def output_name(system: str) -> str:
@@ -207,77 +200,75 @@ def campaign_statistics(
 ) -> tuple[pa.Table, pa.Table]:
     """The leaderboard with bootstrap intervals, and the significance of every pair of systems.
 
-    Both come from the per-document tallies only: the points ALL SLOTS counts (``slot_points``), by
-    document and category, so every interval and every delta is about the leaderboard's own REC, PRE and
-    F (their full-sample values are those the board prints). The documents resampled are every document
-    with a point in any system's tallies.
+    Both come from the templette family's statistics (``document_statistics``): the points ALL SLOTS
+    counts (``slot_points``), by document, so every interval and every delta is about the leaderboard's
+    own REC, PRE and F (their full-sample values are those the board prints). The documents resampled
+    are every document with a point in any system's tallies.
     """
     names = list(scores)
-    counts = document_statistics(names, tallies)
-    _require_same_totals(counts, scores)
-    # A system's interval depends on its own counts only (the resampled documents are drawn the same
+    statistics = document_statistics(names, tallies)
+    _require_same_totals(statistics, scores)
+    options = {"beta": beta}
+    # A system's interval depends on its own statistics only (the resampled documents are drawn the same
     # whatever the systems), so the board can be built once, with them.
-    intervals = stats.bootstrap_intervals(counts, resamples=resamples, seed=seed, beta=beta)
+    intervals = stats.bootstrap_intervals(statistics, resamples=resamples, seed=seed, options=options)
     board = leaderboard(scores, signatures, intervals)
     # Pairs run best ranked first: system a of each pair ranks above system b.
-    order = board.column(C.system).to_pylist()
-    ranked = [names.index(name) for name in order]
-    counts = stats.Tallies(tuple(order), counts.documents, counts.counts[ranked])
+    ranked = statistics.select(board.column(C.system).to_pylist())
+    return board, significance_table(ranked, resamples, seed, options)
+
+
+def significance_table(
+    statistics: UnitStatistics, resamples: int, seed: int, options: Mapping[str, Any] | None = None
+) -> pa.Table:
+    """The ``significance`` table of any family: every pair of systems (in ``statistics.systems`` order,
+    a before b) compared on the family's headline measure."""
+    headline = statistics.family.headline
     rows = [
         {
             C.system_a: c.a,
             C.system_b: c.b,
-            C.measure: "F",
+            C.measure: headline,
             C.delta: c.delta,
             C.paired_bootstrap_p: c.paired_bootstrap_p,
             C.randomization_p: c.randomization_p,
             C.resamples: resamples,
             C.seed: seed,
         }
-        for c in stats.paired_significance(counts, "F", resamples=resamples, seed=seed, beta=beta)
+        for c in stats.paired_significance(
+            statistics, headline, resamples=resamples, seed=seed, options=options
+        )
     ]
-    return board, table_from_rows(rows, SIGNIFICANCE)
+    return table_from_rows(rows, SIGNIFICANCE)
 
 
-def document_statistics(systems: list[str], tallies: Mapping[str, pa.Table]) -> stats.Tallies:
-    """The campaign's sufficient statistics: ALL SLOTS points by system, document and category.
+def document_statistics(systems: list[str], tallies: Mapping[str, pa.Table]) -> UnitStatistics:
+    """The campaign's sufficient statistics: the templette family's, ALL SLOTS points by system and
+    document (``pipeline.families.templette_statistics``).
 
-    COR INC PAR MIS SPU as one array, by bincount, over every document with a point in any system's
-    tallies (sorted by id, the order resampling draws them in).
+    The units are every document with a point in any system's tallies, sorted by id (the order
+    resampling draws them in).
     """
-    documents = sorted({doc for table in tallies.values() for doc in table.column(C.doc_id).to_pylist()})
-    scored = ("COR", "INC", "PAR", "MIS", "SPU")
-    counts = np.zeros((len(systems), len(documents), len(scored)), dtype=np.int64)
-    doc_index = pd.Index(documents)
-    category_index = pd.Index(scored)
-    for position, name in enumerate(systems):
-        frame = slot_points(tallies[name].select([C.doc_id, C.aspect, C.category]).to_pandas())
-        frame = frame[frame[C.category] != "NON"]
-        docs = doc_index.get_indexer(frame[C.doc_id])
-        categories = category_index.get_indexer(frame[C.category])
-        if (categories < 0).any():
-            unknown = sorted(set(frame[C.category][categories < 0]))
-            raise ValueError(f"system {name!r}: unknown point categories {unknown}")
-        flat = np.bincount(docs * len(scored) + categories, minlength=len(documents) * len(scored))
-        counts[position] = flat.reshape(len(documents), len(scored))
-    return stats.Tallies(tuple(systems), tuple(documents), counts)
+    tables = {name: templette_statistics(tallies[name], name) for name in systems}
+    return UnitStatistics.from_table(TEMPLETTE, tables)
 
 
-def _require_same_totals(counts: stats.Tallies, scores: Mapping[str, pa.Table]) -> None:
+def _require_same_totals(statistics: UnitStatistics, scores: Mapping[str, pa.Table]) -> None:
     """The statistics' full-sample counts are the board's totals, or the campaign stops (internal error).
 
     A guard on the rule that intervals and significance describe the printed numbers: were the two ever
     computed from different points again, no interval would be written next to a number it is not about.
     """
-    totals = counts.counts.sum(axis=1)
-    for index, name in enumerate(counts.systems):
+    totals = statistics.totals()
+    names = statistics.family.statistic_names
+    for index, name in enumerate(statistics.systems):
         total = next(row for row in scores[name].to_pylist() if row[C.scope] == "total")
-        board = [int(total[category]) for category in stats.COUNTED]
-        if board != totals[index].tolist():
-            counted = totals[index].tolist()
+        board = [int(total[category]) for category in names]
+        counted = [int(value) for value in totals[index]]
+        if board != counted:
             raise RuntimeError(
-                f"system {name!r}: statistics count {dict(zip(stats.COUNTED, counted, strict=True))}, "
-                f"the leaderboard {dict(zip(stats.COUNTED, board, strict=True))}"
+                f"system {name!r}: statistics count {dict(zip(names, counted, strict=True))}, "
+                f"the leaderboard {dict(zip(names, board, strict=True))}"
             )
 
 

@@ -1,30 +1,39 @@
-"""Confidence intervals and paired significance tests for a campaign's systems.
+"""Confidence intervals, paired significance tests and rankings for a campaign's systems, any family.
 
-Everything here is computed from per-document count tallies (COR INC PAR MIS SPU of each system in each
-document), never by rescoring text: the tallies are the sufficient statistics of the corpus measures,
-because REC, PRE and F of a set of documents are ratios of the *sums* of its documents' counts
-(micro-averaging, as ``pipeline.measures`` scores a corpus). A resampled or shuffled corpus is therefore
-scored by summing counts and taking ratios, and all resamples of all systems are summed at once with one
-matrix product of a (resamples x documents) weight matrix and the (documents x systems*5) count matrix.
+Everything here is computed from per-unit sufficient statistics (``pipeline.core.family``: a family's
+named statistics of each system in each unit, documents for the templette family), never by rescoring
+text: a family's measures of a set of units are computed from the *sums* of its units' statistics (for
+the templette family REC, PRE and F are ratios of summed COR INC PAR MIS SPU counts, micro-averaging as
+``pipeline.measures`` scores a corpus). A resampled or shuffled corpus is therefore scored by summing
+statistics and applying the family's vectorised measures, and all resamples of all systems are summed
+at once with one matrix product of a (resamples x units) weight matrix and the (units x systems*K)
+statistics matrix.
 
-A measure whose denominator is zero is undefined (NaN in arrays, ``None`` in results), never 0; how each
+``Tallies`` (integer COR INC PAR MIS SPU counts by system and document) are the templette family's
+statistics in the form this module first took; every procedure accepts them as well as
+``UnitStatistics``, and treats them as the templette family's (``Tallies.unit_statistics``).
+
+A measure whose value is undefined is NaN in arrays and ``None`` in results, never 0; how each
 procedure treats undefined values is stated in its docstring.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
-#: The last axis of ``Tallies.counts``; NON enters no measure and is not kept.
-COUNTED = ("COR", "INC", "PAR", "MIS", "SPU")
-#: The measures these procedures support (fractions of 1, as ``pipeline.measures`` returns them).
-STATISTICS = ("REC", "PRE", "F")
+from pipeline.core.family import Family, UnitStatistics
+from pipeline.families import TEMPLETTE
 
-_COR, _INC, _PAR, _MIS, _SPU = range(len(COUNTED))
+#: The last axis of ``Tallies.counts`` (the templette family's statistics); NON enters no measure.
+COUNTED = TEMPLETTE.statistic_names
+#: The templette family's measures (fractions of 1, as ``pipeline.measures`` returns them).
+STATISTICS = TEMPLETTE.measure_names
+
 # Two deltas that are equal in exact arithmetic can differ by a few units in the last place once computed
 # in floating point (e.g. 2/4 - 1/4 against 3/4 - 2/4); closer than this they count as equal, so an exact
 # tie is "at least as extreme" as the test statistic requires. Measures lie in [0, 1], so rounding noise
@@ -63,6 +72,10 @@ class Tallies:
         counts.setflags(write=False)
         object.__setattr__(self, "counts", counts)
 
+    def unit_statistics(self) -> UnitStatistics:
+        """The same counts as the templette family's statistics over the same documents."""
+        return UnitStatistics(TEMPLETTE, self.systems, self.documents, self.counts)
+
 
 @dataclass(frozen=True)
 class Interval:
@@ -74,7 +87,7 @@ class Interval:
 
 @dataclass(frozen=True)
 class Comparison:
-    """Significance of the difference ``delta = measure(a) - measure(b)`` on the full document set.
+    """Significance of the difference ``delta = measure(a) - measure(b)`` on the full unit set.
 
     All three values are ``None`` when the measure is undefined for ``a`` or ``b`` on the full set.
     """
@@ -110,14 +123,20 @@ def tallies_from_rows(
 
 
 def bootstrap_intervals(
-    t: Tallies, resamples: int = 1000, seed: int = 12345, beta: float = 1.0, confidence: float = 0.95
+    statistics: UnitStatistics | Tallies,
+    resamples: int = 1000,
+    seed: int = 12345,
+    beta: float | None = None,
+    confidence: float = 0.95,
+    options: Mapping[str, Any] | None = None,
 ) -> dict[str, dict[str, Interval]]:
-    """Percentile bootstrap intervals of REC, PRE and F for every system, keyed system -> measure.
+    """Percentile bootstrap intervals of every measure of the family, keyed system -> measure.
 
-    Each of ``resamples`` resamples draws ``D`` documents uniformly with replacement from the ``D``
-    documents (``numpy.random.default_rng(seed).integers(0, D, size=(resamples, D))``, counted into a
-    multiplicity matrix); every system is scored on the same resampled document sets. A resample is
-    scored by summing its documents' counts (with multiplicity) and taking the ratios.
+    Each of ``resamples`` resamples draws ``U`` units uniformly with replacement from the ``U`` units
+    (``numpy.random.default_rng(seed).integers(0, U, size=(resamples, U))``, counted into a
+    multiplicity matrix); every system is scored on the same resampled unit sets. A resample is scored
+    by summing its units' statistics (with multiplicity) and applying the family's measures with
+    ``options`` (``beta`` is short for ``options={"beta": beta}``, for families with that option).
 
     Percentile convention: over the ``n`` resamples where the measure is defined (undefined ones are left
     out of that measure only), ``low`` and ``high`` are ``numpy.nanquantile(values, q, method="linear")``
@@ -125,18 +144,21 @@ def bootstrap_intervals(
     ``h = (n - 1) q`` of the sorted values, interpolated linearly between its two neighbours (Hyndman and
     Fan's type 7). When the measure is undefined in every resample the interval is ``(None, None)``.
     """
+    statistics = _unit_statistics(statistics)
+    family = statistics.family
+    options = _options(family, beta, options)
     _check_resamples(resamples)
-    _check_beta(beta)
     if not 0.0 < confidence < 1.0:
         raise ValueError(f"confidence must lie strictly between 0 and 1, got {confidence}")
     rng = np.random.default_rng(seed)
-    n_systems = len(t.systems)
-    weights = _resample_weights(rng, resamples, len(t.documents))
-    sums = (weights @ _document_matrix(t)).reshape(resamples, n_systems, len(COUNTED))
+    n_systems, n_units, width = statistics.values.shape
+    weights = _resample_weights(rng, resamples, n_units)
+    sums = (weights @ _unit_matrix(statistics)).reshape(resamples, n_systems, width)
+    every = family.measures(sums, options)  # (resamples, systems, measures)
     tail = (1.0 - confidence) / 2.0
-    result: dict[str, dict[str, Interval]] = {system: {} for system in t.systems}
-    for measure in STATISTICS:
-        values = measure_values(sums, measure, beta)  # (resamples, systems)
+    result: dict[str, dict[str, Interval]] = {system: {} for system in statistics.systems}
+    for index, measure in enumerate(family.measure_names):
+        values = every[..., index]  # (resamples, systems)
         low = np.full(n_systems, np.nan)
         high = np.full(n_systems, np.nan)
         defined = ~np.isnan(values).all(axis=0)  # all-NaN columns stay NaN (and spare numpy's warning)
@@ -144,57 +166,68 @@ def bootstrap_intervals(
             low[defined], high[defined] = np.nanquantile(
                 values[:, defined], [tail, 1.0 - tail], axis=0, method="linear"
             )
-        for index, system in enumerate(t.systems):
-            result[system][measure] = Interval(_optional(low[index]), _optional(high[index]))
+        for position, system in enumerate(statistics.systems):
+            result[system][measure] = Interval(_optional(low[position]), _optional(high[position]))
     return result
 
 
 def paired_significance(
-    t: Tallies, measure: str = "F", resamples: int = 1000, seed: int = 12345, beta: float = 1.0
+    statistics: UnitStatistics | Tallies,
+    measure: str | None = None,
+    resamples: int = 1000,
+    seed: int = 12345,
+    beta: float | None = None,
+    options: Mapping[str, Any] | None = None,
 ) -> list[Comparison]:
     """Two-sided paired significance of ``measure(a) - measure(b)`` for every pair of systems.
 
-    One Comparison per unordered pair, ``a`` before ``b`` in ``t.systems`` order, pairs in the order
-    (0, 1), (0, 2), ..., (1, 2), ...; ``delta`` is the difference on the full document set. With
-    ``R = resamples``, both p-values count the observed statistic itself, so they lie in [1/(1+R), 1]:
+    ``measure`` defaults to the family's headline (templette: F). One Comparison per unordered pair,
+    ``a`` before ``b`` in ``systems`` order, pairs in the order (0, 1), (0, 2), ..., (1, 2), ...;
+    ``delta`` is the difference on the full unit set. With ``R = resamples``, both p-values count the
+    observed statistic itself, so they lie in [1/(1+R), 1]:
 
     * Paired bootstrap (Koehn 2004; Berg-Kirkpatrick et al. 2012), in its shifted (centred) two-sided
-      form: draw R document resamples with replacement (as ``bootstrap_intervals`` does, the same for
+      form: draw R unit resamples with replacement (as ``bootstrap_intervals`` does, the same for
       every pair), let ``delta*_r`` be the difference on resample r, and
       ``p = (1 + #{r : |delta*_r - delta| >= |delta|}) / (1 + R)``. Centring the bootstrap distribution
       on ``delta`` approximates the distribution of the difference under the null hypothesis.
     * Approximate randomization (Noreen 1989; Yeh 2000; Chinchor's MUC significance testing): in each of
-      R shuffles, every document independently swaps the two systems' counts with probability 1/2, and
+      R shuffles, every unit independently swaps the two systems' statistics with probability 1/2, and
       ``p = (1 + #{r : |delta_r| >= |delta|}) / (1 + R)`` where ``delta_r`` is the shuffled difference.
 
     Random draws, all from ``numpy.random.default_rng(seed)``: first the bootstrap resamples (the very
-    resamples ``bootstrap_intervals`` draws with the same seed and R), then one (R, D) 0/1 swap matrix
+    resamples ``bootstrap_intervals`` draws with the same seed and R), then one (R, U) 0/1 swap matrix
     shared by every pair. A resample or shuffle in which the measure is undefined for either side counts
     as not extreme; differences closer than 1e-12 to the threshold count as ties (rounding noise), hence
     extreme. With ``delta`` undefined (the measure undefined for ``a`` or ``b`` on the full set) all three
     values are ``None``.
 
-    Cost: two (R x D) @ (D x 5S) matrix products, then work of order R x 5 per pair; memory of order
-    R x 5S, never R x D per pair.
+    Cost: two (R x U) @ (U x KS) matrix products, then work of order R x K per pair; memory of order
+    R x KS, never R x U per pair.
     """
-    _check_measure(measure)
+    statistics = _unit_statistics(statistics)
+    family = statistics.family
+    options = _options(family, beta, options)
+    column = family.measure_index(family.headline if measure is None else measure)
     _check_resamples(resamples)
-    _check_beta(beta)
-    rng = np.random.default_rng(seed)
-    n_systems, n_documents = len(t.systems), len(t.documents)
-    matrix = _document_matrix(t)
-    totals = t.counts.sum(axis=1).astype(np.float64)  # (S, 5)
-    observed = measure_values(totals, measure, beta)  # (S,)
 
-    weights = _resample_weights(rng, resamples, n_documents)
-    resampled = measure_values(
-        (weights @ matrix).reshape(resamples, n_systems, len(COUNTED)), measure, beta
-    )  # (R, S)
+    def measure_of(sums: np.ndarray) -> np.ndarray:
+        return family.measures(sums, options)[..., column]
+
+    rng = np.random.default_rng(seed)
+    n_systems, n_units, width = statistics.values.shape
+    systems = statistics.systems
+    matrix = _unit_matrix(statistics)
+    totals = statistics.totals()  # (S, K)
+    observed = measure_of(totals)  # (S,)
+
+    weights = _resample_weights(rng, resamples, n_units)
+    resampled = measure_of((weights @ matrix).reshape(resamples, n_systems, width))  # (R, S)
     del weights
-    swaps = rng.integers(0, 2, size=(resamples, n_documents)).astype(np.float64)
-    # Swapping documents Z between a and b moves Z @ (x_b - x_a) from b's total to a's: one product of Z
-    # with every system's counts serves all pairs.
-    swapped_in = (swaps @ matrix).reshape(resamples, n_systems, len(COUNTED))  # (R, S, 5)
+    swaps = rng.integers(0, 2, size=(resamples, n_units)).astype(np.float64)
+    # Swapping units Z between a and b moves Z @ (x_b - x_a) from b's total to a's: one product of Z
+    # with every system's statistics serves all pairs.
+    swapped_in = (swaps @ matrix).reshape(resamples, n_systems, width)  # (R, S, K)
     del swaps
 
     comparisons: list[Comparison] = []
@@ -205,19 +238,17 @@ def paired_significance(
         # NaN compares False, so a resample or shuffle undefined on either side is not extreme.
         bootstrap_delta = resampled[:, a, None] - resampled[:, others]  # (R, k)
         bootstrap_extreme = (np.abs(bootstrap_delta - delta) >= threshold).sum(axis=0)
-        moved = swapped_in[:, others, :] - swapped_in[:, a, None, :]  # (R, k, 5)
-        shuffled_delta = measure_values(totals[a] + moved, measure, beta) - measure_values(
-            totals[others] - moved, measure, beta
-        )
+        moved = swapped_in[:, others, :] - swapped_in[:, a, None, :]  # (R, k, K)
+        shuffled_delta = measure_of(totals[a] + moved) - measure_of(totals[others] - moved)
         shuffled_extreme = (np.abs(shuffled_delta) >= threshold).sum(axis=0)
         for offset, b in enumerate(range(a + 1, n_systems)):
             if np.isnan(delta[offset]):
-                comparisons.append(Comparison(t.systems[a], t.systems[b], None, None, None))
+                comparisons.append(Comparison(systems[a], systems[b], None, None, None))
                 continue
             comparisons.append(
                 Comparison(
-                    t.systems[a],
-                    t.systems[b],
+                    systems[a],
+                    systems[b],
                     float(delta[offset]),
                     (1 + int(bootstrap_extreme[offset])) / (1 + resamples),
                     (1 + int(shuffled_extreme[offset])) / (1 + resamples),
@@ -226,38 +257,94 @@ def paired_significance(
     return comparisons
 
 
+@dataclass(frozen=True)
+class Standing:
+    """A system's line of a family's leaderboard: its rank by the headline, its full-sample measures
+    (``None`` where undefined) and, when computed, their bootstrap intervals."""
+
+    rank: int
+    system: str
+    measures: dict[str, float | None]
+    intervals: dict[str, Interval]
+
+
+def standings(
+    statistics: UnitStatistics | Tallies,
+    intervals: Mapping[str, Mapping[str, Interval]] | None = None,
+    beta: float | None = None,
+    options: Mapping[str, Any] | None = None,
+) -> list[Standing]:
+    """The leaderboard of any family from its statistics: every system's full-sample measures, ranked.
+
+    Measures of the statistics summed over every unit; order and ranks by the family's headline
+    (``ranking``). ``intervals`` (system -> measure -> Interval, as ``bootstrap_intervals`` gives them)
+    are attached as given.
+    """
+    statistics = _unit_statistics(statistics)
+    family = statistics.family
+    values = family.measures(statistics.totals(), _options(family, beta, options))  # (S, M)
+    measures = {
+        system: {name: _optional(values[s, m]) for m, name in enumerate(family.measure_names)}
+        for s, system in enumerate(statistics.systems)
+    }
+    order = ranking({system: measures[system][family.headline] for system in statistics.systems})
+    return [
+        Standing(rank, system, measures[system], dict((intervals or {}).get(system, {})))
+        for system, rank in order
+    ]
+
+
+def ranking(headline: Mapping[str, float | None]) -> list[tuple[str, int]]:
+    """Systems best first, with their ranks, from their headline values (higher is better).
+
+    Equal values share a rank and the next value takes its position (1, 1, 3); equal values are listed
+    by name; an undefined value (``None`` or NaN) ranks after every defined one.
+    """
+
+    def key(system: str) -> tuple[bool, float, str]:
+        value = headline[system]
+        undefined = value is None or bool(np.isnan(value))
+        return (undefined, 0.0 if undefined else -float(value), system)  # type: ignore[arg-type]
+
+    order = sorted(headline, key=key)
+    ranked: list[tuple[str, int]] = []
+    rank, previous = 0, None
+    for position, system in enumerate(order, start=1):
+        value = key(system)[:2]
+        if value != previous:
+            rank, previous = position, value
+        ranked.append((system, rank))
+    return ranked
+
+
 def measure_values(sums: np.ndarray, measure: str, beta: float = 1.0) -> np.ndarray:
     """REC, PRE or F of count sums ``[..., 5]`` (COR INC PAR MIS SPU), NaN where undefined.
 
-    The formulas of ``pipeline.measures``: REC = (COR + PAR/2) / POS, PRE = (COR + PAR/2) / ACT,
-    F = (beta^2 + 1)(COR + PAR/2) / (beta^2 POS + ACT), with POS = COR + INC + PAR + MIS and
-    ACT = COR + INC + PAR + SPU; a zero denominator gives NaN (``None`` there), never 0.
+    The templette family's measures (``pipeline.families``), which are ``pipeline.measures``'s
+    formulas: REC = (COR + PAR/2) / POS, PRE = (COR + PAR/2) / ACT, F = (beta^2 + 1)(COR + PAR/2) /
+    (beta^2 POS + ACT), with POS = COR + INC + PAR + MIS and ACT = COR + INC + PAR + SPU; a zero
+    denominator gives NaN (``None`` there), never 0.
     """
-    _check_measure(measure)
-    sums = np.asarray(sums, dtype=np.float64)
-    if sums.shape[-1:] != (len(COUNTED),):
-        raise ValueError(f"sums must have a last axis of 5 counts {COUNTED}, got shape {sums.shape}")
-    cor, inc, par, mis, spu = (sums[..., i] for i in range(len(COUNTED)))
-    matched = cor + 0.5 * par
-    if measure == "REC":
-        numerator, denominator = matched, cor + inc + par + mis
-    elif measure == "PRE":
-        numerator, denominator = matched, cor + inc + par + spu
-    else:
-        b2 = beta * beta
-        numerator, denominator = (b2 + 1.0) * matched, b2 * (cor + inc + par + mis) + (cor + inc + par + spu)
-    out = np.full(numerator.shape, np.nan)
-    np.divide(numerator, denominator, out=out, where=denominator != 0)
-    return out
+    column = TEMPLETTE.measure_index(measure)
+    return TEMPLETTE.measures(sums, {"beta": beta})[..., column]
 
 
-def _document_matrix(t: Tallies) -> np.ndarray:
-    """Counts as a (documents, systems * 5) float matrix: column ``5 s + c`` is system s, category c.
+def _unit_statistics(statistics: UnitStatistics | Tallies) -> UnitStatistics:
+    return statistics.unit_statistics() if isinstance(statistics, Tallies) else statistics
 
-    float64 holds integer counts exactly (below 2^53) and lets the products use BLAS.
-    """
-    n_systems, n_documents, width = t.counts.shape
-    return t.counts.transpose(1, 0, 2).reshape(n_documents, n_systems * width).astype(np.float64)
+
+def _options(family: Family, beta: float | None, options: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The family's options, ``beta`` (when given) being short for ``options={"beta": beta}``."""
+    given = dict(options or {})
+    if beta is not None:
+        given["beta"] = beta
+    return family.resolve(given)
+
+
+def _unit_matrix(statistics: UnitStatistics) -> np.ndarray:
+    """Statistics as a (units, systems * K) float matrix: column ``K s + k`` is system s, statistic k."""
+    n_systems, n_units, width = statistics.values.shape
+    return statistics.values.transpose(1, 0, 2).reshape(n_units, n_systems * width)
 
 
 def _resample_weights(rng: np.random.Generator, resamples: int, n_documents: int) -> np.ndarray:
@@ -287,19 +374,9 @@ def _require_unique(kind: str, names: Sequence[str]) -> None:
         seen.add(name)
 
 
-def _check_measure(measure: str) -> None:
-    if measure not in STATISTICS:
-        raise ValueError(f"unknown measure {measure!r}; expected one of {STATISTICS}")
-
-
 def _check_resamples(resamples: int) -> None:
     if isinstance(resamples, bool) or not isinstance(resamples, int | np.integer) or resamples < 1:
         raise ValueError(f"resamples must be a positive integer, got {resamples!r}")
-
-
-def _check_beta(beta: float) -> None:
-    if not (np.isfinite(beta) and beta > 0):
-        raise ValueError(f"beta must be a positive finite number, got {beta!r}")
 
 
 def _optional(value: float) -> float | None:

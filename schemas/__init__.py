@@ -201,6 +201,41 @@ SIGNIFICANCE = _schema(
     _field("seed", pa.int64(), "seed of the random generator", False),
 )
 
+STATISTICS = _schema(
+    "statistics",
+    "A scorer family's sufficient statistics for one system (pipeline.core.family), long form so that one "
+    "schema serves every family: one row per (unit, category, statistic), at most one. A unit's statistics "
+    "are the sums of its rows over categories (a statistic without a row is 0), a set of units' the sums "
+    "over its units; every unit with a row, even of value 0, is a unit the bootstrap resamples. The heat "
+    "map's values of a category are the family's measures of that category's sums over all units.",
+    _field(
+        "unit",
+        pa.string(),
+        "what resampling draws: a document id (templette, MUC, coreference), an instance (SENSEVAL), a "
+        "query (TREC)",
+        False,
+    ),
+    _field(
+        "category",
+        pa.string(),
+        "the heat map's category of the value (templette and MUC: TYPE.SLOT); null when the family has no "
+        "categories (it then counts in its unit's sums only)",
+    ),
+    _field(
+        "statistic",
+        pa.string(),
+        "one of the family's statistic names (templette: COR INC PAR MIS SPU)",
+        False,
+    ),
+    _field(
+        "value",
+        pa.float64(),
+        "the statistic's value: a count (a whole number >= 0 where the family says so), fractional credit, "
+        "a per-unit average precision...",
+        False,
+    ),
+)
+
 ALIGNMENT = _schema(
     "alignment",
     "One row per alignment column of a reference document and its hypothesis document.",
@@ -261,6 +296,7 @@ SCHEMAS = {
         SCORES,
         LEADERBOARD,
         SIGNIFICANCE,
+        STATISTICS,
         ALIGNMENT,
         NAMED_ENTITIES,
     )

@@ -1,0 +1,292 @@
+"""The family contract: sufficient statistics per unit, and measures computed from their sums.
+
+A scorer family (templette, MUC, coreference; later MAT, SENSEVAL, CLEF, TREC) declares:
+
+- its **unit**, what a bootstrap resamples: documents (templette, MUC, coreference, MAT, CLEF), instances
+  (SENSEVAL), queries (TREC);
+- its **statistics**, a fixed, named vector of numbers per (system, unit). Floats are allowed (SENSEVAL
+  credit is fractional, a TREC average precision is per query); the statistics of a set of units are the
+  sums of its units'. So a resampled or shuffled corpus is scored by re-weighting and summing, never by
+  rescoring, and a measure that is a mean over units (TREC MAP) is a sum of per-unit values and a count;
+- its **measures**, computed from summed statistics only and vectorised over any leading axes:
+  ``Family.measures(sums[..., K], options) -> values[..., M]``, NaN where a measure is undefined (never 0);
+- its **headline** measure (the leaderboard's ranking and the measure significance tests compare) and the
+  label of its **categories** (the heat map's rows: slots, object classes, tags, CUIs, lexical items).
+
+Per system the statistics travel as a long table of schema ``schemas.STATISTICS`` (unit, category,
+statistic, value: see its doc strings); :meth:`UnitStatistics.from_table` turns the tables of several
+systems into one ``(systems, units, statistics)`` array, which is all ``pipeline.stats`` needs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+
+from schemas import STATISTICS, C
+
+#: ``formula(sums[..., K] as float64, options) -> values[..., M]``; NaN where undefined.
+Formula = Callable[[np.ndarray, Mapping[str, Any]], np.ndarray]
+
+
+@dataclass(frozen=True, eq=False)
+class Family:
+    """A scorer family's statistics and measures (see the module doc).
+
+    ``counts`` names the statistics that are counts: whole numbers, never negative (COR, a
+    denominator...); every other statistic may be any finite number. ``options`` are the options the
+    formula takes, with their defaults (templette: ``beta``); :meth:`measures` refuses any other.
+    Compared by identity (``eq=False``): a family is a declaration, and its formula has no equality.
+    """
+
+    name: str
+    unit: str
+    statistic_names: tuple[str, ...]
+    measure_names: tuple[str, ...]
+    headline: str
+    categories: str | None
+    formula: Formula
+    counts: tuple[str, ...] = ()
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for attribute in ("statistic_names", "measure_names", "counts"):
+            object.__setattr__(self, attribute, tuple(getattr(self, attribute)))
+        object.__setattr__(self, "options", MappingProxyType(dict(self.options)))
+        if not self.name or not self.unit:
+            raise ValueError(f"family {self.name!r}: a name and a unit are required")
+        for kind, names in (("statistic", self.statistic_names), ("measure", self.measure_names)):
+            if not names:
+                raise ValueError(f"family {self.name!r}: at least one {kind} expected")
+            _require_unique(f"family {self.name!r}: {kind}", names)
+        if self.headline not in self.measure_names:
+            raise ValueError(
+                f"family {self.name!r}: unknown headline {self.headline!r}; measures: {self.measure_names}"
+            )
+        unknown = [name for name in self.counts if name not in self.statistic_names]
+        if unknown:
+            raise ValueError(f"family {self.name!r}: counts {unknown} are not among its statistics")
+        if not callable(self.formula):
+            raise ValueError(f"family {self.name!r}: its formula must be callable")
+
+    def measures(self, sums: np.ndarray, options: Mapping[str, Any] | None = None) -> np.ndarray:
+        """Every measure of summed statistics ``[..., K]`` as ``[..., M]`` float64, NaN where undefined.
+
+        Leading axes are kept (``(resamples, systems, K) -> (resamples, systems, M)``).
+        """
+        sums = np.asarray(sums, dtype=np.float64)
+        width = len(self.statistic_names)
+        if sums.shape[-1:] != (width,):
+            raise ValueError(
+                f"family {self.name!r}: sums must have a last axis of {width} statistics "
+                f"{self.statistic_names}, got shape {sums.shape}"
+            )
+        values = np.asarray(self.formula(sums, self.resolve(options)), dtype=np.float64)
+        expected = (*sums.shape[:-1], len(self.measure_names))
+        if values.shape != expected:
+            raise ValueError(
+                f"family {self.name!r}: its formula gave shape {values.shape}, expected {expected}"
+            )
+        return values
+
+    def resolve(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
+        """The family's default options updated with ``options``; an option it does not take is an error."""
+        resolved = dict(self.options)
+        for name, value in (options or {}).items():
+            if name not in resolved:
+                raise ValueError(
+                    f"family {self.name!r} has no option {name!r}; its options: {sorted(resolved) or 'none'}"
+                )
+            resolved[name] = value
+        return resolved
+
+    def measure_index(self, measure: str) -> int:
+        if measure not in self.measure_names:
+            raise ValueError(
+                f"unknown measure {measure!r} of family {self.name!r}; expected one of {self.measure_names}"
+            )
+        return self.measure_names.index(measure)
+
+
+@dataclass(frozen=True, eq=False)
+class UnitStatistics:
+    """Statistics of several systems over one common, ordered list of units.
+
+    ``values[s, u]`` is the statistics vector of ``systems[s]`` in ``units[u]`` (shape ``(S, U, K)``,
+    float64, a private read-only copy). The unit order matters only as the order in which resampling
+    draws units, so with a fixed seed it is part of what determines the results. Every value is
+    finite, and the family's counts are whole numbers >= 0.
+    """
+
+    family: Family
+    systems: tuple[str, ...]
+    units: tuple[str, ...]
+    values: np.ndarray
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "systems", tuple(self.systems))
+        object.__setattr__(self, "units", tuple(self.units))
+        _require_unique("system", self.systems)
+        _require_unique("unit", self.units)
+        values = np.asarray(self.values)
+        names = self.family.statistic_names
+        expected = (len(self.systems), len(self.units), len(names))
+        if values.shape != expected:
+            raise ValueError(
+                f"statistics have shape {values.shape}, expected (systems, units, statistics): {expected}"
+            )
+        if values.size and not (
+            np.issubdtype(values.dtype, np.integer) or np.issubdtype(values.dtype, np.floating)
+        ):
+            raise ValueError(f"statistics must be numbers, got dtype {values.dtype}")
+        values = np.array(values, dtype=np.float64)  # a private copy, so freezing it freezes nobody else's
+        if not np.isfinite(values).all():
+            raise ValueError("statistics must be finite numbers")
+        counts = [names.index(name) for name in self.family.counts]
+        if counts and values.size:
+            counted = values[..., counts]
+            if counted.min() < 0:
+                raise ValueError(f"counts {self.family.counts} must not be negative")
+            if (counted != np.round(counted)).any():
+                raise ValueError(f"counts {self.family.counts} must be whole numbers")
+        values.setflags(write=False)
+        object.__setattr__(self, "values", values)
+
+    @property
+    def counts(self) -> np.ndarray:
+        """``values`` under the name ``pipeline.stats.Tallies`` gives its array (code written for either)."""
+        return self.values
+
+    def totals(self) -> np.ndarray:
+        """``(S, K)``: every system's statistics summed over all units (the full sample)."""
+        return self.values.sum(axis=1)
+
+    def select(self, systems: Sequence[str]) -> UnitStatistics:
+        """The statistics of ``systems`` (a subset, in that order) over the same units."""
+        index = [self.systems.index(name) for name in systems]
+        return UnitStatistics(self.family, tuple(systems), self.units, self.values[index])
+
+    @classmethod
+    def from_table(
+        cls, family: Family, tables: Mapping[str, pa.Table], units: Sequence[str] | None = None
+    ) -> UnitStatistics:
+        """Statistics of several systems from their ``STATISTICS`` tables (system name -> table).
+
+        ``units`` defaults to every unit with a row in any system's table, sorted; a unit a system has
+        no row for is all zeros for it. A statistic the family does not declare, a value that is not
+        finite, a negative or fractional count, a unit outside the given ``units`` and a second row for
+        the same (unit, category, statistic) raise ValueError naming the system and the row: nothing
+        is dropped or merged silently.
+        """
+        frames = {name: _statistics_frame(family, name, table) for name, table in tables.items()}
+        if units is None:
+            units = sorted({unit for frame in frames.values() for unit in frame[C.unit]})
+        units = tuple(units)
+        _require_unique("unit", units)
+        unit_index = pd.Index(units, dtype=object)
+        width = len(family.statistic_names)
+        values = np.zeros((len(frames), len(units), width))
+        for position, (name, frame) in enumerate(frames.items()):
+            rows = unit_index.get_indexer(frame[C.unit])
+            if (rows < 0).any():
+                unknown = frame[C.unit][rows < 0].iloc[0]
+                raise ValueError(f"system {name!r}: unit {unknown!r} is not among the units resampled")
+            cells = rows * width + frame["_statistic"].to_numpy()
+            flat = np.bincount(cells, weights=frame[C.value].to_numpy(), minlength=len(units) * width)
+            values[position] = flat.reshape(len(units), width)
+        return cls(family, tuple(frames), units, values)
+
+
+def statistics_table(
+    units: Sequence[str], categories: Sequence[str | None], statistics: Sequence[str], values: Sequence[float]
+) -> pa.Table:
+    """A ``STATISTICS`` table from its four columns (one row per element)."""
+    return pa.Table.from_arrays(
+        [
+            pa.array(list(units), pa.string()),
+            pa.array(list(categories), pa.string()),
+            pa.array(list(statistics), pa.string()),
+            pa.array(np.asarray(values, dtype=np.float64), pa.float64()),
+        ],
+        schema=STATISTICS,
+    )
+
+
+def category_measures(
+    family: Family, table: pa.Table, options: Mapping[str, Any] | None = None, system: str = "system"
+) -> dict[str, dict[str, float | None]]:
+    """The heat map's values of one system: category -> measure -> value (``None`` where undefined).
+
+    A category's statistics are the sums over units of its rows; rows without a category (null) count
+    in their unit's sums only. Categories in sorted order.
+    """
+    frame = _statistics_frame(family, system, table)
+    frame = frame[frame[C.category].notna()]
+    width = len(family.statistic_names)
+    names = sorted(set(frame[C.category]))
+    index = pd.Index(names, dtype=object).get_indexer(frame[C.category])
+    sums = np.bincount(
+        index * width + frame["_statistic"].to_numpy(),
+        weights=frame[C.value].to_numpy(),
+        minlength=len(names) * width,
+    ).reshape(len(names), width)
+    values = family.measures(sums, options)
+    return {
+        category: {
+            measure: (None if np.isnan(values[i, m]) else float(values[i, m]))
+            for m, measure in enumerate(family.measure_names)
+        }
+        for i, category in enumerate(names)
+    }
+
+
+def _statistics_frame(family: Family, system: str, table: pa.Table) -> pd.DataFrame:
+    """A system's STATISTICS table as a checked frame, with ``_statistic`` the statistic's index."""
+    missing = [name for name in STATISTICS.names if name not in table.column_names]
+    if missing:
+        raise ValueError(f"system {system!r}: statistics table without the columns {missing}")
+    frame = table.select(STATISTICS.names).to_pandas()
+    for column in (C.unit, C.statistic, C.value):
+        if frame[column].isna().any():
+            row = int(np.flatnonzero(frame[column].isna().to_numpy())[0])
+            raise ValueError(f"system {system!r}: row {row} has no {column}")
+    codes = pd.Index(family.statistic_names, dtype=object).get_indexer(frame[C.statistic])
+    if (codes < 0).any():
+        unknown = frame[C.statistic][codes < 0].iloc[0]
+        raise ValueError(
+            f"system {system!r}: unknown statistic {unknown!r} for family {family.name!r}; "
+            f"expected one of {family.statistic_names}"
+        )
+    value = frame[C.value].to_numpy(dtype=np.float64)
+    _require_rows(system, frame, ~np.isfinite(value), "is not a finite number")
+    is_count = np.isin(codes, [family.statistic_names.index(name) for name in family.counts])
+    _require_rows(system, frame, is_count & (value < 0), "is a negative count")
+    _require_rows(system, frame, is_count & (value != np.round(value)), "is a count but not a whole number")
+    duplicated = frame.duplicated([C.unit, C.category, C.statistic]).to_numpy()
+    _require_rows(system, frame, duplicated, "repeats an earlier row's (unit, category, statistic)")
+    frame["_statistic"] = codes
+    return frame
+
+
+def _require_rows(system: str, frame: pd.DataFrame, bad: np.ndarray, problem: str) -> None:
+    if bad.any():
+        row = int(np.flatnonzero(bad)[0])
+        unit, category, statistic, value = (frame[c].iloc[row] for c in STATISTICS.names)
+        raise ValueError(
+            f"system {system!r}: row {row} (unit {unit!r}, category {category!r}, {statistic} = {value}) "
+            f"{problem} ({int(bad.sum())} row(s))"
+        )
+
+
+def _require_unique(kind: str, names: Sequence[str]) -> None:
+    seen: set[str] = set()
+    for name in names:
+        if name in seen:
+            raise ValueError(f"{kind} {name!r} is listed twice")
+        seen.add(name)
