@@ -251,11 +251,11 @@ def _statistics_frame(family: Family, system: str, table: pa.Table) -> pd.DataFr
     missing = [name for name in STATISTICS.names if name not in table.column_names]
     if missing:
         raise ValueError(f"system {system!r}: statistics table without the columns {missing}")
-    frame = table.select(STATISTICS.names).to_pandas()
     for column in (C.unit, C.statistic, C.value):
-        if frame[column].isna().any():
-            row = int(np.flatnonzero(frame[column].isna().to_numpy())[0])
-            raise ValueError(f"system {system!r}: row {row} has no {column}")
+        nulls = table.column(column).is_null().to_numpy(zero_copy_only=False)
+        if nulls.any():  # checked in Arrow: pandas would take a NaN value for a null
+            raise ValueError(f"system {system!r}: row {int(np.flatnonzero(nulls)[0])} has no {column}")
+    frame = table.select(STATISTICS.names).to_pandas()
     codes = pd.Index(family.statistic_names, dtype=object).get_indexer(frame[C.statistic])
     if (codes < 0).any():
         unknown = frame[C.statistic][codes < 0].iloc[0]
