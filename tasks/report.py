@@ -26,6 +26,9 @@ class Report(Stage):
 class CampaignSummary(Stage):
     """Leaderboard with bootstrap intervals, and pairwise significance, from every system's tallies.
 
+    The statistics are the templette family's (``pipeline.families.TEMPLETTE``: ALL SLOTS points by
+    document), built from the tallies as ``STATISTICS`` tables by ``campaign_statistics``.
+
     Its inputs are ``scores/NAME`` (the Report) and ``tallies/NAME`` (MapAndScore) per system: names
     are labels in the spec, never paths.
     """
