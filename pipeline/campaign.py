@@ -90,8 +90,9 @@ class Campaign:
     reference_texts: Path | None
     systems: tuple[System, ...]
     options: dict[str, Any] = field(default_factory=dict)
-    store: Path | None = None
+    store: Path | str | None = None  # a directory, or an s3://BUCKET/PREFIX URL (kept as written)
     output: Path | None = None
+    store_line: int = 0
 
 
 def read_campaign(path: str | Path) -> Campaign:
@@ -148,8 +149,9 @@ def read_campaign(path: str | Path) -> Campaign:
         _existing(path, base, reference.get("texts")),
         tuple(parsed),
         options,
-        (base / store) if store else None,
+        (store if "://" in str(store) else base / store) if store else None,  # a URL is no path
         (base / output) if output else None,
+        store_line=_line(text, "store"),
     )
 
 

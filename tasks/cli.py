@@ -40,7 +40,7 @@ from tasks.outputs import (
 from tasks.plan import pending_tasks
 from tasks.progress import Progress
 from tasks.report import SIGNATURE_KEY
-from tasks.store import list_artifacts, read_table, sweep_temporaries, write_text
+from tasks.store import check_store, list_artifacts, read_table, sweep_store, write_text
 
 EXIT_OK, EXIT_INTERNAL, EXIT_INPUT = 0, 1, 2
 DEFAULT_STORE = "iescore-store"
@@ -81,6 +81,7 @@ def templette(args: argparse.Namespace) -> int:
         Path(args.hyp_texts) if args.hyp_texts else None,
         options,
     )
+    check_store(args.store, "--store")
     report = task_for(spec, args.store)
     status = _run([report], args.workers)
     if status != EXIT_OK:
@@ -101,18 +102,18 @@ def templette(args: argparse.Namespace) -> int:
 def campaign(args: argparse.Namespace) -> int:
     """Score every system of a campaign file in one graph; print the leaderboard, write the outputs."""
     parsed = read_campaign(args.campaign)
-    store = Path(args.store or parsed.store or (parsed.source.parent / DEFAULT_STORE))
+    store = str(args.store or parsed.store or (parsed.source.parent / DEFAULT_STORE))
+    check_store(store, *(("--store", 0) if args.store else (str(parsed.source), parsed.store_line)))
     summary_spec, report_specs = campaign_spec(parsed)
-    summary = task_for(summary_spec, str(store))
-    reports = {name: task_for(spec, str(store)) for name, spec in report_specs.items()}
+    summary = task_for(summary_spec, store)
+    reports = {name: task_for(spec, store) for name, spec in report_specs.items()}
     roots = {**{printable(name): task for name, task in reports.items()}, "campaign": summary}
     if args.dry_run:
         pending, total = pending_tasks(roots)
         sys.stdout.write(plan_text(pending, total))
         return EXIT_OK
-    if store.is_dir():
-        for path in sweep_temporaries(store):
-            print(f"iescore: removed a killed run's temporary file {path}", file=sys.stderr)
+    for path in sweep_store(store):
+        print(f"iescore: removed a killed run's temporary file {path}", file=sys.stderr)
     progress = None
     if args.progress != "none" or args.tasks_log:
         pending, _ = pending_tasks(roots, explain=False)
@@ -194,6 +195,7 @@ def _glm_text(text: str, glm: object | None) -> str:
 
 def artifacts(args: argparse.Namespace) -> int:
     """List a store's artifacts with their stage, key, rows and inputs."""
+    check_store(args.store, "store")
     for entry in list_artifacts(args.store):
         inputs = ", ".join(f"{role}={key[:12]}" for role, key in sorted(entry.get("inputs", {}).items()))
         print(f"{entry.get('stage', '?'):20} {entry.get('key', '?')[:16]} rows={entry['rows']:<7} {inputs}")
@@ -259,7 +261,7 @@ def _parser() -> argparse.ArgumentParser:
     t.add_argument("--case-sensitive", action="store_true", help="compare contents case-sensitively")
     t.add_argument("--beta", type=float, default=1.0, help="F-measure beta (default 1)")
     t.add_argument("--encoding", default="utf-8", help="encoding of the input files (e.g. latin-1)")
-    t.add_argument("--store", default=DEFAULT_STORE, help="artifact store directory")
+    t.add_argument("--store", default=DEFAULT_STORE, help="artifact store: a directory or s3://BUCKET/PREFIX")
     t.add_argument("--json", help="write the scores as JSON here")
     t.add_argument("--csv", help="write score tables and the mapping as CSV files into this directory")
     t.add_argument("--summary", help="write the report summary (every fill pairing) here")
@@ -269,7 +271,9 @@ def _parser() -> argparse.ArgumentParser:
     c = commands.add_parser("campaign", help="score every system of a campaign file")
     c.add_argument("campaign", help="campaign file (TOML)")
     c.add_argument(
-        "--store", help="artifact store (default: the file's 'store', else iescore-store beside it)"
+        "--store",
+        help="artifact store, a directory or s3://BUCKET/PREFIX (default: the file's 'store', else "
+        "iescore-store beside it)",
     )
     c.add_argument("--workers", type=int, default=1)
     c.add_argument("--scheduler-host", help="Luigi central scheduler host (default: local scheduler)")
@@ -305,7 +309,7 @@ def _parser() -> argparse.ArgumentParser:
     add_coref_command(commands)
 
     a = commands.add_parser("artifacts", help="list the artifacts of a store")
-    a.add_argument("store")
+    a.add_argument("store", help="a directory or s3://BUCKET/PREFIX")
     a.set_defaults(handler=artifacts)
     return parser
 
