@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import boto3
+import luigi.configuration
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
@@ -38,7 +39,7 @@ from test_campaign import (
 
 from pipeline.campaign import read_campaign
 from tasks import store as artifacts
-from tasks.store import S3Store, artifact_target, read_table, write_table
+from tasks.store import S3Store, artifact_target, check_store, read_table, write_table
 
 ENV_KEYS = (
     "AWS_ENDPOINT_URL_S3",
@@ -177,6 +178,25 @@ def test_campaign_file_keeps_an_s3_store_as_written(tmp_path: Path) -> None:
     assert parsed.store_line == 6  # data/campaign.toml: five comment lines, then `store = ...`
     campaign_file.write_text(text.replace('"s3://some-bucket/a/b"', '"elsewhere"'))
     assert read_campaign(campaign_file).store == campaign_file.parent / "elsewhere"
+
+
+def test_luigi_s3_section_gives_endpoint_and_credentials(
+    tmp_path: Path, moto_endpoint: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """luigi.cfg's [s3] reaches boto3 through Luigi's S3Client: no AWS variable set at all."""
+    isolate_aws(monkeypatch, tmp_path)
+    monkeypatch.delenv("AWS_ENDPOINT_URL", raising=False)
+    name = f"iescore-{uuid.uuid4().hex[:12]}"
+    keys = {"aws_access_key_id": "testing", "aws_secret_access_key": "testing"}
+    boto3.client("s3", endpoint_url=moto_endpoint, **keys).create_bucket(Bucket=name)
+    config = luigi.configuration.get_config()
+    monkeypatch.setattr(config, "_sections", {**config._sections, "s3": {}})  # put back afterwards
+    for option, value in {**keys, "endpoint_url": moto_endpoint, "region_name": "us-east-1"}.items():
+        config.set("s3", option, value)
+    check_store(f"s3://{name}/p", "--store")  # credentials from [s3], not from boto3's chain
+    target = artifact_target(f"s3://{name}/p", "Report", "cd" * 32, "scores")
+    write_table(target, pa.table({"x": [4]}), {"stage": "Report"})
+    assert read_table(target).column("x").to_pylist() == [4]
 
 
 # --- atomic writes and killed writers ------------------------------------------------------------
