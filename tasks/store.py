@@ -212,7 +212,11 @@ def read_table(target: luigi.Target | str | Path) -> pa.Table:
     """An artifact's table, from a file or (read whole) from S3."""
     path = getattr(target, "path", None) or str(target)
     if is_s3(path):
-        return pq.read_table(pa.BufferReader(S3Store.of(path).download(path)))
+        # Copied into Arrow's memory: a reader over a Python ``bytes`` may be released by one of Arrow's
+        # threads after the interpreter began exiting, which aborts the process (pyarrow 26).
+        sink = pa.BufferOutputStream()
+        sink.write(S3Store.of(path).download(path))
+        return pq.read_table(pa.BufferReader(sink.getvalue()))
     return pq.read_table(path)
 
 
