@@ -376,7 +376,7 @@ class S3Store:
                 if now - upload["Initiated"].timestamp() > FOREIGN_TEMPORARY_AGE:
                     key, upload_id = upload["Key"], upload["UploadId"]
                     api.abort_multipart_upload(Bucket=self.bucket, Key=key, UploadId=upload_id)
-                    swept.append(f"{S3_PREFIX}{self.bucket}/{key} (upload {upload_id})")
+                    swept.append(f"{S3_PREFIX}{self.bucket}/{key} (unfinished upload {upload_id})")
         return swept
 
     def check(self, where: str, line: int = 0) -> None:

@@ -45,6 +45,10 @@ ENV_KEYS = (
     "AWS_ENDPOINT_URL_S3",
     "AWS_PROFILE",
     "AWS_SESSION_TOKEN",
+    "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI",
+    "AWS_CONTAINER_CREDENTIALS_FULL_URI",
+    "AWS_WEB_IDENTITY_TOKEN_FILE",
+    "AWS_ROLE_ARN",
     "AWS_ACCESS_KEY_ID",
     "AWS_SECRET_ACCESS_KEY",
 )
@@ -236,7 +240,8 @@ def test_sweep_aborts_only_old_unfinished_uploads(bucket: str) -> None:
     (started,) = {u["Initiated"].timestamp() for u in client.list_multipart_uploads(Bucket=bucket)["Uploads"]}
     assert store.sweep(now=started + 3600) == []  # an hour old: maybe a live writer's
     later = started + artifacts.FOREIGN_TEMPORARY_AGE + 3600
-    assert store.sweep(now=later) == [f"s3://{bucket}/p/Report/ab/k.scores.parquet (upload {ours})"]
+    swept = store.sweep(now=later)
+    assert swept == [f"s3://{bucket}/p/Report/ab/k.scores.parquet (unfinished upload {ours})"]
     left = [u["UploadId"] for u in client.list_multipart_uploads(Bucket=bucket).get("Uploads", [])]
     assert left == [other]  # outside the prefix: not ours
     assert object_keys(bucket) == []  # an aborted upload never becomes an object
