@@ -99,8 +99,9 @@ class Campaign:
     reference_texts: Path | None
     systems: tuple[System, ...]
     options: dict[str, Any] = field(default_factory=dict)
-    store: Path | None = None
+    store: Path | str | None = None  # a directory, or an s3://BUCKET/PREFIX URL (kept as written)
     output: Path | None = None
+    store_line: int = 0
 
     @property
     def reference_files(self) -> tuple[Path, ...]:
@@ -149,8 +150,9 @@ def read_campaign(path: str | Path) -> Campaign:
         values.file(reference, ("reference", "texts"), base),
         tuple(parsed),
         options,
-        values.directory(data, ("store",), base),
+        values.directory(data, ("store",), base, urls=True),
         values.directory(data, ("output",), base),
+        store_line=values.line(("store",)) if "store" in data else 0,
     )
 
 
@@ -599,14 +601,19 @@ class _Values:
             raise self.error(keys, f"{name}: file {value!r} not found (looked for {candidate})")
         return candidate
 
-    def directory(self, table: Mapping[str, Any], keys: tuple[str, ...], base: Path) -> Path | None:
+    def directory(
+        self, table: Mapping[str, Any], keys: tuple[str, ...], base: Path, urls: bool = False
+    ) -> Path | str | None:
         """A directory name relative to the campaign file (whether it can be written into is the
-        command line's check, with the other output paths)."""
+        command line's check, with the other output paths); with ``urls``, an ``s3://`` URL is kept as
+        written (a URL is no path)."""
         value = table.get(keys[-1])
         if value is None:
             return None
         if not isinstance(value, str) or not value:
             raise self.expected(keys, "a directory name (a string)", value)
+        if urls and "://" in value:
+            return value
         return base / value
 
     def boolean(self, table: Mapping[str, Any], keys: tuple[str, ...], default: bool) -> bool:

@@ -29,7 +29,9 @@ class Stage(luigi.Task):
 
     key = luigi.Parameter(description="content address of the stage's artifacts")
     spec = luigi.DictParameter(significant=False, description="how to build the artifacts")
-    store = luigi.Parameter(significant=False, description="artifact store directory")
+    store = luigi.Parameter(
+        significant=False, description="artifact store: a directory or s3://BUCKET/PREFIX"
+    )
 
     STAGE: ClassVar[str] = ""
     VERSION: ClassVar[int] = 1
@@ -57,10 +59,10 @@ class Stage(luigi.Task):
             self.__dict__["_requires_built"] = cached
         return dict(cached)
 
-    def output(self) -> dict[str, luigi.LocalTarget]:
+    def output(self) -> dict[str, luigi.Target]:
+        # A LocalTarget, or an S3Target when the store is s3://BUCKET/PREFIX (see tasks/store.py).
         return {
-            name: luigi.LocalTarget(str(artifacts.artifact_path(self.store, self.STAGE, self.key, name)))
-            for name in self.OUTPUTS
+            name: artifacts.artifact_target(self.store, self.STAGE, self.key, name) for name in self.OUTPUTS
         }
 
     def input_file(self, role: str) -> str | None:

@@ -55,7 +55,7 @@ from tasks.outputs import (
 from tasks.plan import pending_tasks
 from tasks.progress import Progress, announce_stores, new_stores
 from tasks.report import SIGNATURE_KEY
-from tasks.store import list_artifacts, read_table, sweep_temporaries, write_text
+from tasks.store import check_store, is_s3, list_artifacts, read_table, sweep_store, write_text
 
 EXIT_OK, EXIT_INTERNAL, EXIT_INPUT = 0, 1, 2
 DEFAULT_STORE = "iescore-store"
@@ -82,7 +82,7 @@ def templette(args: argparse.Namespace) -> int:
             ("--texts", args.texts, INPUT_FILE),
             ("--hyp-texts", args.hyp_texts, INPUT_FILE),
             ("--glm", args.glm, INPUT_FILE),
-            ("--store", args.store, OUTPUT_DIRECTORY),
+            ("--store", None if is_s3(args.store) else args.store, OUTPUT_DIRECTORY),
             ("--json", args.json, OUTPUT_FILE),
             ("--summary", args.summary, OUTPUT_FILE),
             ("--csv", args.csv, OUTPUT_DIRECTORY),
@@ -109,6 +109,7 @@ def templette(args: argparse.Namespace) -> int:
         Path(args.hyp_texts) if args.hyp_texts else None,
         options,
     )
+    check_store(args.store, "--store")
     report = task_for(spec, args.store)
     status = _run([report], args.workers)
     if status != EXIT_OK:
@@ -134,7 +135,8 @@ def campaign(args: argparse.Namespace) -> int:
             "--scheduler-port", 0, "needs --scheduler-host (without a host the local scheduler runs)"
         )
     parsed = read_campaign(args.campaign)
-    store = Path(args.store or parsed.store or (parsed.source.parent / DEFAULT_STORE))
+    store = str(args.store or parsed.store or (parsed.source.parent / DEFAULT_STORE))
+    check_store(store, *(("--store", 0) if args.store else (str(parsed.source), parsed.store_line)))
     output = Path(args.out) if args.out else parsed.output
     # The page goes to --html and, with an output directory, to its report.html too.
     pages = [Path(args.html)] if args.html else []
@@ -142,16 +144,15 @@ def campaign(args: argparse.Namespace) -> int:
         pages.append(output / "report.html")
     _check_campaign_paths(args, parsed, store, output, pages)
     summary_spec, report_specs = campaign_spec(parsed)
-    summary = task_for(summary_spec, str(store))
-    reports = {name: task_for(spec, str(store)) for name, spec in report_specs.items()}
+    summary = task_for(summary_spec, store)
+    reports = {name: task_for(spec, store) for name, spec in report_specs.items()}
     roots = {**{printable(name): task for name, task in reports.items()}, "campaign": summary}
     if args.dry_run:
         pending, total = pending_tasks(roots, reference=parsed.reference_files)
         sys.stdout.write(plan_text(pending, total))
         return EXIT_OK
-    if store.is_dir():
-        for path in sweep_temporaries(store):
-            print(f"iescore: removed a killed run's temporary file {path}", file=sys.stderr)
+    for path in sweep_store(store):
+        print(f"iescore: removed a killed run's temporary file {path}", file=sys.stderr)
     if args.scheduler_host:
         check_scheduler(args.scheduler_host, args.scheduler_port or SCHEDULER_PORT)
     progress = None
@@ -193,14 +194,14 @@ def campaign(args: argparse.Namespace) -> int:
 
 
 def _check_campaign_paths(
-    args: argparse.Namespace, parsed: Campaign, store: Path, output: Path | None, pages: list[Path]
+    args: argparse.Namespace, parsed: Campaign, store: str, output: Path | None, pages: list[Path]
 ) -> None:
     """Every path the campaign reads or writes, checked before the graph is built."""
     in_file = f"in {parsed.source.name}"
     store_option = "--store" if args.store else (f"store {in_file}" if parsed.store else "default store")
     output_option = "--out" if args.out else f"output {in_file}"
     checks = [
-        (store_option, store, OUTPUT_DIRECTORY),
+        (store_option, None if is_s3(store) else Path(store), OUTPUT_DIRECTORY),
         ("--json", args.json, OUTPUT_FILE),
         ("--csv", args.csv, OUTPUT_FILE),
         ("--tasks-log", args.tasks_log, OUTPUT_FILE),
@@ -259,7 +260,9 @@ def _glm_text(text: str, glm: object | None) -> str:
 
 def artifacts(args: argparse.Namespace) -> int:
     """List a store's artifacts with their stage, key, rows and inputs."""
-    check_paths([("STORE", args.store, INPUT_DIRECTORY)])
+    check_store(args.store, "store")
+    if not is_s3(args.store):
+        check_paths([("STORE", args.store, INPUT_DIRECTORY)])
     for entry in list_artifacts(args.store):
         inputs = ", ".join(f"{role}={key[:12]}" for role, key in sorted(entry.get("inputs", {}).items()))
         print(f"{entry.get('stage', '?'):20} {entry.get('key', '?')[:16]} rows={entry['rows']:<7} {inputs}")
@@ -324,7 +327,7 @@ def _parser() -> argparse.ArgumentParser:
         "--beta", type=positive_float, default=1.0, help="F-measure beta: recall weighs beta times precision"
     )
     t.add_argument("--encoding", default="utf-8", help="encoding of the input files (e.g. latin-1)")
-    t.add_argument("--store", default=DEFAULT_STORE, help="artifact store directory")
+    t.add_argument("--store", default=DEFAULT_STORE, help="artifact store: a directory or s3://BUCKET/PREFIX")
     t.add_argument("--json", help="write the scores as JSON here")
     t.add_argument("--csv", help="write score tables and the mapping as CSV files into this directory")
     t.add_argument("--summary", help="write the report summary (every fill pairing) here")
@@ -334,7 +337,9 @@ def _parser() -> argparse.ArgumentParser:
     c = commands.add_parser("campaign", help="score every system of a campaign file")
     c.add_argument("campaign", help="campaign file (TOML)")
     c.add_argument(
-        "--store", help="artifact store (default: the file's 'store', else iescore-store beside it)"
+        "--store",
+        help="artifact store, a directory or s3://BUCKET/PREFIX (default: the file's 'store', else "
+        "iescore-store beside it)",
     )
     c.add_argument("--workers", type=positive_int, default=1, help=WORKERS_HELP)
     c.add_argument("--scheduler-host", help="Luigi central scheduler host (default: local scheduler)")
@@ -376,7 +381,7 @@ def _parser() -> argparse.ArgumentParser:
     add_coref_command(commands)
 
     a = commands.add_parser("artifacts", help="list the artifacts of a store")
-    a.add_argument("store", help="artifact store directory")
+    a.add_argument("store", help="artifact store: a directory or s3://BUCKET/PREFIX")
     a.set_defaults(handler=artifacts)
     for command in commands.choices.values():
         command.formatter_class = HelpFormatter

@@ -137,13 +137,8 @@ class _Previous:
     def _of(self, task: Stage) -> list[dict[str, Any]]:
         key = (str(task.store), task.STAGE)
         if key not in self._cache:
-            entries = []
-            for path in sorted((Path(task.store) / task.STAGE).glob("*/*.parquet")):
-                try:
-                    entries.append(artifacts.provenance(path))
-                except OSError:  # unreadable: not comparable, never fatal for a dry run
-                    continue
-            self._cache[key] = entries
+            # Unreadable artifacts are skipped: not comparable, never fatal for a dry run.
+            self._cache[key] = artifacts.stage_provenances(task.store, task.STAGE)
         return self._cache[key]
 
 

@@ -85,7 +85,8 @@ def new_stores(tasks: Iterable[Stage]) -> list[Path]:
     """The artifact stores of ``tasks`` that do not exist yet (the run will create them); a store
     path that is not a directory is bad input."""
     missing = []
-    for store in dict.fromkeys(Path(task.store) for task in tasks):
+    # An object store (s3://...) has no directory to create: its check is ``tasks.store.check_store``.
+    for store in dict.fromkeys(Path(task.store) for task in tasks if "://" not in str(task.store)):
         if store.exists() and not store.is_dir():
             raise InputError(str(store), 0, "the artifact store is not a directory")
         if not store.exists():
