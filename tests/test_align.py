@@ -235,7 +235,7 @@ def test_align_command_on_sgml_corpora(tmp_path: Path, capsys: pytest.CaptureFix
     out = tmp_path / "a.json"
     status = main(
         ["align", "--ref", str(speech / "texts.sgml"), "--hyp", str(speech / "asr.sgml"), "-i", "sgml",
-         "--json", str(out)]
+         "--cost", "phonetic", "--json", str(out)]
     )  # fmt: skip
     assert status == 0
     printed = capsys.readouterr().out
@@ -342,3 +342,36 @@ def test_an_optional_word_is_matched_or_left_out_never_substituted() -> None:
     alignment = align(graph, vocabulary.ids(hyp_words), costs, [w == "um" for w in hyp_words])
     assert bytes(alignment.ops) == b"CDCC"
     assert [words[r].text for r in alignment.ref] == ["say", "a", "um", "went"]
+
+
+# -- large regions (issue 10): two unrelated 100,000-word texts -------------------------------------
+
+BIG = 100_000
+
+
+def test_two_unrelated_100000_word_texts_align_as_substitutions_with_called_costs() -> None:
+    # No word of the reference is in the hypothesis: the whole text is one region of 10^10 cells,
+    # realigned by the programme because the costs are a function (as phonetic ones are). By hand:
+    # both sides have n words, so an alignment with k deletions has k insertions and n - k
+    # substitutions, costing 2 (n - k) + 6 k with these costs: least for k = 0, every word
+    # substituted for the word at its own position.
+    from pipeline.dp import Costs, align_batch
+
+    ref = list(range(BIG))
+    hyp = list(range(BIG, 2 * BIG))
+    batch = align_batch([ref], [hyp], Costs(substitution=lambda r, h: 2.0))
+    assert bytes(batch.ops) == b"S" * BIG
+    assert batch.ref.tolist() == ref and batch.hyp.tolist() == list(range(BIG))
+    assert float(batch.costs.sum()) == 2.0 * BIG
+
+
+def test_two_unrelated_100000_word_utterances_with_an_alternation(tmp_path: Path) -> None:
+    # trn utterances, sclite's costs; the reference opens with an alternation, so it is a word graph
+    # (the other aligner). Either branch gives 100,000 reference words against 100,000 different
+    # hypothesis words: as above, 4 (n - k) + 6 k is least for k = 0, all substitutions.
+    ref_text = "{ alt / alternative } " + " ".join(f"r{k}" for k in range(1, BIG)) + " (u1)\n"
+    hyp_text = " ".join(f"h{k}" for k in range(BIG)) + " (u1)\n"
+    options = AlignOptions(cost="levenshtein", optional=None)
+    segments = align_segments(parse_trn(ref_text, "ref"), parse_trn(hyp_text, "hyp"), options, "ref", "hyp")
+    assert segments[0].counts() == {"C": 0, "S": BIG, "D": 0, "I": 0}
+    assert totals(segments)["Err"] == 100.0
