@@ -234,6 +234,7 @@ def _cut_region(
             costs,
             ref.optional[a:b] if ref.optional else None,
             hyp_optional[h1:h2] if hyp_optional else None,
+            whole=True,
         )
         out.ref.extend(r + a if r >= 0 else -1 for r in refs)
         out.hyp.extend(h + h1 if h >= 0 else -1 for h in hyps)
@@ -398,15 +399,16 @@ def _align_linear(
     ref_optional: Sequence[bool] | None,
     hyp_optional: Sequence[bool] | None,
     path: Sequence[tuple[int, int]] | None = None,
+    whole: bool = False,
 ) -> tuple[list[int], list[int], bytes, list[float]]:
     """:func:`_align_region` for a plain sequence, lean: columns as (ref, hyp, ops, costs), local.
 
     The same programme and the same tie order (diagonal, then insertion, deletion only when
     strictly cheaper), traced back from the end. A region of more than ``REGION_CELLS`` cells is
-    aligned piece by piece (:func:`_cut_points`, along ``path`` when given).
+    aligned piece by piece (:func:`_cut_points`, along ``path`` when given), unless ``whole``.
     """
     n, m = len(ref), len(hyp)
-    if n * m > REGION_CELLS:
+    if n * m > REGION_CELLS and not whole:
         return _align_linear_in_pieces(ref, hyp, costs, ref_optional, hyp_optional, path)
     ins = [0.0 if (hyp_optional and hyp_optional[j]) else costs.insertion for j in range(m)]
     dels = [0.0 if (ref_optional and ref_optional[i]) else costs.deletion for i in range(n)]
@@ -561,6 +563,7 @@ def _align_linear_in_pieces(
             costs,
             ref_optional[i0:i1] if ref_optional else None,
             hyp_optional[j0:j1] if hyp_optional else None,
+            whole=True,
         )
         refs.extend(r + i0 if r >= 0 else -1 for r in part[0])
         hyps.extend(h + j0 if h >= 0 else -1 for h in part[1])

@@ -375,3 +375,30 @@ def test_two_unrelated_100000_word_utterances_with_an_alternation(tmp_path: Path
     segments = align_segments(parse_trn(ref_text, "ref"), parse_trn(hyp_text, "hyp"), options, "ref", "hyp")
     assert segments[0].counts() == {"C": 0, "S": BIG, "D": 0, "I": 0}
     assert totals(segments)["Err"] == 100.0
+
+
+def test_regions_cut_in_pieces_still_align_every_word_once_in_order(monkeypatch) -> None:
+    # Force the piecewise path on ordinary regions (pieces of 6 words a side above 50 cells): every
+    # word of each side is in exactly one column, in order; C pairs equal words, S different ones; a
+    # column's cost is its move's (flat costs: 0, 4, 3, 3; optional words deleted or inserted: 0).
+    import pipeline.dp as dp
+    from pipeline.dp import Costs
+
+    monkeypatch.setattr(dp, "REGION_CELLS", 50)
+    monkeypatch.setattr(dp, "PIECE", 6)
+    rng = random.Random(5)
+    for trial in range(150):
+        ref = [rng.randrange(30) for _ in range(rng.randint(0, 120))]
+        hyp = [rng.randrange(30) if rng.random() < 0.3 else w for w in ref if rng.random() > 0.15]
+        ref_optional = [rng.random() < 0.1 for _ in ref] if trial % 3 == 0 else None
+        for costs in (Costs(), Costs(substitution=lambda r, h: 2.0)):
+            alignment = align(WordGraph(ref, ref_optional), hyp, costs)
+            assert [r for r in alignment.ref if r >= 0] == list(range(len(ref)))
+            assert [h for h in alignment.hyp if h >= 0] == list(range(len(hyp)))
+            flat = {"S": 4.0 if costs.substitution is None else 2.0, "D": 3.0, "I": 3.0, "C": 0.0}
+            for r, h, op, cost in zip(
+                alignment.ref, alignment.hyp, alignment.ops.decode(), alignment.costs, strict=True
+            ):
+                assert (op == "C") == (r >= 0 and h >= 0 and ref[r] == hyp[h])
+                optional_deleted = op == "D" and ref_optional is not None and ref_optional[r]
+                assert cost == (0.0 if optional_deleted else flat[op])
