@@ -170,10 +170,8 @@ def align_command(args: argparse.Namespace) -> int:
     lock = threading.Lock()
     state = {"text": "reading the inputs", "last": started}
 
-    def say(text: str | None = None) -> None:
+    def say() -> None:
         with lock:
-            if text is not None:
-                state["text"] = text
             now = time.monotonic()
             state["last"] = now
             print(f"iescore align: {state['text']} ({now - started:.0f} s)", file=sys.stderr, flush=True)
@@ -217,7 +215,7 @@ def align_command(args: argparse.Namespace) -> int:
                 corpus_segments(read_corpus(p, args.encoding), options) for p in (args.ref, args.hyp)
             )
         with lock:
-            state["text"] = f"aligning {len(refs)} segments"
+            state["text"] = f"aligned 0 of {len(refs)} segments"
         segments = align_segments(
             refs, hyps, options, args.ref, args.hyp, args.allow_missing, progress=segment_done
         )
