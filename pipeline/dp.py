@@ -139,7 +139,11 @@ def align(
         score_hint = max(1, abs(len(surrogate) - len(hyp)))
     pending_ref, pending_hyp = 0, 0  # start of the region not yet aligned (surrogate, hyp positions)
     path: list[tuple[int, int]] = []  # rapidfuzz's alignment through that region: where its steps end
-    for tag, i1, i2, j1, j2 in Levenshtein.opcodes(surrogate, hyp, score_hint=score_hint):
+    if len(surrogate) * len(hyp) > REGION_CELLS and set(surrogate).isdisjoint(hyp):
+        opcodes = []  # no word in common: one region, cut on the straight line (see align_batch)
+    else:
+        opcodes = Levenshtein.opcodes(surrogate, hyp, score_hint=score_hint)
+    for tag, i1, i2, j1, j2 in opcodes:
         if tag != "equal" or i2 - i1 < ANCHOR:
             path.append((i2, j2))
             continue
@@ -573,7 +577,7 @@ def _align_linear_in_pieces(
 
 
 def _layout_path(ops: np.ndarray, n: int, m: int) -> list[tuple[int, int]] | None:
-    """Where each of a region's columns ends (words consumed on each side), for :func:`_cut_points`.
+    """The path of a region's columns through its words, for :func:`_cut_points`.
 
     Only for a region too large to align whole (None otherwise, or if the columns do not consume
     the region's ``n`` and ``m`` words).
@@ -584,7 +588,13 @@ def _layout_path(ops: np.ndarray, n: int, m: int) -> list[tuple[int, int]] | Non
     j = np.cumsum(ops != DELETION)
     if int(i[-1]) != n or int(j[-1]) != m:
         return None
-    return list(zip(i.tolist(), j.tolist(), strict=True))
+    # The matches, each from the point before it to the point after; the stretches between them
+    # are cut on the straight line, as the matching blocks of :func:`_cut_points` are.
+    matched = np.flatnonzero(ops == CORRECT)
+    points = np.empty((2 * len(matched), 2), np.int64)
+    points[0::2, 0], points[0::2, 1] = i[matched] - 1, j[matched] - 1
+    points[1::2, 0], points[1::2, 1] = i[matched], j[matched]
+    return [(a, b) for a, b in points.tolist()]
 
 
 def _exits(ref: WordGraph, a: int, b: int) -> list[int]:
@@ -795,7 +805,12 @@ def _align_chunk(
     per_document: list[int] = []
     extend, append = blocks.extend, per_document.append
     for ref, hyp, hint in zip(refs, hyps, hints, strict=True):
-        found = editops(ref, hyp, score_hint=hint).as_matching_blocks()
+        if len(ref) * len(hyp) > REGION_CELLS and set(ref).isdisjoint(hyp):
+            # Two long texts without a word in common: nothing to match, what rapidfuzz would find
+            # at the price of its quadratic (bit-parallel) work.
+            found = [(len(ref), len(hyp), 0)]
+        else:
+            found = editops(ref, hyp, score_hint=hint).as_matching_blocks()
         extend(found)  # the last block of a document is (n, m, 0)
         append(len(found))
     n_blocks = len(blocks)
