@@ -138,13 +138,35 @@ def align(
     if score_hint is None:
         score_hint = max(1, abs(len(surrogate) - len(hyp)))
     pending_ref, pending_hyp = 0, 0  # start of the region not yet aligned (surrogate, hyp positions)
-    for tag, i1, i2, j1, j2 in Levenshtein.opcodes(surrogate, hyp, score_hint=score_hint):
+    path: list[tuple[int, int]] = []  # rapidfuzz's alignment through that region: where its steps end
+    if len(surrogate) * len(hyp) > REGION_CELLS and set(surrogate).isdisjoint(hyp):
+        opcodes = []  # no word in common: one region, cut on the straight line (see align_batch)
+    else:
+        opcodes = Levenshtein.opcodes(surrogate, hyp, score_hint=score_hint)
+    for tag, i1, i2, j1, j2 in opcodes:
         if tag != "equal" or i2 - i1 < ANCHOR:
+            path.append((i2, j2))
             continue
-        _region(ref, hyp, costs, hyp_optional, node_of, pending_ref, i1, pending_hyp, j1, out)
+        _cut_region(
+            ref, hyp, costs, hyp_optional, surrogate, node_of, pending_ref, i1, pending_hyp, j1, out, path
+        )
         _equal(node_of, i1, i2, j1, out)
         pending_ref, pending_hyp = i2, j2
-    _region(ref, hyp, costs, hyp_optional, node_of, pending_ref, len(surrogate), pending_hyp, len(hyp), out)
+        path = []
+    _cut_region(
+        ref,
+        hyp,
+        costs,
+        hyp_optional,
+        surrogate,
+        node_of,
+        pending_ref,
+        len(surrogate),
+        pending_hyp,
+        len(hyp),
+        out,
+        path,
+    )
     return out
 
 
@@ -173,6 +195,55 @@ def _surrogate(ref: WordGraph) -> tuple[list[int], list[int]]:
     surrogate.extend(ref.ids[position:])
     node_of.extend(range(position, len(ref.ids) + 1))
     return surrogate, node_of
+
+
+def _cut_region(
+    ref: WordGraph,
+    hyp: Sequence[int],
+    costs: Costs,
+    hyp_optional: Sequence[bool] | None,
+    surrogate: Sequence[int],
+    node_of: Sequence[int],
+    i1: int,
+    i2: int,
+    j1: int,
+    j2: int,
+    out: Alignment,
+    path: Sequence[tuple[int, int]],
+) -> None:
+    """:func:`_region`, or for a region of more than ``REGION_CELLS`` cells, its pieces one by one.
+
+    The pieces are cut on the linear stand-in along ``path`` (rapidfuzz's alignment through the
+    region, the end of each step in whole-sequence positions; :func:`_cut_points`), so a branching
+    part lies whole in one piece; a piece's first nodes follow the piece's start, as a region's
+    follow its anchor.
+    """
+    if (node_of[i2] - node_of[i1]) * (j2 - j1) <= REGION_CELLS:
+        _region(ref, hyp, costs, hyp_optional, node_of, i1, i2, j1, j2, out)
+        return
+    local = [(i - i1, j - j1) for i, j in path]
+    cuts = _cut_points(
+        surrogate[i1:i2], hyp[j1:j2], PIECE if costs.substitution is None else CALLED_PIECE, local
+    )
+    for (a0, b0), (a1, b1) in zip(cuts, cuts[1:], strict=False):
+        if min(surrogate[i1 + a0 : i1 + a1], default=0) <= _SENTINEL_BASE:
+            _region(ref, hyp, costs, hyp_optional, node_of, i1 + a0, i1 + a1, j1 + b0, j1 + b1, out)
+            continue
+        # No branching part in the piece: the lean programme for plain sequences (the same one).
+        a, b = node_of[i1 + a0], node_of[i1 + a1]
+        h1, h2 = j1 + b0, j1 + b1
+        refs, hyps, ops, steps = _align_linear(
+            ref.ids[a:b],
+            hyp[h1:h2],
+            costs,
+            ref.optional[a:b] if ref.optional else None,
+            hyp_optional[h1:h2] if hyp_optional else None,
+            whole=True,
+        )
+        out.ref.extend(r + a if r >= 0 else -1 for r in refs)
+        out.hyp.extend(h + h1 if h >= 0 else -1 for h in hyps)
+        out.ops.extend(ops)
+        out.costs.extend(steps)
 
 
 def _equal(node_of: Sequence[int], i1: int, i2: int, j1: int, out: Alignment) -> None:
@@ -331,13 +402,18 @@ def _align_linear(
     costs: Costs,
     ref_optional: Sequence[bool] | None,
     hyp_optional: Sequence[bool] | None,
+    path: Sequence[tuple[int, int]] | None = None,
+    whole: bool = False,
 ) -> tuple[list[int], list[int], bytes, list[float]]:
     """:func:`_align_region` for a plain sequence, lean: columns as (ref, hyp, ops, costs), local.
 
     The same programme and the same tie order (diagonal, then insertion, deletion only when
-    strictly cheaper), traced back from the end.
+    strictly cheaper), traced back from the end. A region of more than ``REGION_CELLS`` cells is
+    aligned piece by piece (:func:`_cut_points`, along ``path`` when given), unless ``whole``.
     """
     n, m = len(ref), len(hyp)
+    if n * m > REGION_CELLS and not whole:
+        return _align_linear_in_pieces(ref, hyp, costs, ref_optional, hyp_optional, path)
     ins = [0.0 if (hyp_optional and hyp_optional[j]) else costs.insertion for j in range(m)]
     dels = [0.0 if (ref_optional and ref_optional[i]) else costs.deletion for i in range(n)]
     flat = costs.substitution
@@ -411,6 +487,114 @@ def _align_linear(
     ops.reverse()
     steps.reverse()
     return refs, hyps, bytes(ops), steps
+
+
+# A region of more cells than this (reference words x hypothesis words) is not aligned whole: its
+# table would grow with the product of its lengths (two unrelated 100,000-word texts: 10^10 cells).
+# It is cut into pieces of at most PIECE words a side along rapidfuzz's least-edit alignment, and
+# each piece goes through the programme; the work then grows with the length times PIECE. With
+# substitution costs of their own (phonetic), a cell costs a call of the cost function (tens of
+# microseconds for a new pair of words), so the pieces are single steps of rapidfuzz's alignment.
+REGION_CELLS = 100_000
+PIECE = 24
+CALLED_PIECE = 1
+
+
+def _cut_points(
+    ref: Sequence[int],
+    hyp: Sequence[int],
+    piece: int = PIECE,
+    path: Sequence[tuple[int, int]] | None = None,
+) -> list[tuple[int, int]]:
+    """Where to cut a large region: ``(i, j)`` pairs from ``(0, 0)`` to ``(len(ref), len(hyp))``.
+
+    The points lie on rapidfuzz's least-edit alignment (unit costs): at the ends of its runs of
+    equal words, and through the stretches between them (and along long runs) on the straight line,
+    so that consecutive points are at most ``piece`` words apart on each side. Then as many
+    consecutive stretches as fit in ``piece`` words a side make one piece. The programme on each
+    piece is sclite's; only the cut points are fixed, so the alignment's total cost can exceed the
+    least one, and a tie sclite would settle across a cut is settled within each piece.
+
+    ``path``: the points of such an alignment when the caller has one (each step's end, in order).
+    """
+    n, m = len(ref), len(hyp)
+    points: list[tuple[int, int]] = [(0, 0)]
+
+    def line(i1: int, j1: int) -> None:
+        i0, j0 = points[-1]
+        steps = -(-max(i1 - i0, j1 - j0) // piece)
+        for t in range(1, steps + 1):
+            points.append((i0 + (i1 - i0) * t // steps, j0 + (j1 - j0) * t // steps))
+
+    if path is None:
+        hint = max(1, abs(n - m))
+        for a, b, size in Levenshtein.editops(ref, hyp, score_hint=hint).as_matching_blocks():
+            line(a, b)  # the stretch without a match before the run
+            line(a + size, b + size)  # the run of equal words
+    else:
+        for i, j in path:
+            line(i, j)
+    line(n, m)
+    cuts = [(0, 0)]
+    for k in range(1, len(points)):
+        i0, j0 = cuts[-1]
+        i, j = points[k]
+        if i - i0 > piece or j - j0 > piece:
+            cuts.append(points[k - 1])
+    if cuts[-1] != (n, m):
+        cuts.append((n, m))
+    return cuts
+
+
+def _align_linear_in_pieces(
+    ref: Sequence[int],
+    hyp: Sequence[int],
+    costs: Costs,
+    ref_optional: Sequence[bool] | None,
+    hyp_optional: Sequence[bool] | None,
+    path: Sequence[tuple[int, int]] | None = None,
+) -> tuple[list[int], list[int], bytes, list[float]]:
+    """:func:`_align_linear` for a region too large to align whole, piece by piece (:func:`_cut_points`)."""
+    refs: list[int] = []
+    hyps: list[int] = []
+    ops = bytearray()
+    steps: list[float] = []
+    cuts = _cut_points(ref, hyp, PIECE if costs.substitution is None else CALLED_PIECE, path)
+    for (i0, j0), (i1, j1) in zip(cuts, cuts[1:], strict=False):
+        part = _align_linear(
+            ref[i0:i1],
+            hyp[j0:j1],
+            costs,
+            ref_optional[i0:i1] if ref_optional else None,
+            hyp_optional[j0:j1] if hyp_optional else None,
+            whole=True,
+        )
+        refs.extend(r + i0 if r >= 0 else -1 for r in part[0])
+        hyps.extend(h + j0 if h >= 0 else -1 for h in part[1])
+        ops.extend(part[2])
+        steps.extend(part[3])
+    return refs, hyps, bytes(ops), steps
+
+
+def _layout_path(ops: np.ndarray, n: int, m: int) -> list[tuple[int, int]] | None:
+    """The path of a region's columns through its words, for :func:`_cut_points`.
+
+    Only for a region too large to align whole (None otherwise, or if the columns do not consume
+    the region's ``n`` and ``m`` words).
+    """
+    if n * m <= REGION_CELLS or len(ops) == 0:
+        return None
+    i = np.cumsum(ops != INSERTION)
+    j = np.cumsum(ops != DELETION)
+    if int(i[-1]) != n or int(j[-1]) != m:
+        return None
+    # The matches, each from the point before it to the point after; the stretches between them
+    # are cut on the straight line, as the matching blocks of :func:`_cut_points` are.
+    matched = np.flatnonzero(ops == CORRECT)
+    points = np.empty((2 * len(matched), 2), np.int64)
+    points[0::2, 0], points[0::2, 1] = i[matched] - 1, j[matched] - 1
+    points[1::2, 0], points[1::2, 1] = i[matched], j[matched]
+    return [(a, b) for a, b in points.tolist()]
 
 
 def _exits(ref: WordGraph, a: int, b: int) -> list[int]:
@@ -621,7 +805,12 @@ def _align_chunk(
     per_document: list[int] = []
     extend, append = blocks.extend, per_document.append
     for ref, hyp, hint in zip(refs, hyps, hints, strict=True):
-        found = editops(ref, hyp, score_hint=hint).as_matching_blocks()
+        if len(ref) * len(hyp) > REGION_CELLS and set(ref).isdisjoint(hyp):
+            # Two long texts without a word in common: nothing to match, what rapidfuzz would find
+            # at the price of its quadratic (bit-parallel) work.
+            found = [(len(ref), len(hyp), 0)]
+        else:
+            found = editops(ref, hyp, score_hint=hint).as_matching_blocks()
         extend(found)  # the last block of a document is (n, m, 0)
         append(len(found))
     n_blocks = len(blocks)
@@ -1164,10 +1353,10 @@ def _splice(
     with_costs = costs.substitution is not None or ref_flags is not None or hyp_flags is not None
     if with_costs:
         new_starts, sizes, new_columns = _realign_each(
-            result, words, costs, ref_flags, hyp_flags, starts, word_ranges
+            result, words, costs, ref_flags, hyp_flags, starts, ends, word_ranges
         )
     else:
-        new_starts, sizes, new_columns = _realign_flat(result, words, costs, starts, word_ranges)
+        new_starts, sizes, new_columns = _realign_flat(result, words, costs, starts, ends, word_ranges)
     old_ends = ends.tolist()
     if any(new_starts[k] < old_ends[k - 1] for k in range(1, len(new_starts))):
         _scatter(result, new_starts, ends, sizes, new_columns)
@@ -1216,6 +1405,7 @@ def _realign_each(
     ref_flags: np.ndarray | None,
     hyp_flags: np.ndarray | None,
     starts: np.ndarray,
+    ends: np.ndarray,
     word_ranges: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
 ) -> tuple[list[int], list[int], tuple[np.ndarray, ...]]:
     """The regions' new columns by the full programme, one region at a time (:func:`_splice`).
@@ -1238,6 +1428,7 @@ def _realign_each(
             costs,
             ref_flags[a:b].tolist() if ref_flags is not None else None,
             hyp_flags[j1:j2].tolist() if hyp_flags is not None else None,
+            _layout_path(ops[start : ends[k]], b - a, j2 - j1),
         )
         refs = [r + a if r >= 0 else -1 for r in refs]
         hyps = [h + j1 if h >= 0 else -1 for h in hyps]
@@ -1292,6 +1483,7 @@ def _realign_flat(
     words: _Words,
     costs: Costs,
     starts: np.ndarray,
+    ends: np.ndarray,
     word_ranges: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
 ) -> tuple[list[int], list[int], tuple[np.ndarray, ...]]:
     """:func:`_realign_each` for flat costs and no optional word, all regions at once.
@@ -1337,8 +1529,10 @@ def _realign_flat(
     alone |= longest > bound
     for k in np.flatnonzero(alone).tolist():
         a, b, j1, j2 = int(ref_from[k]), int(ref_to[k]), int(hyp_from[k]), int(hyp_to[k])
+        start = int(starts[k])
+        path = _layout_path(result.ops[start : int(ends[k])], b - a, j2 - j1)
         refs, hyps, part_ops, _ = _align_linear(
-            words.ref.span(a, b), words.hyp.span(j1, j2), costs, None, None
+            words.ref.span(a, b), words.hyp.span(j1, j2), costs, None, None, path
         )
         group = np.array([k])
         lengths = np.array([len(part_ops)])

@@ -16,7 +16,7 @@ sclite counts its optionally deletable words under ``-D``.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from pipeline.align import AlignOptions, costs_for, document_items, reference_items, word_key
@@ -26,6 +26,7 @@ from pipeline.model import Corpus
 from pipeline.words import Item, Word, flatten, parse_items, speech_optional, word_graph
 
 _TRN_LINE = re.compile(r"^(?P<words>.*)\((?P<id>[^()]*)\)\s*$")
+_TOKEN = re.compile(r"[{}]|[^\s{}]+")  # as pipeline.words reads an alternation
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,7 @@ class AlignedSegment:
     alignment: Alignment
     ref_words: tuple[Word, ...]
     hyp_words: tuple[Word, ...]
+    missing: bool = False  # no hypothesis utterance (``--allow-missing``): every word deleted
 
     def counts(self) -> dict[str, int]:
         """C, S, D, I; an optional reference word left out counts as correct and an optional
@@ -61,8 +63,9 @@ class AlignedSegment:
 def parse_trn(text: str, source: str, optional_words: bool = False) -> list[Segment]:
     """Utterances of a trn file; blank lines and ``;;`` comment lines are skipped.
 
-    sclite lower-cases the whole line, id included. A line without a trailing ``(id)`` is an
-    InputError naming the line, as is a repeated id.
+    sclite lower-cases the whole line, id included. Each of these is an InputError naming the line:
+    no trailing ``(id)``, an empty ``()``, a repeated id, an unbalanced ``{ / }`` alternation, an
+    empty alternative (``{ a / }``: sclite writes ``@`` for no word).
     """
     segments: list[Segment] = []
     seen: dict[str, int] = {}
@@ -73,13 +76,38 @@ def parse_trn(text: str, source: str, optional_words: bool = False) -> list[Segm
         if match is None:
             raise InputError(source, number, "utterance id '(ID)' expected at the end of the line")
         uid = match.group("id").lower()
+        if not uid.strip():
+            raise InputError(
+                source, number, "empty utterance id '()': '(ID)' expected at the end of the line"
+            )
         if uid in seen:
             raise InputError(source, number, f"utterance id ({uid}) already on line {seen[uid]}")
         seen[uid] = number
         optional = speech_optional if optional_words else None
-        items = parse_items(match.group("words").lower(), 0, optional, source=source, line=number)
+        words = match.group("words")
+        items = parse_items(words.lower(), 0, optional, source=source, line=number)
+        empty = _empty_alternative(words)
+        if empty is not None:
+            raise InputError(source, number, f"empty alternative at column {empty}: write '@' for no word")
         segments.append(Segment(uid, tuple(items), number))
     return segments
+
+
+def _empty_alternative(words: str) -> int | None:
+    """The column of the first alternative with nothing in it (``{ }``, ``{ a / }``), or None.
+
+    Braces are balanced (checked by :func:`pipeline.words.parse_items` first); ``/`` separates
+    alternatives only inside braces, as a token of its own.
+    """
+    depth = 0
+    previous = ""
+    for match in _TOKEN.finditer(words):
+        token = match.group()
+        if depth and token in ("/", "}") and previous in ("{", "/"):
+            return match.start() + 1
+        depth += (token == "{") - (token == "}")
+        previous = token
+    return None
 
 
 def corpus_segments(corpus: Corpus, options: AlignOptions, reference: bool = False) -> list[Segment]:
@@ -110,13 +138,19 @@ def align_segments(
     options: AlignOptions,
     ref_source: str,
     hyp_source: str,
+    allow_missing: bool = False,
+    progress: Callable[[int, int], None] | None = None,
 ) -> list[AlignedSegment]:
     """Align each hypothesis segment with the reference segment of the same id, in hypothesis order.
 
-    A hypothesis id the reference lacks is an InputError (nothing is scored against nothing
-    silently); a reference segment without a hypothesis is aligned with an empty hypothesis (all
-    deletions), as sclite does for an empty line.
+    InputErrors (sclite refuses both too): a reference without any segment; a hypothesis id the
+    reference lacks (nothing is scored against nothing silently); a reference segment the
+    hypothesis lacks, naming the first one, unless ``allow_missing``: then each missing segment is
+    aligned with an empty hypothesis (all deletions), after the others, and marked ``missing``.
+    ``progress(done, total)`` is called after each segment.
     """
+    if not references:
+        raise InputError(ref_source, 0, "no utterances or documents: the reference is empty")
     vocabulary = Vocabulary()
     costs = costs_for(options, vocabulary)
     by_id = {segment.id: segment for segment in references}
@@ -124,25 +158,43 @@ def align_segments(
     for segment in hypotheses:
         if segment.id not in by_id:
             raise InputError(hyp_source, segment.line, f"({segment.id}) is not in the reference {ref_source}")
-    ordered = list(hypotheses) + [Segment(s.id, (), 0) for s in references if s.id not in hyp_ids]
+    missing = [s for s in references if s.id not in hyp_ids]
+    if missing and not allow_missing:
+        first = missing[0]
+        more = f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""
+        raise InputError(
+            hyp_source,
+            0,
+            f"({first.id}) of the reference {ref_source}:{first.line} has no hypothesis{more}; "
+            "--allow-missing scores missing utterances as deletions",
+        )
+    missing_ids = {s.id for s in missing}
+    ordered = list(hypotheses) + [Segment(s.id, (), 0) for s in missing]
     result = []
-    for hyp in ordered:
+    for done, hyp in enumerate(ordered, 1):
         ref = by_id[hyp.id]
         graph, ref_words = word_graph(ref.items, vocabulary, key=word_key)
         hyp_words = flatten(hyp.items)
         ids = vocabulary.ids([word_key(w.text) for w in hyp_words])
         optional = [w.optional for w in hyp_words]
         alignment = align(graph, ids, costs, optional if any(optional) else None)
-        result.append(AlignedSegment(hyp.id, alignment, tuple(ref_words), tuple(hyp_words)))
+        result.append(
+            AlignedSegment(hyp.id, alignment, tuple(ref_words), tuple(hyp_words), hyp.id in missing_ids)
+        )
+        if progress is not None:
+            progress(done, len(ordered))
     return result
 
 
 def totals(segments: Iterable[AlignedSegment]) -> dict[str, float | int]:
-    """Counts and sclite's percentages of the reference words (C + S + D), one decimal."""
+    """Counts and sclite's percentages of the reference words (C + S + D), one decimal, and the
+    number of segments without a hypothesis (``missing``, scored as deletions)."""
     counts = {"C": 0, "S": 0, "D": 0, "I": 0}
+    missing = 0
     for segment in segments:
         for op, n in segment.counts().items():
             counts[op] += n
+        missing += segment.missing
     words = counts["C"] + counts["S"] + counts["D"]
 
     def percent(n: int) -> float:
@@ -156,13 +208,16 @@ def totals(segments: Iterable[AlignedSegment]) -> dict[str, float | int]:
         "Del": percent(counts["D"]),
         "Ins": percent(counts["I"]),
         "Err": percent(counts["S"] + counts["D"] + counts["I"]),
+        "missing": missing,
     }
 
 
 def report_json(segments: Sequence[AlignedSegment]) -> dict:
+    """Totals, each segment's counts, and the ids of the segments without a hypothesis."""
     return {
         "totals": totals(segments),
         "segments": [{"id": s.id, **s.counts()} for s in segments],
+        "missing": [s.id for s in segments if s.missing],
     }
 
 
@@ -199,4 +254,6 @@ def render_report(segments: Sequence[AlignedSegment], system: str) -> str:
         + "  ".join(f"{name} {t[name]:.1f}" for name in ("Corr", "Sub", "Del", "Ins", "Err"))
         + "\n"
     )
+    if t["missing"]:
+        summary += f"missing hypothesis utterances: {t['missing']} (scored as deletions)\n"
     return "\n".join(blocks) + "\n" + summary

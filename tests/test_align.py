@@ -235,7 +235,7 @@ def test_align_command_on_sgml_corpora(tmp_path: Path, capsys: pytest.CaptureFix
     out = tmp_path / "a.json"
     status = main(
         ["align", "--ref", str(speech / "texts.sgml"), "--hyp", str(speech / "asr.sgml"), "-i", "sgml",
-         "--json", str(out)]
+         "--cost", "phonetic", "--json", str(out)]
     )  # fmt: skip
     assert status == 0
     printed = capsys.readouterr().out
@@ -342,3 +342,63 @@ def test_an_optional_word_is_matched_or_left_out_never_substituted() -> None:
     alignment = align(graph, vocabulary.ids(hyp_words), costs, [w == "um" for w in hyp_words])
     assert bytes(alignment.ops) == b"CDCC"
     assert [words[r].text for r in alignment.ref] == ["say", "a", "um", "went"]
+
+
+# -- large regions (issue 10): two unrelated 100,000-word texts -------------------------------------
+
+BIG = 100_000
+
+
+def test_two_unrelated_100000_word_texts_align_as_substitutions_with_called_costs() -> None:
+    # No word of the reference is in the hypothesis: the whole text is one region of 10^10 cells,
+    # realigned by the programme because the costs are a function (as phonetic ones are). By hand:
+    # both sides have n words, so an alignment with k deletions has k insertions and n - k
+    # substitutions, costing 2 (n - k) + 6 k with these costs: least for k = 0, every word
+    # substituted for the word at its own position.
+    from pipeline.dp import Costs, align_batch
+
+    ref = list(range(BIG))
+    hyp = list(range(BIG, 2 * BIG))
+    batch = align_batch([ref], [hyp], Costs(substitution=lambda r, h: 2.0))
+    assert bytes(batch.ops) == b"S" * BIG
+    assert batch.ref.tolist() == ref and batch.hyp.tolist() == list(range(BIG))
+    assert float(batch.costs.sum()) == 2.0 * BIG
+
+
+def test_two_unrelated_100000_word_utterances_with_an_alternation(tmp_path: Path) -> None:
+    # trn utterances, sclite's costs; the reference opens with an alternation, so it is a word graph
+    # (the other aligner). Either branch gives 100,000 reference words against 100,000 different
+    # hypothesis words: as above, 4 (n - k) + 6 k is least for k = 0, all substitutions.
+    ref_text = "{ alt / alternative } " + " ".join(f"r{k}" for k in range(1, BIG)) + " (u1)\n"
+    hyp_text = " ".join(f"h{k}" for k in range(BIG)) + " (u1)\n"
+    options = AlignOptions(cost="levenshtein", optional=None)
+    segments = align_segments(parse_trn(ref_text, "ref"), parse_trn(hyp_text, "hyp"), options, "ref", "hyp")
+    assert segments[0].counts() == {"C": 0, "S": BIG, "D": 0, "I": 0}
+    assert totals(segments)["Err"] == 100.0
+
+
+def test_regions_cut_in_pieces_still_align_every_word_once_in_order(monkeypatch) -> None:
+    # Force the piecewise path on ordinary regions (pieces of 6 words a side above 50 cells): every
+    # word of each side is in exactly one column, in order; C pairs equal words, S different ones; a
+    # column's cost is its move's (flat costs: 0, 4, 3, 3; optional words deleted or inserted: 0).
+    import pipeline.dp as dp
+    from pipeline.dp import Costs
+
+    monkeypatch.setattr(dp, "REGION_CELLS", 50)
+    monkeypatch.setattr(dp, "PIECE", 6)
+    rng = random.Random(5)
+    for trial in range(150):
+        ref = [rng.randrange(30) for _ in range(rng.randint(0, 120))]
+        hyp = [rng.randrange(30) if rng.random() < 0.3 else w for w in ref if rng.random() > 0.15]
+        ref_optional = [rng.random() < 0.1 for _ in ref] if trial % 3 == 0 else None
+        for costs in (Costs(), Costs(substitution=lambda r, h: 2.0)):
+            alignment = align(WordGraph(ref, ref_optional), hyp, costs)
+            assert [r for r in alignment.ref if r >= 0] == list(range(len(ref)))
+            assert [h for h in alignment.hyp if h >= 0] == list(range(len(hyp)))
+            flat = {"S": 4.0 if costs.substitution is None else 2.0, "D": 3.0, "I": 3.0, "C": 0.0}
+            for r, h, op, cost in zip(
+                alignment.ref, alignment.hyp, alignment.ops.decode(), alignment.costs, strict=True
+            ):
+                assert (op == "C") == (r >= 0 and h >= 0 and ref[r] == hyp[h])
+                optional_deleted = op == "D" and ref_optional is not None and ref_optional[r]
+                assert cost == (0.0 if optional_deleted else flat[op])
