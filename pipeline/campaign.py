@@ -557,7 +557,6 @@ def coref_report_data(
     title: str,
     board: pa.Table,
     significance: pa.Table,
-    statistics: Mapping[str, pa.Table],
     mentions: Mapping[str, pa.Table],
     limit: int,
     resamples: int,
@@ -566,10 +565,7 @@ def coref_report_data(
     """The HTML page's data of a coreference campaign: leaderboard rows with each metric's F1 and the
     CoNLL F1's interval; the heat map's columns are the metrics; the per-document view shows the key's
     and each response's chains (first ``limit`` documents in key order), with split and merged chains.
-
-    ``statistics`` is not needed beyond the board (kept for symmetry with the summary's inputs).
     """
-    del statistics
     rows = board.to_pylist()
     headline = COREF.headline
     leaderboard_rows = [

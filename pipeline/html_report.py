@@ -98,7 +98,7 @@ class CorefView:
     """One document of a coreference campaign: the key's chains, and each system's response chains.
 
     ``split[system]`` lists the key chains whose mentions the system does not keep in one chain (split
-    over several response chains, or partly missing); ``merged[system]`` the response chains whose
+    over several response chains, or missing); ``merged[system]`` the response chains whose
     mentions come from several key chains (or are partly spurious). Their mentions are highlighted.
     """
 
@@ -450,11 +450,11 @@ def _coref_documents_section(report: CampaignReport, systems: list[str]) -> str:
         "the others are not shown here."
     )
     return (
-        '<section id="documents"><h2>5. Documents</h2>\n'
+        '<section id="documents"><h2>4. Documents</h2>\n'
         f'<p class="legend">{count} The key&#8217;s chains (left) and the selected system&#8217;s (right), '
         "one chain a line, each mention with its extent. "
         '<span class="split">A key chain the response splits</span> (over several response chains, or '
-        'partly missing) and <span class="merged">a response chain that merges key chains</span> (or holds '
+        'missing) and <span class="merged">a response chain that merges key chains</span> (or holds '
         'spurious mentions) are highlighted; <span class="mis">missing</span> and '
         '<span class="spu">spurious</span> mentions are marked.</p>\n'
         "<noscript><p><b>This section needs JavaScript.</b></p></noscript>\n"
@@ -868,7 +868,7 @@ def _heat_map_section(report: CampaignReport, systems: list[str]) -> str:
             "reference and no hypothesis fill for that slot)."
         )
     return (
-        f'<section id="heatmap"><h2>3. {title}</h2>\n<div class="scroll">'
+        f'<section id="heatmap"><h2>{2 if coreference else 3}. {title}</h2>\n<div class="scroll">'
         '<table class="heat">'
         f'<thead><tr><th class="row">System</th>{head}</tr></thead>\n<tbody>'
         + "\n".join(rows)
@@ -908,7 +908,8 @@ def _significance_section(report: CampaignReport, systems: list[str]) -> str:
         f"{head}</tr></thead>\n<tbody>" + "\n".join(rows) + "</tbody></table></div>\n"
     )
     return (
-        f'<section id="significance"><h2>4. Significance of differences in {f_name}</h2>\n{table}'
+        f'<section id="significance"><h2>{3 if report.coref is not None else 4}. Significance of differences '
+        f"in {f_name}</h2>\n{table}"
         '<p class="legend">Each cell compares the row system with the column system: first line, '
         f"{f_name}(row) "
         f"&minus; {f_name}(column) in percentage points; <b>bs</b>, the p-value of the paired bootstrap "

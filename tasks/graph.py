@@ -149,9 +149,10 @@ def _muc_campaign_spec(campaign: Campaign) -> tuple[dict[str, Any], dict[str, di
     if config is None:  # read_campaign parses the configuration of every MUC campaign
         raise RuntimeError(f"{campaign.source}: a MUC campaign without its parsed configuration")
     encoding = campaign.options["encoding"]
+    settings = {"resamples": int(campaign.options["resamples"]), "seed": int(campaign.options["seed"])}
     reports = {
         system.name: muc_spec(
-            replace(config, response_file=system.templates), campaign.reference_templates, encoding
+            replace(config, response_file=system.templates), campaign.reference_templates, encoding, settings
         )
         for system in campaign.systems
     }

@@ -190,8 +190,14 @@ def coreference_spec(config: MucConfig, config_path: Path, encoding: str = "utf-
     )
 
 
-def muc_spec(config: MucConfig, config_path: Path, encoding: str = "utf-8") -> dict[str, Any]:
-    """The Report spec of a template or named entity MUC task."""
+def muc_spec(
+    config: MucConfig, config_path: Path, encoding: str = "utf-8", statistics: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """The Report spec of a template or named entity MUC task.
+
+    ``statistics`` (a campaign's resamples and seed) join the signature: a campaign prints intervals and
+    significance beside each score, as templette campaigns do.
+    """
     task = task_of(config)
     config_file = file_spec(config_path)
     strings = {
@@ -224,7 +230,7 @@ def muc_spec(config: MucConfig, config_path: Path, encoding: str = "utf-8") -> d
     scored = stage_spec("MapAndScore", options, sides)
     signature = make_signature(
         "muc",
-        {"task": task, "unscored": options["unscored"], "beta": float(config.beta)},
+        {"task": task, "unscored": options["unscored"], "beta": float(config.beta), **(statistics or {})},
         {
             "config": config_file["sha256"],
             "key": file_spec(config.key_file)["sha256"],

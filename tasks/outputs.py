@@ -240,7 +240,6 @@ def campaign_html(campaign: Campaign, summary: Stage, reports: Mapping[str, Stag
             f"iescore campaign: {campaign.source.name}",
             read_table(summary.output()["leaderboard"]),
             read_table(summary.output()["significance"]),
-            {name: read_table(task.output()["statistics"]) for name, task in reports.items()},
             mentions,
             int(options["html_documents"]),
             int(options["resamples"]),
