@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.campaign import read_campaign
+from pipeline.campaign import _chain_view, read_campaign
+from pipeline.coref import align_documents, mention_table, read_conll
 from pipeline.errors import InputError
 from tasks import runner
 from tasks.base import task_for
@@ -210,3 +211,26 @@ def test_bad_campaign_kinds_exit_2_naming_the_line(
     )
     assert status == 2 and f"{campaign}:{line}: " in err and message in err, err
     assert out == "" and not (tmp_path / "store").exists() and not (tmp_path / "out").exists()
+
+
+def test_chain_view_counts_missing_and_spurious_mentions_as_chains_of_their_own(tmp_path: Path) -> None:
+    key_file, response_file = tmp_path / "key.conll", tmp_path / "response.conll"
+    # Key: chain A = {t0, t2}, chain B = {t4, t5}. Response: {t0, t6} (t6 spurious), {t4, t5}; t2 missed.
+    # By the rule: A is split (t0 in one response chain, t2 in none), B is not; the response chain
+    # {t0, t6} is merged (t0 of A, t6 of no key chain), {t4, t5} is not.
+    lines = {
+        key_file: {0: "(1)", 2: "(1)", 4: "(2)", 5: "(2)"},
+        response_file: {0: "(7)", 6: "(7)", 4: "(8)", 5: "(8)"},
+    }
+    for path, marks in lines.items():
+        body = "".join(f"d\t0\t{i}\tw{i}\t{marks.get(i, '-')}\n" for i in range(7))
+        path.write_text(f"#begin document (d);\n{body}#end document\n")
+    key, response = read_conll(key_file), read_conll(response_file, response=True)
+    frame = mention_table(align_documents(key, response))
+    view = _chain_view("(d);", {"s": frame})
+    assert [[m.text for m in chain] for chain in view.key] == [["w0", "w2"], ["w4", "w5"]]
+    assert [[(m.text, m.status) for m in chain] for chain in view.responses["s"]] == [
+        [("w0", "COR"), ("w6", "SPU")],
+        [("w4", "COR"), ("w5", "COR")],
+    ]
+    assert view.split == {"s": [0]} and view.merged == {"s": [0]}
