@@ -33,6 +33,29 @@ A campaign file (TOML) names one reference and several systems::
 
     output = "results"                   # optional (top level): where reports and tables go
 
+``scorer`` (top level) names the scorer family: ``"templette"`` (the default, above), ``"muc"`` or
+``"coref"``. Each family has its own keys in ``[reference]``, ``[systems.NAME]`` and ``[options]``
+(``FAMILY_KEYS``); a key of another family is an error naming its line::
+
+    scorer = "muc"                       # the MUC scorer (seed 001), template or named entity tasks
+    [reference]
+    config = "te.config"                 # a MUC configuration: key, slot and class defs, options
+    [systems.alpha]
+    response = "alpha.tpl"               # replaces the configuration's :response_file
+    [options]                            # encoding resamples seed html_documents
+
+    scorer = "coref"                     # coreference chains: MUC, B3, CEAF-e, CoNLL F1
+    [reference]
+    key = "key.conll"
+    [systems.alpha]
+    response = "alpha.conll"
+    [options]
+    format = "conll"                     # or "sgml" (MUC texts with COREF tags)
+    match = "exact"                      # or "min" (sgml only)
+                                         # and encoding resamples seed html_documents
+
+A MUC configuration of the coreference task is refused: its campaign is ``scorer = "coref"``.
+
 Paths are relative to the campaign file. System names are labels only: they never become paths (the
 output directory names each system's tables by a slug of its name and a digest, see ``output_name``).
 
@@ -60,13 +83,27 @@ import pyarrow.compute as pc
 
 from pipeline import html_report, stats
 from pipeline.align import COST_MODELS
-from pipeline.core.family import UnitStatistics
+from pipeline.core.family import Family, UnitStatistics
+from pipeline.coref import FORMATS, MATCH_MODES
 from pipeline.errors import InputError
-from pipeline.families import TEMPLETTE, templette_statistics
+from pipeline.families import COREF, MUC, TEMPLETTE, templette_statistics
+from pipeline.muc import TASKS
+from pipeline.muc_config import MucConfig, read_config
 from pipeline.removal import DEFAULT_PREMODIFIERS
+from pipeline.report import _p, _pct2
+from pipeline.report import printable as _printable
 from pipeline.scoring import COMPARE_MODES
 from pipeline.stats import Interval
-from schemas import COUNT_COLUMNS, LEADERBOARD, MEASURE_COLUMNS, SIGNIFICANCE, C, table_from_rows
+from schemas import (
+    COREF_BOARD_MEASURES,
+    COREF_LEADERBOARD,
+    COUNT_COLUMNS,
+    LEADERBOARD,
+    MEASURE_COLUMNS,
+    SIGNIFICANCE,
+    C,
+    table_from_rows,
+)
 
 DEFAULT_OPTIONS: dict[str, Any] = {
     "compare": "both",
@@ -81,11 +118,36 @@ DEFAULT_OPTIONS: dict[str, Any] = {
     "resamples": 1000,
     "seed": 12345,
     "html_documents": 100,
+    "format": "conll",
+    "match": "exact",
+}
+
+#: The scorer families a campaign can name, and the family whose statistics each one's summary uses.
+FAMILIES: dict[str, Family] = {"templette": TEMPLETTE, "muc": MUC, "coref": COREF}
+
+#: Per scorer: the keys of [reference], of each [systems.NAME], and the options it takes.
+_COMMON_OPTIONS = {"encoding", "resamples", "seed", "html_documents"}
+FAMILY_KEYS: dict[str, dict[str, set[str]]] = {
+    "templette": {
+        "reference": {"templates", "texts"},
+        "system": {"templates", "texts", "unsegmented"},
+        "options": set(DEFAULT_OPTIONS) - {"format", "match"},
+    },
+    "muc": {"reference": {"config"}, "system": {"response"}, "options": set(_COMMON_OPTIONS)},
+    "coref": {"reference": {"key"}, "system": {"response"}, "options": _COMMON_OPTIONS | {"format", "match"}},
+}
+# What each family's reference table and system tables must hold, for messages.
+_REQUIRED = {
+    "templette": ("templates", "a [reference] table with templates = FILE"),
+    "muc": ("config", "a [reference] table with config = FILE (a MUC configuration)"),
+    "coref": ("key", "a [reference] table with key = FILE"),
 }
 
 
 @dataclass(frozen=True)
 class System:
+    """A system: ``templates`` is its file, templates (templette) or its response (muc, coref)."""
+
     name: str
     templates: Path
     texts: Path | None = None
@@ -94,6 +156,9 @@ class System:
 
 @dataclass(frozen=True)
 class Campaign:
+    """A parsed campaign. ``reference_templates`` is the reference's file: its templates (templette),
+    the MUC configuration (muc, parsed in ``muc_config``) or the coreference key (coref)."""
+
     source: Path
     reference_templates: Path
     reference_texts: Path | None
@@ -102,11 +167,21 @@ class Campaign:
     store: Path | str | None = None  # a directory, or an s3://BUCKET/PREFIX URL (kept as written)
     output: Path | None = None
     store_line: int = 0
+    scorer: str = "templette"
+    muc_config: MucConfig | None = None
+
+    @property
+    def family(self) -> Family:
+        return FAMILIES[self.scorer]
 
     @property
     def reference_files(self) -> tuple[Path, ...]:
-        """The files every system is scored against: the reference's templates and texts, the GLM."""
-        files = (self.reference_templates, self.reference_texts, self.options.get("glm"))
+        """The files every system is scored against: the reference's templates and texts, the GLM; a
+        MUC configuration and its key and texts; a coreference key."""
+        if self.muc_config is not None:
+            files = (self.reference_templates, self.muc_config.key_file, self.muc_config.text_file)
+        else:
+            files = (self.reference_templates, self.reference_texts, self.options.get("glm"))
         return tuple(Path(f) for f in files if f)
 
 
@@ -121,39 +196,82 @@ def read_campaign(path: str | Path) -> Campaign:
     data = _parse_toml(path, text)
     values = _Values(path, text)
     base = path.parent
-    values.known(data, (), {"store", "output", "reference", "options", "systems"})
-    reference = values.table(data, ("reference",), "a [reference] table with templates = FILE")
-    values.known(reference, ("reference",), {"templates", "texts"})
-    systems = values.table(data, ("systems",), "a [systems.NAME] table with templates = FILE for each system")
+    values.known(data, (), {"scorer", "store", "output", "reference", "options", "systems"})
+    scorer = data.get("scorer", "templette")
+    if scorer not in FAMILY_KEYS:
+        raise values.expected(("scorer",), "one of " + ", ".join(f'"{f}"' for f in FAMILY_KEYS), scorer)
+    keys = FAMILY_KEYS[scorer]
+    main, required = _REQUIRED[scorer]
+    system_key = "templates" if scorer == "templette" else "response"
+    reference = values.table(data, ("reference",), required)
+    values.family_keys(reference, ("reference",), scorer, "reference")
+    systems = values.table(
+        data, ("systems",), f"a [systems.NAME] table with {system_key} = FILE for each system"
+    )
     if not systems:
-        raise values.error(("systems",), "at least one system expected: [systems.NAME] with templates = FILE")
+        raise values.error(
+            ("systems",), f"at least one system expected: [systems.NAME] with {system_key} = FILE"
+        )
     parsed = []
     for name, entry in systems.items():
-        keys = ("systems", name)
+        where = ("systems", name)
         if not isinstance(entry, dict):
-            raise values.expected(keys, f"a table [{_dotted(keys)}] with templates = FILE", entry)
-        values.known(entry, keys, {"templates", "texts", "unsegmented"})
+            raise values.expected(where, f"a table [{_dotted(where)}] with {system_key} = FILE", entry)
+        values.family_keys(entry, where, scorer, "system")
         parsed.append(
             System(
                 name,
-                values.file(entry, (*keys, "templates"), base, f"system {name!r}: templates = FILE expected"),
-                values.file(entry, (*keys, "texts"), base),
-                values.boolean(entry, (*keys, "unsegmented"), False),
+                values.file(
+                    entry, (*where, system_key), base, f"system {name!r}: {system_key} = FILE expected"
+                ),
+                values.file(entry, (*where, "texts"), base),
+                values.boolean(entry, (*where, "unsegmented"), False),
             )
         )
     given = values.table(data, ("options",), None)
-    values.known(given, ("options",), set(DEFAULT_OPTIONS))
-    options = {name: values.option(given, name, base) for name in DEFAULT_OPTIONS}
+    values.family_keys(given, ("options",), scorer, "options")
+    options = {name: values.option(given, name, base) for name in DEFAULT_OPTIONS if name in keys["options"]}
+    if scorer == "coref" and options["match"] == "min" and options["format"] != "sgml":
+        raise values.error(
+            ("options", "match"), 'options.match: "min" needs format = "sgml" (CoNLL has no MIN)'
+        )
+    reference_file = values.file(reference, ("reference", main), base, f"reference: {main} = FILE expected")
+    config = None
+    if scorer == "muc":
+        config = _muc_reference(reference_file, options["encoding"], values.error(("reference", main), ""))
     return Campaign(
         path,
-        values.file(reference, ("reference", "templates"), base, "reference: templates = FILE expected"),
+        reference_file,
         values.file(reference, ("reference", "texts"), base),
         tuple(parsed),
         options,
         values.directory(data, ("store",), base, urls=True),
         values.directory(data, ("output",), base),
         store_line=values.line(("store",)) if "store" in data else 0,
+        scorer=scorer,
+        muc_config=config,
     )
+
+
+def _muc_reference(path: Path, encoding: str, where: InputError) -> MucConfig:
+    """The MUC configuration of a MUC campaign: a template or named entity task whose key (and texts)
+    exist. Its :response_file is not read: each system's response replaces it."""
+    config = read_config(path, encoding)
+    if config.task not in TASKS:
+        raise InputError(config.source, 0, f":scoring_task expected, one of {', '.join(TASKS)}")
+    if config.task == "coreference":
+        raise InputError(
+            where.file,
+            where.line,
+            f"reference.config: {path.name} configures the coreference task; score coreference with "
+            'scorer = "coref" ([reference] key = FILE, [options] format = "sgml")',
+        )
+    for name, file in (("key_file", config.key_file), ("text_file", config.text_file)):
+        if file is not None and not Path(file).is_file():
+            raise InputError(
+                config.source, config.option_lines.get(name, 0), f":{name} {file}: file not found"
+            )
+    return config
 
 
 def leaderboard(
@@ -199,16 +317,18 @@ def campaign_statistics(
     resamples: int,
     seed: int,
     beta: float,
+    family: Family = TEMPLETTE,
 ) -> tuple[pa.Table, pa.Table]:
     """The leaderboard with bootstrap intervals, and the significance of every pair of systems.
 
+    ``family`` is TEMPLETTE or MUC (the MUC scorer's ALL SLOTS is made of the same points).
     Both come from the templette family's statistics (``document_statistics``): the points ALL SLOTS
     counts (``slot_points``), by document, so every interval and every delta is about the leaderboard's
     own REC, PRE and F (their full-sample values are those the board prints). The documents resampled
     are every document with a point in any system's tallies.
     """
     names = list(scores)
-    statistics = document_statistics(names, tallies)
+    statistics = document_statistics(names, tallies, family)
     _require_same_totals(statistics, scores)
     options = {"beta": beta}
     # A system's interval depends on its own statistics only (the resampled documents are drawn the same
@@ -244,7 +364,9 @@ def significance_table(
     return table_from_rows(rows, SIGNIFICANCE)
 
 
-def document_statistics(systems: list[str], tallies: Mapping[str, pa.Table]) -> UnitStatistics:
+def document_statistics(
+    systems: list[str], tallies: Mapping[str, pa.Table], family: Family = TEMPLETTE
+) -> UnitStatistics:
     """The campaign's sufficient statistics: the templette family's, ALL SLOTS points by system and
     document (``pipeline.families.templette_statistics``).
 
@@ -252,7 +374,65 @@ def document_statistics(systems: list[str], tallies: Mapping[str, pa.Table]) -> 
     resampling draws them in).
     """
     tables = {name: templette_statistics(tallies[name], name) for name in systems}
-    return UnitStatistics.from_table(TEMPLETTE, tables)
+    return UnitStatistics.from_table(family, tables)
+
+
+def coref_campaign_statistics(
+    statistics: Mapping[str, pa.Table], signatures: Mapping[str, str], resamples: int, seed: int
+) -> tuple[pa.Table, pa.Table]:
+    """A coreference campaign's leaderboard and significance from every system's ``STATISTICS`` table
+    (``pipeline.families.coref_statistics``): the COREF family's measures of the sums over documents,
+    ranked by CoNLL F1 (``stats.standings``), its bootstrap interval, and every pair compared on it."""
+    table = UnitStatistics.from_table(COREF, statistics)
+    intervals = stats.bootstrap_intervals(table, resamples=resamples, seed=seed)
+    rows = []
+    for standing in stats.standings(table, intervals):
+        headline = standing.intervals.get(COREF.headline, Interval(None, None))
+        rows.append(
+            {
+                C.rank: standing.rank,
+                C.system: standing.system,
+                **{name: standing.measures[name] for name in COREF_BOARD_MEASURES},
+                f"{COREF.headline}_low": headline.low,
+                f"{COREF.headline}_high": headline.high,
+                C.signature: signatures[standing.system],
+            }
+        )
+    board = table_from_rows(rows, COREF_LEADERBOARD)
+    ranked = table.select(board.column(C.system).to_pylist())
+    return board, significance_table(ranked, resamples, seed)
+
+
+def is_coref_board(board: pa.Table) -> bool:
+    """Whether a leaderboard is a coreference campaign's (``COREF_LEADERBOARD``)."""
+    return COREF.headline in board.column_names
+
+
+def coref_leaderboard_text(board: pa.Table, significance: pa.Table | None = None) -> str:
+    """A coreference leaderboard as a fixed-width table: MUC, B3 and CEAF-e F1, CoNLL F1 and its
+    interval, percentages (``-`` where undefined); then p(next) as the templette leaderboard."""
+    rows = board.to_pylist()
+    names = [_printable(row[C.system]) for row in rows]
+    width = max([len("system")] + [len(name) for name in names])
+    following: dict[str, float | None] = {}
+    if significance is not None:
+        p_values = {(r[C.system_a], r[C.system_b]): r[C.randomization_p] for r in significance.to_pylist()}
+        for upper, lower in zip(rows, rows[1:], strict=False):
+            following[upper[C.system]] = p_values.get((upper[C.system], lower[C.system]))
+    shown = ("MUC_F1", "B3_F1", "CEAFe_F1", "CoNLL_F1")
+    header = f"{'rank':>4}  {'system':<{width}}" + "".join(f"{c:>9}" for c in shown)
+    header += f"  {'CoNLL_F1 95% CI':>15}" + (f"  {'p(next)':>7}" if following else "")
+    lines = [header, "-" * len(header)]
+    for row, name in zip(rows, names, strict=True):
+        cells = "".join(f"{_pct2(row[c]):>9}" for c in shown)
+        cells += f"  {_pct2(row['CoNLL_F1_low']):>7}-{_pct2(row['CoNLL_F1_high']):<7}"
+        if following:
+            p = following.get(row[C.system])
+            cells += f"  {_p(p) if row[C.system] in following else '':>7}"
+        lines.append(f"{row[C.rank]:>4}  {name:<{width}}{cells}")
+    if following:
+        lines.append("p(next): approximate randomization over documents, CoNLL F1 against the next system's")
+    return "\n".join(lines) + "\n"
 
 
 def _require_same_totals(statistics: UnitStatistics, scores: Mapping[str, pa.Table]) -> None:
@@ -285,8 +465,12 @@ def report_data(
     limit: int,
     resamples: int,
     seed: int,
+    objects: bool = False,
 ) -> html_report.CampaignReport:
     """The HTML report's data from a campaign's artifacts.
+
+    ``objects``: the per-document view lists the object (instance) pairings before the fills, as the
+    MUC scorer's summary does (a MUC campaign); their slot is empty and their fills the pointers.
 
     ``character_extents[name]`` says whether a system's mapping extents are characters of the reference
     text (clean text) rather than alignment columns (speech input): only then are its fills
@@ -326,13 +510,27 @@ def report_data(
     views: dict[str, dict[str, list[html_report.Pairing]]] = {doc: {} for doc in shown}
     for name, mapping in mappings.items():
         spans = character_extents.get(name, False)
+        levels = ["instance", "fill"] if objects else ["fill"]
         selected = mapping.filter(
             pc.and_(
-                pc.equal(mapping.column(C.level), "fill"),
+                pc.is_in(mapping.column(C.level), pa.array(levels, pa.string())),
                 pc.is_in(mapping.column(C.doc_id), pa.array(shown, pa.string())),
             )
         )
         for row in selected.to_pylist():
+            if row[C.level] == "instance":
+                views[row[C.doc_id]].setdefault(name, []).append(
+                    html_report.Pairing(
+                        instance_type=row[C.instance_type],
+                        slot=None,
+                        ref=row[C.ref_instance],
+                        hyp=row[C.hyp_instance],
+                        ref_span=None,
+                        hyp_span=None,
+                        categories=" ".join(f"{p['aspect']}:{p['category']}" for p in row[C.points]),
+                    )
+                )
+                continue
             views[row[C.doc_id]].setdefault(name, []).append(
                 html_report.Pairing(
                     instance_type=row[C.instance_type],
@@ -355,6 +553,108 @@ def report_data(
         resamples=resamples,
         seed=seed,
     )
+
+
+def coref_report_data(
+    title: str,
+    board: pa.Table,
+    significance: pa.Table,
+    mentions: Mapping[str, pa.Table],
+    limit: int,
+    resamples: int,
+    seed: int,
+) -> html_report.CampaignReport:
+    """The HTML page's data of a coreference campaign: leaderboard rows with each metric's F1 and the
+    CoNLL F1's interval; the heat map's columns are the metrics; the per-document view shows the key's
+    and each response's chains (first ``limit`` documents in key order), with split and merged chains.
+    """
+    rows = board.to_pylist()
+    headline = COREF.headline
+    leaderboard_rows = [
+        html_report.SystemRow(
+            rank=row[C.rank],
+            system=row[C.system],
+            counts={},
+            measures={k: row[k] for k in html_report.COREF_COLUMNS},
+            intervals={headline: (row[f"{headline}_low"], row[f"{headline}_high"])},
+            signature=row[C.signature],
+        )
+        for row in rows
+    ]
+    heat = {row[C.system]: {label: row[k] for k, label in html_report.COREF_COLUMNS.items()} for row in rows}
+    pairs = {
+        (row[C.system_a], row[C.system_b]): (row[C.delta], row[C.paired_bootstrap_p], row[C.randomization_p])
+        for row in significance.to_pylist()
+    }
+    frames = {name: table.to_pandas() for name, table in mentions.items()}
+    order: list[str] = []
+    for frame in frames.values():
+        order = list(dict.fromkeys([*order, *frame[C.doc_id]]))  # key order (mention_table's)
+    shown = order[:limit]
+    views = [_chain_view(doc, frames) for doc in shown]
+    return html_report.CampaignReport(
+        title=title,
+        signature_note="Each system's score signature is in the leaderboard's tooltip and JSON output.",
+        leaderboard=leaderboard_rows,
+        slot_f=heat,
+        significance=pairs,
+        documents=[],
+        documents_total=len(order),
+        resamples=resamples,
+        seed=seed,
+        headline=headline,
+        headline_label="CoNLL F1",
+        coref=views,
+    )
+
+
+def _chain_view(doc_id: str, frames: Mapping[str, Any]) -> html_report.CorefView:
+    """One document's chains: the key's (from any system's mentions: every one lists every key
+    mention), each system's response chains, and which are split or merged.
+
+    A key chain is split when its mentions are not all in one response chain (a missing mention counts
+    as a chain of its own); a response chain is merged when its mentions are not all of one key chain
+    (a spurious mention counts as a chain of its own).
+    """
+    key: dict[int, list[html_report.CorefMention]] = {}
+    responses: dict[str, list[list[html_report.CorefMention]]] = {}
+    split: dict[str, list[int]] = {}
+    merged: dict[str, list[int]] = {}
+    for name, frame in frames.items():
+        rows = (
+            frame[frame[C.doc_id] == doc_id].sort_values([C.start, C.end], kind="stable").to_dict("records")
+        )
+        key_sides: dict[int, set[int]] = {}
+        response_sides: dict[int, set[int]] = {}
+        chains: dict[int, list[html_report.CorefMention]] = {}
+        own_key: dict[int, list[html_report.CorefMention]] = {}
+        lonely = 0  # each missing or spurious mention is a chain of its own on the other side
+        for row in rows:
+            start, end, status = int(row[C.start]), int(row[C.end]), row[C.status]
+            if row[C.key_mention] >= 0:
+                chain = int(row[C.key_chain])
+                own_key.setdefault(chain, []).append(
+                    html_report.CorefMention(row[C.key_text], start, end, status)
+                )
+                if status != "OPT":
+                    lonely += status != "COR"
+                    partner = int(row[C.response_chain]) if status == "COR" else -lonely
+                    key_sides.setdefault(chain, set()).add(partner)
+            if row[C.response_mention] >= 0:
+                chain = int(row[C.response_chain])
+                chains.setdefault(chain, []).append(
+                    html_report.CorefMention(row[C.response_text], start, end, status)
+                )
+                lonely += status != "COR"
+                partner = int(row[C.key_chain]) if status == "COR" else -lonely
+                response_sides.setdefault(chain, set()).add(partner)
+        key = key or own_key
+        responses[name] = [chains[c] for c in sorted(chains)]
+        key_position = {c: i for i, c in enumerate(sorted(own_key))}
+        split[name] = [key_position[c] for c in sorted(own_key) if len(key_sides.get(c, ())) > 1]
+        position = {c: i for i, c in enumerate(sorted(chains))}
+        merged[name] = [position[c] for c in sorted(chains) if len(response_sides.get(c, ())) > 1]
+    return html_report.CorefView(doc_id, [key[c] for c in sorted(key)], responses, split, merged)
 
 
 def _span(row: Mapping[str, Any], start: str, end: str) -> tuple[int, int] | None:
@@ -567,6 +867,22 @@ class _Values:
                     f"unknown key {_dotted((*keys, key))}; expected one of {', '.join(sorted(allowed))}",
                 )
 
+    def family_keys(self, table: Mapping[str, Any], keys: tuple[str, ...], scorer: str, part: str) -> None:
+        """Only the keys of the campaign's family: one of another family is named as such, with its line
+        (a ``compare`` option under a coref campaign must not be ignored)."""
+        allowed = FAMILY_KEYS[scorer][part]
+        for key in table:
+            if key in allowed:
+                continue
+            owners = [family for family, parts in FAMILY_KEYS.items() if key in parts[part]]
+            if owners:
+                raise self.error(
+                    (*keys, key),
+                    f"{_dotted((*keys, key))} is a key of {' and '.join(owners)} campaigns, not of this "
+                    f'scorer = "{scorer}" campaign; expected one of {", ".join(sorted(allowed))}',
+                )
+        self.known(table, keys, allowed)
+
     def table(self, parent: Mapping[str, Any], keys: tuple[str, ...], required: str | None) -> dict:
         """A table (``{}`` when absent and not required; ``required`` says what is expected)."""
         if keys[-1] not in parent:
@@ -666,6 +982,10 @@ class _Values:
             value = self.whole(value, keys, 0, MAX_SEED)
         elif name == "html_documents":
             value = self.whole(value, keys, 1, None)
+        elif name in ("format", "match"):
+            choices = FORMATS if name == "format" else MATCH_MODES
+            if value not in choices:
+                raise self.expected(keys, "one of " + ", ".join(f'"{c}"' for c in choices), value)
         return value
 
 

@@ -83,6 +83,33 @@ class DocumentView:
 
 
 @dataclass(frozen=True)
+class CorefMention:
+    """A mention of a coreference chain: its text, its extent (tokens or characters, half-open) and its
+    status: COR (in both key and response), MIS (key only), SPU (response only), OPT (optional, absent)."""
+
+    text: str
+    start: int
+    end: int
+    status: str
+
+
+@dataclass(frozen=True)
+class CorefView:
+    """One document of a coreference campaign: the key's chains, and each system's response chains.
+
+    ``split[system]`` lists the key chains whose mentions the system does not keep in one chain (split
+    over several response chains, or missing); ``merged[system]`` the response chains whose
+    mentions come from several key chains (or are partly spurious). Their mentions are highlighted.
+    """
+
+    doc_id: str
+    key: list[list[CorefMention]]
+    responses: dict[str, list[list[CorefMention]]]
+    split: dict[str, list[int]]
+    merged: dict[str, list[int]]
+
+
+@dataclass(frozen=True)
 class CampaignReport:
     """Everything the page shows.
 
@@ -105,41 +132,59 @@ class CampaignReport:
     seed: int
     alpha: float = 0.05
     beta: float = 1.0
+    #: The leaderboard's ranking measure: a key of ``SystemRow.measures`` and ``intervals``, its label.
+    headline: str = "F"
+    headline_label: str | None = None
+    #: A coreference campaign's per-document view (its chains); None for templette and MUC campaigns.
+    coref: list[CorefView] | None = None
+
+    @property
+    def label(self) -> str:
+        """The headline's name on the page: F (with its beta), or e.g. CoNLL F1."""
+        return self.headline_label or measure_name(self.beta)
+
+
+#: The coreference leaderboard's measure columns and their labels.
+COREF_COLUMNS = {"MUC_F1": "MUC F1", "B3_F1": "B3 F1", "CEAFe_F1": "CEAF-e F1", "CoNLL_F1": "CoNLL F1"}
 
 
 def render_campaign_html(report: CampaignReport) -> str:
     """The campaign's page as one HTML string (write it as UTF-8); ValueError on inconsistent input."""
     _validate(report)
     systems = _system_order(report)
-    payload = script_json(_embedded_data(report, systems))
-    script_hash = base64.b64encode(hashlib.sha256(_SCRIPT.encode("utf-8")).digest()).decode("ascii")
+    coreference = report.coref is not None
+    script = _COREF_SCRIPT if coreference else _SCRIPT
+    payload = script_json(_coref_data(report, systems) if coreference else _embedded_data(report, systems))
+    script_hash = base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii")
     policy = (
         f"default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-{script_hash}'; "
         "base-uri 'none'; form-action 'none'"
     )
     ranked = sorted(report.leaderboard, key=lambda row: row.rank)
-    shown = len(report.documents)
+    shown = len(report.coref) if report.coref is not None else len(report.documents)
+    style = _CSS + "\n" + _COREF_CSS if coreference else _CSS
     parts = [
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n',
         f'<meta http-equiv="Content-Security-Policy" content="{_e(policy)}">\n',
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n',
-        f"<title>{_e(report.title)}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n",
+        f"<title>{_e(report.title)}</title>\n<style>{style}</style>\n</head>\n<body>\n",
         f"<header><h1>{_e(report.title)}</h1>\n",
         f'<p class="note">{_e(report.signature_note)}</p>\n',
         f'<p class="legend">{len(systems)} systems; {shown} of {report.documents_total} documents '
         f"embedded for the per-document view; bootstrap: {report.resamples} resamples, seed {report.seed}; "
         f"&alpha; = {_e(_number(report.alpha))}.</p>\n",
-        '<nav><a href="#leaderboard">Leaderboard</a> &middot; <a href="#pr">Precision and recall</a> '
-        f'&middot; <a href="#heatmap">{measure_name(report.beta)} by slot</a> &middot; '
-        '<a href="#significance">Significance</a> '
+        '<nav><a href="#leaderboard">Leaderboard</a> &middot; '
+        + ("" if coreference else '<a href="#pr">Precision and recall</a> &middot; ')
+        + f'<a href="#heatmap">{"F1 by metric" if coreference else measure_name(report.beta) + " by slot"}'
+        '</a> &middot; <a href="#significance">Significance</a> '
         '&middot; <a href="#documents">Documents</a></nav>\n</header>\n',
-        _leaderboard_section(report, ranked),
-        _precision_recall_section(ranked, report.beta),
+        _coref_leaderboard_section(report, ranked) if coreference else _leaderboard_section(report, ranked),
+        "" if coreference else _precision_recall_section(ranked, report.beta),
         _heat_map_section(report, systems),
         _significance_section(report, systems),
-        _documents_section(report, systems),
+        _coref_documents_section(report, systems) if coreference else _documents_section(report, systems),
         f'<script type="application/json" id="data">{payload}</script>\n',
-        f"<script>{_SCRIPT}</script>\n</body>\n</html>\n",
+        f"<script>{script}</script>\n</body>\n</html>\n",
     ]
     return "".join(parts)
 
@@ -352,7 +397,104 @@ def _leaderboard_section(report: CampaignReport, ranked: list[SystemRow]) -> str
     )
 
 
-def _f_interval_plot(ranked: list[SystemRow], f_name: str) -> str:
+def _coref_leaderboard_section(report: CampaignReport, ranked: list[SystemRow]) -> str:
+    """The coreference leaderboard: MUC, B3 and CEAF-e F1, the CoNLL F1 (their mean, the ranking
+    measure), its interval and p(next); then the interval plot of the CoNLL F1."""
+    label = report.label
+    rows = []
+    for row, lower in zip(ranked, [*ranked[1:], None], strict=True):
+        low, high = row.intervals.get(report.headline, (None, None))
+        measures = "".join(f'<td class="num">{_percent(row.measures.get(key))}</td>' for key in COREF_COLUMNS)
+        following = None if lower is None else _comparison(report.significance, row.system, lower.system)
+        p_next = "" if lower is None else _p(None if following is None else following[2])
+        rows.append(
+            f'<tr><td class="num">{row.rank}</td><td title="{_e(row.signature)}">{_e(row.system)}</td>'
+            f'{measures}<td class="num">{_interval(low, high)}</td>'
+            f'<td class="num p-next">{_e(p_next)}</td></tr>'
+        )
+    head = "".join(f'<th class="num">{_e(name)} %</th>' for name in COREF_COLUMNS.values())
+    signatures = "".join(
+        f"<li><b>{_e(row.system)}</b>: <code>{_e(row.signature)}</code></li>" for row in ranked
+    )
+    return (
+        '<section id="leaderboard"><h2>1. Leaderboard</h2>\n<div class="scroll"><table class="board">'
+        f'<thead><tr><th class="num">Rank</th><th>System</th>{head}'
+        f'<th class="num">{_e(label)} confidence interval</th><th class="num">p(next)</th></tr></thead>\n'
+        "<tbody>" + "\n".join(rows) + "</tbody></table></div>\n"
+        f'<p class="legend">Each metric&#8217;s F1 is computed from its counts summed over documents; '
+        f"<b>{_e(label)}</b> is the mean of the MUC, B3 and CEAF-e F1 (the CoNLL-2011/2012 shared "
+        f"tasks&#8217; score) and ranks the systems. <b>p(next)</b>: p-value of approximate "
+        f"randomization over documents for the difference in {_e(label)} between the system and the "
+        "next one down.</p>\n"
+        + _f_interval_plot(ranked, label, report.headline)
+        + f'<details><summary>Signatures</summary><ul class="signatures">{signatures}</ul></details>\n'
+        "</section>\n"
+    )
+
+
+def _coref_documents_section(report: CampaignReport, systems: list[str]) -> str:
+    views = report.coref or []
+    documents = "".join(
+        f'<option value="{index}">{_e(view.doc_id)}</option>' for index, view in enumerate(views)
+    )
+    ranks = {row.system: row.rank for row in report.leaderboard}
+    options = "".join(
+        f'<option value="{index}">{_e(f"{ranks[name]}. {name}" if name in ranks else name)}</option>'
+        for index, name in enumerate(systems)
+    )
+    shown = len(views)
+    count = (
+        f"All {shown} documents of the campaign are embedded."
+        if shown == report.documents_total
+        else f"{shown} of the campaign&#8217;s {report.documents_total} documents are embedded; "
+        "the others are not shown here."
+    )
+    return (
+        '<section id="documents"><h2>4. Documents</h2>\n'
+        f'<p class="legend">{count} The key&#8217;s chains (left) and the selected system&#8217;s (right), '
+        "one chain a line, each mention with its extent. "
+        '<span class="split">A key chain the response splits</span> (over several response chains, or '
+        'missing) and <span class="merged">a response chain that merges key chains</span> (or holds '
+        'spurious mentions) are highlighted; <span class="mis">missing</span> and '
+        '<span class="spu">spurious</span> mentions are marked.</p>\n'
+        "<noscript><p><b>This section needs JavaScript.</b></p></noscript>\n"
+        '<div class="controls"><label>Document <select id="doc-select">'
+        f'{documents}</select></label> <label>System <select id="system-select">{options}</select></label> '
+        '<span id="doc-status" class="legend"></span></div>\n'
+        '<div class="chains"><div><h3>Key</h3><ol id="key-chains"></ol></div>'
+        '<div><h3>Response</h3><ol id="response-chains"></ol></div></div>\n</section>\n'
+    )
+
+
+def _coref_data(report: CampaignReport, systems: list[str]) -> dict[str, Any]:
+    """The JSON of the coreference view: per document the key's chains once, and per system (leaderboard
+    order) its response chains and which chains are split or merged. A mention is ``[text, start, end,
+    status]``."""
+
+    def chains(side: list[list[CorefMention]]) -> list[list[list[Any]]]:
+        return [[[m.text, m.start, m.end, m.status] for m in chain] for chain in side]
+
+    return {
+        "systems": systems,
+        "documents": [
+            {
+                "id": view.doc_id,
+                "key": chains(view.key),
+                "responses": [
+                    {
+                        "chains": chains(view.responses.get(system, [])),
+                        "split": view.split.get(system, []),
+                        "merged": view.merged.get(system, []),
+                    }
+                    for system in systems
+                ],
+            }
+            for view in report.coref or []
+        ],
+    }
+
+
+def _f_interval_plot(ranked: list[SystemRow], f_name: str, key: str = "F") -> str:
     """F of each system as a dot with its confidence interval as a horizontal bar, best at the top.
 
     The axis covers the values shown (F and interval ends of every system), padded to whole ticks.
@@ -363,7 +505,7 @@ def _f_interval_plot(ranked: list[SystemRow], f_name: str) -> str:
     shown = [
         value
         for row in ranked
-        for value in (_defined(row.measures.get("F")), *map(_defined, row.intervals.get("F", (None, None))))
+        for value in (_defined(row.measures.get(key)), *map(_defined, row.intervals.get(key, (None, None))))
         if value is not None
     ]
     (axis,) = _zoomed_axes([(min(shown), max(shown))] if shown else [(0.0, 1.0)])
@@ -374,8 +516,8 @@ def _f_interval_plot(ranked: list[SystemRow], f_name: str) -> str:
     parts = [_x_grid(axis, x, top, top + row_height * len(ranked), f"{f_name} (%)")]
     for position, row in enumerate(ranked):
         y = top + row_height * position + row_height / 2
-        f = _defined(row.measures.get("F"))
-        low, high = (_defined(value) for value in row.intervals.get("F", (None, None)))
+        f = _defined(row.measures.get(key))
+        low, high = (_defined(value) for value in row.intervals.get(key, (None, None)))
         title = f"{row.system}: {f_name} {_percent(f)} %, interval {_interval(low, high)}"
         parts.append(f"<g><title>{_e(title)}</title>")
         parts.append(
@@ -392,7 +534,8 @@ def _f_interval_plot(ranked: list[SystemRow], f_name: str) -> str:
         parts.append(f'<text x="{label_width + plot_width + 10}" y="{y + 4:.1f}">{value}</text></g>')
     return (
         f'<figure><svg class="plot" width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
-        f'role="img" aria-label="F with confidence interval per system">{"".join(parts)}</svg>'
+        f'role="img" aria-label="{"F" if key == "F" else _e(f_name)} with confidence interval per system">'
+        f"{''.join(parts)}</svg>"
         f"<figcaption>{f_name} (dot) and its bootstrap confidence interval (bar) per system, by rank; the "
         f"axis runs from {_tick(axis.low)} to {_tick(axis.high)} %.</figcaption></figure>\n"
     )
@@ -695,8 +838,11 @@ def _zoomed_axes(extents: list[tuple[float, float]]) -> list[_Axis]:
 
 
 def _heat_map_section(report: CampaignReport, systems: list[str]) -> str:
-    f_name = measure_name(report.beta)
+    coreference = report.coref is not None
+    f_name = "F1" if coreference else measure_name(report.beta)
     columns = sorted({key for by_slot in report.slot_f.values() for key in by_slot})
+    if coreference:  # the metrics in the leaderboard's order, not sorted
+        columns = [label for label in COREF_COLUMNS.values() if label in columns]
     head = "".join(f'<th class="col"><span class="vertical">{_e(key)}</span></th>' for key in columns)
     rows = []
     for system in systems:
@@ -712,19 +858,26 @@ def _heat_map_section(report: CampaignReport, systems: list[str]) -> str:
                     f"{_percent(f)}</td>"
                 )
         rows.append(f'<tr><th class="row">{_e(system)}</th>{"".join(cells)}</tr>')
+    if coreference:
+        title = "F1 by system and metric"
+        legend = "F1 in percent of each coreference metric (summed over documents); darker is higher."
+    else:
+        title = f"{f_name} by system and slot"
+        legend = (
+            f"{f_name} in percent for each TYPE.SLOT; darker is higher. &#8220;-&#8221;: undefined (no "
+            "reference and no hypothesis fill for that slot)."
+        )
     return (
-        f'<section id="heatmap"><h2>3. {f_name} by system and slot</h2>\n<div class="scroll">'
+        f'<section id="heatmap"><h2>{2 if coreference else 3}. {title}</h2>\n<div class="scroll">'
         '<table class="heat">'
         f'<thead><tr><th class="row">System</th>{head}</tr></thead>\n<tbody>'
         + "\n".join(rows)
-        + f'</tbody></table></div>\n<p class="legend">{f_name} in percent for each TYPE.SLOT; darker is '
-        "higher. "
-        "&#8220;-&#8221;: undefined (no reference and no hypothesis fill for that slot).</p></section>\n"
+        + f'</tbody></table></div>\n<p class="legend">{legend}</p></section>\n'
     )
 
 
 def _significance_section(report: CampaignReport, systems: list[str]) -> str:
-    f_name = measure_name(report.beta)
+    f_name = report.label
     head = "".join(f'<th class="col"><span class="vertical">{_e(system)}</span></th>' for system in systems)
     rows = []
     for a in systems:
@@ -755,7 +908,8 @@ def _significance_section(report: CampaignReport, systems: list[str]) -> str:
         f"{head}</tr></thead>\n<tbody>" + "\n".join(rows) + "</tbody></table></div>\n"
     )
     return (
-        f'<section id="significance"><h2>4. Significance of differences in {f_name}</h2>\n{table}'
+        f'<section id="significance"><h2>{3 if report.coref is not None else 4}. Significance of differences '
+        f"in {f_name}</h2>\n{table}"
         '<p class="legend">Each cell compares the row system with the column system: first line, '
         f"{f_name}(row) "
         f"&minus; {f_name}(column) in percentage points; <b>bs</b>, the p-value of the paired bootstrap "
@@ -1105,6 +1259,84 @@ function changed() {
 docSelect.addEventListener("change", changed);
 systemSelect.addEventListener("change", changed);
 choose();
+render();
+})();
+""".splitlines()
+)
+
+_COREF_CSS = _compact(
+    """
+.chains{display:grid;grid-template-columns:1fr 1fr;gap:16px;align-items:start}
+.chains h3{font-size:14px;margin:4px 0}
+.chains ol{margin:0;padding-left:2.2em;font-size:12.5px}
+.chains li{padding:2px 4px;margin:1px 0}
+.mention{display:inline-block;border:1px solid #d0d7de;border-radius:3px;padding:0 4px;margin:1px 3px 1px 0}
+.mention small{color:#57606a;margin-left:3px}
+li.split,.split{background:#fde2e2}
+li.merged,.merged{background:#fde68a}
+.mention.mis,.mis{border-style:dashed;color:#b42318}
+.mention.spu,.spu{border-style:dotted;color:#7c3aed}
+""".splitlines()
+)
+
+# The coreference view (same rules: data only through textContent).
+_COREF_SCRIPT = _compact(
+    """
+"use strict";
+(() => {
+const data = JSON.parse(document.getElementById("data").textContent);
+const docSelect = document.getElementById("doc-select");
+const systemSelect = document.getElementById("system-select");
+const keyList = document.getElementById("key-chains");
+const responseList = document.getElementById("response-chains");
+const status = document.getElementById("doc-status");
+
+function fill(list, chains, flagged, flagClass) {
+  const fragment = document.createDocumentFragment();
+  chains.forEach((chain, index) => {
+    const item = document.createElement("li");
+    if (flagged.has(index)) item.className = flagClass;
+    for (const [text, start, end, state] of chain) {
+      const mention = document.createElement("span");
+      mention.className = "mention" + (state === "MIS" ? " mis" : state === "SPU" ? " spu" : "");
+      mention.textContent = text;
+      const extent = document.createElement("small");
+      extent.textContent = "[" + start + "," + end + ")";
+      mention.appendChild(extent);
+      item.appendChild(mention);
+    }
+    fragment.appendChild(item);
+  });
+  list.replaceChildren(fragment);
+}
+
+function render() {
+  const doc = data.documents[Number(docSelect.value)];
+  const system = Number(systemSelect.value);
+  if (!doc || !(system >= 0 && system < data.systems.length)) return;
+  const response = doc.responses[system];
+  fill(keyList, doc.key, new Set(response.split), "split");
+  fill(responseList, response.chains, new Set(response.merged), "merged");
+  status.textContent = doc.key.length + " key chains, " + response.chains.length + " response chains; " +
+    response.split.length + " split, " + response.merged.length + " merged";
+}
+
+function changed() {
+  const doc = data.documents[Number(docSelect.value)];
+  const system = data.systems[Number(systemSelect.value)];
+  if (doc && system !== undefined) {
+    history.replaceState(null, "", "#" + new URLSearchParams({doc: doc.id, system: system}));
+  }
+  render();
+}
+
+const params = new URLSearchParams(location.hash.slice(1));
+const chosenDoc = data.documents.findIndex((d) => d.id === params.get("doc"));
+const chosenSystem = data.systems.indexOf(params.get("system"));
+if (chosenDoc >= 0) docSelect.value = String(chosenDoc);
+if (chosenSystem >= 0) systemSelect.value = String(chosenSystem);
+docSelect.addEventListener("change", changed);
+systemSelect.addEventListener("change", changed);
 render();
 })();
 """.splitlines()

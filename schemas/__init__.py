@@ -188,6 +188,38 @@ LEADERBOARD = _schema(
     _field("signature", pa.string(), "the system's score signature", False),
 )
 
+#: The coreference leaderboard's measures, in its column order: each metric's R, P and F1, then the
+#: CoNLL F1 (the mean of the MUC, B3 and CEAF-e F1), the ranking measure of the CoNLL shared tasks.
+COREF_BOARD_MEASURES = (
+    *(f"{m}_{x}" for m in ("MUC", "B3", "CEAFe") for x in ("R", "P", "F1")),
+    "CoNLL_F1",
+)
+
+COREF_LEADERBOARD = _schema(
+    "coref_leaderboard",
+    "One row per system of a coreference campaign, best CoNLL F1 first (measures summed over documents "
+    "as pipeline.families.COREF computes them).",
+    _field("rank", pa.int32(), "1 for the best CoNLL F1; systems with equal CoNLL F1 share a rank", False),
+    _field("system", pa.string(), "system name from the campaign file", False),
+    *[
+        _field(
+            name,
+            pa.float64(),
+            f"{name.replace('_', ' ')} over all documents (fraction of 1; null where undefined)",
+        )
+        for name in COREF_BOARD_MEASURES
+    ],
+    *[
+        _field(
+            f"CoNLL_F1_{end}",
+            pa.float64(),
+            f"{side} end of the bootstrap confidence interval of CoNLL F1 over documents (fraction of 1)",
+        )
+        for end, side in (("low", "lower"), ("high", "upper"))
+    ],
+    _field("signature", pa.string(), "the system's score signature", False),
+)
+
 SIGNIFICANCE = _schema(
     "significance",
     "One row per pair of systems of a campaign: is the difference in a measure significant?",
@@ -295,6 +327,8 @@ SCHEMAS = {
         TALLIES,
         SCORES,
         LEADERBOARD,
+        COREF_LEADERBOARD,
+        COREF_MENTIONS,
         SIGNIFICANCE,
         STATISTICS,
         ALIGNMENT,

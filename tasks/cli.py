@@ -17,7 +17,7 @@ from pipeline.corpus import decode_text, read_corpus
 from pipeline.errors import InputError
 from pipeline.glm import filter_lines, read_glm
 from pipeline.removal import DEFAULT_PREMODIFIERS, DEFAULT_PUNCTUATION
-from pipeline.report import leaderboard_text, muc_report, printable, report_summary, scores_json
+from pipeline.report import muc_report, printable, report_summary, scores_json
 from pipeline.scoring import COMPARE_MODES
 from pipeline.transcripts import align_segments, corpus_segments, parse_trn, render_report, report_json
 from pipeline.words import speech_optional
@@ -40,6 +40,7 @@ from tasks.cli_glm import add_glm_command
 from tasks.cli_muc import add_muc_command
 from tasks.graph import campaign_spec, templette_spec
 from tasks.outputs import (
+    board_text,
     campaign_html,
     campaign_output_paths,
     html_is_fresh,
@@ -180,7 +181,7 @@ def campaign(args: argparse.Namespace) -> int:
         return status
     board = read_table(summary.output()["leaderboard"])
     significance = read_table(summary.output()["significance"])
-    sys.stdout.write(leaderboard_text(board, significance))
+    sys.stdout.write(board_text(board, significance))
     write_leaderboard(board, significance, args.json, args.csv)
     if output:
         write_campaign_outputs(output, board, significance, reports)

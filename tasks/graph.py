@@ -7,6 +7,7 @@ scored against one reference in a single graph (shared reference stages are one 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,7 @@ from pipeline.removal import DEFAULT_PREMODIFIERS, DEFAULT_PUNCTUATION
 from pipeline.signature import make_signature
 from tasks import align, ingest, normalize, remove, report, score  # noqa: F401 - registers the stages
 from tasks.base import file_spec, input_key, stage_spec
+from tasks.muc import coref_response_spec, muc_spec
 
 
 def templette_spec(
@@ -111,7 +113,12 @@ def templette_spec(
 
 
 def campaign_spec(campaign: Campaign) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
-    """The CampaignSummary spec and each system's Report spec."""
+    """The summary spec and each system's spec: a templette or MUC campaign's CampaignSummary and each
+    system's Report, a coreference campaign's CorefCampaignSummary and each system's ScoreCorefResponse."""
+    if campaign.scorer == "muc":
+        return _muc_campaign_spec(campaign)
+    if campaign.scorer == "coref":
+        return _coref_campaign_spec(campaign)
     reports = {
         system.name: templette_spec(
             campaign.reference_templates,
@@ -133,6 +140,46 @@ def campaign_spec(campaign: Campaign) -> tuple[dict[str, Any], dict[str, dict[st
         "beta": float(options["beta"]),
     }
     return stage_spec("CampaignSummary", statistics, inputs), reports
+
+
+def _muc_campaign_spec(campaign: Campaign) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+    """Each system is the MUC scorer's chain (``tasks.muc.muc_spec``) with its response in place of the
+    configuration's :response_file; the key's side is one task chain shared by every system."""
+    config = campaign.muc_config
+    if config is None:  # read_campaign parses the configuration of every MUC campaign
+        raise RuntimeError(f"{campaign.source}: a MUC campaign without its parsed configuration")
+    encoding = campaign.options["encoding"]
+    settings = {"resamples": int(campaign.options["resamples"]), "seed": int(campaign.options["seed"])}
+    reports = {
+        system.name: muc_spec(
+            replace(config, response_file=system.templates), campaign.reference_templates, encoding, settings
+        )
+        for system in campaign.systems
+    }
+    inputs: dict[str, Any] = {}
+    for name, system_report in reports.items():
+        inputs[f"scores/{name}"] = system_report
+        inputs[f"tallies/{name}"] = system_report["inputs"]["scored"]
+    statistics = {
+        "resamples": int(campaign.options["resamples"]),
+        "seed": int(campaign.options["seed"]),
+        "beta": float(config.beta),
+        "family": "muc",
+    }
+    return stage_spec("CampaignSummary", statistics, inputs), reports
+
+
+def _coref_campaign_spec(campaign: Campaign) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+    """Each system one ScoreCorefResponse against the key; the summary ranks them by CoNLL F1."""
+    statistics = {"resamples": int(campaign.options["resamples"]), "seed": int(campaign.options["seed"])}
+    scored = {
+        system.name: coref_response_spec(
+            campaign.reference_templates, system.templates, campaign.options, statistics
+        )
+        for system in campaign.systems
+    }
+    inputs = {f"statistics/{name}": spec for name, spec in scored.items()}
+    return stage_spec("CorefCampaignSummary", statistics, inputs), scored
 
 
 def _corpus(texts: Path | None, encoding: str, unsegmented: bool = False) -> dict[str, Any] | None:

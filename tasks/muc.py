@@ -8,13 +8,15 @@ changes. Coreference is scored by ``pipeline.coref`` in one stage.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
 
-from pipeline.coref import align_documents, mention_table, read_pair
+from pipeline.coref import METRICS, align_documents, mention_table, read_pair, score_documents
 from pipeline.corpus import read_corpus
+from pipeline.families import coref_statistics
 from pipeline.muc import (
     NAMED_ENTITY,
     TEMPLATE_TASKS,
@@ -31,6 +33,7 @@ from pipeline.templates import check_pointers, read_template_set
 from schemas import COREF_MENTIONS, NAMED_ENTITIES, C, table_from_rows
 from tasks import report, score  # noqa: F401 - registers MapAndScore and Report
 from tasks.base import Stage, file_spec, stage_spec
+from tasks.report import SIGNATURE_KEY
 
 
 class IngestMucTemplates(Stage):
@@ -126,6 +129,58 @@ class ScoreCoreference(Stage):
 DUPLICATES_KEY = b"iescore.duplicates"
 
 
+class ScoreCorefResponse(Stage):
+    """One system of a coreference campaign: its response's chains against the key's, as
+    ``iescore coref`` scores them (every metric), into the COREF family's per-document ``statistics``
+    and the ``mentions`` table (for the campaign's outputs and the page's chains)."""
+
+    STAGE = "ScoreCorefResponse"
+    VERSION = 1
+    OUTPUTS = ("statistics", "mentions")
+
+    def produce(self) -> dict[str, pa.Table]:
+        response_path = self.input_file("response")
+        key, response = read_pair(
+            self.input_file("key"), response_path, self.options["format"], self.options["encoding"]
+        )
+        aligned = align_documents(key, response, match=self.options["match"], response_source=response_path)
+        statistics = coref_statistics(score_documents(aligned, metrics=METRICS))
+        mentions = pa.Table.from_pandas(mention_table(aligned), schema=COREF_MENTIONS, preserve_index=False)
+        metadata = {
+            DUPLICATES_KEY: str(sum(doc.response.duplicates for doc in aligned)).encode(),
+            SIGNATURE_KEY: self.options["signature"].encode(),
+        }
+        return {
+            "statistics": statistics.replace_schema_metadata(
+                {**(statistics.schema.metadata or {}), **metadata}
+            ),
+            "mentions": mentions.replace_schema_metadata({**(mentions.schema.metadata or {}), **metadata}),
+        }
+
+
+def coref_response_spec(
+    key: Path, response: Path, options: Mapping[str, Any], statistics: Mapping[str, Any]
+) -> dict[str, Any]:
+    """The ScoreCorefResponse spec of one system of a coreference campaign (``options``: format, match,
+    encoding; ``statistics``: the campaign's resamples and seed, part of the signature)."""
+    key_file, response_file = file_spec(key), file_spec(response)
+    signature = make_signature(
+        "coref",
+        {"format": options["format"], "match": options["match"], **statistics},
+        {"key": key_file["sha256"], "response": response_file["sha256"]},
+    )
+    return stage_spec(
+        "ScoreCorefResponse",
+        {
+            "format": options["format"],
+            "match": options["match"],
+            "encoding": options["encoding"],
+            "signature": signature,
+        },
+        {"key": key_file, "response": response_file},
+    )
+
+
 def coreference_spec(config: MucConfig, config_path: Path, encoding: str = "utf-8") -> dict[str, Any]:
     """The ScoreCoreference spec of a coreference MUC task (exact extent matching)."""
     return stage_spec(
@@ -135,8 +190,14 @@ def coreference_spec(config: MucConfig, config_path: Path, encoding: str = "utf-
     )
 
 
-def muc_spec(config: MucConfig, config_path: Path, encoding: str = "utf-8") -> dict[str, Any]:
-    """The Report spec of a template or named entity MUC task."""
+def muc_spec(
+    config: MucConfig, config_path: Path, encoding: str = "utf-8", statistics: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """The Report spec of a template or named entity MUC task.
+
+    ``statistics`` (a campaign's resamples and seed) join the signature: a campaign prints intervals and
+    significance beside each score, as templette campaigns do.
+    """
     task = task_of(config)
     config_file = file_spec(config_path)
     strings = {
@@ -169,7 +230,7 @@ def muc_spec(config: MucConfig, config_path: Path, encoding: str = "utf-8") -> d
     scored = stage_spec("MapAndScore", options, sides)
     signature = make_signature(
         "muc",
-        {"task": task, "unscored": options["unscored"], "beta": float(config.beta)},
+        {"task": task, "unscored": options["unscored"], "beta": float(config.beta), **(statistics or {})},
         {
             "config": config_file["sha256"],
             "key": file_spec(config.key_file)["sha256"],

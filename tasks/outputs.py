@@ -8,6 +8,10 @@ Layout of the output directory::
     systems/<slug>-<digest>/scores.json      as ``iescore templette --json``
     systems/<slug>-<digest>/{totals,by_type,by_slot,by_document,objects,mapping}.csv
 
+A MUC campaign writes the same files (its Report and MapAndScore are the MUC scorer's); a coreference
+campaign's systems have ``report.txt`` (as ``iescore coref``), ``scores.json`` (as ``iescore coref
+--json``) and ``mentions.csv`` (every mention of key and response with its chains, ``COREF_MENTIONS``).
+
 System names are labels: each system's directory is ``pipeline.campaign.output_name(name)``, which
 cannot leave ``systems/``. Every file is written atomically.
 
@@ -30,12 +34,21 @@ from typing import Any
 import pandas as pd
 import pyarrow as pa
 
-from pipeline.campaign import Campaign, output_name, report_data
+from pipeline import coref
+from pipeline.campaign import (
+    Campaign,
+    coref_leaderboard_text,
+    coref_report_data,
+    is_coref_board,
+    output_name,
+    report_data,
+)
 from pipeline.html_report import render_campaign_html
 from pipeline.report import leaderboard_text, muc_report, scores_json
-from schemas import COUNT_COLUMNS, INTERVAL_COLUMNS, MEASURE_COLUMNS, C
+from schemas import COREF_BOARD_MEASURES, COUNT_COLUMNS, INTERVAL_COLUMNS, MEASURE_COLUMNS, C
 from tasks.arguments import OUTPUT_DIRECTORY, OUTPUT_FILE
 from tasks.base import Stage
+from tasks.muc import DUPLICATES_KEY
 from tasks.report import SIGNATURE_KEY
 from tasks.store import read_table, write_text
 
@@ -44,6 +57,7 @@ from tasks.store import read_table, write_text
 STAMP = ".iescore-source"
 SYSTEM_FILES = ("report.txt", "scores.json", "totals.csv", "by_type.csv", "by_slot.csv", "by_document.csv",
                 "objects.csv", "mapping.csv")  # fmt: skip
+COREF_SYSTEM_FILES = ("report.txt", "scores.json", "mentions.csv")
 SCORE_FILES = {
     "total": ("totals", []),
     "type": ("by_type", [C.instance_type]),
@@ -85,10 +99,11 @@ def campaign_output_paths(directory: Path, campaign: Campaign) -> list[tuple[Pat
     paths = [(directory, OUTPUT_DIRECTORY), (directory / "systems", OUTPUT_DIRECTORY)]
     paths += [(directory / name, OUTPUT_FILE) for name in CAMPAIGN_FILES]
     paths.append((directory / "systems" / "index.csv", OUTPUT_FILE))
+    files = COREF_SYSTEM_FILES if campaign.scorer == "coref" else SYSTEM_FILES
     for system in campaign.systems:
         folder = directory / "systems" / output_name(system.name)
         paths.append((folder, OUTPUT_DIRECTORY))
-        paths += [(folder / name, OUTPUT_FILE) for name in (*SYSTEM_FILES, STAMP)]
+        paths += [(folder / name, OUTPUT_FILE) for name in (*files, STAMP)]
     return paths
 
 
@@ -98,7 +113,20 @@ def html_paths(path: Path) -> list[Path]:
 
 
 # Columns of fractions of 1 in the artifacts that the output files show as percentages (see Units above).
-PERCENT_COLUMNS = (*MEASURE_COLUMNS, *INTERVAL_COLUMNS, C.delta)
+PERCENT_COLUMNS = (
+    *MEASURE_COLUMNS,
+    *INTERVAL_COLUMNS,
+    C.delta,
+    *COREF_BOARD_MEASURES,
+    *(f"{C.CoNLL_F1}_{end}" for end in ("low", "high")),
+)
+
+
+def board_text(board: pa.Table, significance: pa.Table) -> str:
+    """The leaderboard as printed: the templette (and MUC) layout, or the coreference one."""
+    if is_coref_board(board):
+        return coref_leaderboard_text(board, significance)
+    return leaderboard_text(board, significance)
 
 
 def leaderboard_json(board: pa.Table, significance: pa.Table) -> dict[str, Any]:
@@ -126,14 +154,16 @@ def write_campaign_outputs(
     reports: Mapping[str, Any],
 ) -> None:
     """Write the output directory from the artifacts (``reports``: system name -> its Report task)."""
-    write_text(directory / "leaderboard.txt", leaderboard_text(board, significance))
+    write_text(directory / "leaderboard.txt", board_text(board, significance))
     write_leaderboard(board, significance, directory / "leaderboard.json", directory / "leaderboard.csv")
     write_text(directory / "significance.csv", _csv(_in_percent(significance)))
     index = []
     for name, report in reports.items():
         folder = directory / "systems" / output_name(name)
-        if not _fresh(folder / STAMP, report.key, [folder / f for f in SYSTEM_FILES]):
-            write_system_tables(folder, report)
+        coreference = report.STAGE == "ScoreCorefResponse"
+        files = COREF_SYSTEM_FILES if coreference else SYSTEM_FILES
+        if not _fresh(folder / STAMP, report.key, [folder / f for f in files]):
+            (write_coref_tables if coreference else write_system_tables)(folder, report)
             write_text(folder / STAMP, report.key + "\n")
         index.append({"system": name, "directory": f"systems/{output_name(name)}"})
     write_text(directory / "systems" / "index.csv", _csv(pa.Table.from_pylist(index)))
@@ -173,6 +203,18 @@ def write_system_tables(folder: Path, report: Any) -> None:
     write_score_csv(folder, scores, read_table(report.requires()["scored"].output()["mapping"]))
 
 
+def write_coref_tables(folder: Path, scored: Any) -> None:
+    """One coreference system's report, JSON and mentions, from its ScoreCorefResponse's ``mentions``
+    (every score of ``iescore coref`` follows from that table: ``pipeline.coref.scores_from_table``)."""
+    mentions = read_table(scored.output()["mentions"])
+    duplicates = int(mentions.schema.metadata.get(DUPLICATES_KEY, b"0"))
+    scores = coref.scores_from_table(mentions.to_pandas(), duplicates, metrics=coref.METRICS)
+    signature = mentions.schema.metadata[SIGNATURE_KEY].decode()
+    write_text(folder / "report.txt", coref.score_report(scores, title=f"iescore campaign\n{signature}"))
+    write_text(folder / "scores.json", json_text({**coref.scores_json(scores), "signature": signature}))
+    write_text(folder / "mentions.csv", _csv(mentions))
+
+
 def write_score_csv(folder: Path, scores: pa.Table, mapping: pa.Table) -> None:
     """``totals by_type by_slot by_document objects mapping`` as CSV files in ``folder``.
 
@@ -191,6 +233,19 @@ def write_score_csv(folder: Path, scores: pa.Table, mapping: pa.Table) -> None:
 
 def campaign_html(campaign: Campaign, summary: Stage, reports: Mapping[str, Stage]) -> str:
     """The campaign's self-contained HTML page, from the artifacts of a finished run."""
+    options = campaign.options
+    if campaign.scorer == "coref":
+        mentions = {name: read_table(task.output()["mentions"]) for name, task in reports.items()}
+        data = coref_report_data(
+            f"iescore campaign: {campaign.source.name}",
+            read_table(summary.output()["leaderboard"]),
+            read_table(summary.output()["significance"]),
+            mentions,
+            int(options["html_documents"]),
+            int(options["resamples"]),
+            int(options["seed"]),
+        )
+        return render_campaign_html(data)
     scores, mappings = {}, {}
     for name, report in reports.items():
         scores[name] = read_table(report.output()["scores"])
@@ -199,7 +254,7 @@ def campaign_html(campaign: Campaign, summary: Stage, reports: Mapping[str, Stag
     corpus = _reference_corpus(summary, campaign)
     if corpus is not None:
         documents = read_table(corpus.output()["documents"])
-    options = campaign.options
+    muc = campaign.muc_config
     data = report_data(
         f"iescore campaign: {campaign.source.name}",
         read_table(summary.output()["leaderboard"]),
@@ -207,12 +262,14 @@ def campaign_html(campaign: Campaign, summary: Stage, reports: Mapping[str, Stag
         scores,
         mappings,
         documents,
-        {system.name: system.texts is None for system in campaign.systems},
+        {system.name: system.texts is None and muc is None for system in campaign.systems},
         int(options["html_documents"]),
         int(options["resamples"]),
         int(options["seed"]),
+        objects=muc is not None,
     )
-    return render_campaign_html(dataclasses.replace(data, beta=float(options["beta"])))
+    beta = float(muc.beta if muc is not None else options["beta"])
+    return render_campaign_html(dataclasses.replace(data, beta=beta))
 
 
 def _reference_corpus(summary: Stage, campaign: Campaign) -> Stage | None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pyarrow as pa
 
-from pipeline.campaign import campaign_statistics
+from pipeline.campaign import FAMILIES, campaign_statistics, coref_campaign_statistics
 from pipeline.report import score_table
 from tasks.base import Stage
 
@@ -30,7 +30,8 @@ class CampaignSummary(Stage):
     document), built from the tallies as ``STATISTICS`` tables by ``campaign_statistics``.
 
     Its inputs are ``scores/NAME`` (the Report) and ``tallies/NAME`` (MapAndScore) per system: names
-    are labels in the spec, never paths.
+    are labels in the spec, never paths. Option ``family`` (absent: templette) is "muc" for a MUC
+    campaign: the same points, the MUC family.
     """
 
     STAGE = "CampaignSummary"
@@ -49,5 +50,25 @@ class CampaignSummary(Stage):
             resamples=int(self.options["resamples"]),
             seed=int(self.options["seed"]),
             beta=float(self.options["beta"]),
+            family=FAMILIES[self.options.get("family", "templette")],
+        )
+        return {"leaderboard": board, "significance": significance}
+
+
+class CorefCampaignSummary(Stage):
+    """A coreference campaign's leaderboard (``COREF_LEADERBOARD``: MUC, B3, CEAF-e, CoNLL F1 and its
+    interval) and pairwise significance on CoNLL F1, from every system's ``statistics/NAME`` (its
+    ScoreCorefResponse)."""
+
+    STAGE = "CorefCampaignSummary"
+    VERSION = 1
+    OUTPUTS = ("leaderboard", "significance")
+
+    def produce(self) -> dict[str, pa.Table]:
+        names = [role.split("/", 1)[1] for role in self.spec["inputs"] if role.startswith("statistics/")]
+        tables = {name: self.input_table(f"statistics/{name}", "statistics") for name in names}
+        signatures = {name: table.schema.metadata[SIGNATURE_KEY].decode() for name, table in tables.items()}
+        board, significance = coref_campaign_statistics(
+            tables, signatures, resamples=int(self.options["resamples"]), seed=int(self.options["seed"])
         )
         return {"leaderboard": board, "significance": significance}

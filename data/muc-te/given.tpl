@@ -1,0 +1,15 @@
+<ORGANIZATION-9303020074-1> :=
+    ORG_NAME: "the Evergreen Information Technologies"
+    ORG_ALIAS: "Evergreen"
+    ORG_TYPE: GOVERNMENT
+    ORG_LEADER: <PERSON-9303020074-5>
+<PERSON-9303020074-5> :=
+    PER_NAME: "JOE ROTH"
+<PERSON-9303020074-6> :=
+    PER_NAME: "Smith Barney"
+<PERSON-9303020075-1> :=
+    PER_NAME: "Ann Lee"
+    PER_TITLE: "Dr."
+<ORGANIZATION-9303020076-1> :=
+    ORG_NAME: "Acme"
+    ORG_TYPE: COMPANY

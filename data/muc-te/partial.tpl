@@ -1,0 +1,11 @@
+<ORGANIZATION-9303020074-1> :=
+    ORG_NAME: "Evergreen Information Technologies Inc."
+    ORG_TYPE: COMPANY
+    ORG_ALIAS: "Evergreen"
+    ORG_LEADER: <PERSON-9303020074-7>
+<PERSON-9303020074-7> :=
+    PER_NAME: "Joe Roth"
+    PER_TITLE: "Mr."
+<ORGANIZATION-9303020076-1> :=
+    ORG_NAME: "Acme Corp."
+    ORG_TYPE: GOVERNMENT

@@ -1,0 +1,14 @@
+<ORGANIZATION-9303020074-1> :=
+    ORG_NAME: "Evergreen Information Technologies Inc."
+    ORG_TYPE: COMPANY
+    ORG_ALIAS: "Evergreen"
+    ORG_LEADER: <PERSON-9303020074-7>
+<PERSON-9303020074-7> :=
+    PER_NAME: "Joe Roth"
+    PER_TITLE: "Mr."
+<PERSON-9303020075-1> :=
+    PER_NAME: "Ann Lee"
+    PER_TITLE: "Dr."
+<ORGANIZATION-9303020076-1> :=
+    ORG_NAME: "Acme Corp."
+    ORG_TYPE: COMPANY
