@@ -124,6 +124,7 @@ class MucConfig:
     outputs: dict[str, Path] = field(default_factory=dict)
     beta: float = 1.0
     source: str = ""
+    option_lines: dict[str, int] = field(default_factory=dict, compare=False)  # option name -> its line
 
     # --- look-ups (names compared case-insensitively) ---------------------------------------------------
 
@@ -366,8 +367,29 @@ class MucConfig:
 
 
 def read_config(path: str | Path, encoding: str = "utf-8") -> MucConfig:
-    """Read and parse a configuration file; relative paths in it count from its directory."""
-    return parse_config(read_input(path, encoding, "configuration file"), str(path))
+    """Read and parse a configuration file; relative paths in it count from its directory.
+
+    The key, response and texts files it names must exist: a missing one is an error at the line of
+    its option (the reader of each file says what is wrong inside it).
+    """
+    config = parse_config(read_input(path, encoding, "configuration file"), str(path))
+    for name in ("key_file", "response_file", "text_file"):
+        named = getattr(config, name)
+        if named is not None and not _is_file(named):
+            raise InputError(
+                str(path),
+                config.option_lines.get(name, 0),
+                f":{name} names {str(named)[:200]!r}, which is not a file (relative paths count from the "
+                "configuration file's directory)",
+            )
+    return config
+
+
+def _is_file(path: Path) -> bool:
+    try:
+        return path.is_file()
+    except (OSError, ValueError):  # a name too long for the file system, a NUL character
+        return False
 
 
 def parse_config(text: str, source: str = "<string>", base_dir: str | Path | None = None) -> MucConfig:
@@ -505,6 +527,7 @@ class _Builder:
             outputs=dict(self.outputs),
             beta=self.beta,
             source=self.source,
+            option_lines=dict(self.seen),
         )
 
     def _option(self, option: _Option) -> None:
