@@ -18,7 +18,6 @@ outcomes per target and mutation; ``--keep`` keeps the mutated inputs of flagged
 from __future__ import annotations
 
 import argparse
-import contextlib
 import io
 import random
 import re
@@ -57,7 +56,17 @@ def targets() -> list[Target]:
         Target(
             "templette",
             {"ref": sports / "ref.tpl", "hyp": sports / "hyp.tpl", "texts": sports / "texts.sgml"},
-            lambda p, s: ["templette", "--ref", p["ref"], "--hyp", p["hyp"], "--texts", p["texts"], "--store", s],
+            lambda p, s: [
+                "templette",
+                "--ref",
+                p["ref"],
+                "--hyp",
+                p["hyp"],
+                "--texts",
+                p["texts"],
+                "--store",
+                s,
+            ],
         ),
         Target(
             "templette-notexts",
@@ -74,8 +83,19 @@ def targets() -> list[Target]:
                 "glm": glm_tests / "example.glm",
             },
             lambda p, s: [
-                "templette", "--ref", p["ref"], "--hyp", p["hyp"], "--texts", p["texts"],
-                "--hyp-texts", p["hyp_texts"], "--glm", p["glm"], "--store", s,
+                "templette",
+                "--ref",
+                p["ref"],
+                "--hyp",
+                p["hyp"],
+                "--texts",
+                p["texts"],
+                "--hyp-texts",
+                p["hyp_texts"],
+                "--glm",
+                p["glm"],
+                "--store",
+                s,
             ],
         ),
         Target(
@@ -87,8 +107,18 @@ def targets() -> list[Target]:
                 "hyp_texts": speech / "asr-stream.txt",
             },
             lambda p, s: [
-                "templette", "--ref", p["ref"], "--hyp", p["hyp"], "--texts", p["texts"],
-                "--hyp-texts", p["hyp_texts"], "--unsegmented", "--store", s,
+                "templette",
+                "--ref",
+                p["ref"],
+                "--hyp",
+                p["hyp"],
+                "--texts",
+                p["texts"],
+                "--hyp-texts",
+                p["hyp_texts"],
+                "--unsegmented",
+                "--store",
+                s,
             ],
         ),
         Target(
@@ -99,7 +129,11 @@ def targets() -> list[Target]:
         ),
         Target(
             "glm-trn",
-            {"glm": glm_tests / "example.glm", "input": glm_tests / "test.trn.in", "utm": glm_tests / "example.utm"},
+            {
+                "glm": glm_tests / "example.glm",
+                "input": glm_tests / "test.trn.in",
+                "utm": glm_tests / "example.utm",
+            },
             lambda p, s: ["glm", p["glm"], "--utm", p["utm"], "-i", "trn"],
             stdin="input",
         ),
@@ -112,7 +146,17 @@ def targets() -> list[Target]:
         Target(
             "align-trn",
             {"ref": sctk / "sclite-test1" / "csrnab.ref", "hyp": sctk / "sclite-test1" / "csrnab.hyp"},
-            lambda p, s: ["align", "--ref", p["ref"], "--hyp", p["hyp"], "-i", "trn", "--cost", "levenshtein"],
+            lambda p, s: [
+                "align",
+                "--ref",
+                p["ref"],
+                "--hyp",
+                p["hyp"],
+                "-i",
+                "trn",
+                "--cost",
+                "levenshtein",
+            ],
         ),
         Target(
             "align-sgml",
@@ -131,8 +175,21 @@ def targets() -> list[Target]:
         ),
         Target(
             "coref-sgml",
-            {"key": ROOT / "tests/data/muc_co/key.sgml", "response": ROOT / "tests/data/muc_co/response.sgml"},
-            lambda p, s: ["coref", "-f", "sgml", "--match", "min", "--key", p["key"], "--response", p["response"]],
+            {
+                "key": ROOT / "tests/data/muc_co/key.sgml",
+                "response": ROOT / "tests/data/muc_co/response.sgml",
+            },
+            lambda p, s: [
+                "coref",
+                "-f",
+                "sgml",
+                "--match",
+                "min",
+                "--key",
+                p["key"],
+                "--response",
+                p["response"],
+            ],
         ),
         Target(
             "campaign",
@@ -207,7 +264,9 @@ def m_swap_lines(data: bytes, rng: random.Random) -> bytes:
 
 def m_bad_bytes(data: bytes, rng: random.Random) -> bytes:
     at = rng.randrange(len(data) + 1)
-    junk = rng.choice([b"\xff\xfe", b"\x00", b"\xc3", b"\xe2\x80", bytes(rng.randrange(256) for _ in range(4))])
+    junk = rng.choice(
+        [b"\xff\xfe", b"\x00", b"\xc3", b"\xe2\x80", bytes(rng.randrange(256) for _ in range(4))]
+    )
     return data[:at] + junk + data[at:]
 
 
@@ -266,7 +325,9 @@ def m_odd_number(data: bytes, rng: random.Random) -> bytes:
     if not spots:
         return m_structural(data, rng)
     n = rng.choice(spots)
-    other = rng.choice([b"0", b"1e400", b"nan", b"inf", b"1.5", b"0x10", b"\xd9\xa3", b"\xef\xbc\x93", b"007"])
+    other = rng.choice(
+        [b"0", b"1e400", b"nan", b"inf", b"1.5", b"0x10", b"\xd9\xa3", b"\xef\xbc\x93", b"007"]
+    )
     return data[: n.start()] + other + data[n.end() :]
 
 
@@ -293,12 +354,12 @@ MUTATIONS = {
 # --- running -----------------------------------------------------------------------------------------
 
 
-class Hang(Exception):
+class HangError(Exception):
     pass
 
 
 def _alarm(signum: int, frame: object) -> None:
-    raise Hang()
+    raise HangError()
 
 
 @dataclass
@@ -311,7 +372,9 @@ class Result:
     directory: Path
 
 
-def run_one(target: Target, role: str, mutation: str, rng: random.Random, scratch: Path, timeout: int) -> Result:
+def run_one(
+    target: Target, role: str, mutation: str, rng: random.Random, scratch: Path, timeout: int
+) -> Result:
     work = Path(tempfile.mkdtemp(dir=scratch))
     paths: dict[str, Path] = {}
     for name, source in target.files.items():
@@ -337,7 +400,7 @@ def run_one(target: Target, role: str, mutation: str, rng: random.Random, scratc
         status = str(code)
     except SystemExit as exit_:
         status = str(exit_.code if isinstance(exit_.code, int) else 2)
-    except Hang:
+    except HangError:
         status, detail = "hang", f"more than {timeout} s"
     except Exception:  # noqa: BLE001 - what we are looking for
         status, detail = "exception", traceback.format_exc()
@@ -384,7 +447,9 @@ def main_fuzz() -> int:
                             )
                             if args.keep:
                                 keep = Path(args.keep) / f"{flagged:04d}-{target.name}-{role}-{mutation}"
-                                shutil.copytree(result.directory, keep, ignore=shutil.ignore_patterns("store"))
+                                shutil.copytree(
+                                    result.directory, keep, ignore=shutil.ignore_patterns("store")
+                                )
                                 (keep / "DETAIL.txt").write_text(result.detail)
                         shutil.rmtree(result.directory, ignore_errors=True)
     finally:

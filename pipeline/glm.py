@@ -12,6 +12,12 @@ Public entry points: :func:`parse_glm` / :func:`read_glm` build a :class:`Global
 keep the source offsets; :func:`filter_lines` is ``csrfilt.sh``; :func:`expand_alternatives` expands
 the ``{A / B}`` alternations that rules may output.
 
+The rule syntax (GLMRules.txt §1): one rule a line, ``A => B`` or ``A => B / C __ D``; a field may be
+enclosed in ``[ ]`` (or ``" "``) to keep its outer blanks; ``B`` may hold alternatives ``{X / Y}``,
+which must then be in brackets (``[{X / Y}]``) so that their ``/`` is not the context slash. What
+rfilter1 would silently read as something else (a context without ``__``, unbalanced braces, an empty
+``A``) is refused with the rule's line; see :func:`parse_glm`.
+
 Everything here is pure Python (stdlib only) and knows nothing of Luigi.
 """
 
@@ -63,7 +69,10 @@ def _is_space(char: str) -> bool:
 class Rule:
     """One rule ``lhs => rhs / left __ right``: brackets and quotes already removed (GLMRules.txt §1).
 
-    An empty ``lhs`` never fires (rfilter1 indexes it under the NUL character, which no input holds).
+    ``problem`` says what is wrong with a rule rfilter1 would read into something else than was
+    written (a ``/`` inside ``{A / B}`` without brackets, a context without ``__``, an unbalanced
+    brace); such a rule is an :class:`InputError` as soon as its ``lhs`` occurs in a text (see
+    :func:`parse_glm`).
     """
 
     lhs: str
@@ -71,12 +80,15 @@ class Rule:
     left: str = ""
     right: str = ""
     line: int = 0
+    problem: str = field(default="", compare=False)
 
 
 @dataclass(frozen=True)
 class _Matcher:
     regex: re.Pattern[str] | None
     group_rule: tuple[int, ...]  # regex group number -> index into GlobalMap.rules
+    problems: re.Pattern[str] | None = None  # the left sides of the malformed rules
+    problem_rule: tuple[int, ...] = ()  # its group number -> index into GlobalMap.rules
 
 
 @dataclass(frozen=True)
@@ -135,8 +147,22 @@ def parse_glm(text: str, source: str = "<glm>") -> GlobalMap:
     data line without ``=>``, a line that holds only a comment not starting the line, a header line
     without a quoted value, a header FORMAT other than NIST1, more rules than ``max_nrules``, an empty
     file. Also (stricter than rfilter1, which reads anything else as false) a COPY_NO_HIT or
-    CASE_SENSITIVE value outside T/YES/TRUE/F/NO/FALSE, a MAX_NRULES value that is not a number, and an
-    INPUT_DEPENDENT_APPLICATION regex that does not compile.
+    CASE_SENSITIVE value outside T/YES/TRUE/F/NO/FALSE, a MAX_NRULES value that is not a number, an
+    INPUT_DEPENDENT_APPLICATION regex that does not compile, and a rule with an empty left side (it
+    could never apply).
+
+    Rules that rfilter1 reads into something other than GLMRules.txt's ``A => B / C __ D`` are marked
+    (:attr:`Rule.problem`) here, and refused (:class:`InputError` naming the rule's file and line) as
+    soon as a text to rewrite holds their left side (:func:`apply_glm`, and so the ``glm`` filter,
+    content normalization and text alignment). They are: a context slash (the last ``/`` of the line
+    after ``=>``, outside brackets) without exactly one ``__`` after it, or with a ``_`` before its
+    ``__`` (rfilter1 would take it for the slot, or cut ``B`` at a ``/`` meant inside ``{A / B}``); an
+    output whose braces do not balance or with only one of its enclosing brackets; a second ``=>``.
+    The whole file is not refused for them because NIST's own en20030506.glm has one (line 1764,
+    ``[WEBSTER'S] => [{WEBSTER'S / WEBSTER IS / WEBSTER HAS}``, cut short) in its ``ctm`` section
+    (which SCTK's tests select); the file serves every text without that word. A ``/`` before ``=>``
+    (``/SLASH => SLASH`` in SCTK's example.glm: the output is empty) is rfilter1's documented reading
+    and is kept.
     """
     if not text:
         raise InputError(source, 0, "the rule file is empty; its first line must hold the comment token")
@@ -384,7 +410,45 @@ def _parse_rule(line: str, source: str, number: int) -> Rule:
                 start += 1
             start, end = unwrap(start, end)
             right = line[start : end + 1] if end >= start else ""
-    return Rule(lhs=lhs, rhs=rhs, left=left, right=right, line=number)
+    if not lhs:
+        raise InputError(
+            source,
+            number,
+            "empty left side: a rule 'A => B' needs a non-empty A (this one could never apply)",
+        )
+    problem = _rule_problem(line, arrow, context, rhs)
+    return Rule(lhs=lhs, rhs=rhs, left=left, right=right, line=number, problem=problem)
+
+
+def _rule_problem(line: str, arrow: int, context: int, rhs: str) -> str:
+    """What rfilter1 would read differently from what the rule says, or ""; see :func:`parse_glm`."""
+    if line.find("=>", arrow + 2) >= 0:
+        return "a second '=>' in the rule: one rule 'A => B' a line expected"
+    if context > arrow:
+        part = line[context:]
+        slots = part.count("__")
+        if slots == 0:
+            return (
+                "'C __ D' expected after the context slash '/' (a '/' meant inside the output must be "
+                "in brackets with its braces, '[{A / B}]', and a context needs its '__')"
+            )
+        if slots > 1:
+            return f"one '__' expected in the context after '/', found {slots}"
+        if part.find("_") < part.find("__"):
+            return "'_' before the context's '__': rfilter1 would take it for the '__'"
+    depth = 0
+    for char in rhs:
+        if char == "{":
+            depth += 1
+        elif char == "}":
+            depth -= 1
+            if depth < 0:
+                return f"unbalanced '}}' in the output {rhs!r}: '{{' expected before it"
+    if depth:
+        return f"unbalanced '{{' in the output {rhs!r}: each '{{' of an alternation needs its '}}'"
+    if rhs.startswith("[") != rhs.endswith("]"):
+        return f"unbalanced brackets around the output {rhs!r}: '[ ... ]' expected"
+    return ""
 
 
 # --- applying rules -----------------------------------------------------------------------------------
@@ -405,9 +469,16 @@ def _build_matcher(rules: tuple[Rule, ...], case_sensitive: bool) -> _Matcher:
         if rule.lhs:
             key = rule.lhs[0] if case_sensitive else ascii_upper(rule.lhs[0])
             by_first.setdefault(key, []).append(index)
-    if not by_first:
-        return _Matcher(None, ())
     fold = (lambda s: s) if case_sensitive else ascii_upper
+    problem_rule = [-1]
+    problem_branches = []
+    for index, rule in enumerate(rules):
+        if rule.problem and rule.lhs:
+            problem_branches.append(f"({re.escape(fold(rule.lhs))})")
+            problem_rule.append(index)
+    problems = re.compile("|".join(problem_branches)) if problem_branches else None
+    if not by_first:
+        return _Matcher(None, (), problems, tuple(problem_rule))
     group_rule = [-1]
     branches = []
     for first, indices in by_first.items():
@@ -427,7 +498,7 @@ def _build_matcher(rules: tuple[Rule, ...], case_sensitive: bool) -> _Matcher:
             alternatives.append(f"{pattern}()")
             group_rule.append(index)
         branches.append(f"{re.escape(first)}(?:{'|'.join(alternatives)})")
-    return _Matcher(re.compile("|".join(branches)), tuple(group_rule))
+    return _Matcher(re.compile("|".join(branches)), tuple(group_rule), problems, tuple(problem_rule))
 
 
 def _hits(glm: GlobalMap, text: str) -> Iterator[tuple[int, int, Rule]]:
@@ -435,6 +506,14 @@ def _hits(glm: GlobalMap, text: str) -> Iterator[tuple[int, int, Rule]]:
     if matcher.regex is None:
         return
     subject = text if glm.case_sensitive else ascii_upper(text)
+    if matcher.problems is not None:
+        found = matcher.problems.search(subject)
+        if found is not None:
+            rule = glm.rules[matcher.problem_rule[found.lastindex or 0]]
+            shown = text if len(text) <= 60 else text[:57] + "..."
+            raise InputError(
+                glm.source, rule.line, f"{rule.problem}; the rule's left side occurs in {shown.strip()!r}"
+            )
     for found in matcher.regex.finditer(subject):
         yield found.start(), found.end(), glm.rules[matcher.group_rule[found.lastindex or 0]]
 

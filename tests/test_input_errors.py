@@ -215,3 +215,56 @@ def test_conll_words_alone_differing_are_a_note(capsys: pytest.CaptureFixture[st
     ) in out
     status, out, _ = run(capsys, "coref", "--key", key, "--response", COREF / "TC-A-1.response")
     assert status == 0 and "note:" not in out
+
+
+# --- numbers ------------------------------------------------------------------------------------------
+
+
+def test_template_offset_beyond_64_bits_is_bad_input(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ref, hyp = tmp_path / "ref.tpl", tmp_path / "hyp.tpl"
+    ref.write_text(ONE_INSTANCE)
+    hyp.write_text(ONE_INSTANCE.replace("##0#5#", "##0#99999999999999999999999#"))
+    # Without texts nothing bounded the offset: Arrow raised OverflowError in a traceback (exit 1).
+    status, _, err = run(capsys, "templette", "--ref", ref, "--hyp", hyp, "--store", tmp_path / "store")
+    assert status == 2 and err.startswith(f"iescore: {hyp}:2: offset 99999999999999999999999 in extent")
+
+
+@pytest.mark.parametrize("option", ["key_file", "response_file"])
+def test_muc_configuration_naming_a_missing_file(
+    muc_te: Path, capsys: pytest.CaptureFixture[str], option: str
+) -> None:
+    config = muc_te / "te.config"
+    text = config.read_text()
+    config.write_text(text.replace(f":{option} ", f":{option} missing-"))
+    line = next(n for n, row in enumerate(text.splitlines(), start=1) if row.startswith(f":{option}"))
+    # Was a FileNotFoundError traceback (the store hashes inputs before any reader runs).
+    status, _, err = run(capsys, "muc", config, "--store", muc_te / "store")
+    assert (
+        status == 2 and err.startswith(f"iescore: {config}:{line}: :{option} names ") and "not a file" in err
+    )
+
+
+# --- GLM rules ------------------------------------------------------------------------------------------
+
+
+def test_malformed_glm_rule_in_the_templette_chain(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ref, glm = tmp_path / "ref.tpl", tmp_path / "rules.glm"
+    ref.write_text(ONE_INSTANCE)
+    # Without brackets, rfilter1 cuts the output at the alternation's "/": EGYPT became "{A" on both
+    # sides, and the sample scored 100 with the rule silently broken.
+    glm.write_text(';;\n* case_sensitive = "F"\nEGYPT => {MISR / EGYPT}\n')
+    status, _, err = run(
+        capsys, "templette", "--ref", ref, "--hyp", ref, "--glm", glm, "--store", tmp_path / "store"
+    )
+    assert status == 2 and err.startswith(f"iescore: {glm}:3: 'C __ D' expected after the context slash")
+
+
+def test_empty_left_side_through_the_glm_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    glm = tmp_path / "rules.glm"
+    glm.write_text(";;\nA => B\n=> C\n")
+    status, _, err = run(capsys, "glm", glm, "-i", "text")
+    assert status == 2 and err.startswith(f"iescore: {glm}:3: empty left side")
