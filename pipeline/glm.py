@@ -305,8 +305,12 @@ def _parse_header(line: str, header: _Header, source: str, number: int) -> None:
         header.format = "NIST1"
     if "MAX_NRULES" in upper:
         digits = re.match(r"[ \t\n\v\f\r]*([+-]?[0-9]+)", value)  # atol()
-        if digits is None:
-            raise InputError(source, number, f"MAX_NRULES expects a whole number, found {value!r}")
+        # atol() would wrap a number beyond a C long; a count of rules has no use for 19 digits.
+        if digits is None or digits.group(1).startswith("-") or len(digits.group(1).lstrip("+0")) > 18:
+            shown = value if len(value) <= 40 else value[:37] + "..."
+            raise InputError(
+                source, number, f"MAX_NRULES expects a whole number from 0 to 10**18 - 1, found {shown!r}"
+            )
         header.max_nrules = int(digits.group(1))
     for keyword, key in (("COPY_NO_HIT", "copy_no_hit"), ("CASE_SENSITIVE", "case_sensitive")):
         if keyword in upper:

@@ -314,6 +314,9 @@ def test_input_dependent_application() -> None:
         (";; bad\n* format = 'NIST2'\nA => B\n", 2),  # apply_rules2 refuses all but NIST1
         (";; bad\n* case_sensitive = 'maybe'\n", 2),
         (";; bad\n* max_nrules = 'many'\n", 2),
+        # atol() of 5000 digits: Python's int() refused it with a ValueError traceback.
+        (";; bad\n* max_nrules = '" + "9" * 5000 + "'\nA => B\n", 2),
+        (";; bad\n* max_nrules = '-5'\nA => B\n", 2),  # was blamed on line 3, "more rules than -5"
         (";; bad\nA => B\n   ;; indented comment leaves a blank rule\n", 3),
         (";; bad\n* max_nrules = '1'\nA => B\nC => D\n", 4),  # the second rule is one too many
         (';; bad\n;; INPUT_DEPENDENT_APPLICATION = "ctm("\n', 2),
