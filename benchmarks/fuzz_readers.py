@@ -436,7 +436,7 @@ def main_fuzz() -> int:
                 for mutation in mutations:
                     for _ in range(args.rounds):
                         result = run_one(target, role, mutation, rng, scratch, args.timeout)
-                        tally[(target.name, mutation, result.status)] += 1
+                        tally[(target.name, f"{role}:{mutation}", result.status)] += 1
                         if result.status not in ("0", "2"):
                             flagged += 1
                             last = [line for line in result.detail.strip().splitlines() if line.strip()]
@@ -454,9 +454,9 @@ def main_fuzz() -> int:
                         shutil.rmtree(result.directory, ignore_errors=True)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
-    print("\noutcomes (target, mutation: status x count)")
+    print("\noutcomes (target, input:mutation, status, count)")
     for (target_name, mutation, status), count in sorted(tally.items()):
-        print(f"  {target_name:18} {mutation:16} {status:11} {count}")
+        print(f"  {target_name:18} {mutation:40} {status:11} {count}")
     print(f"\n{flagged} flagged run(s)")
     return 1 if flagged else 0
 

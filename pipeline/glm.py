@@ -565,6 +565,7 @@ def apply_glm_pieces(glm: GlobalMap, text: str) -> list[tuple[str, int, int]]:
 _TRN_LINE = re.compile(r"^(.*)(\(.*\))" + _S + "*$")
 _STM_LABELLED = re.compile(rf"^({_S}*{_N}+{_S}*{_N}+{_S}*{_N}+{_S}*{_N}+{_S}*{_N}+{_S}*<{_N}+>)(.*)$")
 _STM_PLAIN = re.compile(rf"^({_S}*{_N}+{_S}*{_N}+{_S}*{_N}+{_S}*{_N}+{_S}*{_N}+)(.*)$")
+_TOKEN = re.compile(_N + "+")
 _OPTDEL_GROUP = re.compile(_S + r"\([^()]+\)")
 _WORD = r"[^() \t\n\r\f\v]+"  # Perl [^()\s]+
 _OPTDEL_PAIR = re.compile(rf"(\({_S}+{_WORD}{_S}+)({_WORD})")
@@ -631,16 +632,18 @@ def _filter_line(glm: GlobalMap, line: str, kind: str, split_hyphens: bool, upca
         return line
     padded = re.sub(r"[ \t]+", " ", _before_eol(" " + line, " "))
     if kind == "trn":
-        found = _TRN_LINE.match(padded)
-        if found is None:
+        split = _split_trn(padded)
+        if split is None:
             raise _LineError("expected a trn line: words followed by an utterance id in parentheses")
-        text, extra = found.group(1) + "\n", found.group(2) + "\n"
+        text, extra = split[0] + "\n", split[1] + "\n"
     elif kind == "stm":
-        found = None if "<" not in padded else _STM_LABELLED.match(padded)
-        found = found or _STM_PLAIN.match(padded)
-        if found is None:
+        split = None if "<" not in padded else _split_stm_labelled(padded)
+        if split is None:
+            found = _STM_PLAIN.match(padded)
+            split = None if found is None else (found.group(1), found.group(2))
+        if split is None:
             raise _LineError("expected an stm line: file channel speaker begin end [<label>] words")
-        text, extra = found.group(2) + "\n", found.group(1) + "\n"
+        text, extra = split[1] + "\n", split[0] + "\n"
     else:
         text, extra = padded, "\n"
     if not _optdel_valid(text):
@@ -659,6 +662,63 @@ def _filter_line(glm: GlobalMap, line: str, kind: str, split_hyphens: bool, upca
     merged = re.sub(r"^[ \t]+", "", merged, count=1)
     merged = re.sub(r"[ \t]+$", "", merged, count=1)
     return re.sub(r"[ \t]+", " ", merged)
+
+
+def _split_trn(line: str) -> tuple[str, str] | None:
+    """``_TRN_LINE.match(line).groups()`` (csrfilt's Perl pattern) in one pass, or None.
+
+    The regex backtracks quadratically on a long line of ``(`` without a closing ``)``; its match is
+    the last ``(`` before the last ``)`` that only white space follows.
+    """
+    if "\n" in line[:-1]:
+        found = _TRN_LINE.match(line)  # '.' stops at a newline: keep the regex's exact reading
+        return None if found is None else (found.group(1), found.group(2))
+    close = len(line.rstrip(_C_SPACE)) - 1
+    if close < 0 or line[close] != ")":
+        return None
+    opening = line.rfind("(", 0, close)
+    if opening < 0:
+        return None
+    return line[:opening], line[opening : close + 1]
+
+
+def _split_stm_labelled(line: str) -> tuple[str, str] | None:
+    """``_STM_LABELLED.match(line).groups()`` without the regex's backtracking, or None.
+
+    The pattern (five fields, then ``<label>``) lets a field end inside a word, so on a line with a
+    long word and a ``<`` but no label it tries every way of cutting the word in five: hours for a
+    few hundred characters. Its match is found directly: the five fields cover the first k <= 5
+    words (the last one possibly cut just before a ``<`` inside it) holding at least 5 characters,
+    then white space, ``<``, a word and its last ``>`` (at least one character after the ``<``). The
+    regex prefers fields ending as late as possible, which is the last ``<`` that fits; equality with
+    the regex is tested on random lines.
+    """
+    if "\n" in line[:-1]:
+        found = _STM_LABELLED.match(line)
+        return None if found is None else (found.group(1), found.group(2))
+    words: list[tuple[int, int]] = []
+    for word in _TOKEN.finditer(line):
+        words.append(word.span())
+        if len(words) == 6:
+            break
+    best = None
+    chars = 0  # characters of the words before the current one
+    for index, (start, end) in enumerate(words):
+        label = line.find("<", start, end)
+        while label >= 0:
+            # Fields before the "<": whole words before this one, and this one's start when the "<"
+            # is inside it.
+            fields_words = index + (label > start)
+            fields_chars = chars + (label - start)
+            close = line.rfind(">", label + 2, end)
+            if 1 <= fields_words <= 5 and fields_chars >= 5 and close >= 0:
+                best = close + 1
+            label = line.find("<", label + 1, end)
+        chars += end - start
+    if best is None:
+        return None
+    rest = line[best:]
+    return line[:best], rest[:-1] if rest.endswith("\n") else rest
 
 
 def _filter_transcript(glm: GlobalMap, text: str, split_hyphens: bool, upcase: bool) -> str:

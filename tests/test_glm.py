@@ -18,10 +18,14 @@ from hypothesis import strategies as st
 
 from pipeline.errors import InputError
 from pipeline.glm import (
+    _STM_LABELLED,
+    _TRN_LINE,
     GlobalMap,
     Rule,
     _optdel_valid,
     _propagate_optdel,
+    _split_stm_labelled,
+    _split_trn,
     apply_glm,
     apply_glm_pieces,
     expand_alternatives,
@@ -599,3 +603,27 @@ def test_regex_search_equals_the_rfilter1_loop(
     pieces = apply_glm_pieces(glm, text)
     assert "".join(piece[0] for piece in pieces) == apply_glm(glm, text)
     assert all(0 <= start < end <= len(text) for _, start, end in pieces)
+
+
+# --- csrfilt's line patterns without their backtracking ------------------------------------------------
+
+
+@settings(max_examples=3000, deadline=None)
+@given(
+    body=st.text(" \t<>xy()", max_size=24),
+    head=st.sampled_from(["", " "]),
+    tail=st.sampled_from(["", " ", "\n", " \n"]),
+)
+def test_line_splits_equal_csrfilt_patterns(body: str, head: str, tail: str) -> None:
+    # The Perl patterns of csrfilt.sh (as regexes) are the reference; the one-pass splits must agree.
+    line = head + body + tail
+    for regex, split in ((_TRN_LINE, _split_trn), (_STM_LABELLED, _split_stm_labelled)):
+        found = regex.match(line)
+        assert split(line) == (None if found is None else found.groups()), (regex.pattern, line)
+
+
+def test_long_stm_word_before_a_stray_label_mark() -> None:
+    # Five fields may end inside a word, so the regex tried every way of cutting 400 x's in five
+    # before giving up on the label (hours); the line is then read without a label, as csrfilt does.
+    line = "x" * 400 + " <y\n"
+    assert list(filter_lines(glm_of(";;\n"), [line], input_format="stm")) == [line]
