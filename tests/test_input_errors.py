@@ -268,3 +268,16 @@ def test_empty_left_side_through_the_glm_command(tmp_path: Path, capsys: pytest.
     glm.write_text(";;\nA => B\n=> C\n")
     status, _, err = run(capsys, "glm", glm, "-i", "text")
     assert status == 2 and err.startswith(f"iescore: {glm}:3: empty left side")
+
+
+# --- stray characters in texts ------------------------------------------------------------------------
+
+
+def test_stray_angle_bracket_in_a_word_stream_keeps_the_words() -> None:
+    from pipeline.align import document_items
+    from pipeline.model import Document
+
+    # An unsegmented stream: tags are skipped, the rest is words. The stray "<" used to open a "tag"
+    # running to the next ">", which silently dropped "you" (and was quadratic on 200,000 of them).
+    stream = Document("*stream*", "I < you <time sec=1> me", 0, 1, ())
+    assert [word.text for word in document_items(stream, None, None, "s.txt")] == ["I", "<", "you", "me"]
