@@ -11,7 +11,9 @@ Two input formats are read into the same model, a :class:`CorefDocument` per doc
   ``#end document``, one token a line, the last column holding ``(7``, ``7)``, ``(7)``, ``-`` or several
   of them (``(1(3|2)``). A mention's extent is half-open in token units (first token, last token + 1),
   tokens counted from 0 within the document part; the document id is the whole name after
-  ``#begin document`` (``(NAME); part N``), as the reference scorer keys documents.
+  ``#begin document`` (``(NAME); part N``), as the reference scorer keys documents. Since mentions
+  are token positions, a response must hold the key's documents, sentences and tokens
+  (:func:`check_same_tokens`); a missing token line is an error where it went missing.
 
 Mention matching (:func:`align_documents`): a key and a response mention match when their extents are
 equal (the MUC scorer aligned COREF objects by position). With ``match="min"`` (SGML only) a response

@@ -15,8 +15,9 @@ the ``{A / B}`` alternations that rules may output.
 The rule syntax (GLMRules.txt §1): one rule a line, ``A => B`` or ``A => B / C __ D``; a field may be
 enclosed in ``[ ]`` (or ``" "``) to keep its outer blanks; ``B`` may hold alternatives ``{X / Y}``,
 which must then be in brackets (``[{X / Y}]``) so that their ``/`` is not the context slash. What
-rfilter1 would silently read as something else (a context without ``__``, unbalanced braces, an empty
-``A``) is refused with the rule's line; see :func:`parse_glm`.
+rfilter1 would silently read as something else is refused with the rule's line: an empty ``A`` when
+the file is read, a context without ``__`` or unbalanced braces as soon as a text holds the rule's
+``A`` (see :func:`parse_glm`).
 
 Everything here is pure Python (stdlib only) and knows nothing of Luigi.
 """
@@ -430,16 +431,20 @@ def _rule_problem(line: str, arrow: int, context: int, rhs: str) -> str:
         return "a second '=>' in the rule: one rule 'A => B' a line expected"
     if context > arrow:
         part = line[context:]
-        slots = part.count("__")
-        if slots == 0:
+        slot = part.find("__")
+        if slot < 0:
             return (
                 "'C __ D' expected after the context slash '/' (a '/' meant inside the output must be "
                 "in brackets with its braces, '[{A / B}]', and a context needs its '__')"
             )
-        if slots > 1:
-            return f"one '__' expected in the context after '/', found {slots}"
-        if part.find("_") < part.find("__"):
+        if part.find("_") < slot:
             return "'_' before the context's '__': rfilter1 would take it for the '__'"
+        # The right context is what follows the word holding "__"; in brackets or quotes it may hold
+        # a "__" of its own, bare it is a second slot mark.
+        right = re.sub(rf"^{_N}*{_S}*", "", part[slot:]).rstrip(_C_SPACE)
+        enclosed = len(right) >= 2 and (right[0], right[-1]) in (("[", "]"), ('"', '"'))
+        if "__" in right and not enclosed:
+            return f"one '__' expected in the context after '/', found {part.count('__')}"
     depth = 0
     for char in rhs:
         if char == "{":

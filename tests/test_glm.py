@@ -379,6 +379,7 @@ def test_malformed_rule_is_an_error_where_it_applies(rule: str, problem: str) ->
         "X => Y / [ ] __A [ ]",  # "__A": the slot word runs to the blank (example.glm's RECURSIVE)
         "/SLASH => SLASH",  # a "/" before "=>": rfilter1 deletes "/SLASH" (example.glm)
         "X =>",  # an empty output deletes X
+        "X => Y / [ ] __ [__]",  # a "__" inside the bracketed right context is text
     ],
 )
 def test_well_formed_rules_have_no_problem(rule: str) -> None:
