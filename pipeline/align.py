@@ -36,7 +36,7 @@ from schemas import ALIGNMENT, C
 
 COST_MODELS = ("phonetic", "levenshtein")
 
-_TAG = re.compile(r"<[^>]*>")
+_TAG = re.compile(r"<[^<>]*>")  # a stray "<" is text: it must not swallow the words up to the next ">"
 _EDGE_PUNCTUATION = '.,;:!?"()[]`'
 
 

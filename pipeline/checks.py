@@ -1,7 +1,9 @@
-"""Checks of a template set against the text corpus it was extracted from.
+"""Checks of a template set against the text corpus it was extracted from, and of its role.
 
 The readers check what one file can say about itself; these checks need both files: every instance
-set names a document of the corpus, and every extent lies inside its document.
+set names a document of the corpus, and every extent lies inside its document. Others depend on the
+side a template set is read for: a hypothesis slot holds one alternative, and a reference (a key)
+holds at least one instance.
 """
 
 from __future__ import annotations
@@ -51,6 +53,25 @@ def check_against_corpus(template_set: TemplateSet, corpus: Corpus, unsegmented:
                                 fill.line,
                                 f"extent start {extent.start} must be less than its end {extent.end}",
                             )
+
+
+def check_reference_not_empty(
+    template_set: TemplateSet,
+    what: str = "reference template set",
+    expected: str = "instance '<TYPE-DOCID-ONEUP> :='",
+) -> None:
+    """A reference (key) without any instance is bad input, not a score (REC and F would be undefined).
+
+    An empty hypothesis is legitimate (a system that found nothing: every reference fill is missing);
+    an empty reference is almost always the wrong file, a truncated one, or one in another format.
+    ``what`` and ``expected`` name the file's role and what it lacks in the message.
+    """
+    if not template_set.instances:
+        raise InputError(
+            template_set.source,
+            0,
+            f"nothing to score against: a {what} with at least one {expected} expected",
+        )
 
 
 def check_single_alternatives(template_set: TemplateSet) -> None:

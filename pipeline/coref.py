@@ -11,7 +11,9 @@ Two input formats are read into the same model, a :class:`CorefDocument` per doc
   ``#end document``, one token a line, the last column holding ``(7``, ``7)``, ``(7)``, ``-`` or several
   of them (``(1(3|2)``). A mention's extent is half-open in token units (first token, last token + 1),
   tokens counted from 0 within the document part; the document id is the whole name after
-  ``#begin document`` (``(NAME); part N``), as the reference scorer keys documents.
+  ``#begin document`` (``(NAME); part N``), as the reference scorer keys documents. Since mentions
+  are token positions, a response must hold the key's documents, sentences and tokens
+  (:func:`check_same_tokens`); a missing token line is an error where it went missing.
 
 Mention matching (:func:`align_documents`): a key and a response mention match when their extents are
 equal (the MUC scorer aligned COREF objects by position). With ``match="min"`` (SGML only) a response
@@ -72,7 +74,7 @@ import bisect
 import itertools
 import re
 from collections.abc import Hashable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -126,6 +128,8 @@ class CorefDocument:
     line: int  # line of the document's start in its file
     chains: int  # number of chains (equivalence classes), singletons included
     duplicates: int = 0  # response mentions removed because their extent occurred before
+    differing_words: int = 0  # CoNLL response: tokens whose word differs from the key's (same positions)
+    first_differing_word: str = ""  # the first of them, ``file:line: token 'w' expected (...), found 'v'``
 
 
 @dataclass(frozen=True)
@@ -264,6 +268,20 @@ class CorefScores:
     key_classes: int
     response_classes: int
     duplicates: int = 0
+    differing_words: int = 0
+    first_differing_word: str = ""
+
+
+@dataclass(frozen=True)
+class ConllTokens:
+    """The tokens of one CoNLL document: each token's word and line, and where sentences start."""
+
+    name: str
+    line: int  # the '#begin document' line
+    end_line: int  # the '#end document' line
+    words: tuple[str, ...]
+    lines: tuple[int, ...]
+    breaks: tuple[int, ...]  # indices of the tokens that start a sentence, the first token excepted
 
 
 @dataclass
@@ -289,23 +307,102 @@ class BatchScores:
 def read_pair(
     key_path: str | Path, response_path: str | Path, fmt: str = "conll", encoding: str = "utf-8"
 ) -> tuple[dict[str, CorefDocument], dict[str, CorefDocument]]:
-    """Read a key and a response file of the same format; for SGML check that their texts agree."""
+    """Read a key and a response file of the same format and check that they hold the same text.
+
+    SGML: the response with its COREF tags removed must equal the key with its tags removed. CoNLL:
+    the response must hold the key's documents, each with the key's sentences and tokens (see
+    :func:`check_same_tokens`). A key without any mention is bad input (nothing to score against).
+    """
     if fmt == "conll":
-        return read_conll(key_path, encoding), read_conll(response_path, encoding, response=True)
+        key, key_tokens, error = _read_conll(key_path, encoding, response=False)
+        if error is not None:
+            raise error
+        _check_key_not_empty(str(key_path), key)
+        response, response_tokens, error = _read_conll(response_path, encoding, response=True)
+        # A token line missing or added breaks brackets too; saying where the tokens part comes first.
+        notes = check_same_tokens(str(key_path), key_tokens, str(response_path), response_tokens)
+        if error is not None:
+            raise error
+        for doc_id, (count, first) in notes.items():
+            response[doc_id] = replace(response[doc_id], differing_words=count, first_differing_word=first)
+        return key, response
     if fmt != "sgml":
         raise InputError(str(key_path), 0, f"unknown coreference format {fmt!r} (conll or sgml)")
-    key = _parse_sgml(str(key_path), _read_text(key_path, encoding), response=False)
-    response = _parse_sgml(str(response_path), _read_text(response_path, encoding), response=True)
-    _check_same_text(key, response)
-    return key.documents, response.documents
+    key_file = _parse_sgml(str(key_path), _read_text(key_path, encoding), response=False)
+    _check_key_not_empty(str(key_path), key_file.documents)
+    response_file = _parse_sgml(str(response_path), _read_text(response_path, encoding), response=True)
+    _check_same_text(key_file, response_file)
+    return key_file.documents, response_file.documents
 
 
 def read_conll(path: str | Path, encoding: str = "utf-8", response: bool = False) -> dict[str, CorefDocument]:
     """Read a CoNLL coreference file (documents in file order; see the module doc for the rules)."""
+    documents, _, error = _read_conll(path, encoding, response)
+    if error is not None:
+        raise error
+    return documents
+
+
+def check_same_tokens(
+    key_source: str,
+    key: dict[str, ConllTokens],
+    response_source: str,
+    response: dict[str, ConllTokens],
+) -> dict[str, tuple[int, str]]:
+    """Check that a CoNLL response holds the key's documents, sentences and tokens; return word notes.
+
+    CoNLL mentions are token positions, so a response with one token line missing or added would
+    shift every later mention and score them all wrong without a word. Every key document must be
+    in the response and every response document in the key (in any order); within a document the
+    sentences (runs of token lines between blank lines) must have the key's lengths. At the first
+    place they do not, the :class:`InputError` names the response line and what the key has there:
+    the first token whose word differs from the key's, else the first sentence break that differs,
+    else where one document ends before the other.
+
+    When the sentences agree, words that differ are not an error: the CoNLL reference scorer ignores
+    the word column, and its own test cases (TC-A-3 to TC-A-13) write their responses' spurious
+    mentions on words renamed ``x``, ``y``, ``z``. They are returned per document as (number of
+    differing words, the first one described), which the score report prints as a note.
+    """
+    for doc_id, tokens in response.items():
+        if doc_id not in key:
+            raise InputError(
+                response_source,
+                tokens.line,
+                f"document {doc_id!r} is not in the key {key_source}: '#begin document' of a key "
+                "document expected",
+            )
+    notes: dict[str, tuple[int, str]] = {}
+    for doc_id, expected in key.items():
+        found = response.get(doc_id)
+        if found is None:
+            raise InputError(
+                response_source,
+                0,
+                f"document {doc_id!r} of the key ({key_source}:{expected.line}) is missing: "
+                f"'#begin document {doc_id}' expected",
+            )
+        count, first = _compare_tokens(key_source, expected, response_source, found)
+        if count:
+            notes[doc_id] = (count, first)
+    return notes
+
+
+def _read_conll(
+    path: str | Path, encoding: str, response: bool
+) -> tuple[dict[str, CorefDocument], dict[str, ConllTokens], InputError | None]:
+    """The documents of a CoNLL file, per document its tokens and sentences, and a deferred error.
+
+    Errors of the document structure are raised at once. The first error of a coreference column
+    (brackets) is returned instead, after every token has been read, so that a caller comparing
+    tokens can first say where a line went missing.
+    """
     source = str(path)
     text = _read_text(path, encoding)
     documents: dict[str, CorefDocument] = {}
+    tokens: dict[str, ConllTokens] = {}
     current: _ConllDocument | None = None
+    deferred: InputError | None = None
     for number, raw in enumerate(text.split("\n"), start=1):
         line = raw.rstrip("\r")
         begin = _BEGIN.match(line)
@@ -319,18 +416,43 @@ def read_conll(path: str | Path, encoding: str = "utf-8", response: bool = False
         if _END.match(line):
             if current is None:
                 raise InputError(source, number, "#end document without #begin document")
-            documents[current.name] = current.finish(source, response)
+            tokens[current.name] = current.token_lines(number)
+            if deferred is None:
+                try:
+                    documents[current.name] = current.finish(source, response)
+                except InputError as error:
+                    deferred = error
             current = None
             continue
         fields = line.split()
-        if not fields or line.startswith("#"):
-            continue  # blank lines separate sentences; other comment lines are not tokens
+        if not fields:
+            if current is not None:
+                current.sentence_break()  # blank lines separate sentences
+            continue
+        if line.startswith("#"):
+            continue  # other comment lines are not tokens
         if current is None:
             raise InputError(source, number, "token line outside a document (#begin document expected)")
-        current.token(fields, source, number)
+        if deferred is None:
+            try:
+                current.token(fields, source, number)
+            except InputError as error:
+                deferred = error
+        else:
+            current.token_only(fields, number)
     if current is not None:
         raise InputError(source, current.line, f"document {current.name!r} has no #end document")
-    return documents
+    return documents, tokens, deferred
+
+
+def _check_key_not_empty(source: str, documents: dict[str, CorefDocument]) -> None:
+    """A key without documents or without any mention is bad input, not an undefined score."""
+    if not documents:
+        raise InputError(source, 0, "no document: a coreference key with at least one document expected")
+    if not any(document.mentions for document in documents.values()):
+        raise InputError(
+            source, 0, "no mention in any document: a coreference key marks the mentions to score"
+        )
 
 
 def read_muc_sgml(
@@ -471,12 +593,15 @@ def score_documents(
         key_classes = len({m.chain for i, m in enumerate(doc.key.mentions) if doc.scored_key(i)})
         documents.append(DocumentScores(doc.doc_id, key_classes, doc.response.chains, batch.document(number)))
     totals = {metric: _sum_counts(metric, (d.scores[metric] for d in documents)) for metric in batch.arrays}
+    differing = [doc.response for doc in aligned if doc.response.differing_words]
     return CorefScores(
         documents,
         totals,
         sum(d.key_classes for d in documents),
         sum(d.response_classes for d in documents),
         sum(doc.response.duplicates for doc in aligned),
+        sum(doc.differing_words for doc in differing),
+        differing[0].first_differing_word if differing else "",
     )
 
 
@@ -763,6 +888,11 @@ def score_report(
             lines.append(_totals_line(f"{METRIC_NAMES[metric] + ':':8}", counts, zero_division))
     if scores.duplicates:
         lines.append(f"note: {scores.duplicates} duplicate response mention(s) removed before scoring")
+    if scores.differing_words:
+        lines.append(
+            f"note: {scores.differing_words} response token(s) have another word than the key's; "
+            f"mentions are token positions, compared as such (first: {scores.first_differing_word})"
+        )
     return "\n".join(lines) + "\n"
 
 
@@ -858,15 +988,16 @@ class _ConllDocument:
         self.line = line
         self.tokens = 0
         self.words: list[str] = []
+        self.lines: list[int] = []
+        self.breaks: list[int] = []
+        self.in_sentence = False
         self.chain_of_label: dict[str, int] = {}  # in order of first appearance, as the reference's GetIndex
         self.open: dict[str, list[tuple[int, int]]] = {}  # label -> stack of (first token, line)
         self.mentions: list[list[tuple[int, int, int]]] = []  # per chain: (start, end, line)
 
     def token(self, fields: list[str], source: str, number: int) -> None:
         value = fields[-1]
-        self.words.append(fields[3] if len(fields) >= 5 else (fields[-2] if len(fields) >= 2 else ""))
-        t = self.tokens
-        self.tokens += 1
+        t = self.token_only(fields, number)
         if value in ("-", "_"):
             return
         if not _CLUSTER_FIELD.fullmatch(value):
@@ -892,6 +1023,26 @@ class _ConllDocument:
                 first, line = stack.pop()
                 self.mentions[self._chain(closing)].append((first, t + 1, line))
 
+    def token_only(self, fields: list[str], number: int) -> int:
+        """Record a token's word, line and sentence, not its mentions; return its index."""
+        self.words.append(fields[3] if len(fields) >= 5 else (fields[-2] if len(fields) >= 2 else ""))
+        self.lines.append(number)
+        t = self.tokens
+        if not self.in_sentence and t:
+            self.breaks.append(t)
+        self.in_sentence = True
+        self.tokens += 1
+        return t
+
+    def sentence_break(self) -> None:
+        """A blank line: the next token starts a sentence (a run of blank lines is one break)."""
+        self.in_sentence = False
+
+    def token_lines(self, end_line: int) -> ConllTokens:
+        return ConllTokens(
+            self.name, self.line, end_line, tuple(self.words), tuple(self.lines), tuple(self.breaks)
+        )
+
     def _chain(self, label: str) -> int:
         if label not in self.chain_of_label:
             self.chain_of_label[label] = len(self.chain_of_label)
@@ -916,6 +1067,74 @@ class _ConllDocument:
                 previous = ident
         mentions.sort(key=lambda m: (m.start, -m.end, m.chain))
         return CorefDocument(self.name, tuple(mentions), self.line, len(kept), duplicates)
+
+
+def _compare_tokens(
+    key_source: str, key: ConllTokens, response_source: str, response: ConllTokens
+) -> tuple[int, str]:
+    """Raise at the first place a response document's tokens or sentences leave the key's.
+
+    Returns the number of tokens whose word alone differs and the first one described, when the
+    sentences agree (see :func:`check_same_tokens`).
+    """
+    if len(key.words) == len(response.words) and key.breaks == response.breaks:
+        differing = [i for i, (k, r) in enumerate(zip(key.words, response.words, strict=True)) if k != r]
+        if not differing:
+            return 0, ""
+        i = differing[0]
+        first = (
+            f"{response_source}:{response.lines[i]}: token {key.words[i]!r} expected "
+            f"({key_source}:{key.lines[i]}), found {response.words[i]!r}"
+        )
+        return len(differing), first
+    key_breaks, response_breaks = set(key.breaks), set(response.breaks)
+    shorter = min(len(key.words), len(response.words))
+    for i in range(shorter):
+        found, expected = response.words[i], key.words[i]
+        where = f"({key_source}:{key.lines[i]})"
+        if found != expected:
+            message = f"token {expected!r} expected {where}, found {found!r}"
+            message += _sentence_lengths(key, response, i)
+        elif i in key_breaks and i not in response_breaks:
+            message = f"a sentence break (blank line) expected before token {found!r}, as in the key {where}"
+        elif i in response_breaks and i not in key_breaks:
+            message = f"no sentence break expected before token {found!r}: the key's sentence goes on {where}"
+            message += _sentence_lengths(key, response, i)
+        else:
+            continue
+        raise InputError(response_source, response.lines[i], message)
+    if len(response.words) < len(key.words):
+        raise InputError(
+            response_source,
+            response.end_line,
+            f"document {key.name!r} ends after {shorter} tokens; the key goes on with token "
+            f"{key.words[shorter]!r} ({key_source}:{key.lines[shorter]})",
+        )
+    raise InputError(
+        response_source,
+        response.lines[shorter],
+        f"token {response.words[shorter]!r} is one too many: the key's document {key.name!r} ends after "
+        f"{shorter} tokens ({key_source}:{key.end_line})",
+    )
+
+
+def _sentence_lengths(key: ConllTokens, response: ConllTokens, index: int) -> str:
+    """`` (sentence N of document D has K tokens in the key, R here)``: N is the key's sentence of token
+    ``index``, R the length of the response's sentence N (0 when it has fewer sentences)."""
+    number = bisect.bisect_right(key.breaks, index)
+    return (
+        f" (sentence {number + 1} of document {key.name!r} has {_sentence_length(key, number)} tokens in "
+        f"the key, {_sentence_length(response, number)} here)"
+    )
+
+
+def _sentence_length(tokens: ConllTokens, number: int) -> int:
+    """The number of tokens of sentence ``number`` (from 0) of a document, 0 if it has no such sentence."""
+    starts = (0, *tokens.breaks)
+    if number >= len(starts):
+        return 0
+    end = starts[number + 1] if number + 1 < len(starts) else len(tokens.words)
+    return end - starts[number]
 
 
 # --- helpers: SGML -------------------------------------------------------------------------------------

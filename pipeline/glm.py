@@ -12,6 +12,13 @@ Public entry points: :func:`parse_glm` / :func:`read_glm` build a :class:`Global
 keep the source offsets; :func:`filter_lines` is ``csrfilt.sh``; :func:`expand_alternatives` expands
 the ``{A / B}`` alternations that rules may output.
 
+The rule syntax (GLMRules.txt §1): one rule a line, ``A => B`` or ``A => B / C __ D``; a field may be
+enclosed in ``[ ]`` (or ``" "``) to keep its outer blanks; ``B`` may hold alternatives ``{X / Y}``,
+which must then be in brackets (``[{X / Y}]``) so that their ``/`` is not the context slash. What
+rfilter1 would silently read as something else is refused with the rule's line: an empty ``A`` when
+the file is read, a context without ``__`` or unbalanced braces as soon as a text holds the rule's
+``A`` (see :func:`parse_glm`).
+
 Everything here is pure Python (stdlib only) and knows nothing of Luigi.
 """
 
@@ -63,7 +70,10 @@ def _is_space(char: str) -> bool:
 class Rule:
     """One rule ``lhs => rhs / left __ right``: brackets and quotes already removed (GLMRules.txt §1).
 
-    An empty ``lhs`` never fires (rfilter1 indexes it under the NUL character, which no input holds).
+    ``problem`` says what is wrong with a rule rfilter1 would read into something else than was
+    written (a ``/`` inside ``{A / B}`` without brackets, a context without ``__``, an unbalanced
+    brace); such a rule is an :class:`InputError` as soon as its ``lhs`` occurs in a text (see
+    :func:`parse_glm`).
     """
 
     lhs: str
@@ -71,12 +81,15 @@ class Rule:
     left: str = ""
     right: str = ""
     line: int = 0
+    problem: str = field(default="", compare=False)
 
 
 @dataclass(frozen=True)
 class _Matcher:
     regex: re.Pattern[str] | None
     group_rule: tuple[int, ...]  # regex group number -> index into GlobalMap.rules
+    problems: re.Pattern[str] | None = None  # the left sides of the malformed rules
+    problem_rule: tuple[int, ...] = ()  # its group number -> index into GlobalMap.rules
 
 
 @dataclass(frozen=True)
@@ -135,8 +148,22 @@ def parse_glm(text: str, source: str = "<glm>") -> GlobalMap:
     data line without ``=>``, a line that holds only a comment not starting the line, a header line
     without a quoted value, a header FORMAT other than NIST1, more rules than ``max_nrules``, an empty
     file. Also (stricter than rfilter1, which reads anything else as false) a COPY_NO_HIT or
-    CASE_SENSITIVE value outside T/YES/TRUE/F/NO/FALSE, a MAX_NRULES value that is not a number, and an
-    INPUT_DEPENDENT_APPLICATION regex that does not compile.
+    CASE_SENSITIVE value outside T/YES/TRUE/F/NO/FALSE, a MAX_NRULES value that is not a number, an
+    INPUT_DEPENDENT_APPLICATION regex that does not compile, and a rule with an empty left side (it
+    could never apply).
+
+    Rules that rfilter1 reads into something other than GLMRules.txt's ``A => B / C __ D`` are marked
+    (:attr:`Rule.problem`) here, and refused (:class:`InputError` naming the rule's file and line) as
+    soon as a text to rewrite holds their left side (:func:`apply_glm`, and so the ``glm`` filter,
+    content normalization and text alignment). They are: a context slash (the last ``/`` of the line
+    after ``=>``, outside brackets) without exactly one ``__`` after it, or with a ``_`` before its
+    ``__`` (rfilter1 would take it for the slot, or cut ``B`` at a ``/`` meant inside ``{A / B}``); an
+    output whose braces do not balance or with only one of its enclosing brackets; a second ``=>``.
+    The whole file is not refused for them because NIST's own en20030506.glm has one (line 1764,
+    ``[WEBSTER'S] => [{WEBSTER'S / WEBSTER IS / WEBSTER HAS}``, cut short) in its ``ctm`` section
+    (which SCTK's tests select); the file serves every text without that word. A ``/`` before ``=>``
+    (``/SLASH => SLASH`` in SCTK's example.glm: the output is empty) is rfilter1's documented reading
+    and is kept.
     """
     if not text:
         raise InputError(source, 0, "the rule file is empty; its first line must hold the comment token")
@@ -279,8 +306,12 @@ def _parse_header(line: str, header: _Header, source: str, number: int) -> None:
         header.format = "NIST1"
     if "MAX_NRULES" in upper:
         digits = re.match(r"[ \t\n\v\f\r]*([+-]?[0-9]+)", value)  # atol()
-        if digits is None:
-            raise InputError(source, number, f"MAX_NRULES expects a whole number, found {value!r}")
+        # atol() would wrap a number beyond a C long; a count of rules has no use for 19 digits.
+        if digits is None or digits.group(1).startswith("-") or len(digits.group(1).lstrip("+0")) > 18:
+            shown = value if len(value) <= 40 else value[:37] + "..."
+            raise InputError(
+                source, number, f"MAX_NRULES expects a whole number from 0 to 10**18 - 1, found {shown!r}"
+            )
         header.max_nrules = int(digits.group(1))
     for keyword, key in (("COPY_NO_HIT", "copy_no_hit"), ("CASE_SENSITIVE", "case_sensitive")):
         if keyword in upper:
@@ -384,7 +415,49 @@ def _parse_rule(line: str, source: str, number: int) -> Rule:
                 start += 1
             start, end = unwrap(start, end)
             right = line[start : end + 1] if end >= start else ""
-    return Rule(lhs=lhs, rhs=rhs, left=left, right=right, line=number)
+    if not lhs:
+        raise InputError(
+            source,
+            number,
+            "empty left side: a rule 'A => B' needs a non-empty A (this one could never apply)",
+        )
+    problem = _rule_problem(line, arrow, context, rhs)
+    return Rule(lhs=lhs, rhs=rhs, left=left, right=right, line=number, problem=problem)
+
+
+def _rule_problem(line: str, arrow: int, context: int, rhs: str) -> str:
+    """What rfilter1 would read differently from what the rule says, or ""; see :func:`parse_glm`."""
+    if line.find("=>", arrow + 2) >= 0:
+        return "a second '=>' in the rule: one rule 'A => B' a line expected"
+    if context > arrow:
+        part = line[context:]
+        slot = part.find("__")
+        if slot < 0:
+            return (
+                "'C __ D' expected after the context slash '/' (a '/' meant inside the output must be "
+                "in brackets with its braces, '[{A / B}]', and a context needs its '__')"
+            )
+        if part.find("_") < slot:
+            return "'_' before the context's '__': rfilter1 would take it for the '__'"
+        # The right context is what follows the word holding "__"; in brackets or quotes it may hold
+        # a "__" of its own, bare it is a second slot mark.
+        right = re.sub(rf"^{_N}*{_S}*", "", part[slot:]).rstrip(_C_SPACE)
+        enclosed = len(right) >= 2 and (right[0], right[-1]) in (("[", "]"), ('"', '"'))
+        if "__" in right and not enclosed:
+            return f"one '__' expected in the context after '/', found {part.count('__')}"
+    depth = 0
+    for char in rhs:
+        if char == "{":
+            depth += 1
+        elif char == "}":
+            depth -= 1
+            if depth < 0:
+                return f"unbalanced '}}' in the output {rhs!r}: '{{' expected before it"
+    if depth:
+        return f"unbalanced '{{' in the output {rhs!r}: each '{{' of an alternation needs its '}}'"
+    if rhs.startswith("[") != rhs.endswith("]"):
+        return f"unbalanced brackets around the output {rhs!r}: '[ ... ]' expected"
+    return ""
 
 
 # --- applying rules -----------------------------------------------------------------------------------
@@ -405,9 +478,16 @@ def _build_matcher(rules: tuple[Rule, ...], case_sensitive: bool) -> _Matcher:
         if rule.lhs:
             key = rule.lhs[0] if case_sensitive else ascii_upper(rule.lhs[0])
             by_first.setdefault(key, []).append(index)
-    if not by_first:
-        return _Matcher(None, ())
     fold = (lambda s: s) if case_sensitive else ascii_upper
+    problem_rule = [-1]
+    problem_branches = []
+    for index, rule in enumerate(rules):
+        if rule.problem and rule.lhs:
+            problem_branches.append(f"({re.escape(fold(rule.lhs))})")
+            problem_rule.append(index)
+    problems = re.compile("|".join(problem_branches)) if problem_branches else None
+    if not by_first:
+        return _Matcher(None, (), problems, tuple(problem_rule))
     group_rule = [-1]
     branches = []
     for first, indices in by_first.items():
@@ -427,7 +507,7 @@ def _build_matcher(rules: tuple[Rule, ...], case_sensitive: bool) -> _Matcher:
             alternatives.append(f"{pattern}()")
             group_rule.append(index)
         branches.append(f"{re.escape(first)}(?:{'|'.join(alternatives)})")
-    return _Matcher(re.compile("|".join(branches)), tuple(group_rule))
+    return _Matcher(re.compile("|".join(branches)), tuple(group_rule), problems, tuple(problem_rule))
 
 
 def _hits(glm: GlobalMap, text: str) -> Iterator[tuple[int, int, Rule]]:
@@ -435,6 +515,14 @@ def _hits(glm: GlobalMap, text: str) -> Iterator[tuple[int, int, Rule]]:
     if matcher.regex is None:
         return
     subject = text if glm.case_sensitive else ascii_upper(text)
+    if matcher.problems is not None:
+        found = matcher.problems.search(subject)
+        if found is not None:
+            rule = glm.rules[matcher.problem_rule[found.lastindex or 0]]
+            shown = text if len(text) <= 60 else text[:57] + "..."
+            raise InputError(
+                glm.source, rule.line, f"{rule.problem}; the rule's left side occurs in {shown.strip()!r}"
+            )
     for found in matcher.regex.finditer(subject):
         yield found.start(), found.end(), glm.rules[matcher.group_rule[found.lastindex or 0]]
 
@@ -482,6 +570,7 @@ def apply_glm_pieces(glm: GlobalMap, text: str) -> list[tuple[str, int, int]]:
 _TRN_LINE = re.compile(r"^(.*)(\(.*\))" + _S + "*$")
 _STM_LABELLED = re.compile(rf"^({_S}*{_N}+{_S}*{_N}+{_S}*{_N}+{_S}*{_N}+{_S}*{_N}+{_S}*<{_N}+>)(.*)$")
 _STM_PLAIN = re.compile(rf"^({_S}*{_N}+{_S}*{_N}+{_S}*{_N}+{_S}*{_N}+{_S}*{_N}+)(.*)$")
+_TOKEN = re.compile(_N + "+")
 _OPTDEL_GROUP = re.compile(_S + r"\([^()]+\)")
 _WORD = r"[^() \t\n\r\f\v]+"  # Perl [^()\s]+
 _OPTDEL_PAIR = re.compile(rf"(\({_S}+{_WORD}{_S}+)({_WORD})")
@@ -548,16 +637,18 @@ def _filter_line(glm: GlobalMap, line: str, kind: str, split_hyphens: bool, upca
         return line
     padded = re.sub(r"[ \t]+", " ", _before_eol(" " + line, " "))
     if kind == "trn":
-        found = _TRN_LINE.match(padded)
-        if found is None:
+        split = _split_trn(padded)
+        if split is None:
             raise _LineError("expected a trn line: words followed by an utterance id in parentheses")
-        text, extra = found.group(1) + "\n", found.group(2) + "\n"
+        text, extra = split[0] + "\n", split[1] + "\n"
     elif kind == "stm":
-        found = None if "<" not in padded else _STM_LABELLED.match(padded)
-        found = found or _STM_PLAIN.match(padded)
-        if found is None:
+        split = None if "<" not in padded else _split_stm_labelled(padded)
+        if split is None:
+            found = _STM_PLAIN.match(padded)
+            split = None if found is None else (found.group(1), found.group(2))
+        if split is None:
             raise _LineError("expected an stm line: file channel speaker begin end [<label>] words")
-        text, extra = found.group(2) + "\n", found.group(1) + "\n"
+        text, extra = split[1] + "\n", split[0] + "\n"
     else:
         text, extra = padded, "\n"
     if not _optdel_valid(text):
@@ -576,6 +667,63 @@ def _filter_line(glm: GlobalMap, line: str, kind: str, split_hyphens: bool, upca
     merged = re.sub(r"^[ \t]+", "", merged, count=1)
     merged = re.sub(r"[ \t]+$", "", merged, count=1)
     return re.sub(r"[ \t]+", " ", merged)
+
+
+def _split_trn(line: str) -> tuple[str, str] | None:
+    """``_TRN_LINE.match(line).groups()`` (csrfilt's Perl pattern) in one pass, or None.
+
+    The regex backtracks quadratically on a long line of ``(`` without a closing ``)``; its match is
+    the last ``(`` before the last ``)`` that only white space follows.
+    """
+    if "\n" in line[:-1]:
+        found = _TRN_LINE.match(line)  # '.' stops at a newline: keep the regex's exact reading
+        return None if found is None else (found.group(1), found.group(2))
+    close = len(line.rstrip(_C_SPACE)) - 1
+    if close < 0 or line[close] != ")":
+        return None
+    opening = line.rfind("(", 0, close)
+    if opening < 0:
+        return None
+    return line[:opening], line[opening : close + 1]
+
+
+def _split_stm_labelled(line: str) -> tuple[str, str] | None:
+    """``_STM_LABELLED.match(line).groups()`` without the regex's backtracking, or None.
+
+    The pattern (five fields, then ``<label>``) lets a field end inside a word, so on a line with a
+    long word and a ``<`` but no label it tries every way of cutting the word in five: hours for a
+    few hundred characters. Its match is found directly: the five fields cover the first k <= 5
+    words (the last one possibly cut just before a ``<`` inside it) holding at least 5 characters,
+    then white space, ``<``, a word and its last ``>`` (at least one character after the ``<``). The
+    regex prefers fields ending as late as possible, which is the last ``<`` that fits; equality with
+    the regex is tested on random lines.
+    """
+    if "\n" in line[:-1]:
+        found = _STM_LABELLED.match(line)
+        return None if found is None else (found.group(1), found.group(2))
+    words: list[tuple[int, int]] = []
+    for word in _TOKEN.finditer(line):
+        words.append(word.span())
+        if len(words) == 6:
+            break
+    best = None
+    chars = 0  # characters of the words before the current one
+    for index, (start, end) in enumerate(words):
+        label = line.find("<", start, end)
+        while label >= 0:
+            # Fields before the "<": whole words before this one, and this one's start when the "<"
+            # is inside it.
+            fields_words = index + (label > start)
+            fields_chars = chars + (label - start)
+            close = line.rfind(">", label + 2, end)
+            if 1 <= fields_words <= 5 and fields_chars >= 5 and close >= 0:
+                best = close + 1
+            label = line.find("<", label + 1, end)
+        chars += end - start
+    if best is None:
+        return None
+    rest = line[best:]
+    return line[:best], rest[:-1] if rest.endswith("\n") else rest
 
 
 def _filter_transcript(glm: GlobalMap, text: str, split_hyphens: bool, upcase: bool) -> str:

@@ -368,7 +368,11 @@ class MucConfig:
 
 
 def read_config(path: str | Path, encoding: str = "utf-8") -> MucConfig:
-    """Read and parse a configuration file; relative paths in it count from its directory."""
+    """Read and parse a configuration file; relative paths in it count from its directory.
+
+    Whether the files it names can be read (or written) is checked by the command that uses them,
+    before any work, at the line of each option (``tasks.cli_muc.check_config_paths``).
+    """
     return parse_config(read_input(path, encoding, "configuration file"), str(path))
 
 

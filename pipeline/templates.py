@@ -85,6 +85,10 @@ _SLOT_NAME_TEXT = re.compile(r"[A-Za-z0-9_-]+")
 _POINTER = re.compile(r"<([^\s<>]*)>")
 _EXTENT_PART = re.compile(r"##([0-9]+(?:#[0-9]+)*)#([^#]*)")
 
+# The largest character offset an extent may hold: every artifact keeps it exactly (Arrow int64
+# columns, and float64 where a side of an alignment row may be missing). Larger ones are typos.
+MAX_OFFSET = 2**53 - 1
+
 
 class _Token(NamedTuple):
     """One token: ``kind`` is header, pointer, slot, slash, optional, quoted or bare."""
@@ -210,19 +214,30 @@ def _scan_trailing_extents(line: str, pos: int, number: int, source: str) -> tup
     chunk = _WORD.match(line, start)
     assert chunk is not None
     match = _EXTENT_PART.fullmatch(chunk.group())
+    part = _shorten(chunk.group())
     if match is None or match.group(2).isdigit():
         raise InputError(
             source,
             number,
-            f"malformed extent part {chunk.group()!r}: '##start#end#' expected (more '#start#end' pairs "
+            f"malformed extent part {part!r}: '##start#end#' expected (more '#start#end' pairs "
             "and a texts-file name without '#' may follow)",
         )
-    numbers = [int(text) for text in match.group(1).split("#")]
+    digits = match.group(1).split("#")
+    for text in digits:
+        significant = text.lstrip("0")  # int() of thousands of digits is slow, then refused
+        if len(significant) > len(str(MAX_OFFSET)) or int(text) > MAX_OFFSET:
+            shown = _shorten(text, 30)
+            raise InputError(
+                source,
+                number,
+                f"offset {shown} in extent part {part!r} is too large: at most {MAX_OFFSET}",
+            )
+    numbers = [int(text) for text in digits]
     if len(numbers) % 2:
         raise InputError(
             source,
             number,
-            f"extent part {chunk.group()!r} has {len(numbers)} offsets: pairs of start and end expected",
+            f"extent part {part!r} has {len(numbers)} offsets: pairs of start and end expected",
         )
     extents = tuple(Extent(numbers[i], numbers[i + 1]) for i in range(0, len(numbers), 2))
     for extent in extents:
@@ -380,6 +395,11 @@ class _Parser:
 
     def _error(self, line: int, message: str) -> InputError:
         return InputError(self.source, line, message)
+
+
+def _shorten(text: str, limit: int = 60) -> str:
+    """``text`` cut to ``limit`` characters for an error message."""
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _found(token: _Token) -> str:

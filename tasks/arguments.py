@@ -56,8 +56,21 @@ def check_paths(checks: Iterable[tuple[str, str | Path | None, str]]) -> None:
 
 
 def path_problem(path: str | Path, kind: str) -> str | None:
-    """What stops ``path`` from serving as ``kind`` (one of the four kinds above), or None."""
-    path = Path(path)
+    """What stops ``path`` from serving as ``kind`` (one of the four kinds above), or None.
+
+    A name the system refuses outright (too long, a NUL character) is a problem too, not a crash.
+    """
+    try:
+        return _path_problem(Path(path), kind)
+    except OSError as error:
+        return f"cannot be used: {error.strerror or error}"
+    except ValueError as error:
+        if "unknown path kind" in str(error):
+            raise
+        return f"cannot be used: {error}"
+
+
+def _path_problem(path: Path, kind: str) -> str | None:
     if kind == INPUT_FILE:
         if path.is_dir():
             return "is a directory; expected a file to read"

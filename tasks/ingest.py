@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pyarrow as pa
 
-from pipeline.checks import check_against_corpus, check_single_alternatives
+from pipeline.checks import check_against_corpus, check_reference_not_empty, check_single_alternatives
 from pipeline.corpus import read_corpus, read_stream
 from pipeline.tables import corpus_from_table, corpus_to_table, template_set_to_table
 from pipeline.templates import check_pointers, read_template_set
@@ -34,7 +34,7 @@ class IngestTemplates(Stage):
     """Read a template set into the ``fills`` artifact, checked against its corpus when one is given."""
 
     STAGE = "IngestTemplates"
-    VERSION = 1
+    VERSION = 2  # 2: an empty reference is bad input
     OUTPUTS = ("fills",)
 
     def produce(self) -> dict[str, pa.Table]:
@@ -44,6 +44,8 @@ class IngestTemplates(Stage):
         check_pointers(template_set)
         if self.options.get("role") == "hypothesis":
             check_single_alternatives(template_set)
+        else:
+            check_reference_not_empty(template_set)
         documents = self.input_table("corpus")
         if documents is not None:
             check_against_corpus(

@@ -14,6 +14,7 @@ from typing import Any
 
 import pyarrow as pa
 
+from pipeline.checks import check_reference_not_empty
 from pipeline.coref import METRICS, align_documents, mention_table, read_pair, score_documents
 from pipeline.corpus import read_corpus
 from pipeline.families import coref_statistics
@@ -40,12 +41,14 @@ class IngestMucTemplates(Stage):
     """A key or response template file, checked against the configuration, into ``fills``."""
 
     STAGE = "IngestMucTemplates"
-    VERSION = 1
+    VERSION = 2  # 2: an empty key is bad input
     OUTPUTS = ("fills",)
 
     def produce(self) -> dict[str, pa.Table]:
         config = read_config(self.input_file("config"))
         template_set = read_template_set(self.input_file("templates"), encoding=self.options["encoding"])
+        if self.options["role"] == "ref":
+            check_reference_not_empty(template_set, "key")
         config.check_template_set(template_set)
         check_pointers(template_set)
         config.pointer_order(template_set)  # a pointer cycle between classes is bad input
@@ -75,7 +78,7 @@ class IngestNamedEntities(Stage):
     ``objects`` (each object's section and position), checked against the texts file when given."""
 
     STAGE = "IngestNamedEntities"
-    VERSION = 1
+    VERSION = 2  # 2: a key without entities is bad input
     OUTPUTS = ("fills", "objects")
 
     def produce(self) -> dict[str, pa.Table]:
@@ -86,6 +89,10 @@ class IngestNamedEntities(Stage):
         entities = read_ne_file(
             self.input_file("sgml"), encoding, texts, is_key=self.options["role"] == "ref"
         )
+        if self.options["role"] == "ref":
+            check_reference_not_empty(
+                entities.template_set, "named entity key", "ENAMEX, TIMEX or NUMEX element"
+            )
         config.check_template_set(entities.template_set)
         regions = element_regions(entities)
         rows = [
@@ -111,7 +118,7 @@ class ScoreCoreference(Stage):
     matched by extent. Every coreference score is computed from it (``pipeline.coref``)."""
 
     STAGE = "ScoreCoreference"
-    VERSION = 1
+    VERSION = 2  # 2: a key without mentions is bad input
     OUTPUTS = ("mentions",)
 
     def produce(self) -> dict[str, pa.Table]:

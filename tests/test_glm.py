@@ -18,10 +18,14 @@ from hypothesis import strategies as st
 
 from pipeline.errors import InputError
 from pipeline.glm import (
+    _STM_LABELLED,
+    _TRN_LINE,
     GlobalMap,
     Rule,
     _optdel_valid,
     _propagate_optdel,
+    _split_stm_labelled,
+    _split_trn,
     apply_glm,
     apply_glm_pieces,
     expand_alternatives,
@@ -248,8 +252,6 @@ def test_rfilter1_field_quirks() -> None:
         True,
         400,
     )
-    # An empty A never fires.
-    assert apply_glm(glm_of(';;\n"" => X\n=> Y\n'), "abc") == "abc"
 
 
 def test_crlf_rule_file() -> None:
@@ -316,10 +318,16 @@ def test_input_dependent_application() -> None:
         (";; bad\n* format = 'NIST2'\nA => B\n", 2),  # apply_rules2 refuses all but NIST1
         (";; bad\n* case_sensitive = 'maybe'\n", 2),
         (";; bad\n* max_nrules = 'many'\n", 2),
+        # atol() of 5000 digits: Python's int() refused it with a ValueError traceback.
+        (";; bad\n* max_nrules = '" + "9" * 5000 + "'\nA => B\n", 2),
+        (";; bad\n* max_nrules = '-5'\nA => B\n", 2),  # was blamed on line 3, "more rules than -5"
         (";; bad\nA => B\n   ;; indented comment leaves a blank rule\n", 3),
         (";; bad\n* max_nrules = '1'\nA => B\nC => D\n", 4),  # the second rule is one too many
         (';; bad\n;; INPUT_DEPENDENT_APPLICATION = "ctm("\n', 2),
         ("", 0),
+        # An empty A could never apply (rfilter1 indexes it under NUL); it used to be accepted silently.
+        (';; bad\nA => B\n"" => X\n', 3),
+        (";; bad\n=> Y / [ ] __ [ ]\n", 2),
     ],
 )
 def test_bad_rule_file_names_the_line(tmp_path: Path, text: str, line: int) -> None:
@@ -328,6 +336,64 @@ def test_bad_rule_file_names_the_line(tmp_path: Path, text: str, line: int) -> N
     with pytest.raises(InputError) as caught:
         read_glm(path)
     assert (caught.value.file, caught.value.line) == (str(path), line)
+
+
+# Rules that rfilter1 reads into something other than what they say (each used to be applied as
+# rfilter1 reads it, silently): marked when the file is read, an error naming the rule's line as soon
+# as its left side occurs in a text. Each problem below is derived from rfilter1's field walk.
+MALFORMED_RULES = [
+    # No brackets: the last "/" (inside the braces) is the context slash, so B would be "{A".
+    ("X => {A / B}", "'C __ D' expected after the context slash '/'"),
+    ("X => B / C D", "'C __ D' expected"),  # a context without its "__": C and D would be dropped
+    ("X => B /", "'C __ D' expected"),
+    ("X => B / C _ D", "'C __ D' expected"),
+    ("X => B / C __ D __ E", "one '__' expected in the context after '/', found 2"),  # D would be "D __ E"
+    ("X => B / FOO_BAR __ D", "'_' before the context's '__'"),  # the left context would be "FOO"
+    ("X => {A", "unbalanced '{' in the output '{A'"),
+    ("X => A}", "unbalanced '}' in the output 'A}'"),
+    ("X => [A / [ ] __ [ ]", "unbalanced brackets around the output '[A'"),
+    ("X => B => C", "a second '=>'"),  # B would be "B => C"
+]
+
+
+@pytest.mark.parametrize(("rule", "problem"), MALFORMED_RULES, ids=[m[0] for m in MALFORMED_RULES])
+def test_malformed_rule_is_an_error_where_it_applies(rule: str, problem: str) -> None:
+    glm = glm_of(f";; rules\nOK => OKAY\n{rule}\n")
+    assert problem in glm.rules[1].problem
+    assert apply_glm(glm, " OK Y ") == " OKAY Y "  # the file still serves texts without X
+    with pytest.raises(InputError) as caught:
+        apply_glm(glm, " OK X ")
+    assert (caught.value.file, caught.value.line) == ("t.glm", 3)
+    assert problem in caught.value.message and "left side occurs in 'OK X'" in caught.value.message
+    with pytest.raises(InputError) as caught:
+        list(filter_lines(glm, ["ok x\n"], input_format="text"))
+    assert (caught.value.file, caught.value.line) == ("t.glm", 3)
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "X => [{A / B}] / [ ] __ [ ]",  # GLMRules.txt §5's form
+        "X => {A / B} / [ ] __ [ ]",  # the context slash is the last "/": B keeps its braces
+        "X => [{A / B}] / __",  # an empty context
+        "X => Y / [ ] __A [ ]",  # "__A": the slot word runs to the blank (example.glm's RECURSIVE)
+        "/SLASH => SLASH",  # a "/" before "=>": rfilter1 deletes "/SLASH" (example.glm)
+        "X =>",  # an empty output deletes X
+        "X => Y / [ ] __ [__]",  # a "__" inside the bracketed right context is text
+    ],
+)
+def test_well_formed_rules_have_no_problem(rule: str) -> None:
+    assert glm_of(f";;\n{rule}\n").rules[0].problem == ""
+
+
+def test_en20030506_broken_rule_only_where_it_applies() -> None:
+    # Line 1764 '[WEBSTER'S] => [{WEBSTER'S / WEBSTER IS / WEBSTER HAS}' lost its end: the last "/" is
+    # taken for a context slash without "__". The file still loads and serves other texts.
+    ctm = read_glm(EN_GLM).for_input("ctm")
+    assert apply_glm(ctm, " HE'S ") == " {HE IS / HE HAS} "
+    with pytest.raises(InputError) as caught:
+        apply_glm(ctm, " WEBSTER'S DICTIONARY ")
+    assert (caught.value.file, caught.value.line) == (str(EN_GLM), 1764)
 
 
 def test_undecodable_rule_file(tmp_path: Path) -> None:
@@ -538,3 +604,27 @@ def test_regex_search_equals_the_rfilter1_loop(
     pieces = apply_glm_pieces(glm, text)
     assert "".join(piece[0] for piece in pieces) == apply_glm(glm, text)
     assert all(0 <= start < end <= len(text) for _, start, end in pieces)
+
+
+# --- csrfilt's line patterns without their backtracking ------------------------------------------------
+
+
+@settings(max_examples=3000, deadline=None)
+@given(
+    body=st.text(" \t<>xy()", max_size=24),
+    head=st.sampled_from(["", " "]),
+    tail=st.sampled_from(["", " ", "\n", " \n"]),
+)
+def test_line_splits_equal_csrfilt_patterns(body: str, head: str, tail: str) -> None:
+    # The Perl patterns of csrfilt.sh (as regexes) are the reference; the one-pass splits must agree.
+    line = head + body + tail
+    for regex, split in ((_TRN_LINE, _split_trn), (_STM_LABELLED, _split_stm_labelled)):
+        found = regex.match(line)
+        assert split(line) == (None if found is None else found.groups()), (regex.pattern, line)
+
+
+def test_long_stm_word_before_a_stray_label_mark() -> None:
+    # Five fields may end inside a word, so the regex tried every way of cutting 400 x's in five
+    # before giving up on the label (hours); the line is then read without a label, as csrfilt does.
+    line = "x" * 400 + " <y\n"
+    assert list(filter_lines(glm_of(";;\n"), [line], input_format="stm")) == [line]

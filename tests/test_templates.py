@@ -149,6 +149,11 @@ def test_several_records_on_one_line_and_empty_instances() -> None:
     assert template_set.instance_sets().keys() == {"D", "D-x"}
 
 
+def test_largest_offset_and_leading_zeros() -> None:
+    fill = parse_template_set('<A-D-1> :=\n X: "a" ##0000000000000000000000001#9007199254740991#\n')
+    assert fill.instances[0].slots[0].alternatives[0][0].extents == (Extent(1, 2**53 - 1),)
+
+
 def test_empty_file_is_an_empty_template_set() -> None:
     assert parse_template_set("", "empty.tpl") == TemplateSet((), "empty.tpl")
     assert parse_template_set("\ufeff\n  \n").instances == ()
@@ -357,6 +362,11 @@ BAD_INPUTS = [
     ('<A-D-1> :=\n X: "a"\n    /\n Y: b\n', 3, "fill expected after '/' in slot 'X:'"),
     ('<A-D-1> :=\n X: "a"\n    / /"b"\n', 3, "fill expected between two '/'"),
     ("<A-D-1> :=\n X: //a\n", 2, "fill expected between two '/'"),
+    # Offsets beyond 2**53 - 1 = 9007199254740991 (they used to overflow Arrow's int64 in a traceback).
+    ('<A-D-1> :=\n X: "a" ##99999999999999999999999#3#\n', 2, "offset 99999999999999999999999 in extent"),
+    ('<A-D-1> :=\n X: "a" ##1#9007199254740992#\n', 2, "too large: at most 9007199254740991"),
+    ('<A-D-1> :=\n X: "a" ##1#' + "9" * 5000 + "#\n", 2, "offset 999999999999999999999999999... in"),
+    ('<A-D-1> :=\n X: "a" ##-5#3#\n', 2, "malformed extent part"),
 ]
 
 
