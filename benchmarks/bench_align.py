@@ -8,9 +8,9 @@ the proportions 6:2:2). Words are mapped to integer ids once, outside the timing
 integer arrays, it times:
 
 - the floor: ``rapidfuzz.distance.Levenshtein.opcodes`` for every document, nothing else;
-- ``pipeline.dp.align`` with sclite's costs (anchoring on the same opcodes, realigning regions);
-- ``pipeline.dp.align`` with phonetic substitution costs;
-- building the alignment artifact (``pipeline.align.batch_table``) from the levenshtein result.
+- ``pipeline.speech.dp.align`` with sclite's costs (anchoring on the same opcodes, realigning regions);
+- ``pipeline.speech.dp.align`` with phonetic substitution costs;
+- building the alignment artifact (``pipeline.speech.align.batch_table``) from the levenshtein result.
 
 It prints words per second, the ratio to the floor, and the process's peak memory (max RSS).
 """
@@ -24,10 +24,10 @@ import time
 
 from rapidfuzz.distance import Levenshtein
 
-from pipeline.align import batch_table
-from pipeline.dp import Costs, Vocabulary, align_batch
-from pipeline.phonetic import phonetic_distance
-from pipeline.words import Word
+from pipeline.speech.align import batch_table
+from pipeline.speech.dp import Costs, Vocabulary, align_batch
+from pipeline.speech.phonetic import phonetic_distance
+from pipeline.speech.words import Word
 
 
 def generate(

@@ -106,7 +106,7 @@ def tree_rss(pid: int) -> int:
 
 def run(label: str, campaign: Path, workers: int, *extra: str) -> dict:
     log = campaign.parent / f"{label}.log.json"
-    command = [sys.executable, "-m", "tasks.cli", "campaign", str(campaign), "--workers", str(workers)]
+    command = [sys.executable, "-m", "tasks.cli.main", "campaign", str(campaign), "--workers", str(workers)]
     command += ["--progress", "none", "--tasks-log", str(log), *extra]
     start = time.perf_counter()
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

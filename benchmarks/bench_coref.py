@@ -6,7 +6,7 @@ Generates ``docs`` key documents of ``mentions`` mentions each, in chains of rea
 singletons and pairs, a few long chains), and a response for each: the key with mentions dropped (10%),
 moved to another chain (8%), chains split (10% of chains) and merged (5%), and spurious mentions added
 (10%, some in new chains, some in existing ones). The mention -> chain arrays are built once, outside
-the timings. Then it times :func:`pipeline.coref.score_batch` for each measure on its own (best of
+the timings. Then it times :func:`pipeline.coref.scorer.score_batch` for each measure on its own (best of
 ``--repeat`` runs) and prints documents per second. The target (issue 5) is MUC in under 0.13 s for
 1,000 x 200, ten times faster than the Perl reference scorer's 1.3 s.
 
@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-from pipeline.coref import align_documents, mention_table, read_pair, score_batch, score_documents
+from pipeline.coref.scorer import align_documents, mention_table, read_pair, score_batch, score_documents
 
 
 def generate(docs: int, mentions: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

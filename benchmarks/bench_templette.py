@@ -17,11 +17,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from pipeline.report import score_table  # noqa: E402
-from pipeline.scoring import ScoringOptions, score_template_sets  # noqa: E402
-from pipeline.tables import scoring_to_tables, template_set_from_table, template_set_to_table  # noqa: E402
-from pipeline.templates import read_template_set  # noqa: E402
-from tasks.cli import main  # noqa: E402
+from pipeline.templette.report import score_table  # noqa: E402
+from pipeline.templette.scoring import ScoringOptions, score_template_sets  # noqa: E402
+from pipeline.templette.tables import scoring_to_tables, template_set_from_table, template_set_to_table  # noqa: E402
+from pipeline.templette.templates import read_template_set  # noqa: E402
+from tasks.cli.main import main  # noqa: E402
 
 WORDS = [
     "egypt",

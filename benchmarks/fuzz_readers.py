@@ -3,7 +3,7 @@
 Each target is one ``iescore`` command on sample inputs (``data/``, ``tests/data/``, ``../shared/``).
 For each input file of a target, the script writes a mutated copy (truncated, a line deleted or
 duplicated, bad bytes, swapped tags, huge or negative numbers, ...) into a scratch directory beside
-copies of the other inputs, runs ``tasks.cli.main([...])`` in this process and flags:
+copies of the other inputs, runs ``tasks.cli.main.main([...])`` in this process and flags:
 
 - an uncaught exception (a traceback), or an exit status other than 0 and 2;
 - exit status 1 (the CLI's "internal error", a traceback from inside a Luigi task);
@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
 sys.path.insert(0, str(ROOT))
 
-from tasks.cli import main  # noqa: E402
+from tasks.cli.main import main  # noqa: E402
 
 
 @dataclass

@@ -198,7 +198,7 @@ COREF_BOARD_MEASURES = (
 COREF_LEADERBOARD = _schema(
     "coref_leaderboard",
     "One row per system of a coreference campaign, best CoNLL F1 first (measures summed over documents "
-    "as pipeline.families.COREF computes them).",
+    "as pipeline.campaign.families.COREF computes them).",
     _field("rank", pa.int32(), "1 for the best CoNLL F1; systems with equal CoNLL F1 share a rank", False),
     _field("system", pa.string(), "system name from the campaign file", False),
     *[

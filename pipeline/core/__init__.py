@@ -1,1 +1,2 @@
-"""What every scorer family uses. For now: the family contract (``pipeline.core.family``)."""
+"""What every scorer family uses: input errors, input reading (SGML text corpora and their documents),
+greedy mapping, the MUC measures, score signatures, and the family contract (``pipeline.core.family``)."""

@@ -15,7 +15,7 @@ A scorer family (templette, MUC, coreference; later MAT, SENSEVAL, CLEF, TREC) d
 
 Per system the statistics travel as a long table of schema ``schemas.STATISTICS`` (unit, category,
 statistic, value: see its doc strings); :meth:`UnitStatistics.from_table` turns the tables of several
-systems into one ``(systems, units, statistics)`` array, which is all ``pipeline.stats`` needs.
+systems into one ``(systems, units, statistics)`` array, which is all ``pipeline.campaign.stats`` needs.
 """
 
 from __future__ import annotations
@@ -160,7 +160,8 @@ class UnitStatistics:
 
     @property
     def counts(self) -> np.ndarray:
-        """``values`` under the name ``pipeline.stats.Tallies`` gives its array (code written for either)."""
+        """``values`` under the name ``pipeline.campaign.stats.Tallies`` gives its array (code written for
+        either)."""
         return self.values
 
     def totals(self) -> np.ndarray:

@@ -1,0 +1,1025 @@
+"""Campaign files and leaderboards.
+
+A campaign file (TOML) names one reference and several systems::
+
+    store = "store"                      # artifact store, relative to the campaign file
+
+    [reference]
+    templates = "ref.tpl"
+    texts = "texts.sgml"                 # optional
+
+    [options]                            # all optional; these are the defaults
+    compare = "both"                     # content | extent | both
+    unscored = ["COMMENT"]
+    case_sensitive = false
+    beta = 1.0
+    encoding = "utf-8"
+    glm = "rules.glm"                    # content normalization (and the words aligned, for speech)
+    premodifiers = ["a", "an", "the", "and"]
+    punctuation = ",.;:!?\"()'-"        # whited out of contents
+    cost = "phonetic"                    # or "levenshtein": alignment costs for speech input
+    resamples = 1000                     # bootstrap resamples and randomization shuffles
+    seed = 12345                         # their random generator's seed
+    html_documents = 100                 # documents in the HTML report's per-document view
+
+    [systems.alpha]
+    templates = "alpha.tpl"
+    texts = "alpha.sgml"                 # optional: the hypothesis texts when they differ
+
+    [systems."name with / and .."]     # any name: names are labels, never paths
+    templates = "beta.tpl"
+    texts = "beta-asr.sgml"
+    unsegmented = true                   # the texts are one word stream (speech input)
+
+    output = "results"                   # optional (top level): where reports and tables go
+
+``scorer`` (top level) names the scorer family: ``"templette"`` (the default, above), ``"muc"`` or
+``"coref"``. Each family has its own keys in ``[reference]``, ``[systems.NAME]`` and ``[options]``
+(``FAMILY_KEYS``); a key of another family is an error naming its line::
+
+    scorer = "muc"                       # the MUC scorer (seed 001), template or named entity tasks
+    [reference]
+    config = "te.config"                 # a MUC configuration: key, slot and class defs, options
+    [systems.alpha]
+    response = "alpha.tpl"               # replaces the configuration's :response_file
+    [options]                            # encoding resamples seed html_documents
+
+    scorer = "coref"                     # coreference chains: MUC, B3, CEAF-e, CoNLL F1
+    [reference]
+    key = "key.conll"
+    [systems.alpha]
+    response = "alpha.conll"
+    [options]
+    format = "conll"                     # or "sgml" (MUC texts with COREF tags)
+    match = "exact"                      # or "min" (sgml only)
+                                         # and encoding resamples seed html_documents
+
+A MUC configuration of the coreference task is refused: its campaign is ``scorer = "coref"``.
+
+Paths are relative to the campaign file. System names are labels only: they never become paths (the
+output directory names each system's tables by a slug of its name and a digest, see ``output_name``).
+
+Every value's type and range is checked, and a wrong one is an InputError naming the file and the line
+of its key: nothing is coerced (``"false"`` is not false, ``"COMMENT"`` is not a list). ``beta`` is a
+finite number > 0 (0 is refused: F with beta 0 is the precision, which PRE already is); ``resamples`` is
+1 to ``MAX_RESAMPLES`` (100000: each draws a row per document, so memory grows as resamples x documents);
+``seed`` is 0 to 2**63-1; ``html_documents`` is >= 1; ``encoding`` names a text encoding Python knows.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import re
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from pipeline.campaign import html_report, stats
+from pipeline.campaign.families import FAMILIES
+from pipeline.campaign.stats import Interval
+from pipeline.core.errors import InputError
+from pipeline.core.family import Family, UnitStatistics
+from pipeline.coref import COREF
+from pipeline.coref.scorer import FORMATS, MATCH_MODES
+from pipeline.muc.config import MucConfig, read_config
+from pipeline.muc.rules import TASKS
+from pipeline.speech.align import COST_MODELS
+from pipeline.templette import TEMPLETTE, templette_statistics
+from pipeline.templette.removal import DEFAULT_PREMODIFIERS
+from pipeline.templette.report import _p, _pct2
+from pipeline.templette.report import printable as _printable
+from pipeline.templette.scoring import COMPARE_MODES
+from schemas import (
+    COREF_BOARD_MEASURES,
+    COREF_LEADERBOARD,
+    COUNT_COLUMNS,
+    LEADERBOARD,
+    MEASURE_COLUMNS,
+    SIGNIFICANCE,
+    C,
+    table_from_rows,
+)
+
+DEFAULT_OPTIONS: dict[str, Any] = {
+    "compare": "both",
+    "unscored": ["COMMENT"],
+    "case_sensitive": False,
+    "beta": 1.0,
+    "encoding": "utf-8",
+    "glm": None,
+    "cost": "phonetic",
+    "premodifiers": list(DEFAULT_PREMODIFIERS),
+    "punctuation": None,
+    "resamples": 1000,
+    "seed": 12345,
+    "html_documents": 100,
+    "format": "conll",
+    "match": "exact",
+}
+
+
+#: Per scorer: the keys of [reference], of each [systems.NAME], and the options it takes.
+_COMMON_OPTIONS = {"encoding", "resamples", "seed", "html_documents"}
+FAMILY_KEYS: dict[str, dict[str, set[str]]] = {
+    "templette": {
+        "reference": {"templates", "texts"},
+        "system": {"templates", "texts", "unsegmented"},
+        "options": set(DEFAULT_OPTIONS) - {"format", "match"},
+    },
+    "muc": {"reference": {"config"}, "system": {"response"}, "options": set(_COMMON_OPTIONS)},
+    "coref": {"reference": {"key"}, "system": {"response"}, "options": _COMMON_OPTIONS | {"format", "match"}},
+}
+# What each family's reference table and system tables must hold, for messages.
+_REQUIRED = {
+    "templette": ("templates", "a [reference] table with templates = FILE"),
+    "muc": ("config", "a [reference] table with config = FILE (a MUC configuration)"),
+    "coref": ("key", "a [reference] table with key = FILE"),
+}
+
+
+@dataclass(frozen=True)
+class System:
+    """A system: ``templates`` is its file, templates (templette) or its response (muc, coref)."""
+
+    name: str
+    templates: Path
+    texts: Path | None = None
+    unsegmented: bool = False
+
+
+@dataclass(frozen=True)
+class Campaign:
+    """A parsed campaign. ``reference_templates`` is the reference's file: its templates (templette),
+    the MUC configuration (muc, parsed in ``muc_config``) or the coreference key (coref)."""
+
+    source: Path
+    reference_templates: Path
+    reference_texts: Path | None
+    systems: tuple[System, ...]
+    options: dict[str, Any] = field(default_factory=dict)
+    store: Path | str | None = None  # a directory, or an s3://BUCKET/PREFIX URL (kept as written)
+    output: Path | None = None
+    store_line: int = 0
+    scorer: str = "templette"
+    muc_config: MucConfig | None = None
+
+    @property
+    def family(self) -> Family:
+        return FAMILIES[self.scorer]
+
+    @property
+    def reference_files(self) -> tuple[Path, ...]:
+        """The files every system is scored against: the reference's templates and texts, the GLM; a
+        MUC configuration and its key and texts; a coreference key."""
+        if self.muc_config is not None:
+            files = (self.reference_templates, self.muc_config.key_file, self.muc_config.text_file)
+        else:
+            files = (self.reference_templates, self.reference_texts, self.options.get("glm"))
+        return tuple(Path(f) for f in files if f)
+
+
+def read_campaign(path: str | Path) -> Campaign:
+    """Parse and check a campaign file; every problem is an InputError naming the file and the line.
+
+    Every value's type and range is checked (a ``"false"`` that Python would take as true, a string
+    where a list is expected, a beta that is not a positive number...): nothing is coerced.
+    """
+    path = Path(path)
+    text = _campaign_text(path)
+    data = _parse_toml(path, text)
+    values = _Values(path, text)
+    base = path.parent
+    values.known(data, (), {"scorer", "store", "output", "reference", "options", "systems"})
+    scorer = data.get("scorer", "templette")
+    if scorer not in FAMILY_KEYS:
+        raise values.expected(("scorer",), "one of " + ", ".join(f'"{f}"' for f in FAMILY_KEYS), scorer)
+    keys = FAMILY_KEYS[scorer]
+    main, required = _REQUIRED[scorer]
+    system_key = "templates" if scorer == "templette" else "response"
+    reference = values.table(data, ("reference",), required)
+    values.family_keys(reference, ("reference",), scorer, "reference")
+    systems = values.table(
+        data, ("systems",), f"a [systems.NAME] table with {system_key} = FILE for each system"
+    )
+    if not systems:
+        raise values.error(
+            ("systems",), f"at least one system expected: [systems.NAME] with {system_key} = FILE"
+        )
+    parsed = []
+    for name, entry in systems.items():
+        where = ("systems", name)
+        if not isinstance(entry, dict):
+            raise values.expected(where, f"a table [{_dotted(where)}] with {system_key} = FILE", entry)
+        values.family_keys(entry, where, scorer, "system")
+        parsed.append(
+            System(
+                name,
+                values.file(
+                    entry, (*where, system_key), base, f"system {name!r}: {system_key} = FILE expected"
+                ),
+                values.file(entry, (*where, "texts"), base),
+                values.boolean(entry, (*where, "unsegmented"), False),
+            )
+        )
+    given = values.table(data, ("options",), None)
+    values.family_keys(given, ("options",), scorer, "options")
+    options = {name: values.option(given, name, base) for name in DEFAULT_OPTIONS if name in keys["options"]}
+    if scorer == "coref" and options["match"] == "min" and options["format"] != "sgml":
+        raise values.error(
+            ("options", "match"), 'options.match: "min" needs format = "sgml" (CoNLL has no MIN)'
+        )
+    reference_file = values.file(reference, ("reference", main), base, f"reference: {main} = FILE expected")
+    config = None
+    if scorer == "muc":
+        config = _muc_reference(reference_file, options["encoding"], values.error(("reference", main), ""))
+    return Campaign(
+        path,
+        reference_file,
+        values.file(reference, ("reference", "texts"), base),
+        tuple(parsed),
+        options,
+        values.directory(data, ("store",), base, urls=True),
+        values.directory(data, ("output",), base),
+        store_line=values.line(("store",)) if "store" in data else 0,
+        scorer=scorer,
+        muc_config=config,
+    )
+
+
+def _muc_reference(path: Path, encoding: str, where: InputError) -> MucConfig:
+    """The MUC configuration of a MUC campaign: a template or named entity task whose key (and texts)
+    exist. Its :response_file is not read: each system's response replaces it."""
+    config = read_config(path, encoding)
+    if config.task not in TASKS:
+        raise InputError(config.source, 0, f":scoring_task expected, one of {', '.join(TASKS)}")
+    if config.task == "coreference":
+        raise InputError(
+            where.file,
+            where.line,
+            f"reference.config: {path.name} configures the coreference task; score coreference with "
+            'scorer = "coref" ([reference] key = FILE, [options] format = "sgml")',
+        )
+    for name, file in (("key_file", config.key_file), ("text_file", config.text_file)):
+        if file is not None and not Path(file).is_file():
+            raise InputError(
+                config.source, config.option_lines.get(name, 0), f":{name} {file}: file not found"
+            )
+    return config
+
+
+def leaderboard(
+    systems: Mapping[str, pa.Table],
+    signatures: Mapping[str, str],
+    intervals: Mapping[str, Mapping[str, Interval]] | None = None,
+) -> pa.Table:
+    """One row per system from its total scores, best F first (``stats.ranking``: equal F share a rank,
+    listed by name; an undefined F ranks last).
+
+    ``intervals`` (system -> measure -> Interval) fill the confidence-interval columns.
+    """
+    rows = {}
+    for name, scores in systems.items():
+        total = next(row for row in scores.to_pylist() if row[C.scope] == "total")
+        bounds = {}
+        for measure, interval in (intervals or {}).get(name, {}).items():
+            bounds[f"{measure}_low"], bounds[f"{measure}_high"] = interval.low, interval.high
+        rows[name] = {
+            C.system: name,
+            **{k: total[k] for k in COUNT_COLUMNS + MEASURE_COLUMNS},
+            **bounds,
+            C.signature: signatures[name],
+        }
+    ranked = stats.ranking({name: row[C.F] for name, row in rows.items()})
+    return table_from_rows([{**rows[name], C.rank: rank} for name, rank in ranked], LEADERBOARD)
+
+
+def output_name(system: str) -> str:
+    """A file name for a system's outputs that cannot leave its directory, whatever the name holds.
+
+    Letters (any script), digits, ``-`` and ``_`` are kept, everything else becomes ``_``; a digest of
+    the full name keeps names that slug alike apart (``a/b`` and ``a b``).
+    """
+    slug = "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in system)[:40].strip("_") or "system"
+    return f"{slug}-{hashlib.sha256(system.encode()).hexdigest()[:8]}"
+
+
+def campaign_statistics(
+    scores: Mapping[str, pa.Table],
+    signatures: Mapping[str, str],
+    tallies: Mapping[str, pa.Table],
+    resamples: int,
+    seed: int,
+    beta: float,
+    family: Family = TEMPLETTE,
+) -> tuple[pa.Table, pa.Table]:
+    """The leaderboard with bootstrap intervals, and the significance of every pair of systems.
+
+    ``family`` is TEMPLETTE or MUC (the MUC scorer's ALL SLOTS is made of the same points).
+    Both come from the templette family's statistics (``document_statistics``): the points ALL SLOTS
+    counts (``slot_points``), by document, so every interval and every delta is about the leaderboard's
+    own REC, PRE and F (their full-sample values are those the board prints). The documents resampled
+    are every document with a point in any system's tallies.
+    """
+    names = list(scores)
+    statistics = document_statistics(names, tallies, family)
+    _require_same_totals(statistics, scores)
+    options = {"beta": beta}
+    # A system's interval depends on its own statistics only (the resampled documents are drawn the same
+    # whatever the systems), so the board can be built once, with them.
+    intervals = stats.bootstrap_intervals(statistics, resamples=resamples, seed=seed, options=options)
+    board = leaderboard(scores, signatures, intervals)
+    # Pairs run best ranked first: system a of each pair ranks above system b.
+    ranked = statistics.select(board.column(C.system).to_pylist())
+    return board, significance_table(ranked, resamples, seed, options)
+
+
+def significance_table(
+    statistics: UnitStatistics, resamples: int, seed: int, options: Mapping[str, Any] | None = None
+) -> pa.Table:
+    """The ``significance`` table of any family: every pair of systems (in ``statistics.systems`` order,
+    a before b) compared on the family's headline measure."""
+    headline = statistics.family.headline
+    rows = [
+        {
+            C.system_a: c.a,
+            C.system_b: c.b,
+            C.measure: headline,
+            C.delta: c.delta,
+            C.paired_bootstrap_p: c.paired_bootstrap_p,
+            C.randomization_p: c.randomization_p,
+            C.resamples: resamples,
+            C.seed: seed,
+        }
+        for c in stats.paired_significance(
+            statistics, headline, resamples=resamples, seed=seed, options=options
+        )
+    ]
+    return table_from_rows(rows, SIGNIFICANCE)
+
+
+def document_statistics(
+    systems: list[str], tallies: Mapping[str, pa.Table], family: Family = TEMPLETTE
+) -> UnitStatistics:
+    """The campaign's sufficient statistics: the templette family's, ALL SLOTS points by system and
+    document (``pipeline.campaign.families.templette_statistics``).
+
+    The units are every document with a point in any system's tallies, sorted by id (the order
+    resampling draws them in).
+    """
+    tables = {name: templette_statistics(tallies[name], name) for name in systems}
+    return UnitStatistics.from_table(family, tables)
+
+
+def coref_campaign_statistics(
+    statistics: Mapping[str, pa.Table], signatures: Mapping[str, str], resamples: int, seed: int
+) -> tuple[pa.Table, pa.Table]:
+    """A coreference campaign's leaderboard and significance from every system's ``STATISTICS`` table
+    (``pipeline.campaign.families.coref_statistics``): the COREF family's measures of the sums over documents,
+    ranked by CoNLL F1 (``stats.standings``), its bootstrap interval, and every pair compared on it."""
+    table = UnitStatistics.from_table(COREF, statistics)
+    intervals = stats.bootstrap_intervals(table, resamples=resamples, seed=seed)
+    rows = []
+    for standing in stats.standings(table, intervals):
+        headline = standing.intervals.get(COREF.headline, Interval(None, None))
+        rows.append(
+            {
+                C.rank: standing.rank,
+                C.system: standing.system,
+                **{name: standing.measures[name] for name in COREF_BOARD_MEASURES},
+                f"{COREF.headline}_low": headline.low,
+                f"{COREF.headline}_high": headline.high,
+                C.signature: signatures[standing.system],
+            }
+        )
+    board = table_from_rows(rows, COREF_LEADERBOARD)
+    ranked = table.select(board.column(C.system).to_pylist())
+    return board, significance_table(ranked, resamples, seed)
+
+
+def is_coref_board(board: pa.Table) -> bool:
+    """Whether a leaderboard is a coreference campaign's (``COREF_LEADERBOARD``)."""
+    return COREF.headline in board.column_names
+
+
+def coref_leaderboard_text(board: pa.Table, significance: pa.Table | None = None) -> str:
+    """A coreference leaderboard as a fixed-width table: MUC, B3 and CEAF-e F1, CoNLL F1 and its
+    interval, percentages (``-`` where undefined); then p(next) as the templette leaderboard."""
+    rows = board.to_pylist()
+    names = [_printable(row[C.system]) for row in rows]
+    width = max([len("system")] + [len(name) for name in names])
+    following: dict[str, float | None] = {}
+    if significance is not None:
+        p_values = {(r[C.system_a], r[C.system_b]): r[C.randomization_p] for r in significance.to_pylist()}
+        for upper, lower in zip(rows, rows[1:], strict=False):
+            following[upper[C.system]] = p_values.get((upper[C.system], lower[C.system]))
+    shown = ("MUC_F1", "B3_F1", "CEAFe_F1", "CoNLL_F1")
+    header = f"{'rank':>4}  {'system':<{width}}" + "".join(f"{c:>9}" for c in shown)
+    header += f"  {'CoNLL_F1 95% CI':>15}" + (f"  {'p(next)':>7}" if following else "")
+    lines = [header, "-" * len(header)]
+    for row, name in zip(rows, names, strict=True):
+        cells = "".join(f"{_pct2(row[c]):>9}" for c in shown)
+        cells += f"  {_pct2(row['CoNLL_F1_low']):>7}-{_pct2(row['CoNLL_F1_high']):<7}"
+        if following:
+            p = following.get(row[C.system])
+            cells += f"  {_p(p) if row[C.system] in following else '':>7}"
+        lines.append(f"{row[C.rank]:>4}  {name:<{width}}{cells}")
+    if following:
+        lines.append("p(next): approximate randomization over documents, CoNLL F1 against the next system's")
+    return "\n".join(lines) + "\n"
+
+
+def _require_same_totals(statistics: UnitStatistics, scores: Mapping[str, pa.Table]) -> None:
+    """The statistics' full-sample counts are the board's totals, or the campaign stops (internal error).
+
+    A guard on the rule that intervals and significance describe the printed numbers: were the two ever
+    computed from different points again, no interval would be written next to a number it is not about.
+    """
+    totals = statistics.totals()
+    names = statistics.family.statistic_names
+    for index, name in enumerate(statistics.systems):
+        total = next(row for row in scores[name].to_pylist() if row[C.scope] == "total")
+        board = [int(total[category]) for category in names]
+        counted = [int(value) for value in totals[index]]
+        if board != counted:
+            raise RuntimeError(
+                f"system {name!r}: statistics count {dict(zip(names, counted, strict=True))}, "
+                f"the leaderboard {dict(zip(names, board, strict=True))}"
+            )
+
+
+def report_data(
+    title: str,
+    board: pa.Table,
+    significance: pa.Table,
+    scores: Mapping[str, pa.Table],
+    mappings: Mapping[str, pa.Table],
+    documents: pa.Table | None,
+    character_extents: Mapping[str, bool],
+    limit: int,
+    resamples: int,
+    seed: int,
+    objects: bool = False,
+) -> html_report.CampaignReport:
+    """The HTML report's data from a campaign's artifacts.
+
+    ``objects``: the per-document view lists the object (instance) pairings before the fills, as the
+    MUC scorer's summary does (a MUC campaign); their slot is empty and their fills the pointers.
+
+    ``character_extents[name]`` says whether a system's mapping extents are characters of the reference
+    text (clean text) rather than alignment columns (speech input): only then are its fills
+    highlighted in the text. The per-document view holds the first ``limit`` documents in corpus order.
+    """
+    rows = board.to_pylist()
+    leaderboard_rows = [
+        html_report.SystemRow(
+            rank=row[C.rank],
+            system=row[C.system],
+            counts={k: row[k] for k in COUNT_COLUMNS},
+            measures={k: row[k] for k in MEASURE_COLUMNS},
+            intervals={m: (row.get(f"{m}_low"), row.get(f"{m}_high")) for m in ("REC", "PRE", "F")},
+            signature=row[C.signature],
+        )
+        for row in rows
+    ]
+    slot_f = {
+        name: {
+            f"{row[C.instance_type]}.{row[C.slot]}": row[C.F]
+            for row in table.to_pylist()
+            if row[C.scope] == "slot"
+        }
+        for name, table in scores.items()
+    }
+    pairs = {
+        (row[C.system_a], row[C.system_b]): (row[C.delta], row[C.paired_bootstrap_p], row[C.randomization_p])
+        for row in significance.to_pylist()
+    }
+    texts: dict[str, str] = {}
+    if documents is not None:
+        texts = dict(
+            zip(documents.column(C.doc_id).to_pylist(), documents.column(C.text).to_pylist(), strict=True)
+        )
+    order = list(texts) or sorted({d for m in mappings.values() for d in m.column(C.doc_id).to_pylist()})
+    shown = order[:limit]
+    views: dict[str, dict[str, list[html_report.Pairing]]] = {doc: {} for doc in shown}
+    for name, mapping in mappings.items():
+        spans = character_extents.get(name, False)
+        levels = ["instance", "fill"] if objects else ["fill"]
+        selected = mapping.filter(
+            pc.and_(
+                pc.is_in(mapping.column(C.level), pa.array(levels, pa.string())),
+                pc.is_in(mapping.column(C.doc_id), pa.array(shown, pa.string())),
+            )
+        )
+        for row in selected.to_pylist():
+            if row[C.level] == "instance":
+                views[row[C.doc_id]].setdefault(name, []).append(
+                    html_report.Pairing(
+                        instance_type=row[C.instance_type],
+                        slot=None,
+                        ref=row[C.ref_instance],
+                        hyp=row[C.hyp_instance],
+                        ref_span=None,
+                        hyp_span=None,
+                        categories=" ".join(f"{p['aspect']}:{p['category']}" for p in row[C.points]),
+                    )
+                )
+                continue
+            views[row[C.doc_id]].setdefault(name, []).append(
+                html_report.Pairing(
+                    instance_type=row[C.instance_type],
+                    slot=row[C.slot],
+                    ref=row[C.ref_fill],
+                    hyp=row[C.hyp_fill],
+                    ref_span=_span(row, C.ref_start, C.ref_end) if spans else None,
+                    hyp_span=_span(row, C.hyp_start, C.hyp_end) if spans else None,
+                    categories=" ".join(f"{p['aspect']}:{p['category']}" for p in row[C.points]),
+                )
+            )
+    return html_report.CampaignReport(
+        title=title,
+        signature_note="Each system's score signature is in the leaderboard's tooltip and JSON output.",
+        leaderboard=leaderboard_rows,
+        slot_f=slot_f,
+        significance=pairs,
+        documents=[html_report.DocumentView(doc, texts.get(doc, ""), views[doc]) for doc in shown],
+        documents_total=len(order),
+        resamples=resamples,
+        seed=seed,
+    )
+
+
+def coref_report_data(
+    title: str,
+    board: pa.Table,
+    significance: pa.Table,
+    mentions: Mapping[str, pa.Table],
+    limit: int,
+    resamples: int,
+    seed: int,
+) -> html_report.CampaignReport:
+    """The HTML page's data of a coreference campaign: leaderboard rows with each metric's F1 and the
+    CoNLL F1's interval; the heat map's columns are the metrics; the per-document view shows the key's
+    and each response's chains (first ``limit`` documents in key order), with split and merged chains.
+    """
+    rows = board.to_pylist()
+    headline = COREF.headline
+    leaderboard_rows = [
+        html_report.SystemRow(
+            rank=row[C.rank],
+            system=row[C.system],
+            counts={},
+            measures={k: row[k] for k in html_report.COREF_COLUMNS},
+            intervals={headline: (row[f"{headline}_low"], row[f"{headline}_high"])},
+            signature=row[C.signature],
+        )
+        for row in rows
+    ]
+    heat = {row[C.system]: {label: row[k] for k, label in html_report.COREF_COLUMNS.items()} for row in rows}
+    pairs = {
+        (row[C.system_a], row[C.system_b]): (row[C.delta], row[C.paired_bootstrap_p], row[C.randomization_p])
+        for row in significance.to_pylist()
+    }
+    frames = {name: table.to_pandas() for name, table in mentions.items()}
+    order: list[str] = []
+    for frame in frames.values():
+        order = list(dict.fromkeys([*order, *frame[C.doc_id]]))  # key order (mention_table's)
+    shown = order[:limit]
+    views = [_chain_view(doc, frames) for doc in shown]
+    return html_report.CampaignReport(
+        title=title,
+        signature_note="Each system's score signature is in the leaderboard's tooltip and JSON output.",
+        leaderboard=leaderboard_rows,
+        slot_f=heat,
+        significance=pairs,
+        documents=[],
+        documents_total=len(order),
+        resamples=resamples,
+        seed=seed,
+        headline=headline,
+        headline_label="CoNLL F1",
+        coref=views,
+    )
+
+
+def _chain_view(doc_id: str, frames: Mapping[str, Any]) -> html_report.CorefView:
+    """One document's chains: the key's (from any system's mentions: every one lists every key
+    mention), each system's response chains, and which are split or merged.
+
+    A key chain is split when its mentions are not all in one response chain (a missing mention counts
+    as a chain of its own); a response chain is merged when its mentions are not all of one key chain
+    (a spurious mention counts as a chain of its own).
+    """
+    key: dict[int, list[html_report.CorefMention]] = {}
+    responses: dict[str, list[list[html_report.CorefMention]]] = {}
+    split: dict[str, list[int]] = {}
+    merged: dict[str, list[int]] = {}
+    for name, frame in frames.items():
+        rows = (
+            frame[frame[C.doc_id] == doc_id].sort_values([C.start, C.end], kind="stable").to_dict("records")
+        )
+        key_sides: dict[int, set[int]] = {}
+        response_sides: dict[int, set[int]] = {}
+        chains: dict[int, list[html_report.CorefMention]] = {}
+        own_key: dict[int, list[html_report.CorefMention]] = {}
+        lonely = 0  # each missing or spurious mention is a chain of its own on the other side
+        for row in rows:
+            start, end, status = int(row[C.start]), int(row[C.end]), row[C.status]
+            if row[C.key_mention] >= 0:
+                chain = int(row[C.key_chain])
+                own_key.setdefault(chain, []).append(
+                    html_report.CorefMention(row[C.key_text], start, end, status)
+                )
+                if status != "OPT":
+                    lonely += status != "COR"
+                    partner = int(row[C.response_chain]) if status == "COR" else -lonely
+                    key_sides.setdefault(chain, set()).add(partner)
+            if row[C.response_mention] >= 0:
+                chain = int(row[C.response_chain])
+                chains.setdefault(chain, []).append(
+                    html_report.CorefMention(row[C.response_text], start, end, status)
+                )
+                lonely += status != "COR"
+                partner = int(row[C.key_chain]) if status == "COR" else -lonely
+                response_sides.setdefault(chain, set()).add(partner)
+        key = key or own_key
+        responses[name] = [chains[c] for c in sorted(chains)]
+        key_position = {c: i for i, c in enumerate(sorted(own_key))}
+        split[name] = [key_position[c] for c in sorted(own_key) if len(key_sides.get(c, ())) > 1]
+        position = {c: i for i, c in enumerate(sorted(chains))}
+        merged[name] = [position[c] for c in sorted(chains) if len(response_sides.get(c, ())) > 1]
+    return html_report.CorefView(doc_id, [key[c] for c in sorted(key)], responses, split, merged)
+
+
+def _span(row: Mapping[str, Any], start: str, end: str) -> tuple[int, int] | None:
+    return None if row[start] is None else (row[start], row[end])
+
+
+# --- reading campaign files ----------------------------------------------------------------------
+
+# Bootstrap and randomization draw (resamples x documents) matrices: past this their memory, not the
+# precision of a p-value, is what the number buys.
+MAX_RESAMPLES = 100_000
+# The seed is kept in an int64 column of the significance table.
+MAX_SEED = 2**63 - 1
+
+
+def _campaign_text(path: Path) -> str:
+    """The campaign file's text: TOML is UTF-8, and a byte that is not is reported with its line."""
+    if path.is_dir():
+        raise InputError(str(path), 0, "is a directory; a campaign file (TOML) expected")
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise InputError(str(path), 0, "campaign file not found") from None
+    except OSError as error:
+        raise InputError(str(path), 0, f"cannot read the campaign file: {error.strerror or error}") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data[: error.start].count(b"\n") + 1
+        raise InputError(
+            str(path),
+            line,
+            f"UTF-8 text expected (a campaign file is TOML): byte 0x{data[error.start]:02x} is not UTF-8",
+        ) from None
+
+
+_TOML_WHERE = re.compile(r" \(at (?:line (\d+), column (\d+)|end of document)\)$")
+
+
+def _parse_toml(path: Path, text: str) -> dict[str, Any]:
+    """The TOML document, or an InputError with the line of the syntax error.
+
+    tomllib names a line and column for most errors; for an array, inline table or string never
+    closed it says "end of document", or names the later line where the rest of the file stopped
+    making sense: then the line is the one where the unclosed value starts.
+    """
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        message = str(error)
+        where = _TOML_WHERE.search(message)
+        what = message[: where.start()] if where else message
+        line = int(where.group(1)) if where and where.group(1) else 0
+        at = f"line {line}, column {where.group(2)}" if where and where.group(2) else "the end"
+        unclosed = _unclosed_statement(text)
+        if unclosed and (line == 0 or line >= unclosed):
+            message = f"a bracket or string opened on this line is never closed ({what} at {at})"
+            raise InputError(str(path), unclosed, f"TOML syntax error: {message}") from None
+        if line == 0:
+            line = _unparsable_statement(text)
+        column = f" (column {where.group(2)})" if where and where.group(2) else ""
+        raise InputError(str(path), line, f"TOML syntax error: {what}{column}") from None
+
+
+def _unclosed_statement(text: str) -> int:
+    """The line where the last statement starts if it runs to the end of the text unclosed, else 0."""
+    statements, unclosed = _lex(text)
+    return statements[-1][0] if unclosed else 0
+
+
+def _unparsable_statement(text: str) -> int:
+    """The line of the first statement that is not valid TOML on its own, or 0."""
+    for line, statement in _statements(text):
+        try:
+            tomllib.loads(statement)
+        except tomllib.TOMLDecodeError:
+            return line
+    return 0
+
+
+def _statements(text: str) -> list[tuple[int, str]]:
+    """The statements of a TOML text (table headers, ``key = value``), each with its first line."""
+    return _lex(text)[0]
+
+
+def _lex(text: str) -> tuple[list[tuple[int, str]], bool]:
+    """The statements of a TOML text, and whether the last one is never closed.
+
+    A small lexer finds where each statement ends: a newline ends it unless it falls inside a
+    multi-line string or brackets; strings may hold ``#``, brackets and quotes; comments are skipped.
+    An array, inline table or multi-line string never closed runs to the end of the text.
+    """
+    statements: list[tuple[int, str]] = []
+    start, start_line, line, depth, i, n = -1, 0, 1, 0, 0, len(text)
+    closed = True
+    while i < n:
+        ch = text[i]
+        if ch == "\n":
+            if depth == 0 and start >= 0:
+                statements.append((start_line, text[start:i]))
+                start = -1
+            line += 1
+        elif ch == "#":
+            end = text.find("\n", i)
+            i = n if end < 0 else end
+            continue
+        elif ch not in " \t\r":
+            if start < 0:
+                start, start_line = i, line
+            if ch in "\"'":
+                i, line, closed = _skip_string(text, i, line)
+                continue
+            if ch in "[{":
+                depth += 1
+            elif ch in "]}":
+                depth = max(0, depth - 1)
+        i += 1
+    if start >= 0:
+        statements.append((start_line, text[start:]))
+        return statements, depth > 0 or not closed
+    return statements, False
+
+
+def _skip_string(text: str, i: int, line: int) -> tuple[int, int, bool]:
+    """Past the string starting at ``text[i]`` (a quote): the index, the line it ends on, and whether
+    it was closed (a one-line string left open ends at the newline, which ends its statement)."""
+    quote = text[i]
+    close = quote * 3 if text.startswith(quote * 3, i) else quote
+    i += len(close)
+    while i < len(text):
+        ch = text[i]
+        if ch == "\\" and quote == '"':
+            if text.startswith("\n", i + 1):
+                line += 1
+            i += 2
+            continue
+        if ch == "\n":
+            if len(close) == 1:
+                return i, line, True
+            line += 1
+        elif text.startswith(close, i):
+            i += len(close)
+            if len(close) == 3:  # up to two quotes just before the closing ones belong to the string
+                i += len(text[i : i + 2]) - len(text[i : i + 2].lstrip(quote))
+            return i, line, True
+        i += 1
+    return i, line, len(close) == 1
+
+
+def _key_lines(text: str) -> dict[tuple[str, ...], int]:
+    """The line of every key path of a (valid) TOML text, tables included: ``("systems", "a",
+    "templates")`` is the line setting that system's templates, ``("systems", "a")`` its header."""
+    lines: dict[tuple[str, ...], int] = {}
+    table: tuple[str, ...] = ()
+    for line, statement in _statements(text):
+        try:
+            parsed = tomllib.loads(statement)
+        except tomllib.TOMLDecodeError:
+            continue
+        if statement.startswith("["):
+            path: list[str] = []
+            node: Any = parsed
+            while isinstance(node, dict) and len(node) == 1:
+                key, node = next(iter(node.items()))
+                path.append(key)
+                lines.setdefault(tuple(path), line)
+            table = tuple(path)
+        else:
+            _record_keys(parsed, table, line, lines)
+    return lines
+
+
+def _record_keys(table: dict[str, Any], prefix: tuple[str, ...], line: int, lines: dict) -> None:
+    for key, value in table.items():
+        lines.setdefault((*prefix, key), line)
+        if isinstance(value, dict):
+            _record_keys(value, (*prefix, key), line, lines)
+
+
+class _Values:
+    """Typed access to a campaign's values: a value of the wrong type or range is an InputError
+    naming the file and the line of its key (found when an error needs it)."""
+
+    def __init__(self, path: Path, text: str) -> None:
+        self.path, self.text = path, text
+        self._lines: dict[tuple[str, ...], int] | None = None
+
+    def line(self, keys: tuple[str, ...]) -> int:
+        """The line of ``keys``, else of the nearest table holding it, else 0."""
+        if self._lines is None:
+            self._lines = _key_lines(self.text)
+        while keys:
+            if keys in self._lines:
+                return self._lines[keys]
+            keys = keys[:-1]
+        return 0
+
+    def error(self, keys: tuple[str, ...], message: str) -> InputError:
+        return InputError(str(self.path), self.line(keys), message)
+
+    def expected(self, keys: tuple[str, ...], what: str, value: Any) -> InputError:
+        return self.error(keys, f"{_dotted(keys)}: {what} expected, {_found(value)}")
+
+    def known(self, table: Mapping[str, Any], keys: tuple[str, ...], allowed: set[str]) -> None:
+        """A key the campaign format does not define is an error (a misspelt 'texts' must not vanish)."""
+        for key in table:
+            if key not in allowed:
+                raise self.error(
+                    (*keys, key),
+                    f"unknown key {_dotted((*keys, key))}; expected one of {', '.join(sorted(allowed))}",
+                )
+
+    def family_keys(self, table: Mapping[str, Any], keys: tuple[str, ...], scorer: str, part: str) -> None:
+        """Only the keys of the campaign's family: one of another family is named as such, with its line
+        (a ``compare`` option under a coref campaign must not be ignored)."""
+        allowed = FAMILY_KEYS[scorer][part]
+        for key in table:
+            if key in allowed:
+                continue
+            owners = [family for family, parts in FAMILY_KEYS.items() if key in parts[part]]
+            if owners:
+                raise self.error(
+                    (*keys, key),
+                    f"{_dotted((*keys, key))} is a key of {' and '.join(owners)} campaigns, not of this "
+                    f'scorer = "{scorer}" campaign; expected one of {", ".join(sorted(allowed))}',
+                )
+        self.known(table, keys, allowed)
+
+    def table(self, parent: Mapping[str, Any], keys: tuple[str, ...], required: str | None) -> dict:
+        """A table (``{}`` when absent and not required; ``required`` says what is expected)."""
+        if keys[-1] not in parent:
+            if required:
+                raise self.error(keys[:-1], f"{required} expected")
+            return {}
+        value = parent[keys[-1]]
+        if not isinstance(value, dict):
+            raise self.expected(keys, f"a table [{_dotted(keys)}]", value)
+        return value
+
+    def file(
+        self, table: Mapping[str, Any], keys: tuple[str, ...], base: Path, required: str | None = None
+    ) -> Path | None:
+        """An existing file, relative to the campaign file."""
+        if keys[-1] not in table:
+            if required:
+                raise self.error(keys[:-1], required)
+            return None
+        value = table[keys[-1]]
+        if not isinstance(value, str) or not value:
+            raise self.expected(keys, "a file name (a string)", value)
+        name = _dotted(keys)
+        try:
+            candidate = (base / value).resolve()
+            directory, exists = candidate.is_dir(), candidate.is_file()
+        except (OSError, ValueError) as error:  # a NUL in the name, a name too long...
+            raise self.error(keys, f"{name}: {value!r} is not a usable file name ({error})") from None
+        if directory:
+            raise self.error(keys, f"{name}: {value!r} is a directory; a file expected")
+        if not exists:
+            raise self.error(keys, f"{name}: file {value!r} not found (looked for {candidate})")
+        return candidate
+
+    def directory(
+        self, table: Mapping[str, Any], keys: tuple[str, ...], base: Path, urls: bool = False
+    ) -> Path | str | None:
+        """A directory name relative to the campaign file (whether it can be written into is the
+        command line's check, with the other output paths); with ``urls``, an ``s3://`` URL is kept as
+        written (a URL is no path)."""
+        value = table.get(keys[-1])
+        if value is None:
+            return None
+        if not isinstance(value, str) or not value:
+            raise self.expected(keys, "a directory name (a string)", value)
+        if urls and "://" in value:
+            return value
+        return base / value
+
+    def boolean(self, table: Mapping[str, Any], keys: tuple[str, ...], default: bool) -> bool:
+        value = table.get(keys[-1], default)
+        if not isinstance(value, bool):
+            raise self.expected(keys, "true or false", value)
+        return value
+
+    def whole(self, value: Any, keys: tuple[str, ...], low: int, high: int | None) -> int:
+        if isinstance(value, bool) or not isinstance(value, int) or value < low or (high and value > high):
+            bound = f"from {low} to {high}" if high else f">= {low}"
+            raise self.expected(keys, f"a whole number {bound}", value)
+        return value
+
+    def words(self, value: Any, keys: tuple[str, ...]) -> list[str]:
+        if not isinstance(value, list) or not all(isinstance(word, str) for word in value):
+            raise self.expected(keys, 'an array of strings (e.g. ["COMMENT"])', value)
+        return list(value)
+
+    def option(self, given: Mapping[str, Any], name: str, base: Path) -> Any:
+        """The option ``name`` (its default when not given), checked."""
+        default = DEFAULT_OPTIONS[name]
+        if name not in given:
+            return list(default) if isinstance(default, list) else default
+        value, keys = given[name], ("options", name)
+        if name in ("compare", "cost"):
+            choices = COMPARE_MODES if name == "compare" else COST_MODELS
+            if value not in choices:
+                raise self.expected(keys, "one of " + ", ".join(f'"{c}"' for c in choices), value)
+        elif name in ("unscored", "premodifiers"):
+            value = self.words(value, keys)
+        elif name == "case_sensitive":
+            value = self.boolean(given, keys, default)
+        elif name == "beta":
+            # F is defined for beta > 0; beta 0 would make F the precision, which PRE already is.
+            if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value < math.inf:
+                raise self.expected(keys, "a finite number > 0", value)
+            value = float(value)
+        elif name == "encoding":
+            if not isinstance(value, str) or not _text_encoding(value):
+                raise self.expected(keys, 'the name of a text encoding (e.g. "utf-8", "latin-1")', value)
+        elif name == "glm":
+            value = self.file(given, keys, base)
+        elif name == "punctuation":
+            if not isinstance(value, str):
+                raise self.expected(keys, "a string of characters", value)
+        elif name == "resamples":
+            value = self.whole(value, keys, 1, MAX_RESAMPLES)
+        elif name == "seed":
+            value = self.whole(value, keys, 0, MAX_SEED)
+        elif name == "html_documents":
+            value = self.whole(value, keys, 1, None)
+        elif name in ("format", "match"):
+            choices = FORMATS if name == "format" else MATCH_MODES
+            if value not in choices:
+                raise self.expected(keys, "one of " + ", ".join(f'"{c}"' for c in choices), value)
+        return value
+
+
+def _text_encoding(name: str) -> bool:
+    try:
+        b"a".decode(name)  # also refuses codecs that are not text encodings (rot13, base64...)
+    except LookupError:
+        return False
+    except UnicodeDecodeError:  # a text encoding in which one byte is not a character (UTF-16)
+        return True
+    return True
+
+
+def _dotted(keys: tuple[str, ...]) -> str:
+    """Keys as TOML writes them: ``systems."name with spaces".templates``."""
+    return ".".join(k if _BARE_KEY.fullmatch(k) else json.dumps(k, ensure_ascii=False) for k in keys)
+
+
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
+
+
+def _found(value: Any) -> str:
+    """What a value is, for messages: ``found the string 'no'``."""
+    if isinstance(value, bool):
+        return f"found {str(value).lower()}"
+    if isinstance(value, int):
+        return f"found the whole number {value}"
+    if isinstance(value, float):
+        return f"found the number {value}"
+    if isinstance(value, str):
+        shown = value if len(value) <= 40 else value[:40] + "..."
+        return f"found the string {json.dumps(shown, ensure_ascii=False)}"
+    if isinstance(value, list):
+        return "found an array"
+    if isinstance(value, dict):
+        return "found a table"
+    return f"found {type(value).__name__} {value}"

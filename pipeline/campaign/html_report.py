@@ -1,0 +1,1343 @@
+"""One self-contained HTML page per evaluation campaign: leaderboard, plots, heat map, significance, texts.
+
+The page opens without a network: CSS, JavaScript and the SVG plots are inline, and its Content Security
+Policy (``default-src 'none'``, the one script allowed by its hash) refuses anything else, so neither a
+forgotten link nor text smuggled in through the data can load or run anything. Sections 1-4 are static
+HTML and SVG rendered here and read with JavaScript disabled; section 5, the per-document view, is drawn
+in the browser from data embedded once as JSON.
+
+Every string that comes from the campaign (titles, system, type and slot names, signatures) goes through
+``html.escape(quote=True)``; document texts and fills only ever reach the page inside the JSON, with
+``<``, ``>`` and ``&`` written as ``\\u003c``, ``\\u003e`` and ``\\u0026`` so no text can close the script
+element, and the browser puts them on screen with ``textContent`` and ``createTextNode``, never as markup.
+
+Sizes: the JSON holds each document text once, the reference fills of a document once (whatever the number
+of systems), every other string once in a string table, and a pairing as seven integers. 100 systems x 100
+documents x 30 pairings make a page of about 11 MB.
+
+Measures are fractions of 1 (``None`` or NaN = undefined) and are printed as percentages with one decimal;
+undefined values print as ``-``.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import html
+import json
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from pipeline.templette.report import measure_name
+
+FIELDS_PER_PAIRING = 7  # type, slot, reference fill, hypothesis fill, categories, hyp start, hyp length
+FIELDS_PER_REFERENCE = 5  # type, slot, fill, start, length
+
+
+@dataclass(frozen=True)
+class SystemRow:
+    """One leaderboard row.
+
+    ``counts`` has COR INC PAR MIS SPU NON POS ACT; ``measures`` has REC PRE F UND OVG SUB ERR as fractions
+    of 1 (``None`` = undefined); ``intervals`` maps REC PRE F to the (low, high) bootstrap confidence
+    interval, fractions too; ``signature`` is the score's signature.
+    """
+
+    rank: int
+    system: str
+    counts: dict[str, int]
+    measures: dict[str, float | None]
+    intervals: dict[str, tuple[float | None, float | None]]
+    signature: str
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """One fill pairing of one system in one document.
+
+    ``ref`` is ``None`` for a spurious fill and ``hyp`` is ``None`` for a missing one; both are the fills as
+    written (``'"General Motors" ##22#36#'``). Spans are half-open ``[start, end)`` character offsets into
+    the reference document text (``DocumentView.text``), ``None`` when the fill has no extent there.
+    ``categories`` is e.g. ``"content:COR extent:INC"``: a pairing is a disagreement unless every
+    category in it is COR (see ``is_disagreement``).
+    """
+
+    instance_type: str
+    slot: str | None
+    ref: str | None
+    hyp: str | None
+    ref_span: tuple[int, int] | None
+    hyp_span: tuple[int, int] | None
+    categories: str
+
+
+@dataclass(frozen=True)
+class DocumentView:
+    """One document: its id, its reference text (raw SGML, may hold markup) and each system's pairings."""
+
+    doc_id: str
+    text: str
+    pairings: dict[str, list[Pairing]]
+
+
+@dataclass(frozen=True)
+class CorefMention:
+    """A mention of a coreference chain: its text, its extent (tokens or characters, half-open) and its
+    status: COR (in both key and response), MIS (key only), SPU (response only), OPT (optional, absent)."""
+
+    text: str
+    start: int
+    end: int
+    status: str
+
+
+@dataclass(frozen=True)
+class CorefView:
+    """One document of a coreference campaign: the key's chains, and each system's response chains.
+
+    ``split[system]`` lists the key chains whose mentions the system does not keep in one chain (split
+    over several response chains, or missing); ``merged[system]`` the response chains whose
+    mentions come from several key chains (or are partly spurious). Their mentions are highlighted.
+    """
+
+    doc_id: str
+    key: list[list[CorefMention]]
+    responses: dict[str, list[list[CorefMention]]]
+    split: dict[str, list[int]]
+    merged: dict[str, list[int]]
+
+
+@dataclass(frozen=True)
+class CampaignReport:
+    """Everything the page shows.
+
+    ``leaderboard`` is best first. ``slot_f`` maps system -> ``"TYPE.SLOT"`` -> F for the heat map.
+    ``significance`` maps ``(a, b)`` to (F(a) - F(b), paired bootstrap p, approximate randomization p);
+    a missing ``(a, b)`` is read from ``(b, a)`` with the difference negated. ``documents`` may hold
+    fewer documents than the campaign's ``documents_total`` (the page says so). ``resamples`` and ``seed``
+    are the bootstrap's; cells of the significance matrix are marked where the approximate randomization
+    p-value is below ``alpha``. ``beta`` is the F-measure's: other than 1, F is named ``F2``, ``F0.5``...
+    """
+
+    title: str
+    signature_note: str
+    leaderboard: list[SystemRow]
+    slot_f: dict[str, dict[str, float | None]]
+    significance: dict[tuple[str, str], tuple[float | None, float | None, float | None]]
+    documents: list[DocumentView]
+    documents_total: int
+    resamples: int
+    seed: int
+    alpha: float = 0.05
+    beta: float = 1.0
+    #: The leaderboard's ranking measure: a key of ``SystemRow.measures`` and ``intervals``, its label.
+    headline: str = "F"
+    headline_label: str | None = None
+    #: A coreference campaign's per-document view (its chains); None for templette and MUC campaigns.
+    coref: list[CorefView] | None = None
+
+    @property
+    def label(self) -> str:
+        """The headline's name on the page: F (with its beta), or e.g. CoNLL F1."""
+        return self.headline_label or measure_name(self.beta)
+
+
+#: The coreference leaderboard's measure columns and their labels.
+COREF_COLUMNS = {"MUC_F1": "MUC F1", "B3_F1": "B3 F1", "CEAFe_F1": "CEAF-e F1", "CoNLL_F1": "CoNLL F1"}
+
+
+def render_campaign_html(report: CampaignReport) -> str:
+    """The campaign's page as one HTML string (write it as UTF-8); ValueError on inconsistent input."""
+    _validate(report)
+    systems = _system_order(report)
+    coreference = report.coref is not None
+    script = _COREF_SCRIPT if coreference else _SCRIPT
+    payload = script_json(_coref_data(report, systems) if coreference else _embedded_data(report, systems))
+    script_hash = base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii")
+    policy = (
+        f"default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-{script_hash}'; "
+        "base-uri 'none'; form-action 'none'"
+    )
+    ranked = sorted(report.leaderboard, key=lambda row: row.rank)
+    shown = len(report.coref) if report.coref is not None else len(report.documents)
+    style = _CSS + "\n" + _COREF_CSS if coreference else _CSS
+    parts = [
+        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n',
+        f'<meta http-equiv="Content-Security-Policy" content="{_e(policy)}">\n',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n',
+        f"<title>{_e(report.title)}</title>\n<style>{style}</style>\n</head>\n<body>\n",
+        f"<header><h1>{_e(report.title)}</h1>\n",
+        f'<p class="note">{_e(report.signature_note)}</p>\n',
+        f'<p class="legend">{len(systems)} systems; {shown} of {report.documents_total} documents '
+        f"embedded for the per-document view; bootstrap: {report.resamples} resamples, seed {report.seed}; "
+        f"&alpha; = {_e(_number(report.alpha))}.</p>\n",
+        '<nav><a href="#leaderboard">Leaderboard</a> &middot; '
+        + ("" if coreference else '<a href="#pr">Precision and recall</a> &middot; ')
+        + f'<a href="#heatmap">{"F1 by metric" if coreference else measure_name(report.beta) + " by slot"}'
+        '</a> &middot; <a href="#significance">Significance</a> '
+        '&middot; <a href="#documents">Documents</a></nav>\n</header>\n',
+        _coref_leaderboard_section(report, ranked) if coreference else _leaderboard_section(report, ranked),
+        "" if coreference else _precision_recall_section(ranked, report.beta),
+        _heat_map_section(report, systems),
+        _significance_section(report, systems),
+        _coref_documents_section(report, systems) if coreference else _documents_section(report, systems),
+        f'<script type="application/json" id="data">{payload}</script>\n',
+        f"<script>{script}</script>\n</body>\n</html>\n",
+    ]
+    return "".join(parts)
+
+
+def is_disagreement(categories: str) -> bool:
+    """True unless every category of ``categories`` (``"content:COR extent:INC"``, or bare ``"COR"``) is COR.
+
+    An empty string is a disagreement: a pairing that was scored has at least one category.
+    """
+    tokens = categories.split()
+    return not tokens or any(token.rsplit(":", 1)[-1].upper() != "COR" for token in tokens)
+
+
+def script_json(data: Any) -> str:
+    """``data`` as JSON that is safe inside a ``<script>`` element: ``<``, ``>`` and ``&`` are escaped.
+
+    JSON.parse reads ``\\u003c`` back as ``<``, so the data is unchanged, while ``</script>`` or
+    ``<!--`` in any string can no longer end or alter the element.
+    """
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+# ---------------------------------------------------------------------------------------------- checks
+
+
+def _validate(report: CampaignReport) -> None:
+    if not 0 < report.alpha < 1:
+        raise ValueError(f"alpha must be between 0 and 1, got {report.alpha!r}")
+    if not (math.isfinite(report.beta) and report.beta > 0):
+        raise ValueError(f"beta must be a positive number, got {report.beta!r}")
+    if report.documents_total < len(report.documents):
+        raise ValueError(
+            f"documents_total is {report.documents_total} but {len(report.documents)} documents are given"
+        )
+    names = [row.system for row in report.leaderboard]
+    if len(set(names)) != len(names):
+        raise ValueError(f"a system appears twice in the leaderboard: {sorted(names)}")
+    seen: set[str] = set()
+    for document in report.documents:
+        if document.doc_id in seen:
+            raise ValueError(f"document {document.doc_id!r} appears twice")
+        seen.add(document.doc_id)
+        for system, pairings in document.pairings.items():
+            for pairing in pairings:
+                for name, span in (("ref_span", pairing.ref_span), ("hyp_span", pairing.hyp_span)):
+                    if span is not None and not 0 <= span[0] <= span[1] <= len(document.text):
+                        raise ValueError(
+                            f"document {document.doc_id!r}, system {system!r}: {name} {span} is outside "
+                            f"the text's [0, {len(document.text)}) or ends before it starts"
+                        )
+
+
+def _system_order(report: CampaignReport) -> list[str]:
+    """Leaderboard systems by rank, then any system only named elsewhere, by name."""
+    ranked = [row.system for row in sorted(report.leaderboard, key=lambda row: row.rank)]
+    others: set[str] = set(report.slot_f)
+    for a, b in report.significance:
+        others.update((a, b))
+    for document in report.documents:
+        others.update(document.pairings)
+    return ranked + sorted(others - set(ranked))
+
+
+# ----------------------------------------------------------------------------------- embedded data
+
+
+class _StringTable:
+    """Each distinct string once; the page refers to strings by index."""
+
+    def __init__(self) -> None:
+        self.strings: list[str] = []
+        self._index: dict[str, int] = {}
+
+    def add(self, value: str | None) -> int:
+        if value is None:
+            return -1
+        index = self._index.get(value)
+        if index is None:
+            index = self._index[value] = len(self.strings)
+            self.strings.append(value)
+        return index
+
+
+def _embedded_data(report: CampaignReport, systems: list[str]) -> dict[str, Any]:
+    """The JSON for section 5: string table, systems, and per document its text, reference fills, pairings.
+
+    A document's reference fills (type, slot, fill, span) are listed once for all systems; a pairing
+    points into that list. Offsets are converted to UTF-16 code units, which is what JavaScript strings
+    count, so characters outside the Basic Multilingual Plane do not shift the highlighting.
+    """
+    everything = [
+        pairing
+        for document in report.documents
+        for pairings in document.pairings.values()
+        for pairing in pairings
+    ]
+    table = _StringTable()
+    # Types, slots and categories first: they recur in every row, so their indexes stay short.
+    for value in sorted({pairing.instance_type for pairing in everything}):
+        table.add(value)
+    for value in sorted({pairing.slot for pairing in everything if pairing.slot is not None}):
+        table.add(value)
+    categories = sorted({pairing.categories for pairing in everything})
+    disagreeing = [table.add(value) for value in categories if is_disagreement(value)]
+    for value in categories:
+        table.add(value)
+    system_index = {name: index for index, name in enumerate(systems)}
+    documents = []
+    for document in report.documents:
+        offset = _utf16_offsets(document.text)
+        references: list[int] = []
+        reference_index: dict[tuple[str, str | None, str, tuple[int, int] | None], int] = {}
+        rows: list[list[int]] = [[] for _ in systems]
+        for system in sorted(document.pairings, key=system_index.__getitem__):
+            flat = rows[system_index[system]]
+            for pairing in document.pairings[system]:
+                ref = -1
+                if pairing.ref is not None:
+                    key = (pairing.instance_type, pairing.slot, pairing.ref, pairing.ref_span)
+                    ref = reference_index.get(key, -1)
+                    if ref < 0:
+                        ref = reference_index[key] = len(reference_index)
+                        start, length = _span(pairing.ref_span, offset)
+                        references += [
+                            table.add(pairing.instance_type),
+                            table.add(pairing.slot),
+                            table.add(pairing.ref),
+                            start,
+                            length,
+                        ]
+                start, length = _span(pairing.hyp_span, offset)
+                flat += [
+                    table.add(pairing.instance_type),
+                    table.add(pairing.slot),
+                    ref,
+                    table.add(pairing.hyp),
+                    table.add(pairing.categories),
+                    start,
+                    length,
+                ]
+        documents.append({"id": document.doc_id, "text": document.text, "refs": references, "pairings": rows})
+    return {
+        "strings": table.strings,
+        "systems": systems,
+        "disagreeing": disagreeing,
+        "documents": documents,
+    }
+
+
+def _utf16_offsets(text: str) -> list[int] | None:
+    """UTF-16 offset of every character position of ``text``, or None when every character is one unit."""
+    if len(text.encode("utf-16-le")) == 2 * len(text):
+        return None
+    offsets = [0]
+    for character in text:
+        offsets.append(offsets[-1] + (2 if ord(character) > 0xFFFF else 1))
+    return offsets
+
+
+def _span(span: tuple[int, int] | None, offset: list[int] | None) -> tuple[int, int]:
+    """(start, length) in UTF-16 units; (-1, 0) for no span."""
+    if span is None:
+        return -1, 0
+    start, end = span
+    if offset is not None:
+        start, end = offset[start], offset[end]
+    return start, end - start
+
+
+# ------------------------------------------------------------------------------------ static sections
+
+
+def _leaderboard_section(report: CampaignReport, ranked: list[SystemRow]) -> str:
+    f_name = measure_name(report.beta)
+    rows = []
+    for row, lower in zip(ranked, [*ranked[1:], None], strict=True):
+        low, high = row.intervals.get("F", (None, None))
+        counts = "".join(
+            f'<td class="num">{_count(row.counts.get(key))}</td>' for key in ("COR", "INC", "MIS", "SPU")
+        )
+        measures = "".join(
+            f'<td class="num">{_percent(row.measures.get(key))}</td>' for key in ("REC", "PRE", "F")
+        )
+        # p(next), as the text leaderboard: approximate randomization against the next system down.
+        following = None if lower is None else _comparison(report.significance, row.system, lower.system)
+        p_next = "" if lower is None else _p(None if following is None else following[2])
+        rows.append(
+            f'<tr><td class="num">{row.rank}</td><td title="{_e(row.signature)}">{_e(row.system)}</td>'
+            f'{counts}{measures}<td class="num">{_interval(low, high)}</td>'
+            f'<td class="num p-next">{_e(p_next)}</td></tr>'
+        )
+    signatures = "".join(
+        f"<li><b>{_e(row.system)}</b>: <code>{_e(row.signature)}</code></li>" for row in ranked
+    )
+    return (
+        '<section id="leaderboard"><h2>1. Leaderboard</h2>\n<div class="scroll"><table class="board">'
+        '<thead><tr><th class="num">Rank</th><th>System</th><th class="num">COR</th><th class="num">INC</th>'
+        '<th class="num">MIS</th><th class="num">SPU</th><th class="num">REC %</th><th class="num">PRE %</th>'
+        f'<th class="num">{f_name} %</th><th class="num">{f_name} confidence interval</th>'
+        '<th class="num">p(next)</th></tr></thead>\n<tbody>'
+        + "\n".join(rows)
+        + "</tbody></table></div>\n"
+        + f'<p class="legend">{_beta_note(report.beta)}<b>p(next)</b>: p-value of approximate '
+        f"randomization over documents for the difference in {f_name} between the system and the next "
+        "one down.</p>\n"
+        + _f_interval_plot(ranked, f_name)
+        + f'<details><summary>Signatures</summary><ul class="signatures">{signatures}</ul></details>\n'
+        "</section>\n"
+    )
+
+
+def _coref_leaderboard_section(report: CampaignReport, ranked: list[SystemRow]) -> str:
+    """The coreference leaderboard: MUC, B3 and CEAF-e F1, the CoNLL F1 (their mean, the ranking
+    measure), its interval and p(next); then the interval plot of the CoNLL F1."""
+    label = report.label
+    rows = []
+    for row, lower in zip(ranked, [*ranked[1:], None], strict=True):
+        low, high = row.intervals.get(report.headline, (None, None))
+        measures = "".join(f'<td class="num">{_percent(row.measures.get(key))}</td>' for key in COREF_COLUMNS)
+        following = None if lower is None else _comparison(report.significance, row.system, lower.system)
+        p_next = "" if lower is None else _p(None if following is None else following[2])
+        rows.append(
+            f'<tr><td class="num">{row.rank}</td><td title="{_e(row.signature)}">{_e(row.system)}</td>'
+            f'{measures}<td class="num">{_interval(low, high)}</td>'
+            f'<td class="num p-next">{_e(p_next)}</td></tr>'
+        )
+    head = "".join(f'<th class="num">{_e(name)} %</th>' for name in COREF_COLUMNS.values())
+    signatures = "".join(
+        f"<li><b>{_e(row.system)}</b>: <code>{_e(row.signature)}</code></li>" for row in ranked
+    )
+    return (
+        '<section id="leaderboard"><h2>1. Leaderboard</h2>\n<div class="scroll"><table class="board">'
+        f'<thead><tr><th class="num">Rank</th><th>System</th>{head}'
+        f'<th class="num">{_e(label)} confidence interval</th><th class="num">p(next)</th></tr></thead>\n'
+        "<tbody>" + "\n".join(rows) + "</tbody></table></div>\n"
+        f'<p class="legend">Each metric&#8217;s F1 is computed from its counts summed over documents; '
+        f"<b>{_e(label)}</b> is the mean of the MUC, B3 and CEAF-e F1 (the CoNLL-2011/2012 shared "
+        f"tasks&#8217; score) and ranks the systems. <b>p(next)</b>: p-value of approximate "
+        f"randomization over documents for the difference in {_e(label)} between the system and the "
+        "next one down.</p>\n"
+        + _f_interval_plot(ranked, label, report.headline)
+        + f'<details><summary>Signatures</summary><ul class="signatures">{signatures}</ul></details>\n'
+        "</section>\n"
+    )
+
+
+def _coref_documents_section(report: CampaignReport, systems: list[str]) -> str:
+    views = report.coref or []
+    documents = "".join(
+        f'<option value="{index}">{_e(view.doc_id)}</option>' for index, view in enumerate(views)
+    )
+    ranks = {row.system: row.rank for row in report.leaderboard}
+    options = "".join(
+        f'<option value="{index}">{_e(f"{ranks[name]}. {name}" if name in ranks else name)}</option>'
+        for index, name in enumerate(systems)
+    )
+    shown = len(views)
+    count = (
+        f"All {shown} documents of the campaign are embedded."
+        if shown == report.documents_total
+        else f"{shown} of the campaign&#8217;s {report.documents_total} documents are embedded; "
+        "the others are not shown here."
+    )
+    return (
+        '<section id="documents"><h2>4. Documents</h2>\n'
+        f'<p class="legend">{count} The key&#8217;s chains (left) and the selected system&#8217;s (right), '
+        "one chain a line, each mention with its extent. "
+        '<span class="split">A key chain the response splits</span> (over several response chains, or '
+        'missing) and <span class="merged">a response chain that merges key chains</span> (or holds '
+        'spurious mentions) are highlighted; <span class="mis">missing</span> and '
+        '<span class="spu">spurious</span> mentions are marked.</p>\n'
+        "<noscript><p><b>This section needs JavaScript.</b></p></noscript>\n"
+        '<div class="controls"><label>Document <select id="doc-select">'
+        f'{documents}</select></label> <label>System <select id="system-select">{options}</select></label> '
+        '<span id="doc-status" class="legend"></span></div>\n'
+        '<div class="chains"><div><h3>Key</h3><ol id="key-chains"></ol></div>'
+        '<div><h3>Response</h3><ol id="response-chains"></ol></div></div>\n</section>\n'
+    )
+
+
+def _coref_data(report: CampaignReport, systems: list[str]) -> dict[str, Any]:
+    """The JSON of the coreference view: per document the key's chains once, and per system (leaderboard
+    order) its response chains and which chains are split or merged. A mention is ``[text, start, end,
+    status]``."""
+
+    def chains(side: list[list[CorefMention]]) -> list[list[list[Any]]]:
+        return [[[m.text, m.start, m.end, m.status] for m in chain] for chain in side]
+
+    return {
+        "systems": systems,
+        "documents": [
+            {
+                "id": view.doc_id,
+                "key": chains(view.key),
+                "responses": [
+                    {
+                        "chains": chains(view.responses.get(system, [])),
+                        "split": view.split.get(system, []),
+                        "merged": view.merged.get(system, []),
+                    }
+                    for system in systems
+                ],
+            }
+            for view in report.coref or []
+        ],
+    }
+
+
+def _f_interval_plot(ranked: list[SystemRow], f_name: str, key: str = "F") -> str:
+    """F of each system as a dot with its confidence interval as a horizontal bar, best at the top.
+
+    The axis covers the values shown (F and interval ends of every system), padded to whole ticks.
+    """
+    label_width, plot_width, value_width, row_height, top = 190, 520, 150, 20, 12
+    height = top + row_height * len(ranked) + 34
+    width = label_width + plot_width + value_width
+    shown = [
+        value
+        for row in ranked
+        for value in (_defined(row.measures.get(key)), *map(_defined, row.intervals.get(key, (None, None))))
+        if value is not None
+    ]
+    (axis,) = _zoomed_axes([(min(shown), max(shown))] if shown else [(0.0, 1.0)])
+
+    def x(value: float) -> float:
+        return axis.position(value, label_width, plot_width)
+
+    parts = [_x_grid(axis, x, top, top + row_height * len(ranked), f"{f_name} (%)")]
+    for position, row in enumerate(ranked):
+        y = top + row_height * position + row_height / 2
+        f = _defined(row.measures.get(key))
+        low, high = (_defined(value) for value in row.intervals.get(key, (None, None)))
+        title = f"{row.system}: {f_name} {_percent(f)} %, interval {_interval(low, high)}"
+        parts.append(f"<g><title>{_e(title)}</title>")
+        parts.append(
+            f'<text x="{label_width - 8}" y="{y + 4:.1f}" text-anchor="end">{_e(_short(row.system))}</text>'
+        )
+        if low is not None and high is not None:
+            parts.append(
+                f'<path class="ci" d="M{x(low):.1f} {y:.1f}H{x(high):.1f}M{x(low):.1f} {y - 5:.1f}v10'
+                f'M{x(high):.1f} {y - 5:.1f}v10"/>'
+            )
+        if f is not None:
+            parts.append(f'<circle class="dot" cx="{x(f):.1f}" cy="{y:.1f}" r="4"/>')
+        value = "-" if f is None and low is None and high is None else f"{_percent(f)} {_interval(low, high)}"
+        parts.append(f'<text x="{label_width + plot_width + 10}" y="{y + 4:.1f}">{value}</text></g>')
+    return (
+        f'<figure><svg class="plot" width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
+        f'role="img" aria-label="{"F" if key == "F" else _e(f_name)} with confidence interval per system">'
+        f"{''.join(parts)}</svg>"
+        f"<figcaption>{f_name} (dot) and its bootstrap confidence interval (bar) per system, by rank; the "
+        f"axis runs from {_tick(axis.low)} to {_tick(axis.high)} %.</figcaption></figure>\n"
+    )
+
+
+def _precision_recall_section(ranked: list[SystemRow], beta: float) -> str:
+    """Precision against recall, one point per system, with dashed curves of equal F.
+
+    The axes zoom to the systems' range (same width on both, so distances compare). Labels are listed
+    in a column right of the plot, in the order of the points' heights, each joined to its point by a
+    thin line: they never overprint, however close the points. Beyond ``NAMED_POINTS`` systems, lines
+    would tangle: each point is labelled with its rank beside it instead, where that fits, and only the
+    points too crowded for it keep a line to the column. Systems with the same recall and precision are
+    drawn side by side around their common point.
+    """
+    f_name = measure_name(beta)
+    plotted = []
+    unplotted = []
+    for row in ranked:
+        recall, precision = _defined(row.measures.get("REC")), _defined(row.measures.get("PRE"))
+        if recall is None or precision is None:
+            unplotted.append(row.system)
+        else:
+            plotted.append((row, recall, precision))
+    if plotted:
+        recalls = [recall for _, recall, _ in plotted]
+        precisions = [precision for _, _, precision in plotted]
+        x_axis, y_axis = _zoomed_axes([(min(recalls), max(recalls)), (min(precisions), max(precisions))])
+    else:
+        x_axis, y_axis = _zoomed_axes([(0.0, 1.0), (0.0, 1.0)])
+    left, top, size, margin, line = 56, 24, 440, 40, 15
+    labels_x = left + size + margin
+
+    def x(value: float) -> float:
+        return x_axis.position(value, left, size)
+
+    def y(value: float) -> float:
+        return y_axis.position(value, top + size, -size)
+
+    parts = []
+    for tick in x_axis.ticks():
+        parts.append(f'<path class="grid" d="M{x(tick):.1f} {top}V{top + size}"/>')
+        parts.append(
+            f'<text class="tick-x" x="{x(tick):.1f}" y="{top + size + 16}" text-anchor="middle">'
+            f"{_tick(tick)}</text>"
+        )
+    for tick in y_axis.ticks():
+        parts.append(f'<path class="grid" d="M{left} {y(tick):.1f}H{left + size}"/>')
+        parts.append(
+            f'<text class="tick-y" x="{left - 6}" y="{y(tick) + 4:.1f}" text-anchor="end">'
+            f"{_tick(tick)}</text>"
+        )
+    parts.append(f'<text x="{left + size / 2}" y="{top + size + 34}" text-anchor="middle">Recall (%)</text>')
+    parts.append(
+        f'<text x="14" y="{top + size / 2}" text-anchor="middle" transform="rotate(-90 14 {top + size / 2})">'
+        "Precision (%)</text>"
+    )
+    parts.extend(_iso_curves(x_axis, y_axis, x, y, beta, f_name))
+    # Same recall and precision: side by side, 10 px apart, in rank order.
+    ties: dict[tuple[float, float], list[int]] = {}
+    for index, (_, recall, precision) in enumerate(plotted):
+        ties.setdefault((recall, precision), []).append(index)
+    centres: list[tuple[float, float]] = [(0.0, 0.0)] * len(plotted)
+    for (recall, precision), members in ties.items():
+        for order, index in enumerate(members):
+            centres[index] = (x(recall) + 10 * (order - (len(members) - 1) / 2), y(precision))
+    titles = [
+        _e(f"{row.rank}. {row.system}: REC {_percent(recall)} %, PRE {_percent(precision)} %")
+        for row, recall, precision in plotted
+    ]
+    beside: dict[int, tuple[float, float]] = {}
+    if len(plotted) > NAMED_POINTS:
+        frame = (left, top, left + size + margin - 4, top + size)
+        beside = _rank_labels(centres, [str(row.rank) for row, _, _ in plotted], frame)
+    # The column: labels top to bottom as their points; at one height, the point nearest the column
+    # first, so its line does not cross the others' points.
+    listed = sorted(
+        (index for index in range(len(plotted)) if index not in beside),
+        key=lambda index: (centres[index][1], -centres[index][0]),
+    )
+    bottom = max(top + size, top + line * (len(listed) - 1))
+    width, height = labels_x + 240, bottom + 44
+    rows = _spread([centres[index][1] for index in listed], top, bottom, line)
+    # Leader lines first, then the points, then the labels: no line is drawn over a point.
+    leaders, labels = [], []
+    for index, label_y in zip(listed, rows, strict=True):
+        row = plotted[index][0]
+        cx, cy = centres[index]
+        leaders.append(f"M{cx + 4:.1f} {cy:.1f}L{labels_x - 4:.1f} {label_y:.1f}")
+        labels.append(
+            f'<text class="label" data-system="{_e(row.system)}" x="{labels_x}" y="{label_y + 4:.1f}">'
+            f"<title>{titles[index]}</title>{_e(_short(f'{row.rank}. {row.system}', 34))}</text>"
+        )
+    for index, (label_x, baseline) in beside.items():
+        labels.append(
+            f'<text class="label" data-system="{_e(plotted[index][0].system)}" x="{label_x:.1f}" '
+            f'y="{baseline:.1f}"><title>{titles[index]}</title>{plotted[index][0].rank}</text>'
+        )
+    if leaders:
+        parts.append(f'<path class="leader" d="{"".join(leaders)}"/>')
+    parts.extend(
+        f'<circle class="dot" data-system="{_e(row.system)}" cx="{cx:.1f}" cy="{cy:.1f}" r="4">'
+        f"<title>{titles[index]}</title></circle>"
+        for index, ((row, _, _), (cx, cy)) in enumerate(zip(plotted, centres, strict=True))
+    )
+    parts.extend(labels)
+    naming = (
+        "named in the column on the right"
+        if not beside
+        else "labelled with its rank (see the leaderboard)"
+        + (", or named in the column on the right where points crowd" if listed else "")
+    )
+    caption = (
+        f"Each point is a system, {naming}; dashed curves join points of equal "
+        f"{f_name}. Axes: recall {_tick(x_axis.low)}-{_tick(x_axis.high)} %, precision "
+        f"{_tick(y_axis.low)}-{_tick(y_axis.high)} %."
+    )
+    tied = [[plotted[index][0].system for index in members] for members in ties.values() if len(members) > 1]
+    if tied:
+        caption += (
+            " Same recall and precision, drawn side by side: "
+            + "; ".join(" and ".join(names) for names in tied)
+            + "."
+        )
+    if unplotted:
+        caption += " Not plotted (recall or precision undefined): " + ", ".join(unplotted) + "."
+    return (
+        '<section id="pr"><h2>2. Precision against recall</h2>\n<figure>'
+        f'<svg class="plot" width="{width}" height="{height}" viewBox="0 0 {width} {height}" role="img" '
+        f'aria-label="Precision against recall">{"".join(parts)}</svg>'
+        f"<figcaption>{_e(caption)}</figcaption></figure></section>\n"
+    )
+
+
+def _iso_curves(x_axis: _Axis, y_axis: _Axis, x: Any, y: Any, beta: float, f_name: str) -> list[str]:
+    """Dashed curves of equal F inside the plot, at round levels (3 to 5 of them), each labelled at its
+    upper end: above the plot where it enters through the top (no point is drawn there), else just
+    inside the left edge."""
+    b2 = beta * beta
+    corner_low = _f_value(x_axis.low, y_axis.low, b2)
+    corner_high = _f_value(x_axis.high, y_axis.high, b2)
+    for step in _STEPS:
+        levels = [k * step for k in range(1, round(1 / step)) if corner_low < k * step < corner_high]
+        if len(levels) <= 5:
+            break
+    parts = []
+    last_label = -1e9
+    top = y(y_axis.high)
+    for level in levels:
+        # F = (1 + b2) P R / (b2 P + R), so P = F R / ((1 + b2) R - b2 F) and R = b2 F P / ((1 + b2) P - F);
+        # along the curve P falls as R grows.
+        if (1 + b2) * y_axis.high <= level:
+            continue  # the whole curve lies above the plot
+        start = max(x_axis.low, b2 * level * y_axis.high / ((1 + b2) * y_axis.high - level))
+        end = x_axis.high
+        if (1 + b2) * y_axis.low > level:
+            end = min(end, b2 * level * y_axis.low / ((1 + b2) * y_axis.low - level))
+        if end <= start:
+            continue
+        recalls = [start + (end - start) * step / 48 for step in range(49)]
+        path = " ".join(f"{x(r):.1f},{y(level * r / ((1 + b2) * r - b2 * level)):.1f}" for r in recalls)
+        parts.append(f'<polyline class="iso" points="{path}"/>')
+        label = f"{f_name}={_tick(level)}"
+        if start > x_axis.low:
+            if x(start) - last_label >= 40:  # levels rise left to right along the top: keep labels apart
+                parts.append(
+                    f'<text class="iso-label" x="{x(start):.1f}" y="{top - 9:.1f}" text-anchor="middle">'
+                    f"{label}</text>"
+                )
+                last_label = x(start)
+        else:
+            entry = y(level * start / ((1 + b2) * start - b2 * level))
+            parts.append(
+                f'<text class="iso-label" x="{x(start) + 4:.1f}" y="{entry + 12:.1f}">{label}</text>'
+            )
+    return parts
+
+
+NAMED_POINTS = 12  # up to this many systems, every point is named in the column beside the plot
+
+# A rank label's box, estimated from the font (11 px; digits are at most 0.65 em wide in the sans-serif
+# fonts a browser picks): width per digit, padding, height, and the baseline below the box's top.
+_DIGIT, _PAD, _HEIGHT, _BASELINE = 7.2, 2.0, 14.0, 11.0
+
+
+def _rank_labels(
+    centres: list[tuple[float, float]], texts: list[str], frame: tuple[float, float, float, float]
+) -> dict[int, tuple[float, float]]:
+    """Where each point's short label fits beside it: index -> (x, baseline y) of the text.
+
+    Points are served in order (rank); each label takes the first of 16 places around its point (4 sides
+    and 4 corners, near then farther) whose box stays inside ``frame`` and overlaps no point and no label
+    already placed. A point with no such place is left out (its label goes to the column).
+    """
+    points = [(cx - 5, cy - 5, cx + 5, cy + 5) for cx, cy in centres]
+    placed: list[tuple[float, float, float, float]] = []
+    found: dict[int, tuple[float, float]] = {}
+    for index, ((cx, cy), text) in enumerate(zip(centres, texts, strict=True)):
+        width = _DIGIT * len(text) + 2 * _PAD
+        for gap in (6.0, 13.0):
+            spots = [
+                (cx + gap, cy - _HEIGHT / 2),  # right
+                (cx - gap - width, cy - _HEIGHT / 2),  # left
+                (cx - width / 2, cy - gap - _HEIGHT),  # above
+                (cx - width / 2, cy + gap),  # below
+                (cx + gap - 2, cy - gap + 2 - _HEIGHT),  # upper right
+                (cx + gap - 2, cy + gap - 2),  # lower right
+                (cx - gap + 2 - width, cy - gap + 2 - _HEIGHT),  # upper left
+                (cx - gap + 2 - width, cy + gap - 2),  # lower left
+            ]
+            spot = next(
+                (
+                    b
+                    for b in ((sx, sy, sx + width, sy + _HEIGHT) for sx, sy in spots)
+                    if _free(b, frame, points, placed)
+                ),
+                None,
+            )
+            if spot is not None:
+                placed.append(spot)
+                found[index] = (spot[0] + _PAD, spot[1] + _BASELINE)
+                break
+    return found
+
+
+def _free(
+    box: tuple[float, float, float, float],
+    frame: tuple[float, float, float, float],
+    points: list[tuple[float, float, float, float]],
+    placed: list[tuple[float, float, float, float]],
+) -> bool:
+    inside = frame[0] <= box[0] and frame[1] <= box[1] and box[2] <= frame[2] and box[3] <= frame[3]
+    return inside and not any(_overlap(box, other) for other in (*points, *placed))
+
+
+def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _f_value(recall: float, precision: float, b2: float) -> float:
+    denominator = b2 * precision + recall
+    return 0.0 if denominator <= 0 else (1 + b2) * precision * recall / denominator
+
+
+def _spread(wanted: list[float], top: float, bottom: float, line: float) -> list[float]:
+    """Heights for labels wanted at ``wanted`` (ascending), each ``line`` below the one before, as close
+    to where they are wanted as fits between ``top`` and ``bottom``."""
+    placed: list[float] = []
+    for value in wanted:
+        placed.append(max(value, top, placed[-1] + line) if placed else max(value, top))
+    if placed and placed[-1] > bottom:
+        placed[-1] = bottom
+        for index in range(len(placed) - 2, -1, -1):
+            placed[index] = min(placed[index], placed[index + 1] - line)
+    return placed
+
+
+_STEPS = (0.01, 0.02, 0.05, 0.1, 0.2)
+
+
+@dataclass(frozen=True)
+class _Axis:
+    """An axis from ``low`` to ``high`` (fractions of 1) with a tick every ``step``."""
+
+    low: float
+    high: float
+    step: float
+
+    def ticks(self) -> list[float]:
+        count = round((self.high - self.low) / self.step)
+        return [round(self.low + index * self.step, 6) for index in range(count + 1)]
+
+    def position(self, value: float, start: float, length: float) -> float:
+        """Where ``value`` falls on an axis drawn from ``start`` over ``length`` pixels (clamped)."""
+        fraction = (value - self.low) / (self.high - self.low)
+        return start + length * min(max(fraction, 0.0), 1.0)
+
+
+def _zoomed_axes(extents: list[tuple[float, float]]) -> list[_Axis]:
+    """One axis per (lowest, highest) value: each covers its values with a little padding (a twentieth
+    of their range, at least one point), and no more than that rounded out to whole ticks. All the
+    axes have the same tick step and width (at most 10 ticks, at least 4), inside [0, 1]."""
+    padded = []
+    for low, high in extents:
+        pad = max(0.01, (high - low) / 20)
+        padded.append((max(0.0, low - pad), min(1.0, high + pad)))
+    for step in _STEPS:
+        spans = [(math.floor(low / step + 1e-9), math.ceil(high / step - 1e-9)) for low, high in padded]
+        intervals = max(4, max(end - start for start, end in spans))
+        if intervals <= 10:
+            break
+    last = round(1 / step)
+    intervals = min(intervals, last)
+    axes = []
+    for start, end in spans:
+        start -= (intervals - (end - start)) // 2  # centre the values in the common width
+        start = min(max(start, 0), last - intervals)
+        axes.append(_Axis(round(start * step, 6), round((start + intervals) * step, 6), step))
+    return axes
+
+
+def _heat_map_section(report: CampaignReport, systems: list[str]) -> str:
+    coreference = report.coref is not None
+    f_name = "F1" if coreference else measure_name(report.beta)
+    columns = sorted({key for by_slot in report.slot_f.values() for key in by_slot})
+    if coreference:  # the metrics in the leaderboard's order, not sorted
+        columns = [label for label in COREF_COLUMNS.values() if label in columns]
+    head = "".join(f'<th class="col"><span class="vertical">{_e(key)}</span></th>' for key in columns)
+    rows = []
+    for system in systems:
+        by_slot = report.slot_f.get(system, {})
+        cells = []
+        for key in columns:
+            f = _defined(by_slot.get(key))
+            if f is None:
+                cells.append(f'<td class="undefined" title="{_e(system)}, {_e(key)}: undefined">-</td>')
+            else:
+                cells.append(
+                    f'<td style="{_heat_style(f)}" title="{_e(system)}, {_e(key)}: {f_name} {_percent(f)} %">'
+                    f"{_percent(f)}</td>"
+                )
+        rows.append(f'<tr><th class="row">{_e(system)}</th>{"".join(cells)}</tr>')
+    if coreference:
+        title = "F1 by system and metric"
+        legend = "F1 in percent of each coreference metric (summed over documents); darker is higher."
+    else:
+        title = f"{f_name} by system and slot"
+        legend = (
+            f"{f_name} in percent for each TYPE.SLOT; darker is higher. &#8220;-&#8221;: undefined (no "
+            "reference and no hypothesis fill for that slot)."
+        )
+    return (
+        f'<section id="heatmap"><h2>{2 if coreference else 3}. {title}</h2>\n<div class="scroll">'
+        '<table class="heat">'
+        f'<thead><tr><th class="row">System</th>{head}</tr></thead>\n<tbody>'
+        + "\n".join(rows)
+        + f'</tbody></table></div>\n<p class="legend">{legend}</p></section>\n'
+    )
+
+
+def _significance_section(report: CampaignReport, systems: list[str]) -> str:
+    f_name = report.label
+    head = "".join(f'<th class="col"><span class="vertical">{_e(system)}</span></th>' for system in systems)
+    rows = []
+    for a in systems:
+        cells = []
+        for b in systems:
+            if a == b:
+                cells.append('<td class="diagonal">&mdash;</td>')
+                continue
+            result = _comparison(report.significance, a, b)
+            if result is None:
+                cells.append('<td class="cell missing">-</td>')
+                continue
+            delta, p_bootstrap, p_randomization = result
+            marked = p_randomization is not None and p_randomization < report.alpha
+            title = (
+                f"{a} vs {b}: {f_name} difference {_points(delta)} points, "
+                f"paired bootstrap p = {_p(p_bootstrap)}, "
+                f"approximate randomization p = {_p(p_randomization)}"
+            )
+            cells.append(
+                f'<td class="cell{" marked" if marked else ""}" title="{_e(title)}">'
+                f'<span class="delta">{_points(delta)}{" *" if marked else ""}</span>'
+                f"<span>bs {_e(_p(p_bootstrap))}</span><span>ar {_e(_p(p_randomization))}</span></td>"
+            )
+        rows.append(f'<tr><th class="row">{_e(a)}</th>{"".join(cells)}</tr>')
+    table = (
+        '<div class="scroll"><table class="significance"><thead><tr><th class="row">Row vs column</th>'
+        f"{head}</tr></thead>\n<tbody>" + "\n".join(rows) + "</tbody></table></div>\n"
+    )
+    return (
+        f'<section id="significance"><h2>{3 if report.coref is not None else 4}. Significance of differences '
+        f"in {f_name}</h2>\n{table}"
+        '<p class="legend">Each cell compares the row system with the column system: first line, '
+        f"{f_name}(row) "
+        f"&minus; {f_name}(column) in percentage points; <b>bs</b>, the p-value of the paired bootstrap "
+        f"({report.resamples} resamples, seed {report.seed}); <b>ar</b>, the p-value of approximate "
+        f'randomization. <span class="marked swatch">Marked cells (*)</span> are those where the '
+        f"<b>approximate randomization</b> p-value is below &alpha; = {_e(_number(report.alpha))}. "
+        "&#8220;-&#8221;: pair not tested.</p></section>\n"
+    )
+
+
+def _documents_section(report: CampaignReport, systems: list[str]) -> str:
+    documents = "".join(
+        f'<option value="{index}">{_e(document.doc_id)}</option>'
+        for index, document in enumerate(report.documents)
+    )
+    ranks = {row.system: row.rank for row in report.leaderboard}
+    options = "".join(
+        f'<option value="{index}">{_e(f"{ranks[name]}. {name}" if name in ranks else name)}</option>'
+        for index, name in enumerate(systems)
+    )
+    shown = len(report.documents)
+    count = (
+        f"All {shown} documents of the campaign are embedded."
+        if shown == report.documents_total
+        else f"{shown} of the campaign&#8217;s {report.documents_total} documents are embedded; "
+        "the others are not shown here."
+    )
+    return (
+        '<section id="documents"><h2>5. Documents</h2>\n'
+        f'<p class="legend">{count} <span class="ref">Reference fill</span> extents are shaded; '
+        'the selected system&#8217;s <span class="hyp">hypothesis fill</span> extents are underlined. '
+        '<span class="dis-swatch">Shaded rows</span> are disagreements (categories not all COR); '
+        "click a row to outline its extents in the text.</p>\n"
+        "<noscript><p><b>This section needs JavaScript.</b></p></noscript>\n"
+        '<div class="controls"><label>Document <select id="doc-select">'
+        f'{documents}</select></label> <label>System <select id="system-select">{options}</select></label> '
+        '<span id="doc-status" class="legend"></span></div>\n'
+        '<div class="docview"><pre id="doc-text"></pre><div class="scroll pairings"><table id="pairings">'
+        "<thead><tr><th>Type</th><th>Slot</th><th>Reference fill</th><th>Hypothesis fill</th>"
+        "<th>Categories</th></tr></thead><tbody></tbody></table></div></div>\n</section>\n"
+    )
+
+
+# ------------------------------------------------------------------------------------------ formatting
+
+
+def _e(value: str) -> str:
+    return html.escape(value, quote=True)
+
+
+def _defined(value: float | None) -> float | None:
+    """``value`` as a float, None when undefined (None or NaN)."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return None
+    return float(value)
+
+
+def _percent(value: float | None) -> str:
+    value = _defined(value)
+    return "-" if value is None else f"{100 * value:.1f}"
+
+
+def _points(value: float | None) -> str:
+    """A difference in percentage points with its sign; one that rounds to zero is ``0.0``, unsigned."""
+    value = _defined(value)
+    if value is None:
+        return "-"
+    shown = f"{100 * value:+.1f}"
+    return "0.0" if float(shown) == 0 else shown
+
+
+def _tick(value: float) -> str:
+    """A tick of an axis in fractions of 1, as a percentage without needless decimals (``75``, ``92.5``)."""
+    return f"{round(100 * value, 4):g}"
+
+
+def _beta_note(beta: float) -> str:
+    if beta == 1:
+        return ""
+    name = measure_name(beta)
+    return (
+        f"{name} is the F-measure with &beta; = {_number(beta)}: "
+        "(1 + &beta;&sup2;) PRE REC / (&beta;&sup2; PRE + REC). "
+    )
+
+
+def _interval(low: float | None, high: float | None) -> str:
+    low, high = _defined(low), _defined(high)
+    if low is None and high is None:
+        return "-"
+    return f"[{_percent(low)}, {_percent(high)}]"
+
+
+def _count(value: int | None) -> str:
+    return "-" if value is None else str(int(value))
+
+
+def _p(value: float | None) -> str:
+    value = _defined(value)
+    if value is None:
+        return "-"
+    return "<0.001" if value < 0.001 else f"{value:.3f}"
+
+
+def _number(value: float) -> str:
+    return f"{value:g}"
+
+
+def _short(name: str, limit: int = 26) -> str:
+    return name if len(name) <= limit else name[: limit - 1] + "\u2026"
+
+
+def _heat_style(f: float) -> str:
+    """Background from near white (F = 0) to dark blue (F = 1); white text on the dark half."""
+    lightness = 97 - 55 * min(max(f, 0.0), 1.0)
+    colour = "#fff" if lightness < 62 else "#111"
+    return f"background:hsl(212,72%,{lightness:.0f}%);color:{colour}"
+
+
+def _x_grid(axis: _Axis, x: Any, top: float, bottom: float, label: str) -> str:
+    parts = []
+    for tick in axis.ticks():
+        parts.append(f'<path class="grid" d="M{x(tick):.1f} {top}V{bottom}"/>')
+        parts.append(
+            f'<text class="tick-x" x="{x(tick):.1f}" y="{bottom + 15}" text-anchor="middle">'
+            f"{_tick(tick)}</text>"
+        )
+    middle = x((axis.low + axis.high) / 2)
+    parts.append(f'<text x="{middle:.1f}" y="{bottom + 30}" text-anchor="middle">{_e(label)}</text>')
+    return "".join(parts)
+
+
+def _comparison(
+    significance: Mapping[tuple[str, str], tuple[float | None, float | None, float | None]], a: str, b: str
+) -> tuple[float | None, float | None, float | None] | None:
+    """(F(a) - F(b), p bootstrap, p randomization), read from (b, a) negated when only that is given."""
+    if (a, b) in significance:
+        return significance[(a, b)]
+    if (b, a) in significance:
+        delta, p_bootstrap, p_randomization = significance[(b, a)]
+        delta = _defined(delta)
+        return (None if delta is None else -delta), p_bootstrap, p_randomization
+    return None
+
+
+def _compact(lines: Iterable[str]) -> str:
+    return "\n".join(line.strip() for line in lines if line.strip())
+
+
+_CSS = _compact(
+    """
+:root{font-family:system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif;font-size:14px;
+color:#1b1f24;background:#fff}
+body{margin:0 auto;max-width:1400px;padding:14px 24px 40px}
+h1{font-size:22px;margin:0 0 6px}
+h2{font-size:17px;margin:30px 0 8px;border-bottom:1px solid #d0d7de;padding-bottom:4px}
+nav a{color:#0b5cad}
+.note{white-space:pre-wrap;overflow-wrap:anywhere;font-family:ui-monospace,"DejaVu Sans Mono",monospace;
+font-size:12px;background:#f6f8fa;padding:6px 8px;border-radius:4px;margin:4px 0}
+.legend{color:#57606a;font-size:12px;max-width:90em}
+table{border-collapse:collapse}
+th,td{padding:3px 8px;border-bottom:1px solid #e5e7eb;text-align:left;vertical-align:top}
+th{background:#f6f8fa;font-weight:600}
+.num{text-align:right;font-variant-numeric:tabular-nums}
+.scroll{overflow:auto;max-width:100%}
+figure{margin:12px 0}
+figcaption{color:#57606a;font-size:12px}
+svg.plot text{font-size:11px;fill:#1b1f24}
+svg .grid{stroke:#e5e7eb;stroke-width:1}
+svg .grid.strong{stroke:#c4c9d0}
+svg .ci{stroke:#2563eb;stroke-width:2;fill:none}
+svg .dot{fill:#1d4ed8;stroke:#fff;stroke-width:1}
+svg .leader{stroke:#9ca3af;stroke-width:.75;fill:none}
+svg .iso{fill:none;stroke:#9ca3af;stroke-dasharray:4 3}
+svg text.iso-label{fill:#6b7280;font-size:10px}
+.signatures code{font-size:11px;overflow-wrap:anywhere}
+th.col{vertical-align:bottom;padding:4px 2px}
+.vertical{writing-mode:vertical-rl;transform:rotate(180deg);white-space:nowrap;max-height:16em;
+overflow:hidden;text-overflow:ellipsis;display:inline-block;font-size:12px}
+th.row{white-space:nowrap;max-width:22em;overflow:hidden;text-overflow:ellipsis}
+thead th.row{vertical-align:bottom}
+.heat td{text-align:center;min-width:2.8em;border:1px solid #fff;font-variant-numeric:tabular-nums;
+font-size:12px}
+.heat td.undefined{color:#8c959f;background:#fafafa}
+.significance td.cell,.significance td.diagonal{font-size:11px;line-height:1.3;text-align:center;
+border:1px solid #e5e7eb;white-space:nowrap}
+.significance td.cell span{display:block}
+.significance .delta{font-weight:600}
+.significance td.diagonal{background:#f3f4f6;color:#8c959f}
+.marked{background:#fde68a}
+.swatch{padding:0 3px}
+.controls{margin:8px 0}
+select{font:inherit;max-width:30em}
+.docview{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1.15fr);gap:16px;align-items:start}
+#doc-text{white-space:pre-wrap;overflow-wrap:anywhere;font-family:ui-monospace,"DejaVu Sans Mono",monospace;
+font-size:12.5px;line-height:1.55;max-height:75vh;overflow:auto;border:1px solid #d0d7de;padding:8px;
+margin:0;background:#fcfcfd}
+.pairings{max-height:75vh}
+#pairings td{font-size:12px;overflow-wrap:break-word}
+#pairings td:nth-child(-n+2),#pairings td:nth-child(5){white-space:nowrap}
+#pairings tbody tr{cursor:pointer}
+.ref{background:#fff1a8}
+.hyp{box-shadow:inset 0 -2px 0 #2563eb}
+#doc-text .focus{outline:2px solid #dc2626}
+tr.dis td,.dis-swatch{background:#fde2e2}
+tr.chosen td{box-shadow:inset 0 0 0 9999px rgba(37,99,235,.12)}
+td.none{color:#8c959f}
+""".splitlines()
+)
+
+# Plain ES2017; data reaches the page only through textContent and createTextNode.
+_SCRIPT = _compact(
+    """
+"use strict";
+(() => {
+const data = JSON.parse(document.getElementById("data").textContent);
+const strings = data.strings;
+const disagreeing = new Set(data.disagreeing);
+const docSelect = document.getElementById("doc-select");
+const systemSelect = document.getElementById("system-select");
+const textView = document.getElementById("doc-text");
+const table = document.getElementById("pairings");
+const status = document.getElementById("doc-status");
+const PAIRING = 7;
+const REFERENCE = 5;
+let pieces = [];
+const text = (index) => (index < 0 ? "\\u2014" : strings[index]);
+
+// Cut the text where any span starts or ends: one sort of the boundaries, then a sweep that keeps
+// how many reference (kind 0) and hypothesis (kind 1) spans cover the current piece.
+function segments(length, spans) {
+  const events = [];
+  for (const [start, end, kind] of spans) {
+    if (start >= 0 && end > start) events.push([start, kind, 1], [end, kind, -1]);
+  }
+  events.sort((a, b) => a[0] - b[0]);
+  const depth = [0, 0];
+  const result = [];
+  let position = 0;
+  for (const [at, kind, change] of events) {
+    if (at > position) {
+      result.push([position, at, depth[0] > 0, depth[1] > 0]);
+      position = at;
+    }
+    depth[kind] += change;
+  }
+  if (position < length) result.push([position, length, false, false]);
+  return result;
+}
+
+function cell(row, value, className) {
+  const td = row.insertCell();
+  td.textContent = value;
+  if (className) td.className = className;
+}
+
+// Outline the marked pieces that overlap [start, end): binary search for the first, then walk on.
+function focus(ranges) {
+  for (const node of textView.querySelectorAll(".focus")) node.classList.remove("focus");
+  let first = null;
+  for (const [start, end] of ranges) {
+    if (start < 0 || end <= start) continue;
+    let low = 0;
+    let high = pieces.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (pieces[middle][1] <= start) low = middle + 1; else high = middle;
+    }
+    for (let i = low; i < pieces.length && pieces[i][0] < end; i++) {
+      pieces[i][2].classList.add("focus");
+      if (!first) first = pieces[i][2];
+    }
+  }
+  if (first) first.scrollIntoView({block: "nearest"});
+}
+
+function render() {
+  const doc = data.documents[Number(docSelect.value)];
+  const system = Number(systemSelect.value);
+  if (!doc || !(system >= 0 && system < data.systems.length)) return;
+  const refs = doc.refs;
+  const rows = doc.pairings[system] || [];
+  const spans = [];
+  for (let i = 0; i < refs.length; i += REFERENCE) spans.push([refs[i + 3], refs[i + 3] + refs[i + 4], 0]);
+  for (let i = 0; i < rows.length; i += PAIRING) spans.push([rows[i + 5], rows[i + 5] + rows[i + 6], 1]);
+  const fragment = document.createDocumentFragment();
+  pieces = [];
+  for (const [start, end, isRef, isHyp] of segments(doc.text.length, spans)) {
+    const piece = doc.text.slice(start, end);
+    if (!isRef && !isHyp) {
+      fragment.appendChild(document.createTextNode(piece));
+      continue;
+    }
+    const mark = document.createElement("span");
+    mark.className = isRef && isHyp ? "ref hyp" : isRef ? "ref" : "hyp";
+    mark.textContent = piece;
+    fragment.appendChild(mark);
+    pieces.push([start, end, mark]);
+  }
+  textView.replaceChildren(fragment);
+  const body = document.createElement("tbody");
+  let disagreements = 0;
+  for (let i = 0; i < rows.length; i += PAIRING) {
+    const ref = rows[i + 2];
+    const row = body.insertRow();
+    if (disagreeing.has(rows[i + 4])) {
+      row.className = "dis";
+      disagreements++;
+    }
+    cell(row, text(rows[i]));
+    cell(row, text(rows[i + 1]), rows[i + 1] < 0 ? "none" : "");
+    cell(row, ref < 0 ? text(-1) : text(refs[ref * REFERENCE + 2]), ref < 0 ? "none" : "");
+    cell(row, text(rows[i + 3]), rows[i + 3] < 0 ? "none" : "");
+    cell(row, text(rows[i + 4]));
+    const ranges = [[rows[i + 5], rows[i + 5] + rows[i + 6]]];
+    if (ref >= 0) {
+      const start = refs[ref * REFERENCE + 3];
+      ranges.push([start, start + refs[ref * REFERENCE + 4]]);
+    }
+    row.addEventListener("click", () => {
+      for (const chosen of body.querySelectorAll(".chosen")) chosen.classList.remove("chosen");
+      row.classList.add("chosen");
+      focus(ranges);
+    });
+  }
+  table.replaceChild(body, table.tBodies[0]);
+  status.textContent = (rows.length / PAIRING) + " pairings, " + disagreements + " disagreements";
+}
+
+function choose() {
+  const params = new URLSearchParams(location.hash.slice(1));
+  const doc = data.documents.findIndex((d) => d.id === params.get("doc"));
+  const system = data.systems.indexOf(params.get("system"));
+  if (doc >= 0) docSelect.value = String(doc);
+  if (system >= 0) systemSelect.value = String(system);
+}
+
+function changed() {
+  const doc = data.documents[Number(docSelect.value)];
+  const system = data.systems[Number(systemSelect.value)];
+  if (doc && system !== undefined) {
+    history.replaceState(null, "", "#" + new URLSearchParams({doc: doc.id, system: system}));
+  }
+  render();
+}
+
+docSelect.addEventListener("change", changed);
+systemSelect.addEventListener("change", changed);
+choose();
+render();
+})();
+""".splitlines()
+)
+
+_COREF_CSS = _compact(
+    """
+.chains{display:grid;grid-template-columns:1fr 1fr;gap:16px;align-items:start}
+.chains h3{font-size:14px;margin:4px 0}
+.chains ol{margin:0;padding-left:2.2em;font-size:12.5px}
+.chains li{padding:2px 4px;margin:1px 0}
+.mention{display:inline-block;border:1px solid #d0d7de;border-radius:3px;padding:0 4px;margin:1px 3px 1px 0}
+.mention small{color:#57606a;margin-left:3px}
+li.split,.split{background:#fde2e2}
+li.merged,.merged{background:#fde68a}
+.mention.mis,.mis{border-style:dashed;color:#b42318}
+.mention.spu,.spu{border-style:dotted;color:#7c3aed}
+""".splitlines()
+)
+
+# The coreference view (same rules: data only through textContent).
+_COREF_SCRIPT = _compact(
+    """
+"use strict";
+(() => {
+const data = JSON.parse(document.getElementById("data").textContent);
+const docSelect = document.getElementById("doc-select");
+const systemSelect = document.getElementById("system-select");
+const keyList = document.getElementById("key-chains");
+const responseList = document.getElementById("response-chains");
+const status = document.getElementById("doc-status");
+
+function fill(list, chains, flagged, flagClass) {
+  const fragment = document.createDocumentFragment();
+  chains.forEach((chain, index) => {
+    const item = document.createElement("li");
+    if (flagged.has(index)) item.className = flagClass;
+    for (const [text, start, end, state] of chain) {
+      const mention = document.createElement("span");
+      mention.className = "mention" + (state === "MIS" ? " mis" : state === "SPU" ? " spu" : "");
+      mention.textContent = text;
+      const extent = document.createElement("small");
+      extent.textContent = "[" + start + "," + end + ")";
+      mention.appendChild(extent);
+      item.appendChild(mention);
+    }
+    fragment.appendChild(item);
+  });
+  list.replaceChildren(fragment);
+}
+
+function render() {
+  const doc = data.documents[Number(docSelect.value)];
+  const system = Number(systemSelect.value);
+  if (!doc || !(system >= 0 && system < data.systems.length)) return;
+  const response = doc.responses[system];
+  fill(keyList, doc.key, new Set(response.split), "split");
+  fill(responseList, response.chains, new Set(response.merged), "merged");
+  status.textContent = doc.key.length + " key chains, " + response.chains.length + " response chains; " +
+    response.split.length + " split, " + response.merged.length + " merged";
+}
+
+function changed() {
+  const doc = data.documents[Number(docSelect.value)];
+  const system = data.systems[Number(systemSelect.value)];
+  if (doc && system !== undefined) {
+    history.replaceState(null, "", "#" + new URLSearchParams({doc: doc.id, system: system}));
+  }
+  render();
+}
+
+const params = new URLSearchParams(location.hash.slice(1));
+const chosenDoc = data.documents.findIndex((d) => d.id === params.get("doc"));
+const chosenSystem = data.systems.indexOf(params.get("system"));
+if (chosenDoc >= 0) docSelect.value = String(chosenDoc);
+if (chosenSystem >= 0) systemSelect.value = String(chosenSystem);
+docSelect.addEventListener("change", changed);
+systemSelect.addEventListener("change", changed);
+render();
+})();
+""".splitlines()
+)

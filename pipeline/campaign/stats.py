@@ -1,0 +1,383 @@
+"""Confidence intervals, paired significance tests and rankings for a campaign's systems, any family.
+
+Everything here is computed from per-unit sufficient statistics (``pipeline.core.family``: a family's
+named statistics of each system in each unit, documents for the templette family), never by rescoring
+text: a family's measures of a set of units are computed from the *sums* of its units' statistics (for
+the templette family REC, PRE and F are ratios of summed COR INC PAR MIS SPU counts, micro-averaging as
+``pipeline.core.measures`` scores a corpus). A resampled or shuffled corpus is therefore scored by summing
+statistics and applying the family's vectorised measures, and all resamples of all systems are summed
+at once with one matrix product of a (resamples x units) weight matrix and the (units x systems*K)
+statistics matrix.
+
+``Tallies`` (integer COR INC PAR MIS SPU counts by system and document) are the templette family's
+statistics in the form this module first took; every procedure accepts them as well as
+``UnitStatistics``, and treats them as the templette family's (``Tallies.unit_statistics``).
+
+A measure whose value is undefined is NaN in arrays and ``None`` in results, never 0; how each
+procedure treats undefined values is stated in its docstring.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from pipeline.core.family import Family, UnitStatistics
+from pipeline.templette import TEMPLETTE
+
+#: The last axis of ``Tallies.counts`` (the templette family's statistics); NON enters no measure.
+COUNTED = TEMPLETTE.statistic_names
+#: The templette family's measures (fractions of 1, as ``pipeline.core.measures`` returns them).
+STATISTICS = TEMPLETTE.measure_names
+
+# Two deltas that are equal in exact arithmetic can differ by a few units in the last place once computed
+# in floating point (e.g. 2/4 - 1/4 against 3/4 - 2/4); closer than this they count as equal, so an exact
+# tie is "at least as extreme" as the test statistic requires. Measures lie in [0, 1], so rounding noise
+# is ~1e-16 and genuinely different deltas of realistic campaigns are far further apart.
+_TIE = 1e-12
+
+
+@dataclass(frozen=True, eq=False)
+class Tallies:
+    """Per-document counts of several systems over one common, ordered list of documents.
+
+    ``counts[s, d]`` holds the COR, INC, PAR, MIS, SPU points of ``systems[s]`` in ``documents[d]``
+    (shape ``(S, D, 5)``, int64, read-only). The document order matters only as the order in which
+    resampling draws documents, so with a fixed seed it is part of what determines the results.
+    Compared by identity (``eq=False``): numpy arrays have no single truth value to compare by.
+    """
+
+    systems: tuple[str, ...]
+    documents: tuple[str, ...]
+    counts: np.ndarray
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "systems", tuple(self.systems))
+        object.__setattr__(self, "documents", tuple(self.documents))
+        _require_unique("system", self.systems)
+        _require_unique("document", self.documents)
+        counts = np.asarray(self.counts)
+        expected = (len(self.systems), len(self.documents), len(COUNTED))
+        if counts.shape != expected:
+            raise ValueError(f"counts has shape {counts.shape}, expected (systems, documents, 5): {expected}")
+        if counts.size and not np.issubdtype(counts.dtype, np.integer):
+            raise ValueError(f"counts must be integers, got dtype {counts.dtype}")
+        if counts.size and counts.min() < 0:
+            raise ValueError("counts must not be negative")
+        counts = np.array(counts, dtype=np.int64)  # a private copy, so freezing it freezes nobody else's
+        counts.setflags(write=False)
+        object.__setattr__(self, "counts", counts)
+
+    def unit_statistics(self) -> UnitStatistics:
+        """The same counts as the templette family's statistics over the same documents."""
+        return UnitStatistics(TEMPLETTE, self.systems, self.documents, self.counts)
+
+
+@dataclass(frozen=True)
+class Interval:
+    """A percentile confidence interval, ``(None, None)`` if the measure is undefined in every resample."""
+
+    low: float | None
+    high: float | None
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Significance of the difference ``delta = measure(a) - measure(b)`` on the full unit set.
+
+    All three values are ``None`` when the measure is undefined for ``a`` or ``b`` on the full set.
+    """
+
+    a: str
+    b: str
+    delta: float | None
+    paired_bootstrap_p: float | None
+    randomization_p: float | None
+
+
+def tallies_from_rows(
+    rows: Iterable[tuple[str, str, str]], systems: Sequence[str], documents: Sequence[str]
+) -> Tallies:
+    """Count points given as ``(system, document, category)`` rows, one row a point.
+
+    ``category`` is one of COR INC PAR MIS SPU NON; NON points are ignored (they enter no measure). A
+    document with no rows for a system counts zero for it. A system, document or category outside the
+    given lists raises ValueError naming it: nothing is dropped silently.
+    """
+    systems, documents = tuple(systems), tuple(documents)
+    _require_unique("system", systems)
+    _require_unique("document", documents)
+    table = pd.DataFrame(list(rows), columns=["system", "document", "category"], dtype=object)
+    system_index = _codes("system", table["system"], systems)
+    document_index = _codes("document", table["document"], documents)
+    category_index = _codes("category", table["category"], (*COUNTED, "NON"))
+    kept = category_index < len(COUNTED)
+    cell = (system_index[kept] * len(documents) + document_index[kept]) * len(COUNTED) + category_index[kept]
+    size = len(systems) * len(documents) * len(COUNTED)
+    counts = np.bincount(cell, minlength=size).astype(np.int64)
+    return Tallies(systems, documents, counts.reshape(len(systems), len(documents), len(COUNTED)))
+
+
+def bootstrap_intervals(
+    statistics: UnitStatistics | Tallies,
+    resamples: int = 1000,
+    seed: int = 12345,
+    beta: float | None = None,
+    confidence: float = 0.95,
+    options: Mapping[str, Any] | None = None,
+) -> dict[str, dict[str, Interval]]:
+    """Percentile bootstrap intervals of every measure of the family, keyed system -> measure.
+
+    Each of ``resamples`` resamples draws ``U`` units uniformly with replacement from the ``U`` units
+    (``numpy.random.default_rng(seed).integers(0, U, size=(resamples, U))``, counted into a
+    multiplicity matrix); every system is scored on the same resampled unit sets. A resample is scored
+    by summing its units' statistics (with multiplicity) and applying the family's measures with
+    ``options`` (``beta`` is short for ``options={"beta": beta}``, for families with that option).
+
+    Percentile convention: over the ``n`` resamples where the measure is defined (undefined ones are left
+    out of that measure only), ``low`` and ``high`` are ``numpy.nanquantile(values, q, method="linear")``
+    at ``q = (1 - confidence) / 2`` and ``1 - (1 - confidence) / 2``: the value at position
+    ``h = (n - 1) q`` of the sorted values, interpolated linearly between its two neighbours (Hyndman and
+    Fan's type 7). When the measure is undefined in every resample the interval is ``(None, None)``.
+    """
+    statistics = _unit_statistics(statistics)
+    family = statistics.family
+    options = _options(family, beta, options)
+    _check_resamples(resamples)
+    if not 0.0 < confidence < 1.0:
+        raise ValueError(f"confidence must lie strictly between 0 and 1, got {confidence}")
+    rng = np.random.default_rng(seed)
+    n_systems, n_units, width = statistics.values.shape
+    weights = _resample_weights(rng, resamples, n_units)
+    sums = (weights @ _unit_matrix(statistics)).reshape(resamples, n_systems, width)
+    every = family.measures(sums, options)  # (resamples, systems, measures)
+    tail = (1.0 - confidence) / 2.0
+    result: dict[str, dict[str, Interval]] = {system: {} for system in statistics.systems}
+    for index, measure in enumerate(family.measure_names):
+        values = every[..., index]  # (resamples, systems)
+        low = np.full(n_systems, np.nan)
+        high = np.full(n_systems, np.nan)
+        defined = ~np.isnan(values).all(axis=0)  # all-NaN columns stay NaN (and spare numpy's warning)
+        if defined.any():
+            low[defined], high[defined] = np.nanquantile(
+                values[:, defined], [tail, 1.0 - tail], axis=0, method="linear"
+            )
+        for position, system in enumerate(statistics.systems):
+            result[system][measure] = Interval(_optional(low[position]), _optional(high[position]))
+    return result
+
+
+def paired_significance(
+    statistics: UnitStatistics | Tallies,
+    measure: str | None = None,
+    resamples: int = 1000,
+    seed: int = 12345,
+    beta: float | None = None,
+    options: Mapping[str, Any] | None = None,
+) -> list[Comparison]:
+    """Two-sided paired significance of ``measure(a) - measure(b)`` for every pair of systems.
+
+    ``measure`` defaults to the family's headline (templette: F). One Comparison per unordered pair,
+    ``a`` before ``b`` in ``systems`` order, pairs in the order (0, 1), (0, 2), ..., (1, 2), ...;
+    ``delta`` is the difference on the full unit set. With ``R = resamples``, both p-values count the
+    observed statistic itself, so they lie in [1/(1+R), 1]:
+
+    * Paired bootstrap (Koehn 2004; Berg-Kirkpatrick et al. 2012), in its shifted (centred) two-sided
+      form: draw R unit resamples with replacement (as ``bootstrap_intervals`` does, the same for
+      every pair), let ``delta*_r`` be the difference on resample r, and
+      ``p = (1 + #{r : |delta*_r - delta| >= |delta|}) / (1 + R)``. Centring the bootstrap distribution
+      on ``delta`` approximates the distribution of the difference under the null hypothesis.
+    * Approximate randomization (Noreen 1989; Yeh 2000; Chinchor's MUC significance testing): in each of
+      R shuffles, every unit independently swaps the two systems' statistics with probability 1/2, and
+      ``p = (1 + #{r : |delta_r| >= |delta|}) / (1 + R)`` where ``delta_r`` is the shuffled difference.
+
+    Random draws, all from ``numpy.random.default_rng(seed)``: first the bootstrap resamples (the very
+    resamples ``bootstrap_intervals`` draws with the same seed and R), then one (R, U) 0/1 swap matrix
+    shared by every pair. A resample or shuffle in which the measure is undefined for either side counts
+    as not extreme; differences closer than 1e-12 to the threshold count as ties (rounding noise), hence
+    extreme. With ``delta`` undefined (the measure undefined for ``a`` or ``b`` on the full set) all three
+    values are ``None``.
+
+    Cost: two (R x U) @ (U x KS) matrix products, then work of order R x K per pair; memory of order
+    R x KS, never R x U per pair.
+    """
+    statistics = _unit_statistics(statistics)
+    family = statistics.family
+    options = _options(family, beta, options)
+    column = family.measure_index(family.headline if measure is None else measure)
+    _check_resamples(resamples)
+
+    def measure_of(sums: np.ndarray) -> np.ndarray:
+        return family.measures(sums, options)[..., column]
+
+    rng = np.random.default_rng(seed)
+    n_systems, n_units, width = statistics.values.shape
+    systems = statistics.systems
+    matrix = _unit_matrix(statistics)
+    totals = statistics.totals()  # (S, K)
+    observed = measure_of(totals)  # (S,)
+
+    weights = _resample_weights(rng, resamples, n_units)
+    resampled = measure_of((weights @ matrix).reshape(resamples, n_systems, width))  # (R, S)
+    del weights
+    swaps = rng.integers(0, 2, size=(resamples, n_units)).astype(np.float64)
+    # Swapping units Z between a and b moves Z @ (x_b - x_a) from b's total to a's: one product of Z
+    # with every system's statistics serves all pairs.
+    swapped_in = (swaps @ matrix).reshape(resamples, n_systems, width)  # (R, S, K)
+    del swaps
+
+    comparisons: list[Comparison] = []
+    for a in range(n_systems - 1):
+        others = slice(a + 1, n_systems)  # every b after a, handled at once
+        delta = observed[a] - observed[others]  # (k,)
+        threshold = np.abs(delta) - _TIE
+        # NaN compares False, so a resample or shuffle undefined on either side is not extreme.
+        bootstrap_delta = resampled[:, a, None] - resampled[:, others]  # (R, k)
+        bootstrap_extreme = (np.abs(bootstrap_delta - delta) >= threshold).sum(axis=0)
+        moved = swapped_in[:, others, :] - swapped_in[:, a, None, :]  # (R, k, K)
+        shuffled_delta = measure_of(totals[a] + moved) - measure_of(totals[others] - moved)
+        shuffled_extreme = (np.abs(shuffled_delta) >= threshold).sum(axis=0)
+        for offset, b in enumerate(range(a + 1, n_systems)):
+            if np.isnan(delta[offset]):
+                comparisons.append(Comparison(systems[a], systems[b], None, None, None))
+                continue
+            comparisons.append(
+                Comparison(
+                    systems[a],
+                    systems[b],
+                    float(delta[offset]),
+                    (1 + int(bootstrap_extreme[offset])) / (1 + resamples),
+                    (1 + int(shuffled_extreme[offset])) / (1 + resamples),
+                )
+            )
+    return comparisons
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A system's line of a family's leaderboard: its rank by the headline, its full-sample measures
+    (``None`` where undefined) and, when computed, their bootstrap intervals."""
+
+    rank: int
+    system: str
+    measures: dict[str, float | None]
+    intervals: dict[str, Interval]
+
+
+def standings(
+    statistics: UnitStatistics | Tallies,
+    intervals: Mapping[str, Mapping[str, Interval]] | None = None,
+    beta: float | None = None,
+    options: Mapping[str, Any] | None = None,
+) -> list[Standing]:
+    """The leaderboard of any family from its statistics: every system's full-sample measures, ranked.
+
+    Measures of the statistics summed over every unit; order and ranks by the family's headline
+    (``ranking``). ``intervals`` (system -> measure -> Interval, as ``bootstrap_intervals`` gives them)
+    are attached as given.
+    """
+    statistics = _unit_statistics(statistics)
+    family = statistics.family
+    values = family.measures(statistics.totals(), _options(family, beta, options))  # (S, M)
+    measures = {
+        system: {name: _optional(values[s, m]) for m, name in enumerate(family.measure_names)}
+        for s, system in enumerate(statistics.systems)
+    }
+    order = ranking({system: measures[system][family.headline] for system in statistics.systems})
+    return [
+        Standing(rank, system, measures[system], dict((intervals or {}).get(system, {})))
+        for system, rank in order
+    ]
+
+
+def ranking(headline: Mapping[str, float | None]) -> list[tuple[str, int]]:
+    """Systems best first, with their ranks, from their headline values (higher is better).
+
+    Equal values share a rank and the next value takes its position (1, 1, 3); equal values are listed
+    by name; an undefined value (``None`` or NaN) ranks after every defined one.
+    """
+
+    def key(system: str) -> tuple[bool, float, str]:
+        value = headline[system]
+        undefined = value is None or bool(np.isnan(value))
+        return (undefined, 0.0 if undefined else -float(value), system)  # type: ignore[arg-type]
+
+    order = sorted(headline, key=key)
+    ranked: list[tuple[str, int]] = []
+    rank, previous = 0, None
+    for position, system in enumerate(order, start=1):
+        value = key(system)[:2]
+        if value != previous:
+            rank, previous = position, value
+        ranked.append((system, rank))
+    return ranked
+
+
+def measure_values(sums: np.ndarray, measure: str, beta: float = 1.0) -> np.ndarray:
+    """REC, PRE or F of count sums ``[..., 5]`` (COR INC PAR MIS SPU), NaN where undefined.
+
+    The templette family's measures (``pipeline.campaign.families``), which are ``pipeline.core.measures``'s
+    formulas: REC = (COR + PAR/2) / POS, PRE = (COR + PAR/2) / ACT, F = (beta^2 + 1)(COR + PAR/2) /
+    (beta^2 POS + ACT), with POS = COR + INC + PAR + MIS and ACT = COR + INC + PAR + SPU; a zero
+    denominator gives NaN (``None`` there), never 0.
+    """
+    column = TEMPLETTE.measure_index(measure)
+    return TEMPLETTE.measures(sums, {"beta": beta})[..., column]
+
+
+def _unit_statistics(statistics: UnitStatistics | Tallies) -> UnitStatistics:
+    return statistics.unit_statistics() if isinstance(statistics, Tallies) else statistics
+
+
+def _options(family: Family, beta: float | None, options: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The family's options, ``beta`` (when given) being short for ``options={"beta": beta}``."""
+    given = dict(options or {})
+    if beta is not None:
+        given["beta"] = beta
+    return family.resolve(given)
+
+
+def _unit_matrix(statistics: UnitStatistics) -> np.ndarray:
+    """Statistics as a (units, systems * K) float matrix: column ``K s + k`` is system s, statistic k."""
+    n_systems, n_units, width = statistics.values.shape
+    return statistics.values.transpose(1, 0, 2).reshape(n_units, n_systems * width)
+
+
+def _resample_weights(rng: np.random.Generator, resamples: int, n_documents: int) -> np.ndarray:
+    """(resamples, documents) multiplicities of documents drawn uniformly with replacement."""
+    if n_documents == 0:
+        return np.zeros((resamples, 0))
+    draws = rng.integers(0, n_documents, size=(resamples, n_documents))
+    cells = draws + (np.arange(resamples) * n_documents)[:, None]
+    counts = np.bincount(cells.ravel(), minlength=resamples * n_documents)
+    return counts.reshape(resamples, n_documents).astype(np.float64)
+
+
+def _codes(kind: str, values: pd.Series, known: Sequence[str]) -> np.ndarray:
+    codes = pd.Index(known, dtype=object).get_indexer(values)
+    unknown = codes < 0
+    if unknown.any():
+        first = values[unknown].iloc[0]
+        raise ValueError(f"unknown {kind} {first!r} ({int(unknown.sum())} row(s)); known: {list(known)[:10]}")
+    return codes.astype(np.int64)
+
+
+def _require_unique(kind: str, names: Sequence[str]) -> None:
+    seen: set[str] = set()
+    for name in names:
+        if name in seen:
+            raise ValueError(f"{kind} {name!r} is listed twice")
+        seen.add(name)
+
+
+def _check_resamples(resamples: int) -> None:
+    if isinstance(resamples, bool) or not isinstance(resamples, int | np.integer) or resamples < 1:
+        raise ValueError(f"resamples must be a positive integer, got {resamples!r}")
+
+
+def _optional(value: float) -> float | None:
+    return None if np.isnan(value) else float(value)

@@ -1,0 +1,11 @@
+"""Speech input: GLM filtering (csrfilt), words of a text, word alignment (sclite's DP and phonetic costs),
+transcripts.
+
+What other wings may use (the templette scorer normalizes contents with the GLM and treats fillers and
+fragments as optional words); everything else here is the wing's own.
+"""
+
+from pipeline.speech.glm import GlobalMap, apply_glm, ascii_upper, expand_alternatives
+from pipeline.speech.words import speech_optional
+
+__all__ = ["GlobalMap", "apply_glm", "ascii_upper", "expand_alternatives", "speech_optional"]

@@ -1,0 +1,88 @@
+"""The templette family under the contract of ``pipeline.core.family`` (seed 000).
+
+Per document, the COR INC PAR MIS SPU points ALL SLOTS counts (fill points, selected by
+``pipeline.templette.report.slot_points``, the rule the leaderboard prints), by slot; measures REC, PRE,
+F with the run's ``beta``, ``pipeline.core.measures``'s formulas; headline F; categories: slots.
+``templette_statistics`` turns a system's ``tallies`` into its ``STATISTICS`` table.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+
+from pipeline.core.family import Family, statistics_table
+from pipeline.templette.report import slot_points
+from schemas import C
+
+#: The templette statistics: the five categories that enter a measure (NON enters none).
+POINTS = ("COR", "INC", "PAR", "MIS", "SPU")
+
+
+def point_measures(sums: np.ndarray, options: Mapping[str, Any]) -> np.ndarray:
+    """REC, PRE and F of summed points (``pipeline.core.measures``'s formulas), NaN where undefined.
+
+    REC = (COR + PAR/2) / POS, PRE = (COR + PAR/2) / ACT, F = (beta^2 + 1)(COR + PAR/2) / (beta^2 POS +
+    ACT), POS = COR + INC + PAR + MIS, ACT = COR + INC + PAR + SPU. The operations are those of
+    ``pipeline.core.measures`` in the same order, so the values are the same to the last bit.
+    """
+    beta = options["beta"]
+    if isinstance(beta, bool) or not isinstance(beta, int | float) or not (math.isfinite(beta) and beta > 0):
+        raise ValueError(f"beta must be a positive finite number, got {beta!r}")
+    cor, inc, par, mis, spu = (sums[..., i] for i in range(len(POINTS)))
+    matched = cor + 0.5 * par
+    possible = cor + inc + par + mis
+    actual = cor + inc + par + spu
+    b2 = beta * beta
+    out = np.full((*sums.shape[:-1], 3), np.nan)
+    for index, (numerator, denominator) in enumerate(
+        ((matched, possible), (matched, actual), ((b2 + 1.0) * matched, b2 * possible + actual))
+    ):
+        result = np.full(numerator.shape, np.nan)
+        np.divide(numerator, denominator, out=result, where=denominator != 0)
+        out[..., index] = result
+    return out
+
+
+TEMPLETTE = Family(
+    name="templette",
+    unit="document",
+    statistic_names=POINTS,
+    measure_names=("REC", "PRE", "F"),
+    headline="F",
+    categories="slot",
+    formula=point_measures,
+    counts=POINTS,
+    options={"beta": 1.0},
+)
+
+
+def templette_statistics(tallies: pa.Table, system: str = "system") -> pa.Table:
+    """A system's templette (or MUC) statistics from its ``tallies``: ALL SLOTS points by document and slot.
+
+    One row per (document, slot ``TYPE.SLOT``, category) with a point, its value the number of points;
+    a document of the tallies without any fill point (only object or unscored points) gets one row of
+    value 0 (COR, no category), so it is still a unit that resampling draws, as it always was. A
+    category other than COR INC PAR MIS SPU NON is a ValueError naming the system.
+    """
+    frame = slot_points(tallies.select([C.doc_id, C.instance_type, C.slot, C.aspect, C.category]).to_pandas())
+    frame = frame[frame[C.category] != "NON"]
+    unknown = sorted(set(frame[C.category]) - set(POINTS))
+    if unknown:
+        raise ValueError(f"system {system!r}: unknown point categories {unknown}")
+    slots = frame[C.instance_type].astype(str) + "." + frame[C.slot].astype(str)
+    grouped = frame.assign(_slot=slots).groupby([C.doc_id, "_slot", C.category], sort=True).size()
+    units = [key[0] for key in grouped.index]
+    categories: list[str | None] = [key[1] for key in grouped.index]
+    statistics = [key[2] for key in grouped.index]
+    values = grouped.to_numpy(dtype=np.float64).tolist()
+    for document in sorted(set(tallies.column(C.doc_id).to_pylist()) - set(units)):
+        units.append(document)
+        categories.append(None)
+        statistics.append(POINTS[0])
+        values.append(0.0)
+    return statistics_table(units, categories, statistics, values)

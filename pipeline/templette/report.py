@@ -1,0 +1,320 @@
+"""Score tables from tallies, and their renderings: MUC score report, JSON, report summary.
+
+Everything here reads the ``tallies`` (one row per point) or the ``mapping``; nothing rescores text.
+The text report follows the MUC scorer's page layout (seed 001, "score report"): POS ACT | COR PAR INC |
+MIS SPU NON | REC PRE UND OVG SUB ERR, with OBJ SCORES, SLOT SCORES, ALL SLOTS and the ``P&R 2P&R
+P&2R`` F-measures line. Undefined percentages print as ``-`` (the MUC scorer printed 0).
+
+The templette page never cuts a name: a label (object type, slot, document, section) longer than its
+field is written whole on a line of its own, and its numbers follow on the next line, in every section
+alike. (The MUC scorer cut labels to 12 characters, which can make two slots look alike; the MUC and NE
+pages of ``iescore muc`` keep that cut, ``page_line(..., whole=False)``, as the seed prints them.)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+import pandas as pd
+import pyarrow as pa
+
+from pipeline.core.measures import CATEGORIES, Counts, f_measure, measures, percent
+from schemas import COUNT_COLUMNS, MEASURE_COLUMNS, SCORES, C, table_from_rows
+
+OBJECT = "object"
+SCOPES = ("total", "document", "type", "slot", "object")
+
+
+def slot_points(frame: pd.DataFrame) -> pd.DataFrame:
+    """The points ALL SLOTS counts: fill points, every aspect but ``object``.
+
+    The one definition of the leaderboard's measure: the score tables' total, document, type and slot
+    rows and the campaign statistics (intervals, significance) all select their points with it, so an
+    interval is always about the number printed beside it. Object (instance-level) points make the
+    OBJ SCORES only (seed 001's report keeps them out of ALL SLOTS).
+    """
+    return frame[frame[C.aspect] != OBJECT]
+
+
+def score_table(tallies: pa.Table, beta: float = 1.0) -> pa.Table:
+    """The ``scores`` artifact: counts and measures by total, document, type, slot and object type.
+
+    Fill points (every aspect but ``object``) make the total, document, type and slot scores; object
+    points make the object scores. Every document and type that has any point gets a row.
+    """
+    frame = tallies.to_pandas()
+    fills = slot_points(frame)
+    objects = frame[frame[C.aspect] == OBJECT]
+    rows: list[dict[str, Any]] = [_row("total", _counts(fills[C.category]), beta)]
+    for scope, source, keys in (
+        ("document", fills, [C.doc_id]),
+        ("type", fills, [C.instance_type]),
+        ("slot", fills, [C.instance_type, C.slot]),
+        (OBJECT, objects, [C.instance_type]),
+    ):
+        # Every document and type with any point gets a row, zeros when it has no fill points.
+        every = _key_tuples(frame, keys) if scope in ("document", "type") else []
+        for key, counts in grouped_counts(source, keys, every):
+            rows.append(_row(scope, counts, beta, **dict(zip(keys, key, strict=True))))
+    return table_from_rows(rows, SCORES)
+
+
+def scores_json(scores: pa.Table, signature: str) -> dict[str, Any]:
+    """The ``--json`` document of DESIGN.md: signature, totals, by_type, by_slot, by_document.
+
+    Counts are integers; measures are percentages (0-100 floats), ``None`` (JSON null) where undefined.
+    """
+    by_scope = _by_scope(scores)
+    keys = {"type": (C.instance_type,), "slot": (C.instance_type, C.slot), "document": (C.doc_id,)}
+
+    def entries(scope: str) -> list[dict[str, Any]]:
+        return [{**{k: row[k] for k in keys[scope]}, **score_object(row)} for row in by_scope.get(scope, [])]
+
+    return {
+        "signature": signature,
+        "totals": score_object(by_scope["total"][0]),
+        "by_type": entries("type"),
+        "by_slot": entries("slot"),
+        "by_document": entries("document"),
+    }
+
+
+def score_object(row: Mapping[str, Any]) -> dict[str, Any]:
+    """Counts as integers and measures as percentages of one score row."""
+    values: dict[str, Any] = {k: int(row[k]) for k in COUNT_COLUMNS}
+    for k in MEASURE_COLUMNS:
+        values[k] = None if row[k] is None else round(row[k] * 100.0, 6)
+    return values
+
+
+def muc_report(scores: pa.Table, signature: str, title: str = "iescore") -> str:
+    """The MUC-layout score report page for the totals, with a section of document scores."""
+    by_scope = _by_scope(scores)
+    divider = PAGE_DIVIDER
+    lines = page_top(title, signature)
+    lines.append(page_section("OBJ SCORES"))
+    for row in by_scope.get(OBJECT, []):
+        lines.append(page_line(" " + row[C.instance_type].lower(), row, whole=True))
+    lines.append(divider)
+    lines.append(page_section("SLOT SCORES"))
+    slots = by_scope.get("slot", [])
+    for type_row in by_scope.get("type", []):
+        type_name = type_row[C.instance_type]
+        lines.append(page_section(" " + type_name.lower()))
+        for row in slots:
+            if row[C.instance_type] == type_name:
+                lines.append(page_line("  " + row[C.slot].lower(), row, whole=True))
+    lines.append(divider)
+    lines.append(page_section("DOC SCORES"))
+    for row in by_scope.get("document", []):
+        lines.append(page_line(" " + row[C.doc_id], row, whole=True))
+    lines.append(divider)
+    total = by_scope["total"][0]
+    lines.append(page_line("ALL SLOTS", total))
+    lines.append("")
+    lines.extend(f_measures_lines(Counts(**{k: int(total[k]) for k in CATEGORIES})))
+    return "\n".join(lines) + "\n"
+
+
+def report_summary(mapping: pa.Table) -> str:
+    """The IE report summary (seed 001): one line per pairing, result | slot | reference | hypothesis.
+
+    Upper-case results are instance pairings, lower-case ones single fills; a text fill compared on
+    content and extent shows both results, content first (``cor/inc``).
+    """
+
+    def line(row: Mapping[str, Any]) -> str:
+        results = "/".join(p["category"].lower() for p in row[C.points])
+        if row[C.level] == "instance":
+            return f"{results.upper()} | | {row[C.ref_instance] or ''} | {row[C.hyp_instance] or ''}"
+        return f"{results} | {row[C.slot]}: | {row[C.ref_fill] or ''} | {row[C.hyp_fill] or ''}"
+
+    return summary_lines(mapping, line)
+
+
+def summary_lines(mapping: pa.Table, line: Callable[[Mapping[str, Any]], str]) -> str:
+    """A report summary: a ``Document ID`` line before each document's pairings, then ``line(row)``
+    for every mapping row."""
+    lines: list[str] = []
+    current = None
+    for row in mapping.to_pylist():
+        if row[C.doc_id] != current:
+            current = row[C.doc_id]
+            lines.extend(["", f"Document {current}"])
+        lines.append(line(row))
+    return "\n".join(lines).lstrip("\n") + "\n"
+
+
+def leaderboard_text(board: pa.Table, significance: pa.Table | None = None, beta: float | None = None) -> str:
+    """The leaderboard as a fixed-width table (percentages, ``-`` where undefined).
+
+    With the campaign's bootstrap intervals, F's interval follows F; with its significance table, the
+    last column is the approximate-randomization p-value of each system against the next one down.
+    F is named with its beta when that is not 1 (``F2``, ``F0.5``); ``beta`` defaults to the one in the
+    systems' signatures (``beta:2.0``).
+    """
+    f_name = measure_name(board_beta(board) if beta is None else beta)
+    columns = [C.rank, C.system, "POS", "ACT", "COR", "INC", "MIS", "SPU", "REC", "PRE", "F"]
+    rows = board.to_pylist()
+    names = [printable(row[C.system]) for row in rows]
+    width = max([len("system")] + [len(name) for name in names])
+    intervals = "F_low" in board.column_names and any(row["F_low"] is not None for row in rows)
+    following: dict[str, float | None] = {}
+    if significance is not None:
+        p_values = {(r[C.system_a], r[C.system_b]): r[C.randomization_p] for r in significance.to_pylist()}
+        for upper, lower in zip(rows, rows[1:], strict=False):
+            following[upper[C.system]] = p_values.get((upper[C.system], lower[C.system]))
+    header = f"{'rank':>4}  {'system':<{width}}" + "".join(f"{c:>7}" for c in columns[2:-1]) + f"{f_name:>7}"
+    header += f"  {f_name + ' 95% CI':>15}" if intervals else ""
+    header += f"  {'p(next)':>7}" if following else ""
+    lines = [header, "-" * len(header)]
+    for row, name in zip(rows, names, strict=True):
+        cells = "".join(f"{row[c]:>7}" for c in columns[2:8])
+        cells += "".join(f"{_pct2(row[c]):>7}" for c in columns[8:])
+        if intervals:
+            cells += f"  {_pct2(row['F_low']):>7}-{_pct2(row['F_high']):<7}"
+        if following:
+            p = following.get(row[C.system])
+            cells += f"  {_p(p) if row[C.system] in following else '':>7}"
+        lines.append(f"{row[C.rank]:>4}  {name:<{width}}{cells}")
+    if following:
+        lines.append(
+            f"p(next): approximate randomization over documents, {f_name} against the next system's {f_name}"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def measure_name(beta: float) -> str:
+    """``F`` at beta 1, else ``F`` followed by beta: ``F2``, ``F0.5``."""
+    return "F" if beta == 1 else f"F{beta:g}"
+
+
+def board_beta(board: pa.Table) -> float:
+    """The F-measure's beta of a leaderboard, read from its systems' signatures (``...|beta:2.0|...``).
+
+    1 when no signature names one; a ValueError when the systems disagree (they are scored together).
+    """
+    found = set()
+    for signature in board.column(C.signature).to_pylist() if C.signature in board.column_names else []:
+        for part in signature.split("|"):
+            if part.startswith("beta:"):
+                found.add(float(part[len("beta:") :]))
+    if len(found) > 1:
+        raise ValueError(f"the leaderboard's systems were scored with different betas: {sorted(found)}")
+    return found.pop() if found else 1.0
+
+
+def printable(text: str) -> str:
+    """Input text for a terminal: control characters (escape sequences) shown as ``\\xNN``."""
+    return "".join(ch if ch.isprintable() else f"\\x{ord(ch):02x}" for ch in text)
+
+
+def _pct2(value: float | None) -> str:
+    return "-" if value is None else f"{100 * value:.2f}"
+
+
+def _p(value: float | None) -> str:
+    return "-" if value is None else f"{value:.3f}"
+
+
+# --- helpers -------------------------------------------------------------------------------------
+
+
+def _counts(categories: Iterable[str]) -> Counts:
+    return Counts.of(categories)
+
+
+def _row(scope: str, counts: Counts, beta: float, **keys: str) -> dict[str, Any]:
+    return {C.scope: scope, **keys, **measure_row(counts, beta)}
+
+
+def measure_row(counts: Counts, beta: float = 1.0) -> dict[str, Any]:
+    """Counts (with POS and ACT) and measures of one line of a score page or table."""
+    return {**counts.as_dict(), **measures(counts, beta)}
+
+
+def grouped_counts(
+    points: pd.DataFrame, keys: list[str], also: list[tuple[str, ...]] | None = None
+) -> list[tuple[tuple[str, ...], Counts]]:
+    """Counts per group of ``keys`` in one pass over ``points``; groups in ``also`` first, zeros if absent.
+
+    Groups come in order of first appearance (the scorer's canonical order).
+    """
+    lookup: dict[tuple[str, ...], dict[str, int]] = {}
+    if not points.empty:
+        table = points.groupby(keys + [C.category], sort=False).size().unstack(fill_value=0)
+        for key, row in zip(table.index, table.to_dict("records"), strict=True):
+            lookup[key if isinstance(key, tuple) else (key,)] = row
+    order = dict.fromkeys((also or []) + _key_tuples(points, keys))
+    return [(key, Counts(**{c: int(lookup.get(key, {}).get(c, 0)) for c in CATEGORIES})) for key in order]
+
+
+def _key_tuples(frame: pd.DataFrame, keys: list[str]) -> list[tuple[str, ...]]:
+    if frame.empty:
+        return []
+    return list(dict.fromkeys(zip(*(frame[k] for k in keys), strict=True)))
+
+
+def _by_scope(scores: pa.Table) -> dict[str, list[dict[str, Any]]]:
+    grouped: dict[str, list[dict[str, Any]]] = {}
+    for row in scores.to_pylist():
+        grouped.setdefault(row[C.scope], []).append(row)
+    return grouped
+
+
+def f_measures_lines(counts: Counts) -> list[str]:
+    """The ``P&R 2P&R P&2R`` line of a MUC page: F at beta 1, 0.5 and 2, in percent with 2 decimals."""
+    fs = [f_measure(counts, beta) for beta in (1.0, 0.5, 2.0)]
+    values = "".join(f"{page_fmt2(f):>{w}}" for f, w in zip(fs, (10, 12, 12), strict=True))
+    return [f"{'':17}{'P&R':>10}{'2P&R':>12}{'P&2R':>12}", f"{'F-MEASURES':17}{values}"]
+
+
+PAGE_DIVIDER = "-" * 24 + "+" + "-" * 13 + "+" + "-" * 14 + "+" + "-" * 24
+
+
+def page_top(title: str, signature: str) -> list[str]:
+    """The first lines of a MUC score page: title, signature, rule, column header, divider."""
+    return [f"* * * {title} * * *", f"signature: {signature}", "", "-" * 78, page_header(), PAGE_DIVIDER]
+
+
+def page_header() -> str:
+    measures_part = "".join(f"{m:>4}" for m in ("REC", "PRE", "UND", "OVG", "SUB", "ERR"))
+    return (
+        f"{'':12}{'POS':>6}{'ACT':>6}|{'COR':>4}{'PAR':>4}{'INC':>5}|{'MIS':>4}{'SPU':>5}{'NON':>5}|"
+        + measures_part
+    )
+
+
+LABEL_WIDTH = 12  # the MUC page's label field, before POS
+SECTION_WIDTH = 24  # a section title's field, before the first rule
+
+
+def page_section(label: str) -> str:
+    """A section title line (``SLOT SCORES``, `` template``); a longer title is written whole alone."""
+    if len(label) > SECTION_WIDTH:
+        return f"{label}\n{'':{SECTION_WIDTH}}|{'':13}|{'':14}|"
+    return f"{label:{SECTION_WIDTH}}|{'':13}|{'':14}|"
+
+
+def page_line(label: str, row: Mapping[str, Any], whole: bool = False) -> str:
+    """A line of numbers after ``label``. A label longer than its field is cut to it, as the MUC scorer
+    did; with ``whole``, it is written whole on the line before (two lines, joined by a newline)."""
+    pct = "".join(_fmt0(row[m]) for m in ("REC", "PRE", "UND", "OVG", "SUB", "ERR"))
+    numbers = (
+        f"{row['POS']:>6}{row['ACT']:>6}|{row['COR']:>4}{row['PAR']:>4}{row['INC']:>5}|"
+        f"{row['MIS']:>4}{row['SPU']:>5}{row['NON']:>5}|{pct}"
+    )
+    if len(label) > LABEL_WIDTH and whole:
+        return f"{label}\n{'':{LABEL_WIDTH}}{numbers}"
+    return f"{label[:LABEL_WIDTH]:{LABEL_WIDTH}}{numbers}"
+
+
+def _fmt0(value: float | None) -> str:
+    shown = percent(value)
+    return f"{'-' if shown is None else int(shown):>4}"
+
+
+def page_fmt2(value: float | None) -> str:
+    shown = percent(value, 2)
+    return "-" if shown is None else f"{shown:.2f}"

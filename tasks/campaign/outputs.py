@@ -1,0 +1,317 @@
+"""A campaign's outputs outside the store: leaderboard, significance, HTML report, every system's tables.
+
+Layout of the output directory::
+
+    leaderboard.txt  leaderboard.csv  leaderboard.json  significance.csv  report.html
+    systems/index.csv                        system name -> its directory
+    systems/<slug>-<digest>/report.txt       the MUC-layout score report
+    systems/<slug>-<digest>/scores.json      as ``iescore templette --json``
+    systems/<slug>-<digest>/{totals,by_type,by_slot,by_document,objects,mapping}.csv
+
+A MUC campaign writes the same files (its Report and MapAndScore are the MUC scorer's); a coreference
+campaign's systems have ``report.txt`` (as ``iescore coref``), ``scores.json`` (as ``iescore coref
+--json``) and ``mentions.csv`` (every mention of key and response with its chains, ``COREF_MENTIONS``).
+
+System names are labels: each system's directory is ``pipeline.campaign.engine.output_name(name)``, which
+cannot leave ``systems/``. Every file is written atomically.
+
+Units (README, "Units"): in every file written here, as on stdout, measures (REC PRE F UND OVG SUB ERR,
+their interval ends) are percentages 0-100 and the significance's ``delta`` is in percentage points;
+p-values are probabilities 0-1; counts and offsets are integers (never ``3.0``); undefined is JSON
+``null`` or an empty CSV cell. The artifacts in the store keep fractions of 1 (schemas/).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import json
+import math
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pyarrow as pa
+
+from pipeline.campaign.engine import (
+    Campaign,
+    coref_leaderboard_text,
+    coref_report_data,
+    is_coref_board,
+    output_name,
+    report_data,
+)
+from pipeline.campaign.html_report import render_campaign_html
+from pipeline.coref import scorer as coref
+from pipeline.templette.report import leaderboard_text, muc_report, scores_json
+from schemas import COREF_BOARD_MEASURES, COUNT_COLUMNS, INTERVAL_COLUMNS, MEASURE_COLUMNS, C
+from tasks.core.arguments import OUTPUT_DIRECTORY, OUTPUT_FILE
+from tasks.core.base import Stage
+from tasks.core.store import read_table, write_text
+from tasks.muc.stages import DUPLICATES_KEY
+from tasks.templette.report import SIGNATURE_KEY
+
+# A system's folder (and the HTML page) records the key of the artifact it was made from: a rerun
+# rewrites only what changed, so one resubmission does not rewrite a hundred systems' tables.
+STAMP = ".iescore-source"
+SYSTEM_FILES = ("report.txt", "scores.json", "totals.csv", "by_type.csv", "by_slot.csv", "by_document.csv",
+                "objects.csv", "mapping.csv")  # fmt: skip
+COREF_SYSTEM_FILES = ("report.txt", "scores.json", "mentions.csv")
+SCORE_FILES = {
+    "total": ("totals", []),
+    "type": ("by_type", [C.instance_type]),
+    "slot": ("by_slot", [C.instance_type, C.slot]),
+    "document": ("by_document", [C.doc_id]),
+    "object": ("objects", [C.instance_type]),
+}
+CAMPAIGN_FILES = ("leaderboard.txt", "leaderboard.json", "leaderboard.csv", "significance.csv")
+
+
+def json_text(value: Any) -> str:
+    """Indented JSON with a final newline; a NaN (an undefined measure) becomes null.
+
+    JSON has no NaN or Infinity: ``allow_nan=False`` makes any other non-finite number an error here
+    rather than a file that strict JSON readers reject.
+    """
+    return json.dumps(_nan_to_none(value), indent=2, allow_nan=False) + "\n"
+
+
+def _nan_to_none(value: Any) -> Any:
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    if isinstance(value, Mapping):
+        return {key: _nan_to_none(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_nan_to_none(item) for item in value]
+    return value
+
+
+def score_csv_paths(folder: str | Path | None) -> list[Path]:
+    """The files ``write_score_csv`` writes into ``folder`` (none when there is no folder)."""
+    if folder is None:
+        return []
+    return [Path(folder) / f"{name}.csv" for name, _ in SCORE_FILES.values()] + [Path(folder) / "mapping.csv"]
+
+
+def campaign_output_paths(directory: Path, campaign: Campaign) -> list[tuple[Path, str]]:
+    """Every path ``write_campaign_outputs`` writes under ``directory``, with its kind, to check first."""
+    paths = [(directory, OUTPUT_DIRECTORY), (directory / "systems", OUTPUT_DIRECTORY)]
+    paths += [(directory / name, OUTPUT_FILE) for name in CAMPAIGN_FILES]
+    paths.append((directory / "systems" / "index.csv", OUTPUT_FILE))
+    files = COREF_SYSTEM_FILES if campaign.scorer == "coref" else SYSTEM_FILES
+    for system in campaign.systems:
+        folder = directory / "systems" / output_name(system.name)
+        paths.append((folder, OUTPUT_DIRECTORY))
+        paths += [(folder / name, OUTPUT_FILE) for name in (*files, STAMP)]
+    return paths
+
+
+def html_paths(path: Path) -> list[Path]:
+    """The page and the stamp beside it (see ``stamp_html``)."""
+    return [path, _html_stamp(path)]
+
+
+# Columns of fractions of 1 in the artifacts that the output files show as percentages (see Units above).
+PERCENT_COLUMNS = (
+    *MEASURE_COLUMNS,
+    *INTERVAL_COLUMNS,
+    C.delta,
+    *COREF_BOARD_MEASURES,
+    *(f"{C.CoNLL_F1}_{end}" for end in ("low", "high")),
+)
+
+
+def board_text(board: pa.Table, significance: pa.Table) -> str:
+    """The leaderboard as printed: the templette (and MUC) layout, or the coreference one."""
+    if is_coref_board(board):
+        return coref_leaderboard_text(board, significance)
+    return leaderboard_text(board, significance)
+
+
+def leaderboard_json(board: pa.Table, significance: pa.Table) -> dict[str, Any]:
+    """``{"leaderboard": [rows], "significance": [pairs]}``: measures, interval ends and ``delta`` in
+    percent (0-100), p-values 0-1, null where undefined."""
+    return {
+        "leaderboard": _in_percent(board).to_pylist(),
+        "significance": _in_percent(significance).to_pylist(),
+    }
+
+
+def write_leaderboard(
+    board: pa.Table, significance: pa.Table, json_path: str | Path | None, csv_path: str | Path | None
+) -> None:
+    if json_path:
+        write_text(json_path, json_text(leaderboard_json(board, significance)))
+    if csv_path:
+        write_text(csv_path, _csv(_in_percent(board)))
+
+
+def write_campaign_outputs(
+    directory: Path,
+    board: pa.Table,
+    significance: pa.Table,
+    reports: Mapping[str, Any],
+) -> None:
+    """Write the output directory from the artifacts (``reports``: system name -> its Report task)."""
+    write_text(directory / "leaderboard.txt", board_text(board, significance))
+    write_leaderboard(board, significance, directory / "leaderboard.json", directory / "leaderboard.csv")
+    write_text(directory / "significance.csv", _csv(_in_percent(significance)))
+    index = []
+    for name, report in reports.items():
+        folder = directory / "systems" / output_name(name)
+        coreference = report.STAGE == "ScoreCorefResponse"
+        files = COREF_SYSTEM_FILES if coreference else SYSTEM_FILES
+        if not _fresh(folder / STAMP, report.key, [folder / f for f in files]):
+            (write_coref_tables if coreference else write_system_tables)(folder, report)
+            write_text(folder / STAMP, report.key + "\n")
+        index.append({"system": name, "directory": f"systems/{output_name(name)}"})
+    write_text(directory / "systems" / "index.csv", _csv(pa.Table.from_pylist(index)))
+
+
+def html_recipe(campaign: Campaign, summary: Stage) -> str:
+    """What the page is made from: the summary's key, the document limit and the title's file name."""
+    return f"{summary.key} {campaign.options['html_documents']} {campaign.source.name}"
+
+
+def html_is_fresh(path: Path, recipe: str) -> bool:
+    """The page at ``path`` was made from ``recipe`` (see ``stamp_html``)."""
+    return _fresh(_html_stamp(path), recipe, [path])
+
+
+def stamp_html(path: Path, recipe: str) -> None:
+    write_text(_html_stamp(path), recipe + "\n")
+
+
+def _html_stamp(path: Path) -> Path:
+    return path.with_name(f".{path.name}{STAMP}")
+
+
+def _fresh(stamp: Path, key: str, files: list[Path]) -> bool:
+    try:
+        return stamp.read_text(encoding="utf-8").strip() == key and all(f.is_file() for f in files)
+    except FileNotFoundError:
+        return False
+
+
+def write_system_tables(folder: Path, report: Any) -> None:
+    """One system's score report, JSON and CSV tables, from its Report and MapAndScore artifacts."""
+    scores = read_table(report.output()["scores"])
+    signature = scores.schema.metadata[SIGNATURE_KEY].decode()
+    write_text(folder / "report.txt", muc_report(scores, signature, title="iescore campaign"))
+    write_text(folder / "scores.json", json_text(scores_json(scores, signature)))
+    write_score_csv(folder, scores, read_table(report.requires()["scored"].output()["mapping"]))
+
+
+def write_coref_tables(folder: Path, scored: Any) -> None:
+    """One coreference system's report, JSON and mentions, from its ScoreCorefResponse's ``mentions``
+    (every score of ``iescore coref`` follows from that table:
+    ``pipeline.coref.scorer.scores_from_table``)."""
+    mentions = read_table(scored.output()["mentions"])
+    duplicates = int(mentions.schema.metadata.get(DUPLICATES_KEY, b"0"))
+    scores = coref.scores_from_table(mentions.to_pandas(), duplicates, metrics=coref.METRICS)
+    signature = mentions.schema.metadata[SIGNATURE_KEY].decode()
+    write_text(folder / "report.txt", coref.score_report(scores, title=f"iescore campaign\n{signature}"))
+    write_text(folder / "scores.json", json_text({**coref.scores_json(scores), "signature": signature}))
+    write_text(folder / "mentions.csv", _csv(mentions))
+
+
+def write_score_csv(folder: Path, scores: pa.Table, mapping: pa.Table) -> None:
+    """``totals by_type by_slot by_document objects mapping`` as CSV files in ``folder``.
+
+    Measures are percentages (0-100), as in ``--json``; counts and offsets are integers.
+    """
+    frame = _frame(_in_percent(scores))
+    for scope, (name, keys) in SCORE_FILES.items():
+        part = frame[frame[C.scope] == scope][keys + list(COUNT_COLUMNS) + list(MEASURE_COLUMNS)]
+        write_text(folder / f"{name}.csv", part.to_csv(index=False))
+    pairings = _frame(mapping)
+    pairings[C.points] = [
+        " ".join(f"{p['aspect']}:{p['category']}" for p in points) for points in pairings[C.points]
+    ]
+    write_text(folder / "mapping.csv", pairings.to_csv(index=False))
+
+
+def campaign_html(campaign: Campaign, summary: Stage, reports: Mapping[str, Stage]) -> str:
+    """The campaign's self-contained HTML page, from the artifacts of a finished run."""
+    options = campaign.options
+    if campaign.scorer == "coref":
+        mentions = {name: read_table(task.output()["mentions"]) for name, task in reports.items()}
+        data = coref_report_data(
+            f"iescore campaign: {campaign.source.name}",
+            read_table(summary.output()["leaderboard"]),
+            read_table(summary.output()["significance"]),
+            mentions,
+            int(options["html_documents"]),
+            int(options["resamples"]),
+            int(options["seed"]),
+        )
+        return render_campaign_html(data)
+    scores, mappings = {}, {}
+    for name, report in reports.items():
+        scores[name] = read_table(report.output()["scores"])
+        mappings[name] = read_table(report.requires()["scored"].output()["mapping"])
+    documents = None
+    corpus = _reference_corpus(summary, campaign)
+    if corpus is not None:
+        documents = read_table(corpus.output()["documents"])
+    muc = campaign.muc_config
+    data = report_data(
+        f"iescore campaign: {campaign.source.name}",
+        read_table(summary.output()["leaderboard"]),
+        read_table(summary.output()["significance"]),
+        scores,
+        mappings,
+        documents,
+        {system.name: system.texts is None and muc is None for system in campaign.systems},
+        int(options["html_documents"]),
+        int(options["resamples"]),
+        int(options["seed"]),
+        objects=muc is not None,
+    )
+    beta = float(muc.beta if muc is not None else options["beta"])
+    return render_campaign_html(dataclasses.replace(data, beta=beta))
+
+
+def _reference_corpus(summary: Stage, campaign: Campaign) -> Stage | None:
+    """The IngestCorpus task of the reference texts, found in the graph (None without texts)."""
+    if campaign.reference_texts is None:
+        return None
+    wanted = str(campaign.reference_texts.resolve())
+    stack, seen = [summary], set()
+    while stack:
+        task = stack.pop()
+        if task.task_id in seen:
+            continue
+        seen.add(task.task_id)
+        if (
+            task.STAGE == "IngestCorpus"
+            and task.input_file("texts") == wanted
+            and not task.options.get("unsegmented")
+        ):
+            return task
+        stack.extend(task.requires().values())
+    return None
+
+
+def _csv(table: pa.Table) -> str:
+    buffer = io.StringIO()
+    _frame(table).to_csv(buffer, index=False)
+    return buffer.getvalue()
+
+
+def _frame(table: pa.Table) -> pd.DataFrame:
+    """``table`` as a DataFrame whose integer columns stay integers where some values are null (pandas
+    would make them floats, written ``3.0``)."""
+    integers = {t: pd.Int64Dtype() for t in (pa.int8(), pa.int16(), pa.int32(), pa.int64())}
+    return table.to_pandas(types_mapper=integers.get)
+
+
+def _in_percent(table: pa.Table) -> pa.Table:
+    """``table`` with its fraction-of-1 columns (PERCENT_COLUMNS) times 100, rounded to 6 decimals as
+    ``scores_json`` does; nulls stay null."""
+    for index, name in enumerate(table.column_names):
+        if name in PERCENT_COLUMNS:
+            values = [None if v is None else round(v * 100.0, 6) for v in table.column(index).to_pylist()]
+            table = table.set_column(index, name, pa.array(values, pa.float64()))
+    return table

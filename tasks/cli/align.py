@@ -1,0 +1,152 @@
+"""``iescore align``: align two transcripts or text corpora as sclite does."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from pipeline.core.corpus import decode_text, read_corpus
+from pipeline.speech.align import COST_MODELS, AlignOptions
+from pipeline.speech.glm import filter_lines, read_glm
+from pipeline.speech.transcripts import align_segments, corpus_segments, parse_trn, render_report, report_json
+from pipeline.speech.words import speech_optional
+from tasks.campaign.outputs import (
+    json_text,
+)
+from tasks.cli.common import (
+    EXIT_OK,
+)
+from tasks.core.arguments import (
+    INPUT_FILE,
+    OUTPUT_FILE,
+    check_paths,
+)
+from tasks.core.store import write_text
+
+
+def align_command(args: argparse.Namespace) -> int:
+    """Align two transcripts (or text corpora) and print sclite's alignment layout and totals.
+
+    While it runs, a progress line goes to stderr every ``--progress-every`` seconds (the first one
+    only once it has run that long; stdout holds the report alone).
+    """
+    import threading
+
+    check_paths(
+        [(o, p, INPUT_FILE) for o, p in (("--ref", args.ref), ("--hyp", args.hyp), ("--glm", args.glm))]
+        + [("--json", args.json, OUTPUT_FILE)]
+    )
+    started = time.monotonic()
+    lock = threading.Lock()
+    state = {"text": "reading the inputs", "last": started}
+
+    def say() -> None:
+        with lock:
+            now = time.monotonic()
+            state["last"] = now
+            print(f"iescore align: {state['text']} ({now - started:.0f} s)", file=sys.stderr, flush=True)
+
+    def segment_done(done: int, total: int) -> None:
+        text = f"aligned {done} of {total} segments"
+        with lock:
+            state["text"] = text
+            due = time.monotonic() - state["last"] >= args.progress_every
+        if due:
+            say()
+
+    stop = threading.Event()
+
+    def heartbeat() -> None:
+        while not stop.wait(args.progress_every):
+            say()
+
+    ticker = threading.Thread(target=heartbeat, daemon=True) if args.progress_every > 0 else None
+    if ticker is not None:
+        ticker.start()
+    try:
+        glm = read_glm(args.glm, args.encoding) if args.glm else None
+        # Plain sclite (levenshtein) counts every word; with phonetic costs fillers and fragments are
+        # optional words (seed 000, noisy data).
+        options = AlignOptions(args.cost, glm, speech_optional if args.cost == "phonetic" else None)
+        if args.input_format == "trn":
+            refs, hyps = (
+                parse_trn(
+                    _glm_text(decode_text(Path(p).read_bytes(), p, args.encoding), glm),
+                    p,
+                    optional_words=options.optional is not None,
+                )
+                for p in (args.ref, args.hyp)
+            )
+        else:
+            refs = corpus_segments(read_corpus(args.ref, args.encoding), options, reference=True)
+            hyps = corpus_segments(read_corpus(args.hyp, args.encoding), options)
+        with lock:
+            state["text"] = f"aligned 0 of {len(refs)} segments"
+        segments = align_segments(
+            refs, hyps, options, args.ref, args.hyp, args.allow_missing, progress=segment_done
+        )
+        with lock:
+            state["text"] = "writing the report"
+        sys.stdout.write(render_report(segments, args.hyp))
+        if args.json:
+            write_text(args.json, json_text(report_json(segments)))
+    finally:
+        stop.set()
+        if ticker is not None:
+            ticker.join()
+    return EXIT_OK
+
+
+def _glm_text(text: str, glm: object | None) -> str:
+    """A trn file rewritten by the GLM line by line, utterance ids untouched (as csrfilt -i trn)."""
+    if glm is None:
+        return text
+    return "".join(filter_lines(glm, text.splitlines(keepends=True), input_format="trn"))
+
+
+def add_align_command(commands: argparse._SubParsersAction) -> None:
+    al = commands.add_parser(
+        "align",
+        help="align two transcripts and count word errors, as sclite does",
+        description="Align each reference utterance (trn) or document (sgml) with the hypothesis one of "
+        "the same id and print sclite's alignment layout (.pra) and totals (.sys) on stdout.",
+    )
+    al.add_argument("--ref", required=True, help="reference transcript (trn) or text corpus (sgml); required")
+    al.add_argument(
+        "--hyp", required=True, help="hypothesis transcript (trn) or text corpus (sgml); required"
+    )
+    al.add_argument(
+        "-i",
+        dest="input_format",
+        choices=("trn", "sgml"),
+        default="trn",
+        help="input format: trn (one utterance a line, '(id)' at its end) or sgml documents (default: trn)",
+    )
+    al.add_argument(
+        "--cost",
+        choices=COST_MODELS,
+        default="levenshtein",
+        help="alignment costs: levenshtein is sclite's (substitution 4, insertion 3, deletion 3); phonetic "
+        "makes substitutions cheaper between words that sound alike and fillers and fragments optional "
+        "(default: levenshtein)",
+    )
+    al.add_argument("--glm", help="global mapping file applied to both sides before aligning (default: none)")
+    al.add_argument("--encoding", default="utf-8", help="encoding of the input files (default: utf-8)")
+    al.add_argument("--json", help="also write totals and per-segment counts as JSON here (default: none)")
+    al.add_argument(
+        "--allow-missing",
+        action="store_true",
+        help="score reference utterances the hypothesis lacks as all deletions, and count them in the "
+        "report (default: off: a missing utterance is an error)",
+    )
+    al.add_argument(
+        "--progress-every",
+        type=float,
+        default=5.0,
+        metavar="SECONDS",
+        help="write a progress line on stderr every SECONDS while the command runs, the first one after "
+        "SECONDS (0: after every segment) (default: 5)",
+    )
+    al.set_defaults(handler=align_command)

@@ -1,0 +1,43 @@
+"""What every command of the command line shares: exit statuses, defaults, running tasks.
+
+Exit status: 0 scored, 2 bad input (``file:line: what was expected`` on stderr), 1 internal error.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from tasks.core import runner
+from tasks.core.progress import Progress, announce_stores, new_stores
+
+EXIT_OK, EXIT_INTERNAL, EXIT_INPUT = 0, 1, 2
+DEFAULT_STORE = "iescore-store"
+SCHEDULER_PORT = 8082  # luigid's default
+WORKERS_HELP = "Luigi workers: tasks run in parallel (1 or more)"
+
+
+def run_tasks(tasks: list, workers: int, host: str | None = None, port: int | None = None) -> int:
+    """Run ``tasks``; the exit status (input errors and internal errors printed on stderr)."""
+    return run_outcome(tasks, workers, host, port)[0]
+
+
+def run_outcome(
+    tasks: list,
+    workers: int,
+    host: str | None = None,
+    port: int | None = None,
+    progress: Progress | None = None,
+) -> tuple[int, runner.Outcome]:
+    """Run ``tasks`` with a progress display; the exit status and what ran, was reused or ran elsewhere."""
+    created = new_stores(tasks)
+    outcome = runner.run(tasks, workers=workers, scheduler_host=host, scheduler_port=port, progress=progress)
+    for message in dict.fromkeys(outcome.input_errors):  # two tasks reading one bad file: one line
+        print(f"iescore: {message}", file=sys.stderr)
+    for message in outcome.errors:
+        print(f"iescore: internal error:\n{message}", file=sys.stderr)
+    if outcome.errors:
+        return EXIT_INTERNAL, outcome
+    if outcome.input_errors:
+        return EXIT_INPUT, outcome
+    announce_stores(created)
+    return EXIT_OK, outcome

@@ -1,0 +1,124 @@
+"""``iescore templette``: score one HUB-4 templette hypothesis against a reference (seed 000)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from pipeline.campaign.engine import DEFAULT_OPTIONS
+from pipeline.speech.align import COST_MODELS
+from pipeline.templette.removal import DEFAULT_PREMODIFIERS, DEFAULT_PUNCTUATION
+from pipeline.templette.report import muc_report, report_summary, scores_json
+from pipeline.templette.scoring import COMPARE_MODES
+from tasks.campaign.outputs import (
+    json_text,
+    score_csv_paths,
+    write_score_csv,
+)
+from tasks.cli.common import (
+    DEFAULT_STORE,
+    EXIT_OK,
+    WORKERS_HELP,
+    run_tasks,
+)
+from tasks.core.arguments import (
+    INPUT_FILE,
+    OUTPUT_DIRECTORY,
+    OUTPUT_FILE,
+    check_paths,
+    positive_float,
+    positive_int,
+)
+from tasks.core.base import task_for
+from tasks.core.store import check_store, is_s3, read_table, write_text
+from tasks.templette.graph import templette_spec
+from tasks.templette.report import SIGNATURE_KEY
+
+
+def templette(args: argparse.Namespace) -> int:
+    """Score one hypothesis template set against a reference."""
+    check_paths(
+        [
+            ("--ref", args.ref, INPUT_FILE),
+            ("--hyp", args.hyp, INPUT_FILE),
+            ("--texts", args.texts, INPUT_FILE),
+            ("--hyp-texts", args.hyp_texts, INPUT_FILE),
+            ("--glm", args.glm, INPUT_FILE),
+            ("--store", None if is_s3(args.store) else args.store, OUTPUT_DIRECTORY),
+            ("--json", args.json, OUTPUT_FILE),
+            ("--summary", args.summary, OUTPUT_FILE),
+            ("--csv", args.csv, OUTPUT_DIRECTORY),
+            *(("--csv", path, OUTPUT_FILE) for path in score_csv_paths(args.csv)),
+        ]
+    )
+    options = dict(DEFAULT_OPTIONS)
+    options.update(
+        compare=args.compare,
+        unscored=args.unscored.split(",") if args.unscored else [],
+        case_sensitive=args.case_sensitive,
+        beta=args.beta,
+        encoding=args.encoding,
+        unsegmented=args.unsegmented,
+        glm=args.glm,
+        cost=args.cost,
+        premodifiers=[w for w in args.premodifiers.split(",") if w],
+        punctuation=args.punctuation,
+    )
+    spec = templette_spec(
+        Path(args.ref),
+        Path(args.hyp),
+        Path(args.texts) if args.texts else None,
+        Path(args.hyp_texts) if args.hyp_texts else None,
+        options,
+    )
+    check_store(args.store, "--store")
+    report = task_for(spec, args.store)
+    status = run_tasks([report], args.workers)
+    if status != EXIT_OK:
+        return status
+    scores = read_table(report.output()["scores"])
+    signature = scores.schema.metadata[SIGNATURE_KEY].decode()
+    sys.stdout.write(muc_report(scores, signature, title="iescore templette"))
+    mapping = read_table(report.requires()["scored"].output()["mapping"])
+    if args.json:
+        write_text(args.json, json_text(scores_json(scores, signature)))
+    if args.csv:
+        write_score_csv(Path(args.csv), scores, mapping)
+    if args.summary:
+        write_text(args.summary, report_summary(mapping))
+    return EXIT_OK
+
+
+def add_templette_command(commands: argparse._SubParsersAction) -> None:
+    t = commands.add_parser("templette", help="score a HUB-4 templette hypothesis (seed 000)")
+    t.add_argument("--ref", required=True, help="reference template set")
+    t.add_argument("--hyp", required=True, help="hypothesis template set")
+    t.add_argument("--texts", help="reference text corpus (SGML)")
+    t.add_argument("--hyp-texts", help="hypothesis text corpus, when it differs from the reference's")
+    t.add_argument(
+        "--unsegmented",
+        action="store_true",
+        help="the hypothesis texts are one word stream without documents; extents count from its start",
+    )
+    t.add_argument("--glm", help="global mapping file (GLM) normalizing contents and the words aligned")
+    t.add_argument("--cost", choices=COST_MODELS, default="phonetic", help="alignment substitution costs")
+    t.add_argument(
+        "--premodifiers",
+        default=",".join(DEFAULT_PREMODIFIERS),
+        help="comma-separated words removed from the start of fills (empty: none)",
+    )
+    t.add_argument("--punctuation", default=DEFAULT_PUNCTUATION, help="characters whited out of contents")
+    t.add_argument("--compare", choices=COMPARE_MODES, default="both", help="aspects of text fills compared")
+    t.add_argument("--unscored", default="COMMENT", help="comma-separated unscored slot names")
+    t.add_argument("--case-sensitive", action="store_true", help="compare contents case-sensitively")
+    t.add_argument(
+        "--beta", type=positive_float, default=1.0, help="F-measure beta: recall weighs beta times precision"
+    )
+    t.add_argument("--encoding", default="utf-8", help="encoding of the input files (e.g. latin-1)")
+    t.add_argument("--store", default=DEFAULT_STORE, help="artifact store: a directory or s3://BUCKET/PREFIX")
+    t.add_argument("--json", help="write the scores as JSON here")
+    t.add_argument("--csv", help="write score tables and the mapping as CSV files into this directory")
+    t.add_argument("--summary", help="write the report summary (every fill pairing) here")
+    t.add_argument("--workers", type=positive_int, default=1, help=WORKERS_HELP)
+    t.set_defaults(handler=templette)

@@ -1,0 +1,185 @@
+"""The command line's arguments, checked before any work starts: paths, numbers and the scheduler.
+
+A run that scores for minutes and then cannot write its ``--json`` (a directory of that name, a parent
+that is a file) loses the work; so every sub-command checks each path it will read or write, and every
+number, first. A bad path or number is the user's input problem: an :class:`InputError` naming the
+path and the option (exit status 2), or for numbers argparse's own ``argument --workers: ...`` error
+(also exit status 2). As root, permission bits do not stop a write, so "not writable" is mostly a
+parent that is a regular file; :func:`os.access` covers the other users.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import socket
+from collections.abc import Iterable
+from pathlib import Path
+
+from pipeline.core.errors import InputError
+
+# What a path is for; a check is (option, path or None, kind).
+INPUT_FILE = "input file"
+INPUT_DIRECTORY = "input directory"
+OUTPUT_FILE = "output file"
+OUTPUT_DIRECTORY = "output directory"
+SCHEDULER_TIMEOUT = 3.0  # seconds to wait for the central scheduler to accept a connection
+
+
+def check_paths(checks: Iterable[tuple[str, str | Path | None, str]]) -> None:
+    """Raise :class:`InputError` for the first path that cannot serve as its kind; ``None`` is skipped.
+
+    Also refused: two options writing the same file (one would silently replace the other) and an
+    output file that is one of the inputs (the scores would overwrite what they were made from).
+    """
+    checks = [(option, Path(path), kind) for option, path, kind in checks if path is not None]
+    for option, path, kind in checks:
+        problem = path_problem(path, kind)
+        if problem:
+            raise InputError(str(path), 0, f"{problem} ({option})")
+    seen: dict[Path, tuple[str, str]] = {}
+    for option, path, kind in checks:
+        if kind not in (INPUT_FILE, OUTPUT_FILE):
+            continue
+        resolved = path.resolve()
+        if resolved in seen and OUTPUT_FILE in (kind, seen[resolved][1]):
+            other, other_kind = seen[resolved]
+            if kind == other_kind:
+                message = f"named by both {other} and {option}; each output needs its own file"
+            else:
+                message = (
+                    f"is both an input and an output ({other}, {option}); iescore does not overwrite inputs"
+                )
+            raise InputError(str(path), 0, message)
+        seen.setdefault(resolved, (option, kind))
+
+
+def path_problem(path: str | Path, kind: str) -> str | None:
+    """What stops ``path`` from serving as ``kind`` (one of the four kinds above), or None.
+
+    A name the system refuses outright (too long, a NUL character) is a problem too, not a crash.
+    """
+    try:
+        return _path_problem(Path(path), kind)
+    except OSError as error:
+        return f"cannot be used: {error.strerror or error}"
+    except ValueError as error:
+        if "unknown path kind" in str(error):
+            raise
+        return f"cannot be used: {error}"
+
+
+def _path_problem(path: Path, kind: str) -> str | None:
+    if kind == INPUT_FILE:
+        if path.is_dir():
+            return "is a directory; expected a file to read"
+        if not path.exists():
+            return "file not found"
+        if not path.is_file():
+            return "is not a regular file; expected a file to read"
+        if not os.access(path, os.R_OK):
+            return "is not readable"
+        return None
+    if kind == INPUT_DIRECTORY:
+        if path.is_dir():
+            return None
+        return "is a file; expected a directory" if path.exists() else "directory not found"
+    if kind == OUTPUT_FILE:
+        if path.is_dir():
+            return "is a directory; expected a file to write"
+        if path.exists() and not path.is_file():
+            return "is not a regular file; expected a file to write (iescore replaces it)"
+        # Files are written to a temporary file beside them and renamed: the directory must be writable.
+        return _creatable(path.parent)
+    if kind == OUTPUT_DIRECTORY:
+        if path.exists() and not path.is_dir():
+            return "is a file; expected a directory to write into"
+        return _creatable(path)
+    raise ValueError(f"unknown path kind {kind!r}")
+
+
+def _creatable(directory: Path) -> str | None:
+    """Whether ``directory`` exists writable or can be made: its nearest existing ancestor decides."""
+    ancestor = directory
+    while not ancestor.exists() and ancestor != ancestor.parent:
+        ancestor = ancestor.parent
+    if not ancestor.is_dir():
+        return f"cannot be written: {ancestor} is a file, not a directory"
+    if not os.access(ancestor, os.W_OK | os.X_OK):
+        return f"cannot be written: {ancestor} is not writable"
+    return None
+
+
+def check_scheduler(host: str, port: int, timeout: float = SCHEDULER_TIMEOUT) -> None:
+    """A central scheduler that does not answer is an error within seconds, before any task is built.
+
+    (Luigi itself retries for about a minute and then fails with a traceback.)
+    """
+    try:
+        with socket.create_connection((host, port), timeout=timeout):
+            pass
+    except OSError as error:
+        reason = error.strerror or str(error) or type(error).__name__
+        raise InputError(
+            f"{host}:{port}",
+            0,
+            f"cannot reach the Luigi central scheduler (--scheduler-host, --scheduler-port): {reason}",
+        ) from None
+
+
+# --- numbers (argparse types: a bad value is ``argument --workers: ...``, exit status 2) -------------
+
+
+def positive_int(text: str) -> int:
+    """A whole number of 1 or more (``--workers``)."""
+    try:
+        number = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number of 1 or more, found {text!r}") from None
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of 1 or more, found {text!r}")
+    return number
+
+
+def positive_float(text: str) -> float:
+    """A finite number above 0 (``--beta``: F weighs recall beta times as much as precision).
+
+    The campaign files' rule too: beta = 0 would make F precision alone, and a negative, NaN or
+    infinite beta has no meaning.
+    """
+    try:
+        number = float(text)
+    except ValueError:
+        number = math.nan
+    if not math.isfinite(number) or number <= 0:
+        raise argparse.ArgumentTypeError(f"expected a finite number above 0, found {text!r}")
+    return number
+
+
+def port_number(text: str) -> int:
+    """A TCP port, 1 to 65535."""
+    try:
+        number = int(text)
+    except ValueError:
+        number = 0
+    if not 1 <= number <= 65535:
+        raise argparse.ArgumentTypeError(f"expected a port number from 1 to 65535, found {text!r}")
+    return number
+
+
+# --- help -------------------------------------------------------------------------------------------
+
+
+class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
+    """Every option's help ends with its default, unless the help already says it.
+
+    Flags (options without a value) and options whose default is "not given" (None, empty) say nothing:
+    "(default: True)" on ``--no-upcase`` would mislead.
+    """
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = action.help or ""
+        if "default" in text or action.nargs == 0 or action.default in (None, "", argparse.SUPPRESS):
+            return text
+        return super()._get_help_string(action)

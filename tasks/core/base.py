@@ -1,0 +1,157 @@
+"""The shape every stage task shares: a content key, a spec of its inputs, one or more artifacts.
+
+A *spec* is a plain dict that says how to build an artifact: ``{"stage": name, "options": {...},
+"inputs": {role: spec}}``, or ``{"file": path, "sha256": digest}`` for a raw input file. The task's
+only significant parameter is the key computed from the spec, so the task id changes exactly when
+the content would. Stages are thin: read their inputs, call ``pipeline``, write their artifacts.
+"""
+
+from __future__ import annotations
+
+import functools
+import traceback
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, ClassVar
+
+import luigi
+import pyarrow as pa
+
+from pipeline.core.errors import InputError
+from tasks.core import store as artifacts
+
+INPUT_ERROR_PREFIX = "iescore input error: "
+_STAGES: dict[str, type[Stage]] = {}
+
+
+class Stage(luigi.Task):
+    """Base of every stage: subclasses set STAGE, VERSION, OUTPUTS and implement ``produce``."""
+
+    key = luigi.Parameter(description="content address of the stage's artifacts")
+    spec = luigi.DictParameter(significant=False, description="how to build the artifacts")
+    store = luigi.Parameter(
+        significant=False, description="artifact store: a directory or s3://BUCKET/PREFIX"
+    )
+
+    STAGE: ClassVar[str] = ""
+    VERSION: ClassVar[int] = 1
+    OUTPUTS: ClassVar[tuple[str, ...]] = ()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.STAGE:
+            _STAGES[cls.STAGE] = cls
+
+    @property
+    def options(self) -> Mapping[str, Any]:
+        return self.spec.get("options", {})
+
+    def requires(self) -> dict[str, Stage]:
+        # Built once per task object: Luigi and ``input()`` ask again and again, and each input's key
+        # hashes its whole upstream spec (a campaign summary has two inputs per system).
+        cached = self.__dict__.get("_requires_built")
+        if cached is None:
+            cached = {
+                role: task_for(sub, self.store)
+                for role, sub in self.spec.get("inputs", {}).items()
+                if "stage" in sub
+            }
+            self.__dict__["_requires_built"] = cached
+        return dict(cached)
+
+    def output(self) -> dict[str, luigi.Target]:
+        # A LocalTarget, or an S3Target when the store is s3://BUCKET/PREFIX (see tasks/core/store.py).
+        return {
+            name: artifacts.artifact_target(self.store, self.STAGE, self.key, name) for name in self.OUTPUTS
+        }
+
+    def input_file(self, role: str) -> str | None:
+        """Path of a raw input file given in the spec, or None."""
+        sub = self.spec.get("inputs", {}).get(role)
+        return sub["file"] if sub and "file" in sub else None
+
+    def input_table(self, role: str, name: str | None = None) -> pa.Table | None:
+        """The artifact of an upstream stage, or None when the role was not given."""
+        task = self.requires().get(role)
+        if task is None:
+            return None
+        targets = task.output()
+        return artifacts.read_table(targets[name or next(iter(targets))])
+
+    def run(self) -> None:
+        # What luigid's web page shows for a running task: its stage and key, and how far it got.
+        self.set_status_message(f"{self.STAGE} {self.key[:12]}: computing")
+        self.set_progress_percentage(0)
+        tables = self.produce()
+        self.set_status_message(f"{self.STAGE} {self.key[:12]}: writing {', '.join(self.OUTPUTS)}")
+        self.set_progress_percentage(90)
+        for name in self.OUTPUTS:
+            artifacts.write_table(self.output()[name], tables[name], self.provenance())
+        self.set_status_message(f"{self.STAGE} {self.key[:12]}: done")
+        self.set_progress_percentage(100)
+
+    def produce(self) -> dict[str, pa.Table]:  # pragma: no cover - every stage overrides it
+        raise NotImplementedError
+
+    def provenance(self) -> dict[str, Any]:
+        return {
+            "stage": self.STAGE,
+            "version": self.VERSION,
+            "key": self.key,
+            "options": dict(self.options),
+            "inputs": {role: input_key(sub) for role, sub in self.spec.get("inputs", {}).items()},
+            "files": {
+                role: sub["file"] for role, sub in self.spec.get("inputs", {}).items() if "file" in sub
+            },
+        }
+
+    def on_failure(self, exception: BaseException) -> str:
+        # Bad input is the user's to fix: one clean line, recognisable by the command line.
+        if isinstance(exception, InputError):
+            return INPUT_ERROR_PREFIX + exception.render()
+        return "".join(traceback.format_exception(exception))
+
+
+def file_spec(path: str | Path) -> dict[str, str]:
+    """The spec of a raw input file: its absolute path and the sha256 of its bytes."""
+    resolved = Path(path).resolve()
+    stat = resolved.stat()
+    return {"file": str(resolved), "sha256": _digest(str(resolved), stat.st_size, stat.st_mtime_ns)}
+
+
+@functools.lru_cache(maxsize=4096)
+def _digest(path: str, size: int, mtime_ns: int) -> str:
+    # A campaign names the reference once per system: hash each file once per version of it.
+    return artifacts.file_digest(path)
+
+
+def stage_spec(stage: str, options: Mapping[str, Any], inputs: Mapping[str, Any]) -> dict[str, Any]:
+    return {"stage": stage, "options": dict(options), "inputs": {k: v for k, v in inputs.items() if v}}
+
+
+def input_key(spec: Mapping[str, Any]) -> str:
+    """The key of a spec: a file's digest, or the stage key over its options and input keys."""
+    if "file" in spec:
+        return spec["sha256"]
+    cls = _STAGES[spec["stage"]]
+    inputs = {role: input_key(sub) for role, sub in spec.get("inputs", {}).items()}
+    return artifacts.stage_key(cls.STAGE, cls.VERSION, spec.get("options", {}), inputs)
+
+
+def task_for(spec: Mapping[str, Any], store: str) -> Stage:
+    """The task that builds ``spec`` into ``store``."""
+    cls = _STAGES[spec["stage"]]
+    return cls(key=input_key(spec), spec=spec, store=str(store))
+
+
+class FillsPassThrough(Stage):
+    """A stage whose rule is the identity in this version: its ``fills`` artifact is its input's.
+
+    It still writes the artifact under its own key, so the chain and its audit trail keep one shape
+    when the stage gets a real rule (and a new VERSION).
+    """
+
+    OUTPUTS = ("fills",)
+
+    def produce(self) -> dict[str, pa.Table]:
+        return {"fills": self.input_table("fills")}

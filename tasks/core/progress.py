@@ -1,0 +1,124 @@
+"""Progress of a run on the terminal: tasks done of those pending, and the stage running.
+
+Luigi runs a task in a forked process when there are several workers, so the count lives in shared
+memory created before the run (children inherit it) and the handlers are Luigi events on ``Stage``.
+The same events time each task, which is how the benchmark tells task time from scheduling time.
+A run that created its artifact store says so once (``new_stores``, ``announce_stores``).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import sys
+import time
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any, TextIO
+
+import luigi
+
+from pipeline.core.errors import InputError
+from tasks.core.base import Stage
+
+BAR_WIDTH = 24
+
+
+class Progress:
+    """Counts finished tasks of ``total`` and writes a bar (a terminal) or one line a task (a file)."""
+
+    def __init__(
+        self, total: int, labels: Mapping[str, str], stream: TextIO | None = None, bar: bool | None = None
+    ) -> None:
+        self.total = total
+        self.labels = dict(labels)
+        self.stream = stream if stream is not None else sys.stderr
+        self.bar = self.stream.isatty() if bar is None else bar
+        self._done = multiprocessing.Value("i", 0)
+        self._busy = multiprocessing.Value("d", 0.0)
+        self.started = time.monotonic()
+
+    @property
+    def done(self) -> int:
+        return self._done.value
+
+    @property
+    def task_seconds(self) -> float:
+        """Seconds spent inside tasks' ``run`` (all workers added up)."""
+        return self._busy.value
+
+    def starting(self, task: Stage) -> None:
+        if self.bar:
+            self._write(self._bar_line(self.done, f"{task.STAGE} {self._label(task)}"))
+
+    def finished(self, task: Stage, seconds: float) -> None:
+        with self._done.get_lock():
+            self._done.value += 1
+            done = self._done.value
+        with self._busy.get_lock():
+            self._busy.value += seconds
+        text = f"{task.STAGE} {self._label(task)} done ({seconds:.2f} s)"
+        self._write(self._bar_line(done, text) if self.bar else f"iescore: [{done}/{self.total}] {text}\n")
+
+    def close(self) -> None:
+        if self.bar:
+            self._write(self._bar_line(self.done, "finished") + "\n")
+
+    def _label(self, task: Stage) -> str:
+        label = self.labels.get(task.task_id)
+        return f"{task.key[:12]} [{label}]" if label else task.key[:12]
+
+    def _bar_line(self, done: int, text: str) -> str:
+        filled = BAR_WIDTH * done // self.total if self.total else BAR_WIDTH
+        percent = 100 * done // self.total if self.total else 100
+        bar = "#" * filled + "." * (BAR_WIDTH - filled)
+        return f"\r[{bar}] {done}/{self.total} {percent:3d}% {text[:60]:60}"
+
+    def _write(self, text: str) -> None:
+        try:
+            self.stream.write(text)
+            self.stream.flush()
+        except (OSError, ValueError):  # a closed or broken terminal never fails the run
+            pass
+
+
+def new_stores(tasks: Iterable[Stage]) -> list[Path]:
+    """The artifact stores of ``tasks`` that do not exist yet (the run will create them); a store
+    path that is not a directory is bad input."""
+    missing = []
+    # An object store (s3://...) has no directory to create: its check is ``tasks.core.store.check_store``.
+    for store in dict.fromkeys(Path(task.store) for task in tasks if "://" not in str(task.store)):
+        if store.exists() and not store.is_dir():
+            raise InputError(str(store), 0, "the artifact store is not a directory")
+        if not store.exists():
+            missing.append(store)
+    return missing
+
+
+def announce_stores(stores: Iterable[Path], stream: TextIO | None = None) -> None:
+    """Say once on stderr which of ``stores`` (from ``new_stores``) the run created: a mistyped
+    ``--store`` must not fill a new directory silently."""
+    out = stream if stream is not None else sys.stderr
+    for store in stores:
+        if store.is_dir():
+            print(f"iescore: created artifact store {store}", file=out)
+
+
+_active: Progress | None = None
+
+
+def activate(progress: Progress | None) -> None:
+    """Make ``progress`` receive the events of the tasks run from now on (None: stop)."""
+    global _active
+    _active = progress
+
+
+@Stage.event_handler(luigi.Event.START)
+def _on_start(task: Any) -> None:
+    if _active is not None and isinstance(task, Stage):
+        _active.starting(task)
+
+
+@Stage.event_handler(luigi.Event.PROCESSING_TIME)
+def _on_done(task: Any, seconds: float) -> None:
+    if _active is not None and isinstance(task, Stage):
+        _active.finished(task, seconds)

@@ -1,0 +1,1 @@
+"""The coreference wing's stages: one response scored against the key, for campaigns."""

@@ -1,0 +1,169 @@
+"""The stage graph: which stages build a score, as specs (see ``tasks.core.base``).
+
+``templette_spec``: the stages scoring one hypothesis (campaigns build one per system, see
+``tasks.campaign.graph``; shared reference stages are one task).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from pipeline.core.errors import InputError
+from pipeline.core.signature import make_signature
+from pipeline.templette.removal import DEFAULT_PREMODIFIERS, DEFAULT_PUNCTUATION
+from tasks.core.base import file_spec, input_key, stage_spec
+from tasks.templette import (
+    align,  # noqa: F401 - registers the stages
+    ingest,  # noqa: F401 - registers the stages
+    normalize,  # noqa: F401 - registers the stages
+    remove,  # noqa: F401 - registers the stages
+    report,  # noqa: F401 - registers the stages
+    score,  # noqa: F401 - registers the stages
+)
+
+
+def templette_spec(
+    ref_templates: Path,
+    hyp_templates: Path,
+    ref_texts: Path | None,
+    hyp_texts: Path | None,
+    options: Mapping[str, Any],
+) -> dict[str, Any]:
+    """The spec of the Report stage scoring ``hyp_templates`` against ``ref_templates``."""
+    if hyp_texts and not ref_texts:
+        raise InputError(
+            str(hyp_texts), 0, "hypothesis texts need the reference texts to align against (--texts)"
+        )
+    encoding = options.get("encoding", "utf-8")
+    if options.get("unsegmented") and hyp_texts is None:
+        raise InputError(
+            str(hyp_templates), 0, "an unsegmented hypothesis needs its word stream (--hyp-texts / texts)"
+        )
+    unsegmented = bool(options.get("unsegmented"))
+    ref_corpus = _corpus(ref_texts, encoding)
+    hyp_corpus = _corpus(hyp_texts, encoding, unsegmented) if hyp_texts else ref_corpus
+    # Speech input: hypothesis texts whose bytes differ from the reference texts (a byte-identical
+    # copy is the same text, whatever its path).
+    speech = hyp_corpus is not None and (ref_corpus is None or input_key(hyp_corpus) != input_key(ref_corpus))
+    glm = file_spec(options["glm"]) if options.get("glm") else None
+    alignment = stage_spec(
+        "AlignCorpora",
+        {"cost": options.get("cost", "phonetic"), "unsegmented": unsegmented, "encoding": encoding}
+        if speech
+        else {},
+        {"ref": ref_corpus, "hyp": hyp_corpus, "glm": glm if speech else None},
+    )
+    ref_file, hyp_file = file_spec(ref_templates), file_spec(hyp_templates)
+    removal = {
+        "premodifiers": list(options.get("premodifiers", DEFAULT_PREMODIFIERS)),
+        "punctuation": DEFAULT_PUNCTUATION if options.get("punctuation") is None else options["punctuation"],
+    }
+    sides = {
+        role: _side(
+            role,
+            templates,
+            corpus,
+            ref_corpus,
+            alignment,
+            glm,
+            removal,
+            {"unit": "column" if speech else "character", "unsegmented": unsegmented},
+            encoding,
+        )
+        for role, templates, corpus in (("ref", ref_file, ref_corpus), ("hyp", hyp_file, hyp_corpus))
+    }
+    scoring_options = {
+        "compare": options["compare"],
+        "unscored": sorted({s.upper() for s in options["unscored"]}),
+        "case_sensitive": bool(options["case_sensitive"]),
+        "noisy": speech,
+        "instance_sets": "overlap" if unsegmented else "document",
+        "alternatives": glm is not None,
+    }
+    if unsegmented:
+        sides["alignment"] = alignment
+    scored = stage_spec("MapAndScore", scoring_options, sides)
+    signature = make_signature(
+        "templette",
+        {
+            "compare": scoring_options["compare"],
+            "case": "sensitive" if scoring_options["case_sensitive"] else "insensitive",
+            "unscored": scoring_options["unscored"],
+            "premod": removal["premodifiers"],
+            "punct": removal["punctuation"],
+            "align": (options.get("cost", "phonetic") + ("+unsegmented" if unsegmented else ""))
+            if speech
+            else "identity",
+            "beta": float(options["beta"]),
+            # Campaigns report bootstrap intervals and significance: their settings are part of the
+            # numbers printed beside this score.
+            **(
+                {"resamples": int(options["resamples"]), "seed": int(options["seed"])}
+                if options.get("statistics")
+                else {}
+            ),
+        },
+        {
+            "ref": ref_file["sha256"],
+            "hyp": hyp_file["sha256"],
+            "texts": ref_corpus["inputs"]["texts"]["sha256"] if ref_corpus else None,
+            "hyptexts": hyp_corpus["inputs"]["texts"]["sha256"] if hyp_corpus else None,
+            "glm": glm["sha256"] if glm else None,
+        },
+    )
+    return stage_spec("Report", {"beta": float(options["beta"]), "signature": signature}, {"scored": scored})
+
+
+def _corpus(texts: Path | None, encoding: str, unsegmented: bool = False) -> dict[str, Any] | None:
+    if texts is None:
+        return None
+    options: dict[str, Any] = {"encoding": encoding, "extractable": ["TEXT"]}
+    if unsegmented:
+        options["unsegmented"] = True
+    return stage_spec("IngestCorpus", options, {"texts": file_spec(texts)})
+
+
+def _side(
+    role: str,
+    templates: dict[str, Any],
+    corpus: dict | None,
+    ref_corpus: dict | None,
+    alignment: dict,
+    glm: dict | None,
+    removal: dict[str, Any],
+    extent_options: dict[str, Any],
+    encoding: str,
+) -> dict[str, Any]:
+    """One side's chain: ingest, normalize contents, remove non-evaluated text, normalize extents.
+
+    Removal works in characters of the side's own text, so it comes before extents become
+    alignment columns (DESIGN lists it after; the order matters only for the unit it adjusts).
+    """
+    ingested = stage_spec(
+        "IngestTemplates",
+        {
+            "encoding": encoding,
+            "role": "reference" if role == "ref" else "hypothesis",
+            **({"unsegmented": True} if extent_options["unsegmented"] and role == "hyp" else {}),
+        },
+        {"templates": templates, "corpus": corpus},
+    )
+    normalized = stage_spec(
+        "NormalizeContent", {"encoding": encoding} if glm else {}, {"fills": ingested, "glm": glm}
+    )
+    removed = stage_spec("RemoveNonEvaluated", removal, {"fills": normalized, "corpus": corpus})
+    options = {"side": role, "unit": extent_options["unit"]}
+    if extent_options["unsegmented"]:
+        options["unsegmented"] = True
+    return stage_spec(
+        "NormalizeExtents",
+        options,
+        {
+            "fills": removed,
+            # The identity alignment too is an input, so the chain keeps one shape (DESIGN).
+            "alignment": alignment,
+            "corpus": ref_corpus if extent_options["unsegmented"] and role == "ref" else None,
+        },
+    )

@@ -1,0 +1,40 @@
+"""RemoveNonEvaluated: the ``fills`` artifact ready for mapping (seed 000, "Removal of Non-evaluated Text").
+
+Premodifiers are removed from the start of every text fill (extents adjusted); punctuation and
+non-extractable SGML sections are whited out. The rule lives in :mod:`pipeline.templette.removal`; options:
+``premodifiers`` (list of words, default a, an, the, and) and ``punctuation`` (a string of marks).
+The optional ``corpus`` input (a ``documents`` table) lets extents be measured in the document text.
+"""
+
+from __future__ import annotations
+
+import pyarrow as pa
+
+from pipeline.templette.removal import (
+    DEFAULT_PREMODIFIERS,
+    DEFAULT_PUNCTUATION,
+    RemovalOptions,
+    remove_non_evaluated,
+)
+from pipeline.templette.tables import corpus_from_table, template_set_from_table, template_set_to_table
+from tasks.core.base import Stage
+
+
+class RemoveNonEvaluated(Stage):
+    STAGE = "RemoveNonEvaluated"
+    VERSION = 2
+    OUTPUTS = ("fills",)
+
+    def produce(self) -> dict[str, pa.Table]:
+        options = RemovalOptions(
+            premodifiers=tuple(self.options.get("premodifiers", DEFAULT_PREMODIFIERS)),
+            punctuation=self.options.get("punctuation", DEFAULT_PUNCTUATION),
+        )
+        fills = self.input_table("fills")
+        documents = self.input_table("corpus")  # None when the spec has no corpus
+        corpus = corpus_from_table(documents) if documents is not None else None
+        removed = remove_non_evaluated(template_set_from_table(fills), corpus, options)
+        table = template_set_to_table(removed)
+        # Keep what the input's metadata says (e.g. the extent unit) under what this table states itself.
+        metadata = {**(fills.schema.metadata or {}), **(table.schema.metadata or {})}
+        return {"fills": table.replace_schema_metadata(metadata)}
