@@ -184,6 +184,16 @@ def read_glm(path: str | Path, encoding: str = "utf-8") -> GlobalMap:
     return parse_glm(read_input(path, encoding, "rule file"), source=str(path))
 
 
+def malformed_rule_warnings(glm: GlobalMap) -> list[str]:
+    """One ``file:line: warning`` for each rule marked malformed (:attr:`Rule.problem`): such a rule is
+    refused wherever its left side occurs, and said when the file is read, so it is never silent."""
+    return [
+        f"{glm.source}:{rule.line}: warning: {rule.problem}; an error wherever {rule.lhs!r} occurs"
+        for rule in glm.rules
+        if rule.problem
+    ]
+
+
 def _select_lines(lines: tuple[str, ...], kind: str, purpose: str, source: str) -> list[tuple[int, str]]:
     kept: list[tuple[int, str]] = []
     applies = True

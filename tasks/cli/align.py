@@ -17,6 +17,7 @@ from tasks.campaign.outputs import (
 )
 from tasks.cli.common import (
     EXIT_OK,
+    warn_malformed_rules,
 )
 from tasks.core.arguments import (
     INPUT_FILE,
@@ -67,6 +68,7 @@ def align_command(args: argparse.Namespace) -> int:
         ticker.start()
     try:
         glm = read_glm(args.glm, args.encoding) if args.glm else None
+        warn_malformed_rules(glm)
         # Plain sclite (levenshtein) counts every word; with phonetic costs fillers and fragments are
         # optional words (seed 000, noisy data).
         options = AlignOptions(args.cost, glm, speech_optional if args.cost == "phonetic" else None)

@@ -31,6 +31,7 @@ from tasks.cli.common import (
     SCHEDULER_PORT,
     WORKERS_HELP,
     run_outcome,
+    warn_malformed_rules,
 )
 from tasks.core.arguments import (
     INPUT_FILE,
@@ -55,6 +56,8 @@ def campaign(args: argparse.Namespace) -> int:
             "--scheduler-port", 0, "needs --scheduler-host (without a host the local scheduler runs)"
         )
     parsed = read_campaign(args.campaign)
+    if parsed.options.get("glm"):
+        warn_malformed_rules(str(parsed.options["glm"]), parsed.options["encoding"])
     store = str(args.store or parsed.store or (parsed.source.parent / DEFAULT_STORE))
     check_store(store, *(("--store", 0) if args.store else (str(parsed.source), parsed.store_line)))
     output = Path(args.out) if args.out else parsed.output

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import sys
 
+from pipeline.speech.glm import GlobalMap, malformed_rule_warnings, read_glm
 from tasks.core import runner
 from tasks.core.progress import Progress, announce_stores, new_stores
 
@@ -41,3 +42,12 @@ def run_outcome(
         return EXIT_INPUT, outcome
     announce_stores(created)
     return EXIT_OK, outcome
+
+
+def warn_malformed_rules(glm: GlobalMap | str | None, encoding: str = "utf-8") -> None:
+    """Say on stderr which rules of a GLM (a parsed one or a file) are malformed, before any work."""
+    if glm is None:
+        return
+    parsed = read_glm(glm, encoding) if isinstance(glm, str) else glm
+    for warning in malformed_rule_warnings(parsed):
+        print(f"iescore: {warning}", file=sys.stderr)

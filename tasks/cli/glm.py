@@ -16,6 +16,7 @@ from collections.abc import Iterable, Iterator
 
 from pipeline.core.errors import InputError
 from pipeline.speech.glm import filter_lines, read_glm
+from tasks.cli.common import warn_malformed_rules
 
 STDIN = "<stdin>"
 STDOUT = "<stdout>"
@@ -78,6 +79,7 @@ def run_glm(args: argparse.Namespace) -> int:
     except LookupError:
         raise InputError("--encoding", 0, f"unknown encoding {args.encoding!r}") from None
     glm = read_glm(args.rules, args.encoding)
+    warn_malformed_rules(glm)
     utm = read_glm(args.utm, args.encoding) if args.utm else None
     lines = _decoded_lines(sys.stdin.buffer, args.encoding)
     # csrfilt checks the whole input before it writes anything, so nothing is written for bad input.

@@ -21,6 +21,7 @@ from tasks.cli.common import (
     EXIT_OK,
     WORKERS_HELP,
     run_tasks,
+    warn_malformed_rules,
 )
 from tasks.core.arguments import (
     INPUT_FILE,
@@ -52,6 +53,7 @@ def templette(args: argparse.Namespace) -> int:
             *(("--csv", path, OUTPUT_FILE) for path in score_csv_paths(args.csv)),
         ]
     )
+    warn_malformed_rules(args.glm, args.encoding)
     options = dict(DEFAULT_OPTIONS)
     options.update(
         compare=args.compare,

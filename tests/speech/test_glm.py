@@ -629,3 +629,18 @@ def test_long_stm_word_before_a_stray_label_mark() -> None:
     # before giving up on the label (hours); the line is then read without a label, as csrfilt does.
     line = "x" * 400 + " <y\n"
     assert list(filter_lines(glm_of(";;\n"), [line], input_format="stm")) == [line]
+
+
+def test_malformed_rule_is_said_when_the_file_is_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A rule refused only where it applies is still never silent: every command that reads the GLM says
+    which rule is malformed, at its line, before any work (here the input lacks its left side)."""
+    rules = tmp_path / "bad.glm"
+    rules.write_text(";; rules\nOK => OKAY\nA => { B / C\n", encoding="utf-8")
+    status, out = run_cli(monkeypatch, ["glm", str(rules), "-i", "text"], b"x y\n")
+    sys.stdout.flush()
+    err = capsys.readouterr().err
+    assert status == 0
+    assert err.startswith(f"iescore: {rules}:3: warning: ")
+    assert err.rstrip().endswith("an error wherever 'A' occurs")
