@@ -256,6 +256,16 @@ def _scan_trailing_extents(line: str, pos: int, number: int, source: str) -> tup
             raise InputError(
                 source, number, f"extent start {extent.start} must be less than its end {extent.end}"
             )
+    maximal = extents[0]
+    for extent in extents[1:]:
+        # A minimal string is part of the maximal one (seed 000, "minimal strings"): its extent too.
+        if extent.start < maximal.start or extent.end > maximal.end:
+            raise InputError(
+                source,
+                number,
+                f"minimal extent {extent.start}#{extent.end} must lie inside the maximal extent "
+                f"{maximal.start}#{maximal.end} of extent part {part!r}",
+            )
     return extents, chunk.end()
 
 

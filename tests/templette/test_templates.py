@@ -352,6 +352,8 @@ BAD_INPUTS = [
     ("<A-D-1> := X: a\n<TEMPLATE-D-1 :=\n", 2, "'>' expected"),
     ("<A-D-1> := X: <B-D-1>x\n", 1, "whitespace or ':=' expected after pointer <B-D-1>"),
     ("<A-D-1> :=\n<B-D-1> :=\n<A-D-1> :=\n", 3, "duplicate instance <A-D-1>; first defined on line 1"),
+    # A minimal string lies inside its maximal string, and so does its extent: 5#12 is not in 10#20.
+    ('<A-D-1> :=\n  X: "a [b]" ##10#20#5#12#\n', 2, "minimal extent 5#12 must lie inside the maximal extent"),
     ("<A-D-1> := X: a <A-D-1> := Y: b\n", 1, "duplicate instance <A-D-1>"),
     ("<A-D-1> :=\n  X: a\n  Y: b\n  X: c\n", 4, "duplicate slot 'X:' in instance <A-D-1>; first on line 2"),
     ("<A-D-1> := X: a X: b\n", 1, "duplicate slot 'X:'"),
@@ -419,7 +421,17 @@ def _text_fills(draw: st.DrawFn) -> TextFill:
     raw = " ".join(f"[{word}]" if bracketed else word for word, bracketed in segments)
     pairs = sum(bracketed for _, bracketed in segments)
     count = pairs + 1 if pairs or not quoted else draw(st.integers(0, 1))
-    return TextFill(raw, tuple(draw(st.lists(_extents, min_size=count, max_size=count))), quoted=quoted)
+    if count == 0:
+        return TextFill(raw, (), quoted=quoted)
+    maximal = draw(_extents)
+    # Minimal extents lie inside the maximal one (the reader refuses any other).
+    inner = st.builds(
+        lambda start, size: Extent(start, min(start + size, maximal.end)),
+        st.integers(maximal.start, maximal.end - 1),
+        st.integers(1, 999),
+    )
+    minimal = draw(st.lists(inner, min_size=count - 1, max_size=count - 1))
+    return TextFill(raw, (maximal, *minimal), quoted=quoted)
 
 
 _set_fills = st.builds(SetFill, st.lists(_bare_words, min_size=1, max_size=3).map(" ".join))
