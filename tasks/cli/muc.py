@@ -43,7 +43,7 @@ from tasks.core.arguments import (
     positive_int,
 )
 from tasks.core.base import task_for
-from tasks.core.store import read_table, write_text
+from tasks.core.store import check_store, is_s3, read_table, write_text
 from tasks.muc.stages import DUPLICATES_KEY, coreference_spec, muc_spec
 from tasks.templette.report import SIGNATURE_KEY
 
@@ -51,7 +51,11 @@ from tasks.templette.report import SIGNATURE_KEY
 def add_muc_command(commands: argparse._SubParsersAction) -> None:
     m = commands.add_parser("muc", help="the MUC scorer, driven by its configuration file (seed 001)")
     m.add_argument("config", help="MUC configuration file")
-    m.add_argument("--store", help="artifact store (default: iescore-store beside the configuration)")
+    m.add_argument(
+        "--store",
+        help="artifact store, a directory or s3://BUCKET/PREFIX (default: iescore-store beside the "
+        "configuration)",
+    )
     m.add_argument("--encoding", default="utf-8", help="encoding of the key, response and texts files")
     m.add_argument(
         "--workers", type=positive_int, default=1, help="Luigi workers: tasks run in parallel (1 or more)"
@@ -64,8 +68,10 @@ def run_muc(args: argparse.Namespace) -> int:
     check_paths([("CONFIG", config_path, INPUT_FILE)])
     config = read_config(config_path)
     task = task_of(config)
-    store = Path(args.store) if args.store else config_path.resolve().parent / DEFAULT_STORE
-    check_paths([("--store" if args.store else "default store", store, OUTPUT_DIRECTORY)])
+    store = args.store or str(config_path.resolve().parent / DEFAULT_STORE)
+    check_store(store, "--store")
+    if not is_s3(store):
+        check_paths([("--store" if args.store else "default store", Path(store), OUTPUT_DIRECTORY)])
     check_config_paths(config)
     if task == "coreference":
         return _coreference(config, config_path, store, args)
@@ -110,7 +116,7 @@ def run_muc(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _coreference(config: MucConfig, config_path: Path, store: Path, args: argparse.Namespace) -> int:
+def _coreference(config: MucConfig, config_path: Path, store: str, args: argparse.Namespace) -> int:
     """The coreference task: the ScoreCoreference stage's mention table, scored and reported.
 
     ``:score_file`` gets the score report, ``:partitions_file`` the partitions and

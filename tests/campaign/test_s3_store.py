@@ -342,6 +342,10 @@ def test_s3_store_without_credentials_is_bad_input(
         "--hyp", DATA / "hub4-sports" / "eager.tpl", "--store", "s3://some-bucket/p",
     )  # fmt: skip
     assert status == 2 and err.startswith("iescore: --store: store s3://some-bucket/p: no AWS credentials")
+    # iescore muc too (it used to take the URL for a local directory named "s3:").
+    config = DATA.parent / "tests" / "data" / "muc_te" / "te.config"
+    status, _, err = cli(capsys, "muc", config, "--store", "s3://some-bucket/p")
+    assert status == 2 and err.startswith("iescore: --store: store s3://some-bucket/p: no AWS credentials")
     # Nothing half-written: no outputs, no local directory for the URL, no bucket created.
     assert sorted(p.name for p in tmp_path.iterdir()) == ["data"]
     admin = boto3.client("s3", aws_access_key_id="testing", aws_secret_access_key="testing")
