@@ -23,6 +23,7 @@ from tasks.core.arguments import (
     INPUT_FILE,
     OUTPUT_FILE,
     check_paths,
+    seconds,
 )
 from tasks.core.store import write_text
 
@@ -145,7 +146,7 @@ def add_align_command(commands: argparse._SubParsersAction) -> None:
     )
     al.add_argument(
         "--progress-every",
-        type=float,
+        type=seconds,
         default=5.0,
         metavar="SECONDS",
         help="write a progress line on stderr every SECONDS while the command runs, the first one after "

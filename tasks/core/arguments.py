@@ -142,6 +142,17 @@ def positive_int(text: str) -> int:
     return number
 
 
+def seconds(text: str) -> float:
+    """A finite number of seconds, 0 or more (``--progress-every``)."""
+    try:
+        number = float(text)
+    except ValueError:
+        number = math.nan
+    if not math.isfinite(number) or number < 0:
+        raise argparse.ArgumentTypeError(f"expected a finite number of seconds, 0 or more, found {text!r}")
+    return number
+
+
 def positive_float(text: str) -> float:
     """A finite number above 0 (``--beta``: F weighs recall beta times as much as precision).
 

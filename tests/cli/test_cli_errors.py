@@ -382,6 +382,16 @@ def test_beta_must_be_finite_and_positive(capsys: pytest.CaptureFixture[str], be
     assert f"argument --beta: expected a finite number above 0, found '{beta}'" in err
 
 
+@pytest.mark.parametrize("every", ["-1", "nan", "inf", "soon"])
+def test_progress_interval_is_a_finite_number_of_seconds(
+    capsys: pytest.CaptureFixture[str], every: str
+) -> None:
+    err = usage_error(capsys, "align", "--ref", "r", "--hyp", "h", f"--progress-every={every}")
+    assert (
+        f"argument --progress-every: expected a finite number of seconds, 0 or more, found '{every}'" in err
+    )
+
+
 @pytest.mark.parametrize("port", ["0", "65536", "-1", "http"])
 def test_scheduler_port_range(capsys: pytest.CaptureFixture[str], port: str) -> None:
     err = usage_error(capsys, "campaign", "c.toml", f"--scheduler-port={port}")
