@@ -21,6 +21,7 @@ from pipeline.templette import (
     f_measures_lines,
     grouped_counts,
     measure_row,
+    name_heading,
     page_line,
     page_section,
     page_top,
@@ -104,7 +105,7 @@ def _page(
     tags = list(dict.fromkeys([*(subtypes or {}), *points[C.instance_type]]))
     by_type = dict(grouped_counts(type_points, [C.instance_type, "type_value"]))
     for tag in tags:
-        lines.append(page_section(" " + tag.lower()))
+        lines.append(name_heading(tag))
         shown = list(dict.fromkeys([*(subtypes or {}).get(tag, ()), *(v for (t, v) in by_type if t == tag)]))
         for value in shown:
             lines.append(
@@ -122,7 +123,7 @@ def _page(
     lines.append(page_section("SLOT SCORES"))
     by_slot = grouped_counts(fills, [C.instance_type, C.slot])
     for tag in tags:
-        lines.append(page_section(" " + tag.lower()))
+        lines.append(name_heading(tag))
         for (slot_tag, slot), counts in by_slot:
             if slot_tag == tag:
                 lines.append(page_line("  " + str(slot).lower(), measure_row(counts, beta)))

@@ -24,6 +24,7 @@ from pipeline.templette import (
     f_measures_lines,
     grouped_counts,
     measure_row,
+    name_heading,
     page_line,
     page_section,
     page_top,
@@ -101,7 +102,7 @@ def _page(
     lines.append(page_section("SLOT SCORES"))
     by_slot = grouped_counts(fills, [C.instance_type, C.slot])
     for (type_name,) in dict.fromkeys((key[0],) for key, _ in by_slot):
-        lines.append(page_section(" " + type_name.lower()))
+        lines.append(name_heading(type_name))
         for (slot_type, slot), counts in by_slot:
             if slot_type == type_name:
                 lines.append(page_line("  " + str(slot).lower(), measure_row(counts, beta)))

@@ -297,6 +297,13 @@ def page_section(label: str) -> str:
     return f"{label:{SECTION_WIDTH}}|{'':13}|{'':14}|"
 
 
+def name_heading(name: str) -> str:
+    """A name heading a group of lines (`` succession_e``-style type headings of SLOT SCORES), cut to the
+    label field exactly as :func:`page_line` cuts the same name in OBJ SCORES: the MUC pages cut a
+    long name the same way in every section, as seed 001's report does."""
+    return page_section((" " + name.lower())[:LABEL_WIDTH])
+
+
 def page_line(label: str, row: Mapping[str, Any], whole: bool = False) -> str:
     """A line of numbers after ``label``. A label longer than its field is cut to it, as the MUC scorer
     did; with ``whole``, it is written whole on the line before (two lines, joined by a newline)."""

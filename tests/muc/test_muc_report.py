@@ -76,7 +76,8 @@ def test_score_pages_per_document_and_totals() -> None:
     # F = 2 * 4 / (5 + 7) = 66.67; beta 0.5: 1.25 * 4 / (0.25 * 5 + 7) = 60.61;
     # beta 2: 5 * 4 / (20 + 7) = 74.07.
     assert "F-MEASURES            66.67       60.61       74.07" in pages[2]
-    assert " organization" in pages[2] and "  org_name" in pages[2]
+    # The type heading is cut like its OBJ SCORES line (see the next test).
+    assert " organizatio " in pages[2] and "  org_name" in pages[2]
 
 
 def test_ie_report_summary_four_columns() -> None:
@@ -151,3 +152,18 @@ def test_map_history_is_a_nested_tcl_list() -> None:
     barney = next(o for o in spurious if o[3] == "<ORGANIZATION-B-1>")
     assert barney[1] == "" and barney[7] == "SPU"
     assert tcl_split(tcl_split(barney[9])[0])[5] == '"Smith {Barney}"'
+
+
+def test_a_long_type_name_is_cut_the_same_way_in_every_section() -> None:
+    """'organization' (12 letters) with its one-space indent is 13 characters, one more than the label
+    field: OBJ SCORES cuts it to ' organizatio', and the SLOT SCORES heading of its slots must read the
+    same (seed 001's report cuts 'succession_event' to the same 'succession_e' in both sections)."""
+    _, _, (_, tallies) = tables()
+    page = score_pages(tallies, "muc", "sig", documents=["A", "B"]).split("\f\n")[-1]
+    lines = page.splitlines()
+    obj = lines.index(next(line for line in lines if line.startswith("OBJ SCORES")))
+    slot = lines.index(next(line for line in lines if line.startswith("SLOT SCORES")))
+    assert any(line.startswith(" organizatio ") for line in lines[obj:slot])
+    headings = [line for line in lines[slot:] if line.startswith(" ") and not line.startswith("  ")]
+    assert " organizatio            |             |              |" in headings
+    assert not any("organization" in line for line in lines[obj:])
