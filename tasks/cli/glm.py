@@ -32,6 +32,12 @@ def add_glm_command(subparsers: argparse._SubParsersAction) -> None:  # type: ig
     )
     parser.add_argument("rules", metavar="RULES.glm", help="the global mapping file")
     parser.add_argument(
+        "utm_file",
+        nargs="?",
+        metavar="UTM",
+        help="utterance-specific map, where csrfilt.sh takes it (the same as --utm)",
+    )
+    parser.add_argument(
         "--utm",
         metavar="FILE",
         help="utterance-specific map; read and checked, never applied (as csrfilt.sh since version 1.5)",
@@ -80,7 +86,12 @@ def run_glm(args: argparse.Namespace) -> int:
         raise InputError("--encoding", 0, f"unknown encoding {args.encoding!r}") from None
     glm = read_glm(args.rules, args.encoding)
     warn_malformed_rules(glm)
-    utm = read_glm(args.utm, args.encoding) if args.utm else None
+    if args.utm and args.utm_file:
+        raise InputError(
+            "--utm", 0, f"one utterance map expected, found {args.utm_file} and --utm {args.utm}"
+        )
+    utm_path = args.utm or args.utm_file
+    utm = read_glm(utm_path, args.encoding) if utm_path else None
     lines = _decoded_lines(sys.stdin.buffer, args.encoding)
     # csrfilt checks the whole input before it writes anything, so nothing is written for bad input.
     output = list(

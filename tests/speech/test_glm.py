@@ -99,6 +99,17 @@ def test_cli_reproduces_the_test_suite(
     assert out == (GLM_TESTS / expected_file).read_bytes()
 
 
+def test_cli_takes_the_utm_where_csrfilt_does(monkeypatch: pytest.MonkeyPatch) -> None:
+    # RunTests.pl's own command line: csrfilt.sh -dh example.glm example.utm < test.in (= test.out).
+    argv = ["glm", "-dh", str(GLM_TESTS / "example.glm"), str(GLM_TESTS / "example.utm")]
+    status, out = run_cli(monkeypatch, argv, (GLM_TESTS / "test.in").read_bytes())
+    assert status == 0
+    assert out == (GLM_TESTS / "test.out").read_bytes()
+    both = [*argv, "--utm", str(GLM_TESTS / "example.utm")]
+    with pytest.raises(InputError, match="one utterance map expected"):
+        run_cli(monkeypatch, both, b"")
+
+
 def test_cli_keeps_bytes_and_names_an_undecodable_line(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
