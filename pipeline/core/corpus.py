@@ -107,6 +107,8 @@ def decode_text(data: bytes, source: str, encoding: str) -> str:
         raise InputError(source, 0, f"unknown encoding {encoding!r}") from error
     try:
         return data.decode(encoding)
+    except LookupError as error:  # a codec that is not a text encoding (rot13, base64, hex...)
+        raise InputError(source, 0, f"not a text encoding: {encoding!r}") from error
     except UnicodeDecodeError as error:
         # Decoding the good prefix (rather than counting b"\n") keeps the line right for encodings
         # where a newline is not the single byte 0x0a, such as UTF-16.

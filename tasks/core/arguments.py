@@ -14,6 +14,7 @@ import argparse
 import math
 import os
 import socket
+import threading
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -150,6 +151,9 @@ def seconds(text: str) -> float:
         number = math.nan
     if not math.isfinite(number) or number < 0:
         raise argparse.ArgumentTypeError(f"expected a finite number of seconds, 0 or more, found {text!r}")
+    if number > threading.TIMEOUT_MAX:  # a longer wait overflows the platform's timer
+        limit = threading.TIMEOUT_MAX
+        raise argparse.ArgumentTypeError(f"expected at most {limit:g} seconds, found {text!r}")
     return number
 
 

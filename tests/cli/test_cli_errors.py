@@ -471,3 +471,33 @@ def test_help_shows_defaults(capsys: pytest.CaptureFixture[str]) -> None:
     text = " ".join(subcommands()["templette"].format_help().split())
     assert "(default: 1)" in text and "(default: both)" in text and "(default: iescore-store)" in text
     assert "(default: 8082)" in " ".join(subcommands()["campaign"].format_help().split())
+
+
+def test_progress_interval_beyond_the_platform_timer_is_a_usage_error(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # 1e300 is finite but no timer can wait that long: it ended in an OverflowError traceback.
+    err = usage_error(capsys, "align", "--ref", "r", "--hyp", "h", "--progress-every=1e300")
+    assert "argument --progress-every: expected at most" in err
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("codec", ["rot13", "base64", "hex"])
+@pytest.mark.parametrize("command", ["templette", "align", "coref", "muc"])
+def test_a_codec_that_is_not_a_text_encoding_is_bad_input(
+    capsys: pytest.CaptureFixture[str], command: str, codec: str, tmp_path: Path
+) -> None:
+    # codecs.lookup knows rot13 and base64, but bytes.decode refuses them with a LookupError that
+    # ended in a traceback (exit 1).
+    argv = {
+        "templette": ["templette", "--ref", SAMPLE / "ref.tpl", "--hyp", SAMPLE / "hyp.tpl",
+                      "--store", tmp_path / "store"],
+        "align": ["align", "--ref", DATA / "hub4-speech" / "texts.sgml", "--hyp",
+                  DATA / "hub4-speech" / "asr.sgml", "-i", "sgml"],
+        "coref": ["coref", "--key", DATA / "coref-sample" / "key.conll", "--response",
+                  DATA / "coref-sample" / "key.conll"],
+        "muc": ["muc", MUC_DATA / "muc_co" / "co.config", "--store", tmp_path / "store"],
+    }[command]  # fmt: skip
+    status, _, err = cli(capsys, *argv, "--encoding", codec)
+    assert status == 2
+    assert f"not a text encoding: {codec!r}" in err
