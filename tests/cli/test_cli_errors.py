@@ -501,3 +501,33 @@ def test_a_codec_that_is_not_a_text_encoding_is_bad_input(
     status, _, err = cli(capsys, *argv, "--encoding", codec)
     assert status == 2
     assert f"not a text encoding: {codec!r}" in err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["templette", "--ref", "r", "--hyp", "h", "--csv", ""],
+        ["templette", "--ref", "r", "--hyp", "h", "--store", ""],
+        ["templette", "--ref", "r", "--hyp", "h", "--hyp-texts", ""],
+        ["campaign", "c.toml", "--store", ""],
+        ["campaign", "c.toml", "--html", ""],
+        ["campaign", "c.toml", "--scheduler-host", ""],
+        ["coref", "--key", "k", "--response", "r", "--json", ""],
+        ["align", "--ref", "r", "--hyp", "h", "--glm", ""],
+        ["muc", "c.config", "--store", ""],
+    ],
+    ids=lambda argv: f"{argv[0]} {argv[-2]}",
+)
+def test_an_empty_value_is_a_usage_error(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
+    # `--csv ""` wrote the tables into the working directory, `--store ""` and `--html ""` were taken as
+    # absent (the default store, no page): an empty value was silently read as something else.
+    err = usage_error(capsys, *argv)
+    assert f"argument {argv[-2]}: expected a non-empty value" in err
+
+
+def test_options_where_empty_means_none_still_take_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # (--unscored "" is accepted too: COMMENT is then scored and this sample's COMMENT has no extent.)
+    status, _, _ = cli(capsys, *templette_args(tmp_path / "store"), "--premodifiers", "", "--punctuation", "")
+    assert status == 0
