@@ -148,7 +148,8 @@ def refuse_empty_values(parser: argparse.ArgumentParser) -> None:
     """Give every option of ``parser`` that takes a plain string value the :func:`non_empty` type."""
     for action in parser._actions:
         plain = isinstance(action, argparse._StoreAction) and action.type is None and action.nargs is None
-        if plain and action.dest not in EMPTY_MEANS_NONE:
+        # (argparse also passes a string default through the type: an empty default stays allowed.)
+        if plain and action.dest not in EMPTY_MEANS_NONE and action.default != "":
             action.type = non_empty
 
 
