@@ -51,6 +51,7 @@ def parse_corpus(
 
 
 STREAM_ID = "*stream*"
+_DOC_TAG = re.compile(r"<doc(?=[\s>])[^>]*>?", re.IGNORECASE)
 
 
 def read_stream(path: str | Path, encoding: str = "utf-8") -> Corpus:
@@ -63,6 +64,14 @@ def read_stream(path: str | Path, encoding: str = "utf-8") -> Corpus:
     text = read_input(path, encoding, "hypothesis word stream")
     if not text.strip():
         raise InputError(source, 0, "the hypothesis word stream is empty")
+    document = _DOC_TAG.search(text)
+    if document:
+        raise InputError(
+            source,
+            text.count("\n", 0, document.start()) + 1,
+            f"a word stream without documents expected (--unsegmented), found {document.group()!r}: "
+            "this is a segmented corpus; drop --unsegmented",
+        )
     return Corpus((Document(STREAM_ID, text, 0, 1, ()),), source, "", "")
 
 
@@ -107,6 +116,8 @@ def decode_text(data: bytes, source: str, encoding: str) -> str:
         raise InputError(source, 0, f"unknown encoding {encoding!r}") from error
     try:
         return data.decode(encoding)
+    except LookupError as error:  # a codec that is not a text encoding (rot13, base64, hex...)
+        raise InputError(source, 0, f"not a text encoding: {encoding!r}") from error
     except UnicodeDecodeError as error:
         # Decoding the good prefix (rather than counting b"\n") keeps the line right for encodings
         # where a newline is not the single byte 0x0a, such as UTF-16.

@@ -1194,6 +1194,13 @@ def _parse_sgml(source: str, raw: str, response: bool) -> _SgmlFile:
                 attributes = {k.upper(): v.strip("\"'") for k, v in _ATTRIBUTE.findall(tag.group(3))}
                 if "ID" not in attributes:
                     raise InputError(source, line, "COREF tag without an ID attribute")
+                if attributes.get("STATUS", "OPT").upper() != "OPT":
+                    raise InputError(
+                        source,
+                        line,
+                        f'STATUS="OPT" (an optional mention) or no STATUS expected, found '
+                        f"STATUS={attributes['STATUS']!r}",
+                    )
                 stack.append(("COREF", _OpenCoref(attributes, position, line)))
             else:
                 if not stack or stack[-1][0] != "COREF":

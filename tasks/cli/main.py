@@ -17,7 +17,7 @@ from tasks.cli.coref import add_coref_command
 from tasks.cli.glm import add_glm_command
 from tasks.cli.muc import add_muc_command
 from tasks.cli.templette import add_templette_command
-from tasks.core.arguments import HelpFormatter
+from tasks.core.arguments import HelpFormatter, refuse_empty_values
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -43,6 +43,7 @@ def _parser() -> argparse.ArgumentParser:
     add_artifacts_command(commands)
     for command in commands.choices.values():
         command.formatter_class = HelpFormatter
+        refuse_empty_values(command)
     return parser
 
 

@@ -14,6 +14,7 @@ import argparse
 import math
 import os
 import socket
+import threading
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -131,6 +132,27 @@ def check_scheduler(host: str, port: int, timeout: float = SCHEDULER_TIMEOUT) ->
 # --- numbers (argparse types: a bad value is ``argument --workers: ...``, exit status 2) -------------
 
 
+# Options whose empty value has a meaning (the empty list: none); every other option taking a value
+# refuses an empty one, which the commands would otherwise read as the option being absent.
+EMPTY_MEANS_NONE = frozenset({"premodifiers", "punctuation", "unscored"})
+
+
+def non_empty(text: str) -> str:
+    """Any value but the empty string (paths, hosts, encodings)."""
+    if text == "":
+        raise argparse.ArgumentTypeError("expected a non-empty value, found ''")
+    return text
+
+
+def refuse_empty_values(parser: argparse.ArgumentParser) -> None:
+    """Give every option of ``parser`` that takes a plain string value the :func:`non_empty` type."""
+    for action in parser._actions:
+        plain = isinstance(action, argparse._StoreAction) and action.type is None and action.nargs is None
+        # (argparse also passes a string default through the type: an empty default stays allowed.)
+        if plain and action.dest not in EMPTY_MEANS_NONE and action.default != "":
+            action.type = non_empty
+
+
 def positive_int(text: str) -> int:
     """A whole number of 1 or more (``--workers``)."""
     try:
@@ -150,6 +172,9 @@ def seconds(text: str) -> float:
         number = math.nan
     if not math.isfinite(number) or number < 0:
         raise argparse.ArgumentTypeError(f"expected a finite number of seconds, 0 or more, found {text!r}")
+    if number > threading.TIMEOUT_MAX:  # a longer wait overflows the platform's timer
+        limit = threading.TIMEOUT_MAX
+        raise argparse.ArgumentTypeError(f"expected at most {limit:g} seconds, found {text!r}")
     return number
 
 

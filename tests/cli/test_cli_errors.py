@@ -471,3 +471,63 @@ def test_help_shows_defaults(capsys: pytest.CaptureFixture[str]) -> None:
     text = " ".join(subcommands()["templette"].format_help().split())
     assert "(default: 1)" in text and "(default: both)" in text and "(default: iescore-store)" in text
     assert "(default: 8082)" in " ".join(subcommands()["campaign"].format_help().split())
+
+
+def test_progress_interval_beyond_the_platform_timer_is_a_usage_error(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # 1e300 is finite but no timer can wait that long: it ended in an OverflowError traceback.
+    err = usage_error(capsys, "align", "--ref", "r", "--hyp", "h", "--progress-every=1e300")
+    assert "argument --progress-every: expected at most" in err
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("codec", ["rot13", "base64", "hex"])
+@pytest.mark.parametrize("command", ["templette", "align", "coref", "muc"])
+def test_a_codec_that_is_not_a_text_encoding_is_bad_input(
+    capsys: pytest.CaptureFixture[str], command: str, codec: str, tmp_path: Path
+) -> None:
+    # codecs.lookup knows rot13 and base64, but bytes.decode refuses them with a LookupError that
+    # ended in a traceback (exit 1).
+    argv = {
+        "templette": ["templette", "--ref", SAMPLE / "ref.tpl", "--hyp", SAMPLE / "hyp.tpl",
+                      "--store", tmp_path / "store"],
+        "align": ["align", "--ref", DATA / "hub4-speech" / "texts.sgml", "--hyp",
+                  DATA / "hub4-speech" / "asr.sgml", "-i", "sgml"],
+        "coref": ["coref", "--key", DATA / "coref-sample" / "key.conll", "--response",
+                  DATA / "coref-sample" / "key.conll"],
+        "muc": ["muc", MUC_DATA / "muc_co" / "co.config", "--store", tmp_path / "store"],
+    }[command]  # fmt: skip
+    status, _, err = cli(capsys, *argv, "--encoding", codec)
+    assert status == 2
+    assert f"not a text encoding: {codec!r}" in err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["templette", "--ref", "r", "--hyp", "h", "--csv", ""],
+        ["templette", "--ref", "r", "--hyp", "h", "--store", ""],
+        ["templette", "--ref", "r", "--hyp", "h", "--hyp-texts", ""],
+        ["campaign", "c.toml", "--store", ""],
+        ["campaign", "c.toml", "--html", ""],
+        ["campaign", "c.toml", "--scheduler-host", ""],
+        ["coref", "--key", "k", "--response", "r", "--json", ""],
+        ["align", "--ref", "r", "--hyp", "h", "--glm", ""],
+        ["muc", "c.config", "--store", ""],
+    ],
+    ids=lambda argv: f"{argv[0]} {argv[-2]}",
+)
+def test_an_empty_value_is_a_usage_error(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
+    # `--csv ""` wrote the tables into the working directory, `--store ""` and `--html ""` were taken as
+    # absent (the default store, no page): an empty value was silently read as something else.
+    err = usage_error(capsys, *argv)
+    assert f"argument {argv[-2]}: expected a non-empty value" in err
+
+
+def test_options_where_empty_means_none_still_take_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # (--unscored "" is accepted too: COMMENT is then scored and this sample's COMMENT has no extent.)
+    status, _, _ = cli(capsys, *templette_args(tmp_path / "store"), "--premodifiers", "", "--punctuation", "")
+    assert status == 0

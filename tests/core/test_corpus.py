@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.core.corpus import DEFAULT_EXTRACTABLE, decode_text, parse_corpus, read_corpus
+from pipeline.core.corpus import DEFAULT_EXTRACTABLE, decode_text, parse_corpus, read_corpus, read_stream
 from pipeline.core.documents import Corpus, Document
 from pipeline.core.errors import InputError
 
@@ -504,3 +504,23 @@ def test_large_and_pathological_input_is_fast() -> None:
     assert time.perf_counter() - began < 10
     assert len(corpus.documents) == 20001
     assert section_texts(corpus.documents[0], "TEXT") == ["\n" + text_body]
+
+
+@pytest.mark.parametrize("tag", ["<DOC>", "<doc>", '<DOC id="1">'])
+def test_a_word_stream_with_documents_is_a_segmented_corpus(tmp_path: Path, tag: str) -> None:
+    # --unsegmented given a segmented corpus: its DOCNO ids were read as words of the stream and the
+    # extents counted from the file's start, which scored quietly (exit 0) against the wrong offsets.
+    path = tmp_path / "asr.sgml"
+    path.write_text(f'<time sec="0.00"> hello\n{tag}\n<DOCNO> S1 </DOCNO>\nworld\n</DOC>\n')
+    with pytest.raises(InputError) as caught:
+        read_stream(path)
+    assert caught.value.line == 2
+    assert "drop --unsegmented" in caught.value.message
+
+
+def test_a_word_stream_may_hold_other_tags(tmp_path: Path) -> None:
+    # Only a DOC tag marks a segmented corpus; a tag whose name merely starts with DOC does not.
+    text = '<time sec="0.00"> a tag-like <DOCUMENTARY> word\n'
+    path = tmp_path / "s.txt"
+    path.write_text(text)
+    assert read_stream(path).documents[0].text == text

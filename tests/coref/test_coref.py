@@ -453,6 +453,14 @@ BAD_SGML = [
     ),
     ("no docno", '<DOC>\n<COREF ID="1">a</COREF>\n</DOC>\n', 1, "DOCNO"),
     ("outside", '<COREF ID="1">a</COREF>\n<DOC>\n<DOCNO> X </DOCNO>\n</DOC>\n', 1, "outside"),
+    # STATUS="OPT" is the one status of a COREF (MUC-7 task definition); any other value was ignored,
+    # so the mention was silently required.
+    (
+        "unknown status",
+        '<DOC>\n<DOCNO> X </DOCNO>\n<COREF ID="1" STATUS="OPTIONAL">a</COREF>\n</DOC>\n',
+        3,
+        'STATUS="OPT"',
+    ),
 ]
 
 
