@@ -3,6 +3,7 @@ a central scheduler, killed runs, shared stores and names that must not become p
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -13,6 +14,7 @@ import sys
 import time
 import urllib.request
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 
 import pyarrow.parquet as pq
@@ -494,11 +496,10 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def test_two_clients_against_luigid(tmp_path: Path) -> None:
-    campaign_file = big_campaign(tmp_path, copies=3)
-    finish(
-        iescore("campaign", campaign_file, "--store", tmp_path / "local", "--json", tmp_path / "local.json")
-    )
+@contextlib.contextmanager
+def luigid(tmp_path: Path) -> Iterator[int]:
+    """A central scheduler on 127.0.0.1 at a free port, answering before this yields its port, stopped
+    by its process id afterwards (state and logs under ``tmp_path``)."""
     port = free_port()
     (tmp_path / "logs").mkdir()
     server = subprocess.Popen(
@@ -508,15 +509,27 @@ def test_two_clients_against_luigid(tmp_path: Path) -> None:
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
     try:
-        api = f"http://127.0.0.1:{port}/api/"
         deadline = time.time() + 30
         while True:
             try:
-                urllib.request.urlopen(api + "task_list?data={}", timeout=1).read()
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/api/task_list?data={{}}", timeout=1).read()
                 break
             except OSError:
                 assert time.time() < deadline, "luigid did not start"
                 time.sleep(0.2)
+        yield port
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def test_two_clients_against_luigid(tmp_path: Path) -> None:
+    campaign_file = big_campaign(tmp_path, copies=3)
+    finish(
+        iescore("campaign", campaign_file, "--store", tmp_path / "local", "--json", tmp_path / "local.json")
+    )
+    with luigid(tmp_path) as port:
+        api = f"http://127.0.0.1:{port}/api/"
         store = tmp_path / "shared"
         clients = [
             iescore(
@@ -550,9 +563,6 @@ def test_two_clients_against_luigid(tmp_path: Path) -> None:
         assert len(done) == total
         assert all(task["status_message"].endswith(": done") for task in done.values())
         assert all(task["progress_percentage"] == 100 for task in done.values())
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
 
 
 # --- the campaign's HTML page in a browser ----------------------------------------------------

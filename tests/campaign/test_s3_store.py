@@ -35,6 +35,7 @@ from test_campaign import (
     finish,
     free_port,
     iescore,
+    luigid,
 )
 
 from pipeline.campaign.engine import read_campaign
@@ -255,23 +256,7 @@ def test_two_clients_against_luigid_on_s3(tmp_path: Path, bucket: str) -> None:
     finish(
         iescore("campaign", campaign_file, "--store", tmp_path / "local", "--json", tmp_path / "local.json")
     )
-    port = free_port()
-    (tmp_path / "logs").mkdir()
-    server = subprocess.Popen(
-        [sys.executable, "-c", "import sys; from luigi.cmdline import luigid; luigid(sys.argv[1:])",
-         "--address", "127.0.0.1", "--port", str(port), "--logdir", str(tmp_path / "logs"),
-         "--state-path", str(tmp_path / "luigi-state.pickle")],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
-    try:
-        deadline = time.time() + 30
-        while True:
-            try:
-                urllib.request.urlopen(f"http://127.0.0.1:{port}/api/task_list?data={{}}", timeout=1).read()
-                break
-            except OSError:
-                assert time.time() < deadline, "luigid did not start"
-                time.sleep(0.2)
+    with luigid(tmp_path) as port:
         url = f"s3://{bucket}/shared"
         clients = [
             iescore(
@@ -294,9 +279,6 @@ def test_two_clients_against_luigid_on_s3(tmp_path: Path, bucket: str) -> None:
         ]
         for client in clients:
             finish(client)
-    finally:
-        os.kill(server.pid, signal.SIGTERM)
-        server.wait(timeout=30)
     logs = [json.loads((tmp_path / f"{n}.log").read_text()) for n in "ab"]
     ran_a, ran_b = set(logs[0]["ran"]), set(logs[1]["ran"])
     assert not ran_a & ran_b  # every task ran once
