@@ -78,6 +78,15 @@ def test_muc_campaign_ranks_by_all_slots_f(tmp_path: Path, capsys: pytest.Captur
     board = json.loads((tmp_path / "board.json").read_text())
     assert [row["system"] for row in board["leaderboard"]] == ["perfect", "given", "partial"]
     assert board["significance"][0]["measure"] == "F"
+    # Tied to the board: given - partial is 80 - 7/9 * 100 = 2.22 points, and every delta is the printed
+    # difference; every interval holds its system's printed F.
+    f_of = {row["system"]: row["F"] for row in board["leaderboard"]}
+    pairs = {(pair["system_a"], pair["system_b"]): pair["delta"] for pair in board["significance"]}
+    assert pairs[("given", "partial")] == pytest.approx(80 - 700 / 9, abs=2e-6)
+    for (a, b), delta in pairs.items():
+        assert delta == pytest.approx(f_of[a] - f_of[b], abs=2e-6)
+    for row in board["leaderboard"]:
+        assert row["F_low"] - 1e-6 <= row["F"] <= row["F_high"] + 1e-6, row["system"]
 
 
 def test_muc_campaign_reruns_only_the_edited_system(tmp_path: Path) -> None:
@@ -138,6 +147,14 @@ def test_coref_campaign_by_hand(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert merged["CoNLL_F1_low"] <= merged["CoNLL_F1"] <= merged["CoNLL_F1_high"]
     significance = json.loads((tmp_path / "b.json").read_text())["significance"]
     assert {pair["measure"] for pair in significance} == {"CoNLL_F1"}
+    # Tied to the board: each delta is the printed CoNLL F1 difference (6 decimals each) and each
+    # system's interval holds its printed CoNLL F1.
+    assert len(significance) == 3
+    for pair in significance:
+        difference = rows[pair["system_a"]]["CoNLL_F1"] - rows[pair["system_b"]]["CoNLL_F1"]
+        assert pair["delta"] == pytest.approx(difference, abs=2e-6), pair
+    for row in rows.values():
+        assert row["CoNLL_F1_low"] - 1e-6 <= row["CoNLL_F1"] <= row["CoNLL_F1_high"] + 1e-6, row["system"]
     assert out.splitlines()[0].split()[:6] == ["rank", "system", "MUC_F1", "B3_F1", "CEAFe_F1", "CoNLL_F1"]
     assert "84.70" in out.splitlines()[3]
     assert (tmp_path / "b.csv").read_text().splitlines()[0].startswith("rank,system,MUC_R,MUC_P,MUC_F1")
