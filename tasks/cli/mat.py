@@ -1,10 +1,12 @@
 """``iescore mat``: MITRE MAT's scorer (MATScore, seed 002) with its own options.
 
 A MAT user's command line works after replacing ``MATScore`` with ``iescore mat`` (issue 12, point 1):
-every MATScore option is parsed here, with its name and meaning. The scoring runs as the family's
-stages (``tasks.mat.stages``): IngestAnnotations (each side) -> PairSpans -> TallySpans -> Report; the
-tables are printed on stdout (``pipeline.mat.report``), ``--json`` writes them as JSON. Bad input raises
-:class:`InputError` (exit status 2, ``file:line: message``).
+every MATScore option is parsed here, with its name and meaning. The scoring is the family's
+stages (``tasks.mat.stages``): IngestAnnotations (each side) -> PairSpans -> TallySpans -> Report, computed
+in this process (``tasks.core.base.compute_here``: no artifacts written, as MATScore writes none) or, with
+``--store DIR``, run by Luigi with their artifacts kept for audit; the tables are printed on stdout
+(``pipeline.mat.report``), ``--json`` writes them as JSON. Bad input raises :class:`InputError` (exit
+status 2, ``file:line: message``).
 
 The fixed-span tables (``--by_token``, ``--by_pseudo_token``, ``--by_character``: counted in
 TallySpans by ``pipeline.mat.fixed``), confidence data (``--compute_confidence_data``,
@@ -20,11 +22,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 from pipeline.core.errors import InputError
 from pipeline.mat.csv_output import CSV_FILES, EXCEL_SEPARATOR, OPENOFFICE_SEPARATOR, score_csv, text_csv
@@ -35,7 +39,7 @@ from pipeline.mat.readers import FILE_TYPES
 from pipeline.mat.report import confusability, confusability_text, details_frame, details_text
 from pipeline.mat.tables import TABLES, report_rows, table_confidence, table_text
 from tasks.campaign.outputs import json_text
-from tasks.cli.common import DEFAULT_STORE, EXIT_OK, WORKERS_HELP, run_tasks
+from tasks.cli.common import EXIT_OK, WORKERS_HELP, run_tasks
 from tasks.core.arguments import (
     INPUT_DIRECTORY,
     INPUT_FILE,
@@ -44,7 +48,7 @@ from tasks.core.arguments import (
     check_paths,
     positive_int,
 )
-from tasks.core.base import task_for
+from tasks.core.base import compute_here, task_for
 from tasks.core.store import check_store, is_s3, read_table, write_text
 from tasks.mat.stages import NOTES_KEY, mat_spec
 from tasks.templette.report import SIGNATURE_KEY
@@ -119,7 +123,9 @@ def add_mat_command(commands: argparse._SubParsersAction) -> None:  # type: igno
     ours = p.add_argument_group("iescore options")
     ours.add_argument("--json", help="write the tables as JSON here")
     ours.add_argument(
-        "--store", default=DEFAULT_STORE, help="artifact store: a directory or s3://BUCKET/PREFIX"
+        "--store",
+        help="run the Luigi stages, their artifacts kept in this store (a directory or s3://BUCKET/PREFIX); "
+        "without it the command scores in its own process and writes no artifacts",
     )
     ours.add_argument("--workers", type=positive_int, default=1, help=WORKERS_HELP)
     ours.add_argument("--seed", type=int, default=DEFAULT_SEED, help="seed of the confidence data's draws")
@@ -138,7 +144,7 @@ def run_mat(args: argparse.Namespace) -> int:
             ("--ref_file", args.ref_file, INPUT_FILE),
             ("--dir", args.dir, INPUT_DIRECTORY),
             ("--ref_dir", args.ref_dir, INPUT_DIRECTORY),
-            ("--store", None if is_s3(args.store) else args.store, OUTPUT_DIRECTORY),
+            ("--store", None if args.store is None or is_s3(args.store) else args.store, OUTPUT_DIRECTORY),
             ("--json", args.json, OUTPUT_FILE),
         ]
     )
@@ -174,12 +180,15 @@ def run_mat(args: argparse.Namespace) -> int:
         rules,
         fixed_span_spec_options(args),
     )
-    check_store(args.store, "--store")
-    report = task_for(spec, args.store)
-    status = run_tasks([report], args.workers)
-    if status != EXIT_OK:
-        return status
-    result = _results(report)
+    if args.store is None:
+        done: dict[str, dict[str, pa.Table]] = {}
+        result = _results(spec, lambda sub: compute_here(sub, done))
+    else:
+        check_store(args.store, "--store")
+        status = run_tasks([task_for(spec, args.store)], args.workers)
+        if status != EXIT_OK:
+            return status
+        result = _results(spec, lambda sub: _stored(sub, args.store))
     for note in result["notes"]:
         sys.stderr.write(f"iescore mat: {note}\n")
     result["tables"] = report_tables(args, result)
@@ -294,21 +303,26 @@ def _matrix_rows(file: str, matrix: pd.DataFrame) -> pd.DataFrame:
 # --- helpers --------------------------------------------------------------------------------------
 
 
-def _results(report: Any) -> dict[str, Any]:
-    """What the stages made: ``scores`` (MAT_SCORES), ``counts`` (MAT_COUNTS), ``pairs`` (MAT_PAIRS),
-    ``signals`` (file -> signal), ``signature``."""
-    scores_table = read_table(report.output()["scores"])
-    tally = report.requires()["counts"]
-    pairing = tally.requires()["pairs"]
-    documents = read_table(tally.requires()["hyp"].output()["documents"]).to_pandas()
+def _results(spec: dict[str, Any], tables: Callable[[dict[str, Any]], dict[str, pa.Table]]) -> dict[str, Any]:
+    """What the stages of ``spec`` made (``tables`` gives a stage spec's artifacts): ``scores``
+    (MAT_SCORES), ``counts`` (MAT_COUNTS), ``pairs`` (MAT_PAIRS), ``signals`` (file -> signal),
+    ``signature``."""
+    tally = spec["inputs"]["counts"]
+    scores_table = tables(spec)["scores"]
+    documents = tables(tally["inputs"]["hyp"])["documents"].to_pandas()
     return {
         "scores": scores_table.to_pandas(),
-        "counts": read_table(tally.output()["counts"]).to_pandas(),
-        "pairs": read_table(pairing.output()["pairs"]).to_pandas(),
+        "counts": tables(tally)["counts"].to_pandas(),
+        "pairs": tables(tally["inputs"]["pairs"])["pairs"].to_pandas(),
         "signals": dict(zip(documents["file"], documents["signal"], strict=True)),
         "signature": scores_table.schema.metadata[SIGNATURE_KEY].decode(),
         "notes": json.loads(scores_table.schema.metadata.get(NOTES_KEY, b"[]")),
     }
+
+
+def _stored(spec: dict[str, Any], store: str) -> dict[str, pa.Table]:
+    """The artifacts of a stage the Luigi run wrote into ``store``."""
+    return {name: read_table(target) for name, target in task_for(spec, store).output().items()}
 
 
 def _json(

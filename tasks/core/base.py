@@ -75,6 +75,10 @@ class Stage(luigi.Task):
 
     def input_table(self, role: str, name: str | None = None) -> pa.Table | None:
         """The artifact of an upstream stage, or None when the role was not given."""
+        memory = self.__dict__.get("_memory")
+        if memory is not None:  # computed in this process (see ``compute_here``)
+            tables = memory.get(role)
+            return None if tables is None else tables[name or next(iter(tables))]
         task = self.requires().get(role)
         if task is None:
             return None
@@ -176,6 +180,28 @@ def task_for(spec: Mapping[str, Any], store: str) -> Stage:
     """The task that builds ``spec`` into ``store``."""
     cls = _STAGES[spec["stage"]]
     return cls(key=input_key(spec), spec=spec, store=str(store))
+
+
+def compute_here(
+    spec: Mapping[str, Any], done: dict[str, dict[str, pa.Table]] | None = None
+) -> dict[str, pa.Table]:
+    """The artifacts of ``spec`` computed in this process, with no store: every stage's ``produce``
+    called on its inputs' tables as they are made (each stage once, however many stages use it).
+
+    What a command without ``--store`` runs: the same rules as the Luigi chain, in the same order,
+    without writing and reading Parquet. ``done`` (key -> tables) carries the stages already computed.
+    """
+    done = {} if done is None else done
+    key = input_key(spec)
+    if key not in done:
+        task = task_for(spec, "")
+        task.__dict__["_memory"] = {
+            role: compute_here(sub, done) for role, sub in spec.get("inputs", {}).items() if "stage" in sub
+        }
+        with _collector_paused():
+            tables = task.produce()
+        done[key] = {name: tables[name] for name in task.OUTPUTS}
+    return done[key]
 
 
 class FillsPassThrough(Stage):

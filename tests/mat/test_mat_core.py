@@ -419,8 +419,13 @@ ROUGH_PRF = {
         ),
     ],
 )
-def test_sample_tag_table(tmp_path, capsys, system, extra, counts, prf, test_toks):
+@pytest.mark.parametrize("stored", [True, False], ids=["stages", "in-process"])
+def test_sample_tag_table(tmp_path, capsys, monkeypatch, system, extra, counts, prf, test_toks, stored):
+    # Without --store the command computes the same stages in its own process and writes no artifacts
+    # (MATScore writes none); with it, Luigi runs them into the store. Both give the hand-worked tables.
+    monkeypatch.chdir(tmp_path)
     out_json = tmp_path / "out.json"
+    store = ["--store", str(tmp_path / "store")] if stored else []
     status, out, err = _run(
         capsys,
         "--dir",
@@ -428,13 +433,14 @@ def test_sample_tag_table(tmp_path, capsys, system, extra, counts, prf, test_tok
         "--ref_dir",
         str(SAMPLE / "ref"),
         *extra,
-        "--store",
-        str(tmp_path / "store"),
+        *store,
         "--json",
         str(out_json),
         "--tag_span_details",
     )
     assert status == 0, err
+    assert sorted(p.name for p in tmp_path.iterdir()) == (["out.json", "store"] if stored else ["out.json"])
+    assert any((tmp_path / "store").rglob("*.parquet")) == stored
     rows = _corpus_rows(json.loads(out_json.read_text()))
     assert list(rows) == ["DATE", "LOCATION", "ORGANIZATION", "PERSON", "<all>"]
     for tag, expected in counts.items():
