@@ -28,6 +28,8 @@ EXIT_INPUT = 2
 
 def configure_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     """The ``trec`` command's arguments (trec_eval's options, with its meanings)."""
+    from tasks.core.arguments import whole_number
+
     parser.add_argument("qrels", metavar="QRELS", help="relevance judgements: qid iter docno rel")
     parser.add_argument(
         "runs", metavar="RUN", nargs="+", help="run(s) in TREC format: qid Q0 docno rank score tag"
@@ -52,14 +54,19 @@ def configure_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser
         "-l", type=int, default=1, metavar="LEVEL", help="lowest relevance grade that is relevant"
     )
     parser.add_argument(
-        "-M", type=int, default=None, metavar="MAX", help="use only each query's first MAX documents"
+        "-M",
+        type=whole_number,
+        default=None,
+        metavar="MAX",
+        # trec_eval 10.0 crashes (segmentation fault) on a negative -M: refused here, exit 2.
+        help="use only each query's first MAX documents (0 or more)",
     )
     parser.add_argument(
         "-J", action="store_true", help="drop unjudged documents before evaluating (trec_eval's -J)"
     )
     parser.add_argument(
         "-N",
-        type=int,
+        type=whole_number,
         default=None,
         metavar="NUM",
         help="number of documents in the collection (utility; default 0, as trec_eval's code has it)",

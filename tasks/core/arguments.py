@@ -164,6 +164,17 @@ def positive_int(text: str) -> int:
     return number
 
 
+def whole_number(text: str) -> int:
+    """A whole number of 0 or more (``iescore trec -M``, ``-N``)."""
+    try:
+        number = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number of 0 or more, found {text!r}") from None
+    if number < 0:
+        raise argparse.ArgumentTypeError(f"expected a whole number of 0 or more, found {text!r}")
+    return number
+
+
 def seconds(text: str) -> float:
     """A finite number of seconds, 0 or more (``--progress-every``)."""
     try:

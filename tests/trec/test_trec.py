@@ -155,6 +155,20 @@ def test_unknown_or_malformed_measure_exits_2(
     assert "iescore: -m: " in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(("option", "value"), [("-M", "-3"), ("-M", "x"), ("-N", "-1"), ("-N", "1.5")])
+def test_negative_or_malformed_counts_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], option: str, value: str
+) -> None:
+    # trec_eval 10.0 crashes (segmentation fault, status 139) on `-M -3`: we refuse it, exit 2.
+    qrels_path, run_path = write(tmp_path, "qrels", QRELS), write(tmp_path, "run", "1 Q0 a 1 1 r\n")
+    with pytest.raises(SystemExit) as stop:
+        main(["trec", option, value, str(qrels_path), str(run_path)])
+    assert stop.value.code == 2
+    assert (
+        f"argument {option}: expected a whole number of 0 or more, found '{value}'" in capsys.readouterr().err
+    )
+
+
 def test_no_common_query_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     qrels_path, run_path = write(tmp_path, "qrels", QRELS), write(tmp_path, "run", "7 Q0 a 1 1 r\n")
     assert main(["trec", str(qrels_path), str(run_path)]) == 2
