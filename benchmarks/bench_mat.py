@@ -20,6 +20,12 @@ Timed, best of ``--repeat``, in the same run on the same data:
 - **character level, ours**: ``pipeline.mat.fixed.fixed_span_counts(..., "character")`` (nervaluate has
   no character scores).
 
+- **whole processes** (``--whole``): both sides written as MAT JSON files (one per document and side),
+  then ``iescore mat --dir HYP --ref_dir REF`` (reading, pairing, tally, the printed table) against
+  nervaluate in a process of its own that reads the same files with ``json.load`` and runs
+  ``Evaluator(...).evaluate()`` (``python bench_mat.py --nervaluate-files REF HYP``: the smallest
+  program a nervaluate user writes to score these files), best of ``--repeat``.
+
 The target (issue 12) is ours at least 20 times faster than nervaluate on the tag-level part. Timings
 on a shared machine are noisy: peer and ours are measured back to back, best of N for both.
 
@@ -32,7 +38,9 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import json
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -42,7 +50,7 @@ import numpy as np
 import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from timing import row  # noqa: E402
+from timing import best_process, iescore, row  # noqa: E402
 
 from pipeline.mat.fixed import fixed_span_counts  # noqa: E402
 from pipeline.mat.pairing import pair_spans  # noqa: E402
@@ -181,6 +189,64 @@ def measure(docs: int, spans: int, repeat: int, seed: int, peer: bool, say=print
     return figures
 
 
+def write_files(signals: dict[str, str], annotations: pd.DataFrame, directory: Path) -> tuple[Path, Path]:
+    """Both sides as MAT JSON files (``ref/`` and ``hyp/`` under ``directory``, one file per document)."""
+    folders = {side: directory / side for side in ("ref", "hyp")}
+    for (side, name), part in annotations.groupby(["side", "file"], sort=False):
+        asets = [
+            {
+                "type": str(label),
+                "hasSpan": True,
+                "attrs": [],
+                "annots": spans[["start", "end"]].values.tolist(),
+            }
+            for label, spans in part.groupby("label", sort=True)
+        ]
+        document = {"signal": signals[name], "metadata": {}, "version": 2, "asets": asets}
+        folders[side].mkdir(parents=True, exist_ok=True)
+        (folders[side] / name).write_text(json.dumps(document))
+    return folders["ref"], folders["hyp"]
+
+
+def nervaluate_files(ref: Path, hyp: Path) -> dict[str, int]:
+    """nervaluate on MAT JSON files: read each pair with ``json.load``, evaluate, the strict counts."""
+    from nervaluate import Evaluator
+
+    sides: dict[str, list] = {"ref": [], "hyp": []}
+    for path in sorted(ref.iterdir()):
+        for side, folder in (("ref", ref), ("hyp", hyp)):
+            with open(folder / path.name) as handle:
+                document = json.load(handle)
+            sides[side].append(
+                [
+                    {"label": aset["type"], "start": start, "end": end - 1}
+                    for aset in document["asets"]
+                    for start, end in aset["annots"]
+                ]
+            )
+    strict = Evaluator(sides["ref"], sides["hyp"], list(LABELS)).evaluate()["overall"]["strict"]
+    return {"correct": strict.correct, "incorrect": strict.incorrect, "missed": strict.missed}
+
+
+def measure_whole(
+    signals: dict[str, str], annotations: pd.DataFrame, repeat: int, peer: bool, say=print
+) -> dict[str, Any]:
+    """Whole processes on files: ``iescore mat`` and, if ``peer``, nervaluate reading the same files."""
+    figures: dict[str, Any] = {"peer_whole": None}
+    with tempfile.TemporaryDirectory() as tmp:
+        ref, hyp = write_files(signals, annotations, Path(tmp))
+        command = iescore("mat", "--dir", str(hyp), "--ref_dir", str(ref))
+        figures["ours_whole"], figures["ours_peak"] = best_process(command, repeat, tmp)
+        seconds, peak = figures["ours_whole"], figures["ours_peak"]
+        say(f"whole process, iescore mat:        {seconds:8.3f} s  {peak:.0f} MiB")
+        if peer:
+            command = [sys.executable, __file__, "--nervaluate-files", str(ref), str(hyp)]
+            figures["peer_whole"], peak = best_process(command, repeat, tmp)
+            say(f"whole process, nervaluate + json: {figures['peer_whole']:8.3f} s  {peak:.0f} MiB")
+            say(f"speed-up, whole processes: {figures['peer_whole'] / figures['ours_whole']:.1f}x")
+    return figures
+
+
 def has_nervaluate() -> bool:
     """Whether the peer, nervaluate, is installed (``pip install -e '.[bench]'``)."""
     return importlib.util.find_spec("nervaluate") is not None
@@ -200,7 +266,13 @@ def run(quick: bool) -> list[dict[str, Any]]:
         tag = row(f"{size}, tag level (pairing + tally)", figures["ours"],
                   note="nervaluate not installed: pip install -e '.[bench]'")  # fmt: skip
     chars = row(f"{size}, character level", figures["chars"], note="no peer (nervaluate has none)")
-    return [tag, chars]
+    signals, annotations = generate(docs, spans, 1)
+    whole = measure_whole(signals, annotations, repeat, peer, say=lambda line: None)
+    process = row(f"{size}, whole process from MAT JSON files", whole["ours_whole"],
+                  peer="nervaluate + json.load" if peer else None, peer_s=whole["peer_whole"],
+                  ratio=whole["peer_whole"] / whole["ours_whole"] if peer else None,
+                  note=f"iescore mat --dir --ref_dir, {whole['ours_peak']:.0f} MiB")  # fmt: skip
+    return [tag, chars, process]
 
 
 def main() -> None:
@@ -210,8 +282,16 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--skip-peer", action="store_true", help="time ours only")
+    parser.add_argument("--whole", action="store_true", help="also time whole processes on MAT JSON files")
+    parser.add_argument("--nervaluate-files", nargs=2, metavar=("REF", "HYP"), help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.nervaluate_files:
+        print(nervaluate_files(Path(args.nervaluate_files[0]), Path(args.nervaluate_files[1])))
+        return
     measure(args.docs, args.spans, args.repeat, args.seed, not args.skip_peer)
+    if args.whole:
+        signals, annotations = generate(args.docs, args.spans, args.seed)
+        measure_whole(signals, annotations, args.repeat, not args.skip_peer)
 
 
 if __name__ == "__main__":

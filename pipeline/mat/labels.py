@@ -30,6 +30,7 @@ alias matches keeps its label.
 
 from __future__ import annotations
 
+import itertools
 import json
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
@@ -171,27 +172,42 @@ def annotation_frame(documents: Mapping[str, Document], side: str, rules: LabelR
     Columns of ``schemas.MAT_ANNOTATIONS``; ``index`` is the annotation's position among the spans of
     its file as read (before anything is dropped), so rows can be traced to the input.
     """
-    rows: dict[str, list] = {name: [] for name in ANNOTATION_COLUMNS}
-    for key in sorted(documents):
-        document = documents[key]
-        tokens = rules.token | (document.token_labels if not rules.from_task else frozenset())
-        for index, span in enumerate(document.spans):
-            kind = _kind(span.label, rules, tokens)
-            if kind is None:
-                continue
-            label = _alias(span.label, span.attributes, rules.aliases) if kind == "content" else span.label
-            rows["file"].append(key)
-            rows["side"].append(side)
-            rows["kind"].append(kind)
-            rows["label"].append(label)
-            rows["start"].append(span.start)
-            rows["end"].append(span.end)
-            rows["attributes"].append(
-                json.dumps(span.attributes, sort_keys=True, ensure_ascii=False, default=str)
-            )
-            rows["index"].append(index)
-            rows["source_label"].append(span.label)
-    frame = pd.DataFrame(rows, columns=list(ANNOTATION_COLUMNS))
+    docs = [documents[key] for key in sorted(documents)]
+    sizes = [len(document.labels) for document in docs]
+    source_label = np.array(list(itertools.chain.from_iterable(d.labels for d in docs)), dtype=object)
+    attributes = list(itertools.chain.from_iterable(d.attributes for d in docs))
+    # Which labels are tokens depends on the document (a CoNLL file names its own), so the kind of a
+    # row is looked up by (token set of its document, label): a small table over distinct values.
+    token_sets = [rules.token | (d.token_labels if not rules.from_task else frozenset()) for d in docs]
+    set_codes, distinct_sets = pd.factorize(pd.Series(token_sets, dtype=object))
+    label_codes, distinct_labels = pd.factorize(pd.Series(source_label, dtype=object))
+    kinds = np.array(
+        [[_kind(label, rules, tokens) or "" for label in distinct_labels] for tokens in distinct_sets],
+        dtype=object,
+    ).reshape(len(distinct_sets), len(distinct_labels))
+    kind = kinds[np.repeat(set_codes, sizes), label_codes] if len(source_label) else source_label
+    label = source_label.copy()
+    aliased = {alias.label for alias in rules.aliases}
+    for row in np.flatnonzero((kind == "content") & np.isin(source_label, list(aliased))):
+        label[row] = _alias(source_label[row], attributes[row], rules.aliases)
+    frame = pd.DataFrame(
+        {
+            "file": np.repeat(np.array(sorted(documents), dtype=object), sizes),
+            "side": side,
+            "kind": kind,
+            "label": label,
+            "start": np.concatenate([d.starts for d in docs]) if docs else np.zeros(0, np.int64),
+            "end": np.concatenate([d.ends for d in docs]) if docs else np.zeros(0, np.int64),
+            "attributes": [
+                json.dumps(a, sort_keys=True, ensure_ascii=False, default=str) if a else "{}"
+                for a in attributes
+            ],
+            "index": np.concatenate([np.arange(n, dtype=np.int64) for n in sizes]) if docs else [],
+            "source_label": source_label,
+        },
+        columns=list(ANNOTATION_COLUMNS),
+    )
+    frame = frame[kind != ""].reset_index(drop=True)
     frame = frame.astype({"start": np.int64, "end": np.int64, "index": np.int64})
     return apply_classes(frame, rules)
 
@@ -201,7 +217,7 @@ def apply_classes(frame: pd.DataFrame, rules: LabelRules) -> pd.DataFrame:
     member_class = {member: name for name, members in rules.classes for member in members}
     content = (frame["kind"] == "content").to_numpy()
     before = frame["label"]
-    after = before.map(lambda label: member_class.get(label, label))
+    after = before.map(member_class).fillna(before) if member_class else before
     dropped = content & (before.isin(rules.ignore) | after.isin(rules.ignore)).to_numpy()
     frame = frame.assign(label=np.where(content, after, before))
     return frame[~dropped].reset_index(drop=True)

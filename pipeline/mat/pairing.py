@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from scipy.optimize import linear_sum_assignment
 
 from pipeline.core.spans import overlap_chunks, overlap_pairs, pair_lengths
 
@@ -185,6 +184,9 @@ def _assign(
     h_rank: np.ndarray,
 ) -> np.ndarray:
     """The chosen candidates of the chunks with several annotations: one assignment per chunk."""
+    # Imported here: scipy's import costs about 0.4 s, and most corpora have no such chunk at all.
+    from scipy.optimize import linear_sum_assignment
+
     candidates = candidates[
         np.lexsort((h_rank[cand_h[candidates]], r_rank[cand_r[candidates]], cand_chunk[candidates]))
     ]

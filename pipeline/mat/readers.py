@@ -26,12 +26,15 @@ signal, half-open. Which labels are content and which are tokens is decided late
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 import xml.parsers.expat
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+
+import numpy as np
 
 from pipeline.core.errors import InputError
 
@@ -54,13 +57,43 @@ class Span:
 
 @dataclass(frozen=True)
 class Document:
-    """One file read: where from, its signal, its span annotations in file order, and which labels the
-    file itself says are tokens (CoNLL) or content (none of the other formats do)."""
+    """One file read: where from, its signal, its span annotations in file order as columns (labels,
+    starts, ends, attributes: one entry per span), and which labels the file itself says are tokens
+    (CoNLL) or content (none of the other formats do)."""
 
     source: str
     signal: str
-    spans: tuple[Span, ...]
+    labels: tuple[str, ...]
+    starts: np.ndarray = field(compare=False)
+    ends: np.ndarray = field(compare=False)
+    attributes: tuple[dict, ...] = ()
     token_labels: frozenset[str] = frozenset()
+
+    @property
+    def spans(self) -> tuple[Span, ...]:
+        """The annotations as :class:`Span` objects, in file order."""
+        return tuple(
+            Span(label, int(start), int(end), attributes)
+            for label, start, end, attributes in zip(
+                self.labels, self.starts, self.ends, self.attributes, strict=True
+            )
+        )
+
+
+def document_of(
+    source: str, signal: str, spans: Iterable[Span], token_labels: frozenset[str] = frozenset()
+) -> Document:
+    """A :class:`Document` from spans read one by one (the readers other than mat-json)."""
+    spans = list(spans)
+    return Document(
+        source,
+        signal,
+        tuple(span.label for span in spans),
+        np.fromiter((span.start for span in spans), np.int64, len(spans)),
+        np.fromiter((span.end for span in spans), np.int64, len(spans)),
+        tuple(span.attributes for span in spans),
+        token_labels,
+    )
 
 
 def read_document(
@@ -115,7 +148,7 @@ def read_mat_json(path: Path) -> Document:
     asets = data.get("asets", [])
     if not isinstance(asets, list):
         raise InputError(str(path), 0, "'asets' must be a list of annotation sets")
-    spans: list[Span] = []
+    spanful: list[tuple[str, list, list[str], str]] = []  # (label, annots, attribute names, where)
     for a, aset in enumerate(asets):
         where = f"asets[{a}]"
         if not isinstance(aset, dict) or not isinstance(aset.get("type"), str):
@@ -127,6 +160,23 @@ def read_mat_json(path: Path) -> Document:
         annots = aset.get("annots", [])
         if not isinstance(annots, list):
             raise InputError(str(path), 0, f"{where} ({label}): 'annots' must be a list")
+        spanful.append((label, annots, names, where))
+    every = list(itertools.chain.from_iterable(annots for _, annots, _, _ in spanful))
+    offsets = _plain_offsets(every, len(signal))
+    if offsets is not None:  # every annotation [start, end] in the signal, checked as one array
+        return Document(
+            str(path),
+            signal,
+            tuple(itertools.chain.from_iterable([label] * len(annots) for label, annots, _, _ in spanful)),
+            offsets[:, 0].copy(),
+            offsets[:, 1].copy(),
+            ({},) * len(every),
+        )
+    labels: list[str] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    attribute_rows: list[dict] = []
+    for label, annots, names, where in spanful:
         for k, annot in enumerate(annots):
             place = f"{where} ({label}) annots[{k}]"
             if (
@@ -142,9 +192,40 @@ def read_mat_json(path: Path) -> Document:
                 raise InputError(
                     str(path), 0, f"{place}: {len(values)} attribute values for {len(names)} attributes"
                 )
-            attributes = {n: v for n, v in zip(names, values, strict=False) if v is not None}
-            spans.append(Span(label, start, end, attributes))
-    return Document(str(path), signal, tuple(spans))
+            labels.append(label)
+            starts.append(start)
+            ends.append(end)
+            attribute_rows.append({n: v for n, v in zip(names, values, strict=False) if v is not None})
+    return Document(
+        str(path),
+        signal,
+        tuple(labels),
+        np.array(starts, np.int64),
+        np.array(ends, np.int64),
+        tuple(attribute_rows),
+    )
+
+
+def _plain_offsets(annots: list, length: int) -> np.ndarray | None:
+    """``annots`` as an (n, 2) array when every one is ``[start, end]`` of plain integers (no attribute
+    values, no booleans) with 0 <= start <= end <= ``length``; None otherwise (the caller then checks
+    them one by one, to name the first bad one)."""
+    if not annots:
+        return np.zeros((0, 2), np.int64)
+    if (
+        set(map(type, annots)) != {list}
+        or set(map(len, annots)) != {2}
+        or set(map(type, itertools.chain.from_iterable(annots))) != {int}
+    ):
+        return None
+    try:
+        offsets = np.array(annots, dtype=np.int64)
+    except OverflowError:
+        return None
+    start, end = offsets[:, 0], offsets[:, 1]
+    if not ((start >= 0) & (start <= end) & (end <= length)).all():
+        return None
+    return offsets
 
 
 def _attribute_name(path: Path, where: str, attr: object) -> str:
@@ -209,7 +290,7 @@ def read_xml_inline(path: Path, encoding: str | None, overlay: bool, known: froz
         ) from None
     # Elements close inner-first; file order is the order they open.
     ordered = sorted((span for _, span in spans), key=lambda s: (s.start, -s.end))
-    return Document(str(path), "".join(pieces), tuple(ordered))
+    return document_of(str(path), "".join(pieces), ordered)
 
 
 _TAG = re.compile(r"<(/?)([A-Za-z_][\w.\-:]*)((?:\s+[^<>]*?)?)\s*(/?)>")
@@ -252,7 +333,7 @@ def _read_overlay(path: Path, text: str, known: frozenset[str]) -> Document:
         raise InputError(str(path), line, f"<{name}> is never closed")
     pieces.append(text[cursor:])
     ordered = sorted(spans, key=lambda s: (s.start, -s.end))
-    return Document(str(path), "".join(pieces), tuple(ordered))
+    return document_of(str(path), "".join(pieces), ordered)
 
 
 # --- brat standoff ------------------------------------------------------------------------------
@@ -315,7 +396,7 @@ def read_brat(path: Path, encoding: str) -> Document:
                 raise InputError(str(path), number, f"attribute of {target}, which no earlier T line defines")
             for index in by_id[target]:
                 spans[index].attributes[name] = words[2] if len(words) == 3 else True
-    return Document(str(path), signal, tuple(spans))
+    return document_of(str(path), signal, spans)
 
 
 # --- CoNLL BIO / BIOES --------------------------------------------------------------------------
@@ -379,7 +460,7 @@ def read_conll(path: Path, encoding: str) -> Document:
     close_chunk()
     signal = "".join(pieces)
     ordered = sorted([*chunks, *tokens], key=lambda s: (s.start, -s.end, s.label == CONLL_TOKEN_LABEL))
-    return Document(str(path), signal, tuple(ordered), frozenset({CONLL_TOKEN_LABEL}))
+    return document_of(str(path), signal, ordered, frozenset({CONLL_TOKEN_LABEL}))
 
 
 def _chunk_ends(previous: str, tag: str, previous_type: str, type_: str) -> bool:

@@ -38,7 +38,6 @@ from pipeline.mat.measures import ALL
 from pipeline.mat.readers import FILE_TYPES
 from pipeline.mat.report import confusability, confusability_text, details_frame, details_text
 from pipeline.mat.tables import TABLES, report_rows, table_confidence, table_text
-from tasks.campaign.outputs import json_text
 from tasks.cli.common import EXIT_OK, WORKERS_HELP, run_tasks
 from tasks.core.arguments import (
     INPUT_DIRECTORY,
@@ -49,6 +48,7 @@ from tasks.core.arguments import (
     positive_int,
 )
 from tasks.core.base import compute_here, task_for
+from tasks.core.jsontext import json_text
 from tasks.core.store import check_store, is_s3, read_table, write_text
 from tasks.mat.stages import NOTES_KEY, mat_spec
 from tasks.templette.report import SIGNATURE_KEY

@@ -12,6 +12,8 @@ import contextlib
 import functools
 import gc
 import hashlib
+import os
+import stat
 import traceback
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -145,16 +147,16 @@ def file_spec(path: str | Path) -> dict[str, str]:
     and the digest of every regular file under it, in sorted order, so any change to any of them (a file
     added, removed, renamed or edited) changes it.
     """
-    resolved = Path(path).resolve()
-    if resolved.is_dir():
+    resolved = os.path.realpath(path)  # what Path.resolve() gives, without its per-call overhead
+    status = os.stat(resolved)
+    if stat.S_ISDIR(status.st_mode):
         hasher = hashlib.sha256(b"directory\0")
-        for file in sorted(p for p in resolved.rglob("*") if p.is_file()):
-            stat = file.stat()
+        for file in sorted(p for p in Path(resolved).rglob("*") if p.is_file()):
+            info = file.stat()
             name = file.relative_to(resolved).as_posix()
-            hasher.update(f"{name}\0{_digest(str(file), stat.st_size, stat.st_mtime_ns)}\0".encode())
-        return {"file": str(resolved), "sha256": hasher.hexdigest()}
-    stat = resolved.stat()
-    return {"file": str(resolved), "sha256": _digest(str(resolved), stat.st_size, stat.st_mtime_ns)}
+            hasher.update(f"{name}\0{_digest(str(file), info.st_size, info.st_mtime_ns)}\0".encode())
+        return {"file": resolved, "sha256": hasher.hexdigest()}
+    return {"file": resolved, "sha256": _digest(resolved, status.st_size, status.st_mtime_ns)}
 
 
 @functools.lru_cache(maxsize=4096)
@@ -194,7 +196,11 @@ def compute_here(
     done = {} if done is None else done
     key = input_key(spec)
     if key not in done:
-        task = task_for(spec, "")
+        # The stage object without Luigi's constructor: it would freeze the whole spec (thousands of
+        # input files for a directory of documents) for a task that is never scheduled.
+        cls = _STAGES[spec["stage"]]
+        task = cls.__new__(cls)
+        task.__dict__.update(key=key, spec=spec, store="")
         task.__dict__["_memory"] = {
             role: compute_here(sub, done) for role, sub in spec.get("inputs", {}).items() if "stage" in sub
         }

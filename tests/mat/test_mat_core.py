@@ -22,7 +22,7 @@ from pipeline.mat.files import file_pairs
 from pipeline.mat.labels import annotation_frame, label_rules
 from pipeline.mat.measures import rates, score_table
 from pipeline.mat.pairing import pair_spans
-from pipeline.mat.readers import Document, Span, read_document
+from pipeline.mat.readers import Span, document_of, read_document
 from pipeline.mat.tally import DETAIL_COLUMNS, tag_counts
 from tasks.cli.main import main
 
@@ -295,7 +295,7 @@ def test_differing_signals_name_the_first_differing_character():
 # --- labels (point 7) -------------------------------------------------------------------------------
 
 
-def _documents() -> dict[str, Document]:
+def _documents() -> dict:
     spans = (
         Span("ENAMEX", 0, 3, {"type": "PERSON"}),
         Span("ENAMEX", 4, 7, {"type": "ORG"}),
@@ -303,7 +303,7 @@ def _documents() -> dict[str, Document]:
         Span("TOWN", 10, 11, {}),
         Span("lex", 0, 3, {}),
     )
-    return {"d": Document("d", "Ann IBM x y", spans)}
+    return {"d": document_of("d", "Ann IBM x y", spans)}
 
 
 def test_equivalence_classes_and_ignore():
