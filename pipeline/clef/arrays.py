@@ -56,17 +56,6 @@ def to_numpy(array: pa.Array | pa.ChunkedArray) -> np.ndarray:
     return np.frombuffer(buffer, dtype=dtype, count=len(array), offset=array.offset * dtype.itemsize)
 
 
-def to_numpy_filled(array: pa.Array, fill: int) -> np.ndarray:
-    """An Arrow int array as int64 numpy, ``fill`` where it is null (``pc.fill_null`` would make an
-    Arrow scalar, which imports pandas)."""
-    if not array.null_count:
-        return to_numpy(array).astype(np.int64)
-    valid = to_numpy(array.is_valid())
-    dtype = _DTYPES[array.type]
-    raw = np.frombuffer(array.buffers()[1], dtype=dtype, count=array.offset + len(array))[array.offset :]
-    return np.where(valid, raw, fill).astype(np.int64)
-
-
 def slices(data: pa.Buffer, starts: np.ndarray, ends: np.ndarray) -> pa.Array:
     """The strings ``data[starts[k]:ends[k]]`` (byte offsets, ``starts[0] <= ends[0] <= starts[1] <= ...``)
     as a ``string`` array, cut out of ``data`` (already checked as UTF-8, cut at ASCII bytes).

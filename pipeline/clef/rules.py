@@ -36,7 +36,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pipeline.clef.arrays import strings, to_arrow, to_numpy, to_numpy_filled
+from pipeline.clef.arrays import strings, to_arrow, to_numpy
 from pipeline.clef.measures import CLEF_STATISTICS
 from pipeline.clef.reader import Mentions
 from pipeline.core.spans import overlap_pairs
@@ -121,8 +121,7 @@ def match_columns(gold: Mentions, system: Mentions) -> MatchColumns:
     _, cui_g, cui_s = _joint_codes(gold.column("cui"), system.column("cui"), sort=False)
     width = int(max(key_g.max(initial=-1), key_s.max(initial=-1))) + 1
     # Exact: the same (report, offsets); unique per side, so a hash lookup pairs them one to one.
-    found = pc.index_in(to_arrow(report_g * width + key_g), value_set=to_arrow(report_s * width + key_s))
-    g_partner = to_numpy_filled(found, -1)
+    g_partner = _find(report_g * width + key_g, report_s * width + key_s)
     paired_g = np.flatnonzero(g_partner >= 0)
     paired_s = g_partner[paired_g]
     s_partner = np.full(n_s, -1, dtype=np.int64)
@@ -358,18 +357,15 @@ def _one_to_one(
     if len(g) == 0:
         empty = np.zeros(0, dtype=np.int64)
         return empty, empty, empty
-    order = np.lexsort(
-        (
-            key_s[s],
-            system.ints("end")[s],
-            system.ints("start")[s],
-            key_g[g],
-            gold.ints("end")[g],
-            gold.ints("start")[g],
-            -chars,
-            report_g[g],
-        )
-    )  # the last key sorts first: report, more shared characters, the gold's offsets, the prediction's
+    # Rank each side's mentions by (first start, last end, offsets key) once, then the pairs by two
+    # int64 keys: (report, more shared characters first) and (the gold's rank, the prediction's rank).
+    # The same order as a lexsort of all seven columns, cheaper.
+    g_rank = _rank(gold.ints("start"), gold.ints("end"), key_g)
+    s_rank = _rank(system.ints("start"), system.ints("end"), key_s)
+    most = int(chars.max()) + 1
+    by_report = report_g[g] * most + (most - 1 - chars)
+    by_mentions = g_rank[g] * max(len(system), 1) + s_rank[s]
+    order = np.lexsort((by_mentions, by_report))
     # In rank order, a pair is what the greedy sweep takes next when it is the first live pair of both its
     # gold mention and its prediction; taking all such pairs at once changes nothing (none shares a
     # mention with another), and the rounds end when no live pair is left.
@@ -380,9 +376,7 @@ def _one_to_one(
     used_s = np.zeros(len(system), dtype=bool)
     while live.any():
         position = np.flatnonzero(live)
-        first_g = position[_firsts(ranked_g[position])]
-        first_s = position[_firsts(ranked_s[position])]
-        now = np.intersect1d(first_g, first_s, assume_unique=True)
+        now = position[_firsts(ranked_g[position], len(gold)) & _firsts(ranked_s[position], len(system))]
         taken[now] = True
         used_g[ranked_g[now]] = True
         used_s[ranked_s[now]] = True
@@ -391,9 +385,31 @@ def _one_to_one(
     return g[chosen], s[chosen], chars[chosen]
 
 
-def _firsts(values: np.ndarray) -> np.ndarray:
-    """The index of the first occurrence of each distinct value (as ``np.unique``'s ``return_index``)."""
-    return np.unique(values, return_index=True)[1]
+def _find(needles: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """For each needle, the index of the equal element of ``values`` (distinct), -1 when none (by a
+    sort: the codes come nearly sorted, in reading order)."""
+    if len(values) == 0:
+        return np.full(len(needles), -1, dtype=np.int64)
+    order = np.argsort(values, kind="stable")
+    ordered = values[order]
+    at = np.minimum(np.searchsorted(ordered, needles), len(values) - 1)
+    return np.where(ordered[at] == needles, order[at], -1).astype(np.int64)
+
+
+def _rank(start: np.ndarray, end: np.ndarray, key: np.ndarray) -> np.ndarray:
+    """Each mention's rank by (start, end, key): distinct ranks, 0 .. n-1."""
+    order = np.lexsort((key, end, start))
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    return rank
+
+
+def _firsts(values: np.ndarray, size: int) -> np.ndarray:
+    """Whether each element is the first occurrence of its value (values in ``0 .. size-1``)."""
+    index = np.arange(len(values))
+    first = np.full(size, len(values), dtype=np.int64)
+    np.minimum.at(first, values, index)
+    return first[values] == index
 
 
 def _joint_codes(a: pa.Array, b: pa.Array, sort: bool) -> tuple[pa.Array, np.ndarray, np.ndarray]:
