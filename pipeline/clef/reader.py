@@ -137,41 +137,18 @@ def read_mentions(directory: str | Path, side: str, nbest: bool = False, one_cod
         raise
     file_ends = np.cumsum(np.fromiter((len(d) for d in datas), dtype=np.int64, count=len(datas)))
     del datas
-    table, piece_mention, offsets = _parse(
-        data, np.frombuffer(joined, dtype=np.uint8), file_ends, names, base_names, nbest, one_code
+    table, piece_mention, starts, ends = _parse(
+        data,
+        np.frombuffer(joined, dtype=np.uint8),
+        file_ends,
+        names,
+        base_names,
+        nbest,
+        one_code,
+        warnings,
+        str(directory),
     )
-    # A later line with the same report and offsets replaces an earlier one: the last row of each
-    # (report, key) pair of codes (Arrow's hash), found by a sort only when some pair repeats.
-    combined = _pair_codes(table.column("report"), table.column("key"))
-    last = _last_of_each(combined)
-    replaced = np.ones(table.num_rows, dtype=bool)
-    replaced[last] = False
-    if replaced.any():
-        file_of_row = to_numpy(table.column("file_index"))
-        line_of_row = to_numpy(table.column("line"))
-        shown = np.flatnonzero(replaced)
-        order = np.argsort(combined, kind="stable")
-        ordered = combined[order]
-        for row in shown[:_WARNINGS_SHOWN]:
-            report_of, key_of = table["report"][int(row)].as_py(), table["key"][int(row)].as_py()
-            by = int(order[np.searchsorted(ordered, combined[row], side="right") - 1])
-            warnings.append(
-                f"{names[file_of_row[row]]}:{line_of_row[row]}: replaced by "
-                f"{base_names[file_of_row[by]]}:{line_of_row[by]} "
-                f"(same report {report_of!r} and offsets {key_of}), as eval.pl does"
-            )
-        if len(shown) > _WARNINGS_SHOWN:
-            warnings.append(f"{directory}: {len(shown) - _WARNINGS_SHOWN} more lines replaced by later ones")
-        table = table.filter(to_arrow(~replaced))
-        kept_pieces = ~replaced[piece_mention]
-        renumber = np.cumsum(~replaced) - 1
-        piece_mention = renumber[piece_mention[kept_pieces]]
-        starts, ends = offsets[0::2][kept_pieces], offsets[1::2][kept_pieces]
-    else:
-        starts, ends = offsets[0::2], offsets[1::2]
-    table = table.drop_columns(["file_index"])
-    table = table.add_column(1, "mention", to_arrow(np.arange(table.num_rows, dtype=np.int64)))
-    return Mentions(side, table, piece_mention, starts.copy(), ends.copy(), warnings, digest)
+    return Mentions(side, table, piece_mention, starts, ends, warnings, digest)
 
 
 def _parse(
@@ -182,10 +159,13 @@ def _parse(
     base_names: list[str],
     nbest: bool,
     one_code: bool,
-) -> tuple[pa.Table, np.ndarray, np.ndarray]:
+    warnings: list[str],
+    directory: str,
+) -> tuple[pa.Table, np.ndarray, np.ndarray, np.ndarray]:
     """The lines of the joined files ``text`` (bytes as uint8, every file ending with a line end) as
-    a table of mentions in reading order (with a ``file_index`` column), each piece's mention, and the
-    offsets (start, end, start, end, ...). Bad lines raise :class:`InputError`.
+    the mentions table of :class:`Mentions` (a later line with the same report and offsets replacing
+    an earlier one, said in ``warnings``), and each piece's mention, start and end. Bad lines raise
+    :class:`InputError`, replaced or not.
 
     Lines, fields and offsets are found on the bytes with numpy (line ends, ``||`` separators, digits),
     and the text fields are cut out of the buffer by Arrow without a Python string per line.
@@ -247,9 +227,64 @@ def _parse(
             f"expected offsets in increasing order (each piece's start <= end <= the next piece's start), "
             f"found {offsets[index + 1]} after {offsets[index]}",
         )
-    report, kind, cui_text = (
-        slices(data, field_start[first_field + k], field_end[first_field + k]) for k in range(3)
+
+    def field(k: int, rows: np.ndarray | None = None) -> pa.Array:
+        at = first_field + k if rows is None else first_field[rows] + k
+        return slices(data, field_start[at], field_end[at])
+
+    if nbest or one_code:  # Task 2's checks of the code field see every line, replaced or not
+        checked = _codes(field(2), nbest, one_code, fail)
+    n_offsets = counts - 3
+    report = field(0)
+    key = _keys(data, offsets, offset_start, offset_end, field_start[first_field + 3], line_end, n_offsets)
+    # A later line with the same report and offsets replaces an earlier one: the last row of each
+    # (report, key) pair of codes. Only the kept rows' other fields are cut out of the text.
+    combined = _pair_codes(report, key)
+    kept = np.zeros(len(combined), dtype=bool)
+    kept[_last_of_each(combined)] = True
+    rows = np.flatnonzero(kept)
+    if len(rows) < len(kept):
+        warnings += _replaced(
+            combined, kept, report, key, names, base_names, file_of_line, line_number, directory
+        )
+        mask = to_arrow(kept)
+        report, key = report.filter(mask), key.filter(mask)
+        if nbest or one_code:
+            checked = tuple(column.filter(mask) for column in checked)
+    cui_text, codes, cui = checked if nbest or one_code else _codes(field(2, rows), False, False, fail)
+    first = (np.cumsum(n_offsets) - n_offsets)[rows]
+    last = first + n_offsets[rows] - 1
+    files = pa.DictionaryArray.from_arrays(
+        to_arrow(file_of_line[rows].astype(np.int32)), strings(base_names)
+    ).cast(pa.string())
+    table = pa.table(
+        {
+            "report": report,
+            "mention": to_arrow(np.arange(len(rows), dtype=np.int64)),
+            "file": files,
+            "line": to_arrow(line_number[rows].astype(np.int64)),
+            "type": field(1, rows),
+            "cui": cui,
+            "cui_text": cui_text,
+            "codes": codes,
+            "key": key,
+            "start": to_arrow(offsets[first]),
+            "end": to_arrow(offsets[last]),
+            "n_pieces": to_arrow(n_offsets[rows] // 2),
+        }
     )
+    piece_mention = np.repeat(np.arange(len(counts)), n_offsets // 2)
+    starts, ends = offsets[0::2], offsets[1::2]
+    if len(rows) < len(kept):
+        kept_pieces = kept[piece_mention]
+        piece_mention = (np.cumsum(kept) - 1)[piece_mention[kept_pieces]]
+        starts, ends = starts[kept_pieces], ends[kept_pieces]
+    return table, piece_mention, starts.copy(), ends.copy()
+
+
+def _codes(cui_text: pa.Array, nbest: bool, one_code: bool, fail: Any) -> tuple[pa.Array, pa.Array, pa.Array]:
+    """``cui_text``, ``codes`` (lower-cased; with ``nbest`` trimmed) and ``cui`` (the first code with
+    ``nbest``) of the code fields; ``fail(row, message)`` makes the error of a bad one."""
     codes = pc.utf8_lower(cui_text)
     if nbest:
         codes = pc.utf8_trim_whitespace(codes)
@@ -258,38 +293,42 @@ def _parse(
             raise fail(
                 int(np.flatnonzero(empty)[0]), "expected the n-best codes, best first, in the CUI field"
             )
-        cui = pc.list_element(pc.utf8_split_whitespace(codes), 0)
-    else:
-        cui = codes
-        if one_code:
-            several = to_numpy(pc.match_substring_regex(cui, r"\s"))
-            if several.any():
-                row = int(np.flatnonzero(several)[0])
-                raise fail(row, f"expected one code in the CUI field, found {cui_text[row].as_py()!r}")
-    n_offsets = counts - 3
-    first = np.cumsum(n_offsets) - n_offsets
-    key = _keys(data, offsets, offset_start, offset_end, field_start[first_field + 3], line_end, n_offsets)
-    files = pa.DictionaryArray.from_arrays(to_arrow(file_of_line.astype(np.int32)), strings(base_names)).cast(
-        pa.string()
-    )
-    table = pa.table(
-        {
-            "report": report,
-            "file": files,
-            "line": to_arrow(line_number.astype(np.int64)),
-            "type": kind,
-            "cui": cui,
-            "cui_text": cui_text,
-            "codes": codes,
-            "key": key,
-            "start": to_arrow(offsets[first]),
-            "end": to_arrow(offsets[first + n_offsets - 1]),
-            "n_pieces": to_arrow(n_offsets // 2),
-            "file_index": to_arrow(file_of_line.astype(np.int64)),
-        }
-    )
-    piece_mention = np.repeat(np.arange(len(counts)), n_offsets // 2)
-    return table, piece_mention, offsets
+        return cui_text, codes, pc.list_element(pc.utf8_split_whitespace(codes), 0)
+    if one_code:
+        several = to_numpy(pc.match_substring_regex(codes, r"\s"))
+        if several.any():
+            row = int(np.flatnonzero(several)[0])
+            raise fail(row, f"expected one code in the CUI field, found {cui_text[row].as_py()!r}")
+    return cui_text, codes, codes
+
+
+def _replaced(
+    combined: np.ndarray,
+    kept: np.ndarray,
+    report: pa.Array,
+    key: pa.Array,
+    names: list[str],
+    base_names: list[str],
+    file_of_line: np.ndarray,
+    line_number: np.ndarray,
+    directory: str,
+) -> list[str]:
+    """The warnings for the replaced lines (the first ``_WARNINGS_SHOWN``, then how many more)."""
+    shown = np.flatnonzero(~kept)
+    order = np.argsort(combined, kind="stable")
+    ordered = combined[order]
+    warnings = []
+    for row in shown[:_WARNINGS_SHOWN]:
+        report_of, key_of = report[int(row)].as_py(), key[int(row)].as_py()
+        by = int(order[np.searchsorted(ordered, combined[row], side="right") - 1])
+        warnings.append(
+            f"{names[file_of_line[row]]}:{line_number[row]}: replaced by "
+            f"{base_names[file_of_line[by]]}:{line_number[by]} "
+            f"(same report {report_of!r} and offsets {key_of}), as eval.pl does"
+        )
+    if len(shown) > _WARNINGS_SHOWN:
+        warnings.append(f"{directory}: {len(shown) - _WARNINGS_SHOWN} more lines replaced by later ones")
+    return warnings
 
 
 def _separators(text: np.ndarray) -> np.ndarray:
@@ -356,10 +395,10 @@ def _keys(
     return pc.binary_join(lists, "-")
 
 
-def _pair_codes(report: pa.ChunkedArray, key: pa.ChunkedArray) -> np.ndarray:
+def _pair_codes(report: pa.Array, key: pa.Array) -> np.ndarray:
     """One int64 code per row, equal exactly when both the report and the key are."""
-    report_code = pc.dictionary_encode(report).combine_chunks()
-    key_code = pc.dictionary_encode(key).combine_chunks()
+    report_code = pc.dictionary_encode(report)
+    key_code = pc.dictionary_encode(key)
     width = max(len(key_code.dictionary), 1)
     return to_numpy(report_code.indices).astype(np.int64) * width + to_numpy(key_code.indices)
 

@@ -397,8 +397,15 @@ def _find(needles: np.ndarray, values: np.ndarray) -> np.ndarray:
 
 
 def _rank(start: np.ndarray, end: np.ndarray, key: np.ndarray) -> np.ndarray:
-    """Each mention's rank by (start, end, key): distinct ranks, 0 .. n-1."""
-    order = np.lexsort((key, end, start))
+    """Each mention's rank by (start, end, key): distinct ranks, 0 .. n-1 (one argsort of an int64
+    made of the three when it fits, a lexsort otherwise)."""
+    if len(start) == 0:
+        return np.zeros(0, dtype=np.int64)
+    ends, keys = int(end.max()) + 1, int(key.max()) + 1
+    if (int(start.max()) + 1) * ends * keys < 2**62:
+        order = np.argsort((start * ends + end) * keys + key, kind="stable")
+    else:
+        order = np.lexsort((key, end, start))
     rank = np.empty(len(order), dtype=np.int64)
     rank[order] = np.arange(len(order))
     return rank
