@@ -77,11 +77,12 @@ class Mentions:
         return self.table.num_rows
 
     def column(self, name: str) -> pa.Array:
-        """A column of ``table`` as one Arrow array."""
-        return self.table.column(name).combine_chunks()
+        """A column of ``table`` as one Arrow array (no copy when it is one chunk already)."""
+        column = self.table.column(name)
+        return column.chunk(0) if column.num_chunks == 1 else column.combine_chunks()
 
     def ints(self, name: str) -> np.ndarray:
-        """An int64 column of ``table`` as numpy."""
+        """An int64 column of ``table`` as numpy (a view)."""
         return to_numpy(self.column(name)).astype(np.int64, copy=False)
 
     @cached_property
