@@ -86,9 +86,31 @@ class Mentions:
         return to_numpy(self.column(name)).astype(np.int64, copy=False)
 
     @cached_property
+    def offsets(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every mention's offsets (start, end, start, end, ...) in mention order, and how many each has."""
+        offsets = np.empty(2 * len(self.piece_start), dtype=np.int64)
+        offsets[0::2], offsets[1::2] = self.piece_start, self.piece_end
+        return offsets, self.ints("n_pieces") * 2
+
+    @cached_property
+    def key(self) -> pa.Array:
+        """eval.pl's key of each mention (the offsets joined by ``-``): the table's ``key`` column when it
+        has one, else written from the pieces (the reader leaves it out: matching needs no text)."""
+        if "key" in self.table.column_names:
+            return self.column("key")
+        return offset_keys(*self.offsets)
+
+    def key_codes(self) -> np.ndarray:
+        """:func:`offset_codes` of the mentions: equal codes, equal offsets."""
+        return offset_codes(*self.offsets)
+
+    @cached_property
     def frame(self) -> Any:
-        """``table`` as a pandas DataFrame."""
-        return self.table.to_pandas()
+        """``table`` as a pandas DataFrame, with the ``key`` column after ``codes``."""
+        table = self.table
+        if "key" not in table.column_names:
+            table = table.add_column(table.column_names.index("codes") + 1, "key", self.key)
+        return table.to_pandas()
 
     @cached_property
     def pieces(self) -> Any:
@@ -237,19 +259,27 @@ def _parse(
         checked = _codes(field(2), nbest, one_code, fail)
     n_offsets = counts - 3
     report = field(0)
-    key = _keys(data, offsets, offset_start, offset_end, field_start[first_field + 3], line_end, n_offsets)
     # A later line with the same report and offsets replaces an earlier one: the last row of each
-    # (report, key) pair of codes. Only the kept rows' other fields are cut out of the text.
-    combined = _pair_codes(report, key)
+    # (report, offsets) pair of codes. Only the kept rows' other fields are cut out of the text.
+    combined = _pair_codes(report, offset_codes(offsets, n_offsets))
     kept = np.zeros(len(combined), dtype=bool)
     kept[_last_of_each(combined)] = True
     rows = np.flatnonzero(kept)
     if len(rows) < len(kept):
         warnings += _replaced(
-            combined, kept, report, key, names, base_names, file_of_line, line_number, directory
+            combined,
+            kept,
+            report,
+            offsets,
+            n_offsets,
+            names,
+            base_names,
+            file_of_line,
+            line_number,
+            directory,
         )
         mask = to_arrow(kept)
-        report, key = report.filter(mask), key.filter(mask)
+        report = report.filter(mask)
         if nbest or one_code:
             checked = tuple(column.filter(mask) for column in checked)
     cui_text, codes, cui = checked if nbest or one_code else _codes(field(2, rows), False, False, fail)
@@ -268,7 +298,6 @@ def _parse(
             "cui": cui,
             "cui_text": cui_text,
             "codes": codes,
-            "key": key,
             "start": to_arrow(offsets[first]),
             "end": to_arrow(offsets[last]),
             "n_pieces": to_arrow(n_offsets[rows] // 2),
@@ -307,7 +336,8 @@ def _replaced(
     combined: np.ndarray,
     kept: np.ndarray,
     report: pa.Array,
-    key: pa.Array,
+    offsets: np.ndarray,
+    n_offsets: np.ndarray,
     names: list[str],
     base_names: list[str],
     file_of_line: np.ndarray,
@@ -316,11 +346,13 @@ def _replaced(
 ) -> list[str]:
     """The warnings for the replaced lines (the first ``_WARNINGS_SHOWN``, then how many more)."""
     shown = np.flatnonzero(~kept)
+    first = np.cumsum(n_offsets) - n_offsets
     order = np.argsort(combined, kind="stable")
     ordered = combined[order]
     warnings = []
     for row in shown[:_WARNINGS_SHOWN]:
-        report_of, key_of = report[int(row)].as_py(), key[int(row)].as_py()
+        report_of = report[int(row)].as_py()
+        key_of = "-".join(str(o) for o in offsets[first[row] : first[row] + n_offsets[row]].tolist())
         by = int(order[np.searchsorted(ordered, combined[row], side="right") - 1])
         warnings.append(
             f"{names[file_of_line[row]]}:{line_number[row]}: replaced by "
@@ -375,33 +407,34 @@ def _decimal_digits(values: np.ndarray) -> np.ndarray:
     return np.searchsorted(_POWERS, values, side="right").astype(np.int64) + 1
 
 
-def _keys(
-    data: pa.Buffer,
-    offsets: np.ndarray,
-    offset_start: np.ndarray,
-    offset_end: np.ndarray,
-    tail_start: np.ndarray,
-    line_end: np.ndarray,
-    n_offsets: np.ndarray,
-) -> pa.Array:
-    """eval.pl's key of each mention: its offsets joined by ``-``, written back from the integers (``010``
-    is ``10``). When every offset is written that way already, the key is the line's offsets text with
-    ``||`` as ``-``; otherwise the integers are written and joined."""
-    if np.array_equal(offset_end - offset_start, _decimal_digits(offsets)):
-        return pc.replace_substring(slices(data, tail_start, line_end), "||", "-")
+def offset_codes(offsets: np.ndarray, n_offsets: np.ndarray) -> np.ndarray:
+    """One int64 code per mention, equal exactly when the mentions' offsets are (``offsets`` all
+    mentions' offsets in order, ``n_offsets`` how many each has): Arrow's hash of each mention's
+    offsets as raw bytes, a view of ``offsets`` (no text)."""
+    bounds = np.zeros(len(n_offsets) + 1, dtype=np.int64)
+    np.cumsum(n_offsets * 8, out=bounds[1:])
+    raw = np.ascontiguousarray(offsets, dtype=np.int64)
+    values = pa.Array.from_buffers(
+        pa.large_binary(), len(n_offsets), [None, pa.py_buffer(bounds), pa.py_buffer(raw)]
+    )
+    return to_numpy(pc.dictionary_encode(values).indices).astype(np.int64)
+
+
+def offset_keys(offsets: np.ndarray, n_offsets: np.ndarray) -> pa.Array:
+    """eval.pl's key of each mention: its offsets joined by ``-``, written from the integers (``010`` is
+    ``10``)."""
+    bounds = np.zeros(len(n_offsets) + 1, dtype=np.int32)
+    np.cumsum(n_offsets, out=bounds[1:])
     lists = pa.ListArray.from_arrays(
-        to_arrow(np.concatenate([[0], np.cumsum(n_offsets)]).astype(np.int32)),
-        pc.cast(to_arrow(offsets), pa.string()),
+        to_arrow(bounds), pc.cast(to_arrow(offsets.astype(np.int64)), pa.string())
     )
     return pc.binary_join(lists, "-")
 
 
-def _pair_codes(report: pa.Array, key: pa.Array) -> np.ndarray:
-    """One int64 code per row, equal exactly when both the report and the key are."""
-    report_code = pc.dictionary_encode(report)
-    key_code = pc.dictionary_encode(key)
-    width = max(len(key_code.dictionary), 1)
-    return to_numpy(report_code.indices).astype(np.int64) * width + to_numpy(key_code.indices)
+def _pair_codes(report: pa.Array, key_code: np.ndarray) -> np.ndarray:
+    """One int64 code per row, equal exactly when both the report and the offsets are."""
+    report_code = to_numpy(pc.dictionary_encode(report).indices).astype(np.int64)
+    return report_code * max(int(key_code.max(initial=-1)) + 1, 1) + key_code
 
 
 def _last_of_each(codes: np.ndarray) -> np.ndarray:

@@ -38,7 +38,7 @@ import pyarrow.compute as pc
 
 from pipeline.clef.arrays import strings, to_arrow, to_numpy
 from pipeline.clef.measures import CLEF_STATISTICS
-from pipeline.clef.reader import Mentions
+from pipeline.clef.reader import Mentions, offset_codes
 from pipeline.core.spans import overlap_pairs
 from schemas import STATISTICS
 
@@ -114,11 +114,12 @@ def match_columns(gold: Mentions, system: Mentions) -> MatchColumns:
     """
     n_g, n_s = len(gold), len(system)
     # Strings become integer codes shared by both sides, once: reports (sorted: the by-report order)
-    # and offsets keys (sorted: they rank the one-to-one ties, which must not depend on reading order)
-    # and CUIs for equality.
+    # and CUIs for equality; so do the offsets (a code per distinct sequence of offsets, no text).
     reports, report_g, report_s = _joint_codes(gold.column("report"), system.column("report"), sort=True)
-    _, key_g, key_s = _joint_codes(gold.column("key"), system.column("key"), sort=True)
     _, cui_g, cui_s = _joint_codes(gold.column("cui"), system.column("cui"), sort=False)
+    (g_offsets, g_counts), (s_offsets, s_counts) = gold.offsets, system.offsets
+    key_codes = offset_codes(np.concatenate([g_offsets, s_offsets]), np.concatenate([g_counts, s_counts]))
+    key_g, key_s = key_codes[:n_g], key_codes[n_g:]
     width = int(max(key_g.max(initial=-1), key_s.max(initial=-1))) + 1
     # Exact: the same (report, offsets); unique per side, so a hash lookup pairs them one to one.
     g_partner = _find(report_g * width + key_g, report_s * width + key_s)
@@ -135,7 +136,7 @@ def match_columns(gold: Mentions, system: Mentions) -> MatchColumns:
     pair_g, pair_s, pair_chars = _overlapping_mentions(gold, system, report_g, report_s)
     pair_same_cui = cui_g[pair_g] == cui_s[pair_s]
     chosen_g, chosen_s, chosen_chars = _one_to_one(
-        pair_g, pair_s, pair_chars, gold, system, report_g, key_g, key_s
+        pair_g, pair_s, pair_chars, gold, system, report_g, report_s
     )
 
     def side(n: int, partner: np.ndarray, paired: np.ndarray, overlapping: np.ndarray, chosen: np.ndarray,
@@ -348,20 +349,19 @@ def _one_to_one(
     gold: Mentions,
     system: Mentions,
     report_g: np.ndarray,
-    key_g: np.ndarray,
-    key_s: np.ndarray,
+    report_s: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The greedy one-to-one pairing of overlapping mention pairs ``(g, s)`` sharing ``chars``
-    characters, largest overlap first (module doc); offsets keys enter the ranking as their sorted
-    codes (``key_g``, ``key_s``). Returns the chosen pairs' gold, system and chars, by gold mention."""
+    characters, largest overlap first (module doc); ``report_g``, ``report_s`` each mention's report
+    code. Returns the chosen pairs' gold, system and chars, by gold mention."""
     if len(g) == 0:
         empty = np.zeros(0, dtype=np.int64)
         return empty, empty, empty
-    # Rank each side's mentions by (first start, last end, offsets key) once, then the pairs by two
+    # Rank each side's mentions by (report, first start, last end, offsets key) once, then the pairs by two
     # int64 keys: (report, more shared characters first) and (the gold's rank, the prediction's rank).
     # The same order as a lexsort of all seven columns, cheaper.
-    g_rank = _rank(gold.ints("start"), gold.ints("end"), key_g)
-    s_rank = _rank(system.ints("start"), system.ints("end"), key_s)
+    g_rank = _rank(gold, report_g)
+    s_rank = _rank(system, report_s)
     most = int(chars.max()) + 1
     by_report = report_g[g] * most + (most - 1 - chars)
     by_mentions = g_rank[g] * max(len(system), 1) + s_rank[s]
@@ -396,18 +396,39 @@ def _find(needles: np.ndarray, values: np.ndarray) -> np.ndarray:
     return np.where(ordered[at] == needles, order[at], -1).astype(np.int64)
 
 
-def _rank(start: np.ndarray, end: np.ndarray, key: np.ndarray) -> np.ndarray:
-    """Each mention's rank by (start, end, key): distinct ranks, 0 .. n-1 (one argsort of an int64
-    made of the three when it fits, a lexsort otherwise)."""
+def _rank(mentions: Mentions, report: np.ndarray) -> np.ndarray:
+    """Each mention's rank by (report, first start, last end, offsets key as text): distinct ranks,
+    0 .. n-1. One argsort of an int64 made of the first three; the keys' text is written only for
+    mentions of one report with the same start and end (discontiguous ones), to order those.
+    """
+    start, end = mentions.ints("start"), mentions.ints("end")
     if len(start) == 0:
         return np.zeros(0, dtype=np.int64)
-    ends, keys = int(end.max()) + 1, int(key.max()) + 1
-    if (int(start.max()) + 1) * ends * keys < 2**62:
-        # Equal values are mentions of different reports (a report's offsets keys are distinct), whose
-        # order never matters: no stable sort needed.
-        order = np.argsort((start * ends + end) * keys + key)
+    starts, ends = int(start.max()) + 1, int(end.max()) + 1
+    if (int(report.max()) + 1) * starts * ends >= 2**62:
+        texts = _text_ranks(mentions.key)
+        order = np.lexsort((texts, end, start, report))
     else:
-        order = np.lexsort((key, end, start))
+        value = (report * starts + start) * ends + end
+        order = np.argsort(value, kind="stable")
+        ordered = value[order]
+        same = ordered[1:] == ordered[:-1]
+        tied = np.zeros(len(order), dtype=bool)
+        tied[1:] |= same
+        tied[:-1] |= same
+        if tied.any():  # contiguous runs of equal values: order each by the keys' text
+            rows = order[tied]
+            texts = _text_ranks(mentions.key.take(to_arrow(rows)))
+            order[tied] = rows[np.lexsort((texts, value[rows]))]
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    return rank
+
+
+def _text_ranks(texts: pa.Array) -> np.ndarray:
+    """Each string's rank in sorted (code point) order; equal strings, equal ranks are not needed
+    (callers' strings are distinct within a report), any order among them."""
+    order = to_numpy(pc.array_sort_indices(texts)).astype(np.int64)
     rank = np.empty(len(order), dtype=np.int64)
     rank[order] = np.arange(len(order))
     return rank
