@@ -24,7 +24,10 @@ trailing empty fields, so eval.pl took ``r||D||C||1||5||``); files are read in n
 two identical mentions in different files is "second" is defined (eval.pl follows ``readdir``); a
 one-character file name is read (eval.pl's pattern ``^[^.].*[^~]$`` needs two characters).
 
-Everything after the per-file decoding is column operations (pyarrow compute), never a loop per line.
+Nothing loops over lines: the files' bytes are joined once, line ends, ``||`` separators and offsets are
+found on them with numpy, text fields are cut out of the one buffer by Arrow, and replaced lines are
+found by hashing each mention's offsets as bytes (eval.pl's text key is written only when asked for).
+Nothing here imports pandas until a frame is asked for.
 """
 
 from __future__ import annotations
@@ -57,8 +60,9 @@ class Mentions:
     ``table`` columns (Arrow): ``report``, ``mention`` (0-based, reading order after replacements),
     ``file`` (the file's name), ``line`` (1-based), ``type``, ``cui`` (lower-cased: what is compared),
     ``cui_text`` (as written), ``codes`` (the field lower-cased: a Task 2 gold line's n-best codes
-    separated by spaces, else the CUI alone), ``key`` (the offsets joined by ``-``, eval.pl's key),
-    ``start`` and ``end`` (of the first and the last piece), ``n_pieces`` (int64). ``piece_mention``,
+    separated by spaces, else the CUI alone), ``start`` and ``end`` (of the first and the last piece),
+    ``n_pieces`` (int64); ``key`` (the offsets joined by ``-``, eval.pl's key) is the property
+    :attr:`key` (a column of ``table`` only when read back from an artifact). ``piece_mention``,
     ``piece_start``, ``piece_end``: int64 numpy arrays, grouped by mention in mention order. ``frame``
     and ``pieces`` are the same as pandas frames (made on first use: the command never needs them).
     ``warnings``: what was read but said (CRLF line ends, replaced lines), ``file:line: ...``.
