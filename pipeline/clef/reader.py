@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -49,6 +50,21 @@ from pipeline.core.errors import InputError
 GOLD, SYSTEM = "gold", "system"
 FORMAT = "report||type||CUI||start||end[||start||end ...]"
 _DIGITS = r"^[0-9]{1,18}$"  # int64 holds 18 digits whatever they are
+#: The columns of :attr:`Mentions.frame`, in order.
+FRAME_COLUMNS = (
+    "report",
+    "mention",
+    "file",
+    "line",
+    "type",
+    "cui",
+    "cui_text",
+    "codes",
+    "key",
+    "start",
+    "end",
+    "n_pieces",
+)
 _WARNINGS_SHOWN = 20  # replacement warnings written out per directory; the rest are counted
 _POWERS = 10 ** np.arange(1, 19, dtype=np.int64)  # 10, 100, ..., 10**18
 
@@ -62,7 +78,8 @@ class Mentions:
     ``cui_text`` (as written), ``codes`` (the field lower-cased: a Task 2 gold line's n-best codes
     separated by spaces, else the CUI alone), ``start`` and ``end`` (of the first and the last piece),
     ``n_pieces`` (int64); ``key`` (the offsets joined by ``-``, eval.pl's key) is the property
-    :attr:`key` (a column of ``table`` only when read back from an artifact). ``piece_mention``,
+    :attr:`key` (a column of ``table`` only when read back from an artifact); ``file`` and ``type``
+    are ``deferred`` when read (made by :meth:`column` on demand: matching needs neither). ``piece_mention``,
     ``piece_start``, ``piece_end``: int64 numpy arrays, grouped by mention in mention order. ``frame``
     and ``pieces`` are the same as pandas frames (made on first use: the command never needs them).
     ``warnings``: what was read but said (CRLF line ends, replaced lines), ``file:line: ...``.
@@ -76,12 +93,15 @@ class Mentions:
     piece_end: np.ndarray
     warnings: list[str] = field(default_factory=list)
     digest: str = ""
+    deferred: dict[str, Callable[[], pa.Array]] = field(default_factory=dict)
 
     def __len__(self) -> int:
         return self.table.num_rows
 
     def column(self, name: str) -> pa.Array:
-        """A column of ``table`` as one Arrow array (no copy when it is one chunk already)."""
+        """A column of ``table`` (or a deferred one) as one Arrow array (no copy when it is one chunk)."""
+        if name not in self.table.column_names and name in self.deferred:
+            return self.deferred[name]()
         column = self.table.column(name)
         return column.chunk(0) if column.num_chunks == 1 else column.combine_chunks()
 
@@ -110,10 +130,12 @@ class Mentions:
 
     @cached_property
     def frame(self) -> Any:
-        """``table`` as a pandas DataFrame, with the ``key`` column after ``codes``."""
+        """``table`` as a pandas DataFrame, with the deferred columns and ``key``, in the order of
+        ``FRAME_COLUMNS`` (a table read back from an artifact has them all: its own order)."""
         table = self.table
-        if "key" not in table.column_names:
-            table = table.add_column(table.column_names.index("codes") + 1, "key", self.key)
+        if any(name not in table.column_names for name in FRAME_COLUMNS):
+            columns = {name: self.key if name == "key" else self.column(name) for name in FRAME_COLUMNS}
+            table = pa.table(columns)
         return table.to_pandas()
 
     @cached_property
@@ -164,7 +186,7 @@ def read_mentions(directory: str | Path, side: str, nbest: bool = False, one_cod
         raise
     file_ends = np.cumsum(np.fromiter((len(d) for d in datas), dtype=np.int64, count=len(datas)))
     del datas
-    table, piece_mention, starts, ends = _parse(
+    table, piece_mention, starts, ends, deferred = _parse(
         data,
         np.frombuffer(joined, dtype=np.uint8),
         file_ends,
@@ -175,7 +197,7 @@ def read_mentions(directory: str | Path, side: str, nbest: bool = False, one_cod
         warnings,
         str(directory),
     )
-    return Mentions(side, table, piece_mention, starts, ends, warnings, digest)
+    return Mentions(side, table, piece_mention, starts, ends, warnings, digest, deferred)
 
 
 def _parse(
@@ -188,11 +210,11 @@ def _parse(
     one_code: bool,
     warnings: list[str],
     directory: str,
-) -> tuple[pa.Table, np.ndarray, np.ndarray, np.ndarray]:
+) -> tuple[pa.Table, np.ndarray, np.ndarray, np.ndarray, dict[str, Callable[[], pa.Array]]]:
     """The lines of the joined files ``text`` (bytes as uint8, every file ending with a line end) as
     the mentions table of :class:`Mentions` (a later line with the same report and offsets replacing
-    an earlier one, said in ``warnings``), and each piece's mention, start and end. Bad lines raise
-    :class:`InputError`, replaced or not.
+    an earlier one, said in ``warnings``), each piece's mention, start and end, and the makers of the
+    deferred columns. Bad lines raise :class:`InputError`, replaced or not.
 
     Lines, fields and offsets are found on the bytes with numpy (line ends, ``||`` separators, digits),
     and the text fields are cut out of the buffer by Arrow without a Python string per line.
@@ -289,16 +311,11 @@ def _parse(
     cui_text, codes, cui = checked if nbest or one_code else _codes(field(2, rows), False, False, fail)
     first = (np.cumsum(n_offsets) - n_offsets)[rows]
     last = first + n_offsets[rows] - 1
-    files = pa.DictionaryArray.from_arrays(
-        to_arrow(file_of_line[rows].astype(np.int32)), strings(base_names)
-    ).cast(pa.string())
     table = pa.table(
         {
             "report": report,
             "mention": to_arrow(np.arange(len(rows), dtype=np.int64)),
-            "file": files,
             "line": to_arrow(line_number[rows].astype(np.int64)),
-            "type": field(1, rows),
             "cui": cui,
             "cui_text": cui_text,
             "codes": codes,
@@ -313,7 +330,14 @@ def _parse(
         kept_pieces = kept[piece_mention]
         piece_mention = (np.cumsum(kept) - 1)[piece_mention[kept_pieces]]
         starts, ends = starts[kept_pieces], ends[kept_pieces]
-    return table, piece_mention, starts.copy(), ends.copy()
+    # What only the frames show (the stages, the Workbench) is cut out when asked for.
+    deferred = {
+        "file": lambda: pa.DictionaryArray.from_arrays(
+            to_arrow(file_of_line[rows].astype(np.int32)), strings(base_names)
+        ).cast(pa.string()),
+        "type": lambda: field(1, rows),
+    }
+    return table, piece_mention, starts.copy(), ends.copy(), deferred
 
 
 def _codes(cui_text: pa.Array, nbest: bool, one_code: bool, fail: Any) -> tuple[pa.Array, pa.Array, pa.Array]:
