@@ -257,16 +257,16 @@ def tally_mentions(matches: Any, by_cui: bool = True) -> pa.Table:
     statistic = np.concatenate([np.zeros(len(missing), dtype=np.int64), statistic])
     values = np.concatenate([np.zeros(len(missing)), values])
 
-    def strings(index: np.ndarray, names: object, mask: np.ndarray | None = None) -> pa.Array:
+    def labels(index: np.ndarray, names: object, mask: np.ndarray | None = None) -> pa.Array:
         dictionary = pa.array(np.asarray(names, dtype=object), pa.string())
         indices = pa.array(index.astype(np.int32), mask=mask)
         return pa.DictionaryArray.from_arrays(indices, dictionary).cast(pa.string())
 
     return pa.Table.from_arrays(
         [
-            strings(unit, reports),
-            strings(category, cuis if len(cuis) else [""], null),
-            strings(statistic, CLEF_STATISTICS),
+            labels(unit, reports),
+            labels(category, cuis if len(cuis) else [""], null),
+            labels(statistic, CLEF_STATISTICS),
             pa.array(values, pa.float64()),
         ],
         schema=STATISTICS,
