@@ -17,7 +17,8 @@ Times, best of ``--repeat`` runs, in the same run so that the machine's load hit
 - ``iescore clef -t 1a`` on the same subset (a new process each time, as eval.pl; in process, no
   ``--store``), and on all reports;
 - with ``--evalpl-all``, eval.pl on all reports too (the issue's target is 20x on the same files);
-- the pipeline's functions alone (read both sides, match, tally) on all reports, in this process.
+- the command's functions alone (read both sides, match, count by report) on all reports, in this
+  process (no interpreter start, no imports).
 
 eval.pl's overlap test compares each prediction with every gold mention of its report (and copies the
 report's hash each time): quadratic per report. iescore finds overlapping pieces by a sort and range
@@ -38,7 +39,7 @@ from pathlib import Path
 
 import numpy as np
 
-from pipeline.clef import match_mentions, read_mentions, tally_mentions
+from pipeline.clef import match_columns, read_mentions, report_counts
 
 TEXT_PER_MENTION = 40
 
@@ -189,12 +190,11 @@ def main() -> None:
             start, cpu = time.perf_counter(), time.process_time()
             gold = read_mentions(root / "gold", "gold")
             system = read_mentions(root / "system", "system")
-            statistics = tally_mentions(match_mentions(gold, system))
+            counts = report_counts(match_columns(gold, system))
             walls.append(time.perf_counter() - start)
             cpus.append(time.process_time() - cpu)
-        rows.append((f"read + match + tally in process, {args.reports} reports", (min(walls), min(cpus))))
-        print(f"gold mentions {len(gold.frame)}, predictions {len(system.frame)}, "
-              f"statistics rows {statistics.num_rows}")  # fmt: skip
+        rows.append((f"read + match + count in process, {args.reports} reports", (min(walls), min(cpus))))
+        print(f"gold mentions {len(gold)}, predictions {len(system)}, reports {len(counts.reports)}")
         print(f"{'':55s} {'wall':>8s}   {'CPU':>8s}")
         for label, (wall, cpu) in rows:
             print(f"{label:55s} {wall:8.2f} s {cpu:8.2f} s")

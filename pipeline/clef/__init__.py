@@ -4,12 +4,41 @@ normalization accuracy strict and relaxed, eval.pl's output, and the Evaluation 
 What other wings may use: the families, the reader, the matching and tallies, the tables, the reports.
 """
 
-from pipeline.clef.campaign import CLEF_2_CAMPAIGN, CLEF_CAMPAIGN
-from pipeline.clef.family import CLEF_1A, CLEF_1B, CLEF_2, CLEF_STATISTICS, TASKS, clef_family
-from pipeline.clef.reader import Mentions, read_mentions
-from pipeline.clef.report import by_report_text, eval_text, one_to_one_text, output_name, scores_json
-from pipeline.clef.rules import by_report, match_mentions, tally_mentions, totals
-from pipeline.clef.tables import matches_table, mentions_from_table, mentions_table
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+# Where each public name lives. Imported on first use (PEP 562), so that ``iescore clef``, which needs
+# the reader, the matching and the report but not the families' contract (it imports pandas), starts
+# without pandas.
+_HOMES = {
+    "CLEF_2_CAMPAIGN": "campaign",
+    "CLEF_CAMPAIGN": "campaign",
+    "CLEF_1A": "family",
+    "CLEF_1B": "family",
+    "CLEF_2": "family",
+    "clef_family": "family",
+    "CLEF_STATISTICS": "measures",
+    "TASKS": "measures",
+    "Mentions": "reader",
+    "read_mentions": "reader",
+    "by_report_text": "report",
+    "eval_text": "report",
+    "one_to_one_text": "report",
+    "output_name": "report",
+    "scores_json": "report",
+    "ReportCounts": "rules",
+    "by_report": "rules",
+    "match_columns": "rules",
+    "match_mentions": "rules",
+    "report_counts": "rules",
+    "tally_mentions": "rules",
+    "totals": "rules",
+    "matches_table": "tables",
+    "mentions_from_table": "tables",
+    "mentions_table": "tables",
+}
 
 __all__ = [
     "CLEF_1A",
@@ -20,10 +49,12 @@ __all__ = [
     "CLEF_STATISTICS",
     "TASKS",
     "Mentions",
+    "ReportCounts",
     "by_report",
     "by_report_text",
     "clef_family",
     "eval_text",
+    "match_columns",
     "match_mentions",
     "matches_table",
     "mentions_from_table",
@@ -31,7 +62,17 @@ __all__ = [
     "one_to_one_text",
     "output_name",
     "read_mentions",
+    "report_counts",
     "scores_json",
     "tally_mentions",
     "totals",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
+    globals()[name] = value
+    return value

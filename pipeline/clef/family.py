@@ -27,105 +27,59 @@ same statistics, so one Task 1 campaign shows both), Task 1b's and Task 2's stri
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
-import numpy as np
-
+from pipeline.clef.measures import (
+    CLEF_STATISTICS,
+    MEASURE_NAMES_1A,
+    MEASURE_NAMES_ACCURACY,
+    TASKS,
+    precision_recall_f,
+    ratio,
+    task_1a,
+    task_1b,
+    task_2,
+)
 from pipeline.core.family import Family
 
-CLEF_STATISTICS = (
-    "strict_tp",
-    "strict_fp",
-    "strict_fn",
-    "relaxed_tp",
-    "relaxed_fp",
-    "relaxed_fn",
-    "one_to_one_tp",
-    "one_to_one_fp",
-    "one_to_one_fn",
-    "correct",
-    "nbest_correct",
-)
-_COLUMN = {name: i for i, name in enumerate(CLEF_STATISTICS)}
-#: Task names as eval.pl's ``-t`` takes them (CLEF eHealth 2013 and SemEval-2014 Task 7) -> ours.
-TASKS = {"1a": "1a", "1b": "1b", "2": "2", "A": "1a", "B": "1b"}
-
-
-def ratio(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
-    """``numerator / denominator``, 0 where the numerator is 0 (eval.pl's rule: no TP, no score)."""
-    numerator = np.asarray(numerator, dtype=np.float64)
-    denominator = np.asarray(denominator, dtype=np.float64)
-    out = np.zeros(np.broadcast(numerator, denominator).shape)
-    np.divide(numerator, denominator, out=out, where=(numerator != 0) & (denominator != 0))
-    return out
-
-
-def precision_recall_f(tp: np.ndarray, fp: np.ndarray, fn: np.ndarray) -> tuple[np.ndarray, ...]:
-    """P, R, F of counts (any shape), all three 0 where there is no true positive."""
-    precision = ratio(tp, tp + fp)
-    recall = ratio(tp, tp + fn)
-    f_score = ratio(2 * precision * recall, precision + recall)
-    return precision, recall, f_score
-
-
-def _column(sums: np.ndarray, name: str) -> np.ndarray:
-    return sums[..., _COLUMN[name]]
-
-
-def _task_1a(sums: np.ndarray, options: Mapping[str, Any]) -> np.ndarray:
-    values = []
-    for mode in ("strict", "relaxed", "one_to_one"):
-        values += precision_recall_f(*(_column(sums, f"{mode}_{c}") for c in ("tp", "fp", "fn")))
-    return np.concatenate([np.stack(values, axis=-1), _task_1b(sums, options)], axis=-1)
-
-
-def _task_1b(sums: np.ndarray, options: Mapping[str, Any]) -> np.ndarray:
-    correct = _column(sums, "correct")
-    gold = _column(sums, "strict_tp") + _column(sums, "strict_fn")
-    return np.stack([ratio(correct, gold), ratio(correct, _column(sums, "strict_tp"))], axis=-1)
-
-
-def _task_2(sums: np.ndarray, options: Mapping[str, Any]) -> np.ndarray:
-    gold = _column(sums, "strict_tp") + _column(sums, "strict_fn")
-    return np.stack(
-        [ratio(_column(sums, "correct"), gold), ratio(_column(sums, "nbest_correct"), gold)], axis=-1
-    )
-
+__all__ = [
+    "CLEF_1A",
+    "CLEF_1B",
+    "CLEF_2",
+    "CLEF_STATISTICS",
+    "TASKS",
+    "clef_family",
+    "precision_recall_f",
+    "ratio",
+]
 
 _COUNTS = CLEF_STATISTICS
 CLEF_1A = Family(
     name="clef-1a",
     unit="report",
     statistic_names=CLEF_STATISTICS,
-    measure_names=(
-        *(f"{mode}_{m}" for mode in ("strict", "relaxed", "one_to_one") for m in ("P", "R", "F")),
-        "strict_accuracy",
-        "relaxed_accuracy",
-    ),
+    measure_names=MEASURE_NAMES_1A,
     headline="strict_F",
     categories="CUI",
-    formula=_task_1a,
+    formula=task_1a,
     counts=_COUNTS,
 )
 CLEF_1B = Family(
     name="clef-1b",
     unit="report",
     statistic_names=CLEF_STATISTICS,
-    measure_names=("strict_accuracy", "relaxed_accuracy"),
+    measure_names=MEASURE_NAMES_ACCURACY,
     headline="strict_accuracy",
     categories="CUI",
-    formula=_task_1b,
+    formula=task_1b,
     counts=_COUNTS,
 )
 CLEF_2 = Family(
     name="clef-2",
     unit="report",
     statistic_names=CLEF_STATISTICS,
-    measure_names=("strict_accuracy", "relaxed_accuracy"),
+    measure_names=MEASURE_NAMES_ACCURACY,
     headline="strict_accuracy",
     categories="CUI",
-    formula=_task_2,
+    formula=task_2,
     counts=_COUNTS,
 )
 FAMILIES = {"1a": CLEF_1A, "1b": CLEF_1B, "2": CLEF_2}

@@ -24,48 +24,126 @@ trailing empty fields, so eval.pl took ``r||D||C||1||5||``); files are read in n
 two identical mentions in different files is "second" is defined (eval.pl follows ``readdir``); a
 one-character file name is read (eval.pl's pattern ``^[^.].*[^~]$`` needs two characters).
 
-Everything after the per-file decoding is column operations (pyarrow compute), never a loop per line.
+Nothing loops over lines: the files' bytes are joined once, line ends, ``||`` separators and offsets are
+found on them with numpy, text fields are cut out of the one buffer by Arrow, and replaced lines are
+found by hashing each mention's offsets as bytes (eval.pl's text key is written only when asked for).
+Nothing here imports pandas until a frame is asked for.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
+from typing import Any
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from pipeline.clef.arrays import slices, strings, to_arrow, to_numpy
 from pipeline.core.errors import InputError
 
 GOLD, SYSTEM = "gold", "system"
 FORMAT = "report||type||CUI||start||end[||start||end ...]"
 _DIGITS = r"^[0-9]{1,18}$"  # int64 holds 18 digits whatever they are
+#: The columns of :attr:`Mentions.frame`, in order.
+FRAME_COLUMNS = (
+    "report",
+    "mention",
+    "file",
+    "line",
+    "type",
+    "cui",
+    "cui_text",
+    "codes",
+    "key",
+    "start",
+    "end",
+    "n_pieces",
+)
 _WARNINGS_SHOWN = 20  # replacement warnings written out per directory; the rest are counted
+_POWERS = 10 ** np.arange(1, 19, dtype=np.int64)  # 10, 100, ..., 10**18
 
 
 @dataclass
 class Mentions:
-    """One side's mentions: ``frame`` one row per mention, ``pieces`` one row per piece.
+    """One side's mentions: ``table`` one row per mention, ``piece_*`` one entry per piece.
 
-    ``frame`` columns: ``report``, ``mention`` (0-based, reading order after replacements), ``file``
-    (the file's name), ``line`` (1-based), ``type``, ``cui`` (lower-cased: what is compared),
+    ``table`` columns (Arrow): ``report``, ``mention`` (0-based, reading order after replacements),
+    ``file`` (the file's name), ``line`` (1-based), ``type``, ``cui`` (lower-cased: what is compared),
     ``cui_text`` (as written), ``codes`` (the field lower-cased: a Task 2 gold line's n-best codes
-    separated by spaces, else the CUI alone), ``key`` (the offsets joined by ``-``, eval.pl's key),
-    ``start`` and ``end`` (of the
-    first and the last piece), ``n_pieces``. ``pieces``: ``mention``, ``start``, ``end`` (int64).
+    separated by spaces, else the CUI alone), ``start`` and ``end`` (of the first and the last piece),
+    ``n_pieces`` (int64); ``key`` (the offsets joined by ``-``, eval.pl's key) is the property
+    :attr:`key` (a column of ``table`` only when read back from an artifact); ``file`` and ``type``
+    are ``deferred`` when read (made by :meth:`column` on demand: matching needs neither). ``piece_mention``,
+    ``piece_start``, ``piece_end``: int64 numpy arrays, grouped by mention in mention order. ``frame``
+    and ``pieces`` are the same as pandas frames (made on first use: the command never needs them).
     ``warnings``: what was read but said (CRLF line ends, replaced lines), ``file:line: ...``.
     ``digest``: :func:`directory_digest` of the files read (empty for mentions read back from a table).
     """
 
     side: str
-    frame: pd.DataFrame
-    pieces: pd.DataFrame
+    table: pa.Table
+    piece_mention: np.ndarray
+    piece_start: np.ndarray
+    piece_end: np.ndarray
     warnings: list[str] = field(default_factory=list)
     digest: str = ""
+    deferred: dict[str, Callable[[], pa.Array]] = field(default_factory=dict)
+
+    def __len__(self) -> int:
+        return self.table.num_rows
+
+    def column(self, name: str) -> pa.Array:
+        """A column of ``table`` (or a deferred one) as one Arrow array (no copy when it is one chunk)."""
+        if name not in self.table.column_names and name in self.deferred:
+            return self.deferred[name]()
+        column = self.table.column(name)
+        return column.chunk(0) if column.num_chunks == 1 else column.combine_chunks()
+
+    def ints(self, name: str) -> np.ndarray:
+        """An int64 column of ``table`` as numpy (a view)."""
+        return to_numpy(self.column(name)).astype(np.int64, copy=False)
+
+    @cached_property
+    def offsets(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every mention's offsets (start, end, start, end, ...) in mention order, and how many each has."""
+        offsets = np.empty(2 * len(self.piece_start), dtype=np.int64)
+        offsets[0::2], offsets[1::2] = self.piece_start, self.piece_end
+        return offsets, self.ints("n_pieces") * 2
+
+    @cached_property
+    def key(self) -> pa.Array:
+        """eval.pl's key of each mention (the offsets joined by ``-``): the table's ``key`` column when it
+        has one, else written from the pieces (the reader leaves it out: matching needs no text)."""
+        if "key" in self.table.column_names:
+            return self.column("key")
+        return offset_keys(*self.offsets)
+
+    def key_codes(self) -> np.ndarray:
+        """:func:`offset_codes` of the mentions: equal codes, equal offsets."""
+        return offset_codes(*self.offsets)
+
+    @cached_property
+    def frame(self) -> Any:
+        """``table`` as a pandas DataFrame, with the deferred columns and ``key``, in the order of
+        ``FRAME_COLUMNS`` (a table read back from an artifact has them all: its own order)."""
+        table = self.table
+        if any(name not in table.column_names for name in FRAME_COLUMNS):
+            columns = {name: self.key if name == "key" else self.column(name) for name in FRAME_COLUMNS}
+            table = pa.table(columns)
+        return table.to_pandas()
+
+    @cached_property
+    def pieces(self) -> Any:
+        """The pieces as a pandas DataFrame: ``mention``, ``start``, ``end``."""
+        import pandas as pd
+
+        return pd.DataFrame({"mention": self.piece_mention, "start": self.piece_start, "end": self.piece_end})
 
 
 def read_mentions(directory: str | Path, side: str, nbest: bool = False, one_code: bool = False) -> Mentions:
@@ -87,7 +165,6 @@ def read_mentions(directory: str | Path, side: str, nbest: bool = False, one_cod
     # One pass over the bytes: each file ends with a line end (one is added when missing), the files are
     # joined, and Arrow checks the UTF-8 of the whole at once (a bad file is then found file by file).
     datas = [data if data.endswith(b"\n") else data + b"\n" for data in datas]
-    line_counts = np.fromiter((data.count(b"\n") for data in datas), dtype=np.int64, count=len(datas))
     joined = b"".join(datas)
     if b"\r\n" in joined:
         for index, data in enumerate(datas):
@@ -97,50 +174,99 @@ def read_mentions(directory: str | Path, side: str, nbest: bool = False, one_cod
                     f"{names[index]}:{first}: CRLF line ends, read as line ends (eval.pl would keep the CR "
                     "in the last offset and miss every exact match of such a line)"
                 )
-        joined = joined.replace(b"\r\n", b"\n")
+        datas = [data.replace(b"\r\n", b"\n") for data in datas]
+        joined = b"".join(datas)
+    data = pa.py_buffer(joined)
     try:
-        buffer = pa.array([joined], pa.large_binary()).cast(pa.large_string())
+        whole = np.array([0, len(joined)], dtype=np.int64)
+        pa.Array.from_buffers(pa.large_string(), 1, [None, pa.py_buffer(whole), data]).validate(full=True)
     except pa.ArrowInvalid:
-        for name, data in zip(names, datas, strict=True):
-            _decode(name, data)
+        for name, content in zip(names, datas, strict=True):
+            _decode(name, content)
         raise
-    del joined, datas
-    file_of_line = np.repeat(np.arange(len(names)), line_counts)
-    total = int(line_counts.sum())
-    line_number = np.arange(total) - np.repeat(np.cumsum(line_counts) - line_counts, line_counts) + 1
-    # All files as one buffer, split into lines by Arrow (no Python string per line); every file ends
-    # with a line end, so the last piece is the empty string after the last one.
-    lines = pc.list_flatten(pc.split_pattern(buffer, "\n"))
-    lines = lines.slice(0, total).cast(pa.string())
-    keep = np.asarray(pc.not_equal(lines, "").to_numpy(zero_copy_only=False), dtype=bool)
-    lines = lines.filter(pa.array(keep))
+    file_ends = np.cumsum(np.fromiter((len(d) for d in datas), dtype=np.int64, count=len(datas)))
+    del datas
+    table, piece_mention, starts, ends, deferred = _parse(
+        data,
+        np.frombuffer(joined, dtype=np.uint8),
+        file_ends,
+        names,
+        base_names,
+        nbest,
+        one_code,
+        warnings,
+        str(directory),
+    )
+    return Mentions(side, table, piece_mention, starts, ends, warnings, digest, deferred)
+
+
+def _parse(
+    data: pa.Buffer,
+    text: np.ndarray,
+    file_ends: np.ndarray,
+    names: list[str],
+    base_names: list[str],
+    nbest: bool,
+    one_code: bool,
+    warnings: list[str],
+    directory: str,
+) -> tuple[pa.Table, np.ndarray, np.ndarray, np.ndarray, dict[str, Callable[[], pa.Array]]]:
+    """The lines of the joined files ``text`` (bytes as uint8, every file ending with a line end) as
+    the mentions table of :class:`Mentions` (a later line with the same report and offsets replacing
+    an earlier one, said in ``warnings``), each piece's mention, start and end, and the makers of the
+    deferred columns. Bad lines raise :class:`InputError`, replaced or not.
+
+    Lines, fields and offsets are found on the bytes with numpy (line ends, ``||`` separators, digits),
+    and the text fields are cut out of the buffer by Arrow without a Python string per line.
+    """
+    line_end = np.flatnonzero(text == 10)
+    line_start = np.concatenate([[0], line_end[:-1] + 1]).astype(np.int64)
+    file_of_line = np.searchsorted(file_ends, line_end, side="right")
+    first_line = np.searchsorted(file_of_line, np.arange(len(file_ends)), side="left")
+    line_number = np.arange(len(line_end)) - first_line[file_of_line] + 1
+    keep = line_end > line_start  # empty lines are skipped
+    line_start, line_end = line_start[keep], line_end[keep]
     file_of_line, line_number = file_of_line[keep], line_number[keep]
 
     def fail(row: int, message: str) -> InputError:
         return InputError(names[file_of_line[row]], int(line_number[row]), message)
 
-    fields = pc.split_pattern(lines, "||")
-    counts = pc.list_value_length(fields).to_numpy(zero_copy_only=False).astype(np.int64)
+    # ``||`` separators as Perl's split and Arrow's split_pattern find them: left to right, not
+    # overlapping, so a run of k pipes holds k // 2 of them, at its even positions.
+    separator = _separators(text)
+    counts = np.diff(np.searchsorted(separator, np.concatenate([[-1], line_end]))).astype(np.int64) + 1
     bad = (counts < 5) | (counts % 2 == 0)
     if bad.any():
         row = int(np.flatnonzero(bad)[0])
         raise fail(row, f"expected {FORMAT}: 5, 7, 9, ... fields separated by '||', found {counts[row]}")
-    flat = pc.list_flatten(fields)
-    starts_at = np.cumsum(counts) - counts
-    position = np.arange(len(flat)) - np.repeat(starts_at, counts)
-    owner = np.repeat(np.arange(len(counts)), counts)
+    # Field k of the flat list (line by line) is text[field_start[k]:field_end[k]].
+    first_field = np.cumsum(counts) - counts
+    last_field = first_field + counts - 1
+    n_fields = int(counts.sum())
+    field_start = np.empty(n_fields, dtype=np.int64)
+    field_end = np.empty(n_fields, dtype=np.int64)
+    opens = np.zeros(n_fields, dtype=bool)
+    opens[first_field] = True
+    field_start[first_field] = line_start
+    field_start[~opens] = separator + 2
+    closes = np.zeros(n_fields, dtype=bool)
+    closes[last_field] = True
+    field_end[last_field] = line_end
+    field_end[~closes] = separator
+    position = np.arange(n_fields) - np.repeat(first_field, counts)
     is_offset = position >= 3
-    offset_text = flat.filter(pa.array(is_offset))
-    offset_owner = owner[is_offset]
-    digits = np.asarray(pc.match_substring_regex(offset_text, _DIGITS).to_numpy(zero_copy_only=False), bool)
-    if not digits.all():
+    offset_owner = np.repeat(np.arange(len(counts)), counts)[is_offset]
+    offset_start, offset_end = field_start[is_offset], field_end[is_offset]
+    offsets = _offsets(data, text, offset_start, offset_end)
+    if offsets is None:  # something else than digits: the first such field is the error
+        offset_text = slices(data, offset_start, offset_end)
+        digits = to_numpy(pc.match_substring_regex(offset_text, _DIGITS))
         index = int(np.flatnonzero(~digits)[0])
         raise fail(
             int(offset_owner[index]),
             f"expected an offset, a whole number 0 or more written in digits, found "
             f"{offset_text[index].as_py()!r}",
         )
-    offsets = pc.cast(offset_text, pa.int64()).to_numpy()
     same_mention = offset_owner[1:] == offset_owner[:-1]
     decreasing = same_mention & (offsets[1:] < offsets[:-1])
     if decreasing.any():
@@ -150,86 +276,202 @@ def read_mentions(directory: str | Path, side: str, nbest: bool = False, one_cod
             f"expected offsets in increasing order (each piece's start <= end <= the next piece's start), "
             f"found {offsets[index + 1]} after {offsets[index]}",
         )
-    # The first three fields by one take each from the flat fields (list_element is slower).
-    report, kind, cui_text = (flat.take(pa.array(starts_at + k)) for k in range(3))
+
+    def field(k: int, rows: np.ndarray | None = None) -> pa.Array:
+        at = first_field + k if rows is None else first_field[rows] + k
+        return slices(data, field_start[at], field_end[at])
+
+    if nbest or one_code:  # Task 2's checks of the code field see every line, replaced or not
+        checked = _codes(field(2), nbest, one_code, fail)
+    n_offsets = counts - 3
+    report = field(0)
+    # A later line with the same report and offsets replaces an earlier one: the last row of each
+    # (report, offsets) pair of codes. Only the kept rows' other fields are cut out of the text.
+    combined = _pair_codes(report, offset_codes(offsets, n_offsets))
+    kept = np.zeros(len(combined), dtype=bool)
+    kept[_last_of_each(combined)] = True
+    rows = np.flatnonzero(kept)
+    if len(rows) < len(kept):
+        warnings += _replaced(
+            combined,
+            kept,
+            report,
+            offsets,
+            n_offsets,
+            names,
+            base_names,
+            file_of_line,
+            line_number,
+            directory,
+        )
+        mask = to_arrow(kept)
+        report = report.filter(mask)
+        if nbest or one_code:
+            checked = tuple(column.filter(mask) for column in checked)
+    cui_text, codes, cui = checked if nbest or one_code else _codes(field(2, rows), False, False, fail)
+    first = (np.cumsum(n_offsets) - n_offsets)[rows]
+    last = first + n_offsets[rows] - 1
+    table = pa.table(
+        {
+            "report": report,
+            "mention": to_arrow(np.arange(len(rows), dtype=np.int64)),
+            "line": to_arrow(line_number[rows].astype(np.int64)),
+            "cui": cui,
+            "cui_text": cui_text,
+            "codes": codes,
+            "start": to_arrow(offsets[first]),
+            "end": to_arrow(offsets[last]),
+            "n_pieces": to_arrow(n_offsets[rows] // 2),
+        }
+    )
+    piece_mention = np.repeat(np.arange(len(counts)), n_offsets // 2)
+    starts, ends = offsets[0::2], offsets[1::2]
+    if len(rows) < len(kept):
+        kept_pieces = kept[piece_mention]
+        piece_mention = (np.cumsum(kept) - 1)[piece_mention[kept_pieces]]
+        starts, ends = starts[kept_pieces], ends[kept_pieces]
+    # What only the frames show (the stages, the Workbench) is cut out when asked for.
+    deferred = {
+        "file": lambda: pa.DictionaryArray.from_arrays(
+            to_arrow(file_of_line[rows].astype(np.int32)), strings(base_names)
+        ).cast(pa.string()),
+        "type": lambda: field(1, rows),
+    }
+    return table, piece_mention, starts.copy(), ends.copy(), deferred
+
+
+def _codes(cui_text: pa.Array, nbest: bool, one_code: bool, fail: Any) -> tuple[pa.Array, pa.Array, pa.Array]:
+    """``cui_text``, ``codes`` (lower-cased; with ``nbest`` trimmed) and ``cui`` (the first code with
+    ``nbest``) of the code fields; ``fail(row, message)`` makes the error of a bad one."""
     codes = pc.utf8_lower(cui_text)
     if nbest:
         codes = pc.utf8_trim_whitespace(codes)
-        empty = pc.equal(codes, "").to_numpy(zero_copy_only=False)
+        empty = to_numpy(pc.equal(codes, ""))
         if empty.any():
             raise fail(
                 int(np.flatnonzero(empty)[0]), "expected the n-best codes, best first, in the CUI field"
             )
-        cui = pc.list_element(pc.utf8_split_whitespace(codes), 0)
-    else:
-        cui = codes
-        if one_code:
-            several = pc.match_substring_regex(cui, r"\s").to_numpy(zero_copy_only=False)
-            if several.any():
-                row = int(np.flatnonzero(several)[0])
-                raise fail(row, f"expected one code in the CUI field, found {cui_text[row].as_py()!r}")
-    # eval.pl's key: the offsets joined by '-' (written back from the integers: 010 is 10).
-    offset_lists = pa.ListArray.from_arrays(
-        pa.array(np.concatenate([[0], np.cumsum(counts - 3)]).astype(np.int32)),
-        pc.cast(pa.array(offsets), pa.string()),
+        return cui_text, codes, pc.list_element(pc.utf8_split_whitespace(codes), 0)
+    if one_code:
+        several = to_numpy(pc.match_substring_regex(codes, r"\s"))
+        if several.any():
+            row = int(np.flatnonzero(several)[0])
+            raise fail(row, f"expected one code in the CUI field, found {cui_text[row].as_py()!r}")
+    return cui_text, codes, codes
+
+
+def _replaced(
+    combined: np.ndarray,
+    kept: np.ndarray,
+    report: pa.Array,
+    offsets: np.ndarray,
+    n_offsets: np.ndarray,
+    names: list[str],
+    base_names: list[str],
+    file_of_line: np.ndarray,
+    line_number: np.ndarray,
+    directory: str,
+) -> list[str]:
+    """The warnings for the replaced lines (the first ``_WARNINGS_SHOWN``, then how many more)."""
+    shown = np.flatnonzero(~kept)
+    first = np.cumsum(n_offsets) - n_offsets
+    order = np.argsort(combined, kind="stable")
+    ordered = combined[order]
+    warnings = []
+    for row in shown[:_WARNINGS_SHOWN]:
+        report_of = report[int(row)].as_py()
+        key_of = "-".join(str(o) for o in offsets[first[row] : first[row] + n_offsets[row]].tolist())
+        by = int(order[np.searchsorted(ordered, combined[row], side="right") - 1])
+        warnings.append(
+            f"{names[file_of_line[row]]}:{line_number[row]}: replaced by "
+            f"{base_names[file_of_line[by]]}:{line_number[by]} "
+            f"(same report {report_of!r} and offsets {key_of}), as eval.pl does"
+        )
+    if len(shown) > _WARNINGS_SHOWN:
+        warnings.append(f"{directory}: {len(shown) - _WARNINGS_SHOWN} more lines replaced by later ones")
+    return warnings
+
+
+def _separators(text: np.ndarray) -> np.ndarray:
+    """Where each ``||`` separator of ``text`` starts (module doc: left to right, not overlapping)."""
+    pipe = text == 124
+    separator = np.flatnonzero(pipe[:-1] & pipe[1:])
+    if not (separator[1:] == separator[:-1] + 1).any():
+        return separator
+    pipes = np.flatnonzero(pipe)  # a run of three or more pipes: its even positions, left to right
+    new_run = np.ones(len(pipes), dtype=bool)
+    new_run[1:] = pipes[1:] != pipes[:-1] + 1
+    run = np.cumsum(new_run) - 1
+    within = pipes - pipes[new_run][run]
+    return pipes[(within % 2 == 0) & (within + 2 <= np.bincount(run)[run])]
+
+
+def _offsets(data: pa.Buffer, text: np.ndarray, start: np.ndarray, end: np.ndarray) -> np.ndarray | None:
+    """The offsets fields ``text[start[k]:end[k]]`` as int64, or None when one is not 1 to 18 digits.
+
+    Arrow's cast parses them; it also takes a sign and ``0x``, so a field is accepted only when it is as
+    long as its value's decimal digits, or, for the few that are longer (leading zeros), when the
+    digits pattern says so.
+    """
+    length = end - start
+    if len(length) and (length.min() < 1 or length.max() > 18):
+        return None
+    try:
+        values = to_numpy(pc.cast(slices(data, start, end), pa.int64())).copy()
+    except pa.ArrowInvalid:
+        return None
+    if len(values) and values.min() < 0:
+        return None
+    longer = np.flatnonzero(length != _decimal_digits(values))
+    if len(longer):
+        digits = pc.match_substring_regex(slices(data, start[longer], end[longer]), _DIGITS)
+        if not to_numpy(digits).all():
+            return None
+    return values
+
+
+def _decimal_digits(values: np.ndarray) -> np.ndarray:
+    """How many decimal digits each value >= 0 has written without leading zeros (0 has one)."""
+    return np.searchsorted(_POWERS, values, side="right").astype(np.int64) + 1
+
+
+def offset_codes(offsets: np.ndarray, n_offsets: np.ndarray) -> np.ndarray:
+    """One int64 code per mention, equal exactly when the mentions' offsets are (``offsets`` all
+    mentions' offsets in order, ``n_offsets`` how many each has): Arrow's hash of each mention's
+    offsets as raw bytes, a view of ``offsets`` (no text)."""
+    bounds = np.zeros(len(n_offsets) + 1, dtype=np.int64)
+    np.cumsum(n_offsets * 8, out=bounds[1:])
+    raw = np.ascontiguousarray(offsets, dtype=np.int64)
+    values = pa.Array.from_buffers(
+        pa.large_binary(), len(n_offsets), [None, pa.py_buffer(bounds), pa.py_buffer(raw)]
     )
-    key = pc.binary_join(offset_lists, "-")
-    first = (np.cumsum(counts - 3) - (counts - 3)).astype(np.int64)
-    file_names = pa.array(base_names, pa.string())
-    # Built as Arrow columns and handed to pandas whole: its Arrow-backed strings need no Python objects.
-    frame = pa.table(
-        {
-            "report": report,
-            "file": pa.DictionaryArray.from_arrays(pa.array(file_of_line.astype(np.int32)), file_names).cast(
-                pa.string()
-            ),
-            "line": pa.array(line_number, pa.int64()),
-            "type": kind,
-            "cui": cui,
-            "cui_text": cui_text,
-            "codes": codes,
-            "key": key,
-            "start": pa.array(offsets[first] if len(first) else np.array([], dtype=np.int64)),
-            "end": pa.array(offsets[first + counts - 4] if len(first) else np.array([], dtype=np.int64)),
-            "n_pieces": pa.array((counts - 3) // 2, pa.int64()),
-        }
+    return to_numpy(pc.dictionary_encode(values).indices).astype(np.int64)
+
+
+def offset_keys(offsets: np.ndarray, n_offsets: np.ndarray) -> pa.Array:
+    """eval.pl's key of each mention: its offsets joined by ``-``, written from the integers (``010`` is
+    ``10``)."""
+    bounds = np.zeros(len(n_offsets) + 1, dtype=np.int32)
+    np.cumsum(n_offsets, out=bounds[1:])
+    lists = pa.ListArray.from_arrays(
+        to_arrow(bounds), pc.cast(to_arrow(offsets.astype(np.int64)), pa.string())
     )
-    # A later line with the same report and offsets replaces an earlier one: the last row of each
-    # (report, key) group by Arrow's hash group-by; the replaced rows are filtered out before pandas.
-    rows = pa.array(np.arange(len(frame), dtype=np.int64))
-    last = (
-        frame.select(["report", "key"])
-        .append_column("row", rows)
-        .group_by(["report", "key"], use_threads=False)
-        .aggregate([("row", "max")])
-        .column("row_max")
-        .to_numpy()
-    )
-    replaced = np.ones(len(frame), dtype=bool)
-    replaced[last] = False
-    if replaced.any():
-        shown = np.flatnonzero(replaced)
-        for row in shown[:_WARNINGS_SHOWN]:
-            report_of, key_of = frame["report"][row].as_py(), frame["key"][row].as_py()
-            same = pc.and_(pc.equal(frame["report"], report_of), pc.equal(frame["key"], key_of))
-            by = int(np.flatnonzero(same.to_numpy(zero_copy_only=False))[-1])
-            warnings.append(
-                f"{names[file_of_line[row]]}:{line_number[row]}: replaced by "
-                f"{base_names[file_of_line[by]]}:{line_number[by]} "
-                f"(same report {report_of!r} and offsets {key_of}), as eval.pl does"
-            )
-        if len(shown) > _WARNINGS_SHOWN:
-            warnings.append(f"{directory}: {len(shown) - _WARNINGS_SHOWN} more lines replaced by later ones")
-        frame = frame.filter(pa.array(~replaced))
-    frame = frame.to_pandas()
-    frame.insert(1, "mention", np.arange(len(frame), dtype=np.int64))
-    piece_mention = np.repeat(np.arange(len(replaced)), (counts - 3) // 2)
-    pieces = pd.DataFrame({"mention": piece_mention, "start": offsets[0::2], "end": offsets[1::2]})
-    if replaced.any():
-        renumber = np.cumsum(~replaced) - 1
-        pieces = pieces[~replaced[piece_mention]].reset_index(drop=True)
-        pieces["mention"] = renumber[pieces["mention"].to_numpy()]
-    return Mentions(side, frame, pieces, warnings, digest)
+    return pc.binary_join(lists, "-")
+
+
+def _pair_codes(report: pa.Array, key_code: np.ndarray) -> np.ndarray:
+    """One int64 code per row, equal exactly when both the report and the offsets are."""
+    report_code = to_numpy(pc.dictionary_encode(report).indices).astype(np.int64)
+    return report_code * max(int(key_code.max(initial=-1)) + 1, 1) + key_code
+
+
+def _last_of_each(codes: np.ndarray) -> np.ndarray:
+    """The last row of every distinct code, in row order (a stable sort: the codes come nearly sorted)."""
+    order = np.argsort(codes, kind="stable")
+    ordered = codes[order]
+    is_last = np.ones(len(codes), dtype=bool)
+    is_last[:-1] = ordered[1:] != ordered[:-1]
+    return np.sort(order[is_last])
 
 
 def annotation_files(directory: Path) -> list[Path]:

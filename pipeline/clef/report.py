@@ -23,9 +23,9 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-import pandas as pd
 
-from pipeline.clef.family import CLEF_STATISTICS, TASKS, clef_family
+from pipeline.clef.measures import CLEF_STATISTICS, TASKS, task_measures
+from pipeline.clef.rules import ReportCounts
 
 
 def output_name(name: str, run: str, task: str, additional: bool) -> str:
@@ -65,12 +65,12 @@ def one_to_one_text(task: str, sums: np.ndarray) -> str:
     )
 
 
-def by_report_text(counts: pd.DataFrame) -> str:
+def by_report_text(counts: ReportCounts) -> str:
     """The per-report counts as a plain table (one row per report, one column per statistic)."""
     names = ["report", *CLEF_STATISTICS]
     rows = [[str(report), *(str(int(v)) for v in row)] for report, row in zip(
-        counts.index, counts.to_numpy(), strict=True)]  # fmt: skip
-    rows.append(["TOTAL", *(str(int(v)) for v in counts.to_numpy().sum(axis=0))])
+        counts.reports, counts.values.tolist(), strict=True)]  # fmt: skip
+    rows.append(["TOTAL", *(str(int(v)) for v in counts.values.sum(axis=0))])
     widths = [max(len(names[i]), *(len(r[i]) for r in rows)) for i in range(len(names))]
     lines = ["  ".join(n.ljust(w) if i == 0 else n.rjust(w) for i, (n, w) in enumerate(
         zip(names, widths, strict=True)))]  # fmt: skip
@@ -81,7 +81,7 @@ def by_report_text(counts: pd.DataFrame) -> str:
 
 
 def scores_json(
-    task: str, sums: np.ndarray, signature: str, counts: pd.DataFrame | None, run: dict[str, Any]
+    task: str, sums: np.ndarray, signature: str, counts: ReportCounts | None, run: dict[str, Any]
 ) -> dict[str, Any]:
     """``{"signature", "task", "run", "counts", "measures", "by_report"?}`` (measures as fractions)."""
     data: dict[str, Any] = {
@@ -94,12 +94,10 @@ def scores_json(
     if counts is not None:
         data["by_report"] = [
             {"report": str(report), **{n: int(v) for n, v in zip(CLEF_STATISTICS, row, strict=True)}}
-            for report, row in zip(counts.index, counts.to_numpy(), strict=True)
+            for report, row in zip(counts.reports, counts.values.tolist(), strict=True)
         ]
     return data
 
 
 def _measures(task: str, sums: np.ndarray) -> dict[str, float]:
-    family = clef_family(task)
-    values = family.measures(np.asarray(sums, dtype=np.float64))
-    return dict(zip(family.measure_names, (float(v) for v in values), strict=True))
+    return task_measures(task, sums)

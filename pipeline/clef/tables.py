@@ -1,14 +1,16 @@
 """Mentions and matches to and from their Arrow tables (schemas ``CLEF_MENTIONS``, ``CLEF_MATCHES``).
 
-A mention's pieces travel as one list column of ``{start, end}`` structs; in memory they are the flat
+pandas is imported only where a frame is made (the command reads and matches without it). A mention's
+pieces travel as one list column of ``{start, end}`` structs; in memory they are the flat
 ``pieces`` frame of :class:`pipeline.clef.reader.Mentions` (one row per piece, grouped by mention in
 mention order), so the conversion is offsets arithmetic, not a loop.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
@@ -26,19 +28,20 @@ def mentions_from_table(table: pa.Table, side: str) -> Mentions:
     pieces = table.column("pieces").combine_chunks()
     lengths = pc.list_value_length(pieces).to_numpy(zero_copy_only=False).astype(np.int64)
     flat = pc.list_flatten(pieces)
-    frame = table.drop_columns(["pieces"]).to_pandas()
-    piece_frame = pd.DataFrame(
-        {
-            "mention": np.repeat(frame["mention"].to_numpy(), lengths),
-            "start": flat.field("start").to_numpy(zero_copy_only=False),
-            "end": flat.field("end").to_numpy(zero_copy_only=False),
-        }
+    rest = table.drop_columns(["pieces"])
+    return Mentions(
+        side,
+        rest,
+        np.repeat(rest.column("mention").to_numpy(), lengths),
+        flat.field("start").to_numpy(zero_copy_only=False),
+        flat.field("end").to_numpy(zero_copy_only=False),
     )
-    return Mentions(side, frame, piece_frame)
 
 
-def matches_table(matches: pd.DataFrame, gold: Mentions, system: Mentions) -> pa.Table:
-    """The match frame of ``pipeline.clef.rules.match_mentions`` as a ``CLEF_MATCHES`` table."""
+def matches_table(matches: Any, gold: Mentions, system: Mentions) -> pa.Table:
+    """The match frame of ``pipeline.clef.rules.match_mentions`` (pandas) as a ``CLEF_MATCHES`` table."""
+    import pandas as pd
+
     offset = len(gold.frame)
     pieces = pd.concat(
         [gold.pieces, system.pieces.assign(mention=system.pieces["mention"].to_numpy() + offset)],
@@ -47,7 +50,7 @@ def matches_table(matches: pd.DataFrame, gold: Mentions, system: Mentions) -> pa
     return _with_pieces(matches, pieces, CLEF_MATCHES)
 
 
-def _with_pieces(frame: pd.DataFrame, pieces: pd.DataFrame, schema: pa.Schema) -> pa.Table:
+def _with_pieces(frame: Any, pieces: Any, schema: pa.Schema) -> pa.Table:
     counts = frame["n_pieces"].to_numpy(dtype=np.int64)
     offsets = np.concatenate([[0], np.cumsum(counts)]).astype(np.int32)
     structs = pa.StructArray.from_arrays(

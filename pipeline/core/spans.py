@@ -25,7 +25,6 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-import pandas as pd
 
 IntArray = npt.NDArray[np.int64]
 ArrayLike = npt.ArrayLike
@@ -183,9 +182,13 @@ def _document_codes(*docs: ArrayLike) -> tuple[IntArray, ...]:
         if high - low <= len(together):  # already dense enough (e.g. factorized codes): keep the order
             inverse = together - low
         else:
+            import pandas as pd  # here only: dense integer codes (CLEF's) need no pandas at all
+
             codes, _ = pd.factorize(together, sort=True)
             inverse = np.asarray(codes, dtype=np.int64)
     else:
+        import pandas as pd
+
         together = np.concatenate([a.astype(object) for a in arrays])
         codes, _ = pd.factorize(pd.Series(together).astype(str), sort=True)
         inverse = np.asarray(codes, dtype=np.int64)

@@ -31,7 +31,7 @@ def write_eval_file(folder: Path, task: Stage) -> None:
     measure after it), as ``iescore clef`` prints it, for the task the TallyMentions task was built for
     (both kinds run that stage, so the file follows the task's own options, not the kind found)."""
     task_name = task.options["task"]
-    sums = by_report(read_table(task.output()["statistics"])).to_numpy().sum(axis=0)
+    sums = by_report(read_table(task.output()["statistics"])).sums()
     extra = one_to_one_text(task_name, sums) if TASKS[task_name] == "1a" else ""
     (folder / EVAL_FILE).write_text(eval_text(task_name, sums) + extra, encoding="utf-8")
 

@@ -18,23 +18,24 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from pipeline.clef import (
     TASKS,
+    ReportCounts,
     by_report,
     by_report_text,
-    clef_family,
     eval_text,
+    match_columns,
     match_mentions,
     matches_table,
     one_to_one_text,
     output_name,
     read_mentions,
+    report_counts,
     scores_json,
-    tally_mentions,
-    totals,
 )
 from pipeline.clef.workbench import read_texts, render_workbench
 from pipeline.core.errors import InputError
@@ -49,7 +50,8 @@ from tasks.core.arguments import (
 from tasks.core.jsontext import json_text
 
 # Not imported here: Luigi, the stages and the store (tasks.clef.stages, tasks.core.store, the campaign
-# engine), which only ``--store`` needs (``python -X importtime -m tasks.cli.main clef ...``).
+# engine), which only ``--store`` needs, nor pandas, which only ``--workbench``, Task 2's n-best lists
+# and ``--store`` import (``python -X importtime -m tasks.cli.main clef ...``).
 WORKERS_HELP = "with --store: Luigi workers, tasks run in parallel (1 or more)"
 RUNS = ("1", "2")
 
@@ -132,18 +134,21 @@ def run_clef(args: argparse.Namespace) -> int:
 def _score_in_process(args: argparse.Namespace, output: Path) -> int:
     """Read both sides, match, tally: the functions the stages call, without a store or Luigi."""
     texts = read_texts(args.texts) if args.workbench else None  # bad texts fail before the scoring
-    task_2 = clef_family(args.task).name == "clef-2"
+    task_2 = TASKS[args.task] == "2"
     gold = read_mentions(args.gold, "gold", nbest=task_2)
     system = read_mentions(args.input, "system", one_code=task_2)
     for mentions in (gold, system):
         for warning in mentions.warnings:
             print(f"iescore: warning: {warning}", file=sys.stderr)
     signature = make_signature("clef", {"task": args.task}, {"gold": gold.digest, "system": system.digest})
-    matches = match_mentions(gold, system)
-    statistics = tally_mentions(matches, by_cui=False)
-    sums = totals(statistics)
-    matches_of = (lambda: matches_table(matches, gold, system)) if args.workbench else None
-    return _write_outputs(args, output, sums, signature, statistics, matches_of, texts)
+    columns = match_columns(gold, system)
+    counts = report_counts(columns)
+    matches_of = (
+        (lambda: matches_table(match_mentions(gold, system, columns), gold, system))
+        if args.workbench
+        else None
+    )
+    return _write_outputs(args, output, counts.sums(), signature, lambda: counts, matches_of, texts)
 
 
 def _score_in_store(args: argparse.Namespace, store: str, output: Path) -> int:
@@ -170,7 +175,8 @@ def _score_in_store(args: argparse.Namespace, store: str, output: Path) -> int:
     signature = scores.schema.metadata[SIGNATURE_KEY].decode()
     statistics = read_table(tally.output()["statistics"])
     matches_of = (lambda: read_table(match.output()["matches"])) if args.workbench else None
-    return _write_outputs(args, output, score_sums(scores), signature, statistics, matches_of, texts)
+    counts_of = lambda: by_report(statistics)  # noqa: E731
+    return _write_outputs(args, output, score_sums(scores), signature, counts_of, matches_of, texts)
 
 
 def _write_outputs(
@@ -178,7 +184,7 @@ def _write_outputs(
     output: Path,
     sums: Any,
     signature: str,
-    statistics: Any,
+    counts_of: Callable[[], ReportCounts],
     matches_of: Any,
     texts: dict[str, str] | None,
 ) -> int:
@@ -187,7 +193,7 @@ def _write_outputs(
     _write_text(output, text)
     extra = one_to_one_text(args.task, sums) if TASKS[args.task] == "1a" else ""
     sys.stdout.write(text + extra + f"\n{signature}\n")
-    counts = by_report(statistics) if args.by_report or args.json else None
+    counts = counts_of() if args.by_report or args.json else None
     if args.by_report:
         sys.stdout.write("\n" + by_report_text(counts))
     if args.json:

@@ -88,3 +88,26 @@ def test_matching_equals_the_loops(gold_lines: list, system_lines: list) -> None
     for i in range(len(g)):
         row = rows[("gold", i)]
         assert (row.one_to_one, row.one_to_one_chars) == taken_g.get(i, (-1, 0))
+
+
+def test_one_to_one_ties_of_same_start_and_end_follow_the_offsets_text(tmp_path: Path) -> None:
+    """Two discontiguous mentions of one report with the same first start and last end, each sharing
+    17 characters with one mention of the other side: the ranking's next key is eval.pl's offsets key
+    as text, so ``5-12-20-30`` comes before ``5-9-17-30`` ('1' < '9'), although 9 < 12 and although
+    the other one is read first. By hand: [5, 12) + [20, 30) = 7 + 10 = 17 characters of [5, 30);
+    [5, 9) + [17, 30) = 4 + 13 = 17."""
+    write(
+        tmp_path / "g", [("r1", "C1", (5, 9, 17, 30)), ("r1", "C1", (5, 12, 20, 30)), ("r2", "C1", (5, 30))]
+    )
+    write(
+        tmp_path / "s", [("r1", "C1", (5, 30)), ("r2", "C1", (5, 9, 17, 30)), ("r2", "C1", (5, 12, 20, 30))]
+    )
+    gold = read_mentions(tmp_path / "g", "gold")
+    system = read_mentions(tmp_path / "s", "system")
+    matches = match_mentions(gold, system)
+    rows = {(side, m): (o, c) for side, m, o, c in zip(matches["side"], matches["mention"],
+            matches["one_to_one"], matches["one_to_one_chars"], strict=True)}  # fmt: skip
+    # r1: the prediction (system 0) pairs with gold 1 (5-12-20-30), not gold 0 (5-9-17-30).
+    assert rows[("gold", 1)] == (0, 17) and rows[("gold", 0)] == (-1, 0)
+    # r2: the gold mention (gold 2) pairs with system 2 (5-12-20-30), not system 1 (5-9-17-30).
+    assert rows[("gold", 2)] == (2, 17) and rows[("system", 1)] == (-1, 0)

@@ -1,0 +1,83 @@
+"""numpy <-> Arrow without pandas: ``iescore clef`` never imports pandas.
+
+pyarrow imports pandas (half a second of a command's start) on its first conversion of a numpy array or
+a Python list to Arrow, and on ``to_numpy``; arrays built from buffers and read back through their
+buffers skip it. These helpers cover what the reader and the matching need: int64, int32 and bool
+columns without nulls, and string columns cut out of one buffer.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyarrow as pa
+
+_TYPES = {
+    np.dtype(np.int64): pa.int64(),
+    np.dtype(np.int32): pa.int32(),
+    np.dtype(np.float64): pa.float64(),
+}
+
+_DTYPES = {
+    **{arrow: dtype for dtype, arrow in _TYPES.items()},
+    pa.uint64(): np.dtype(np.uint64),
+    pa.uint32(): np.dtype(np.uint32),
+    pa.int8(): np.dtype(np.int8),
+    pa.int16(): np.dtype(np.int16),
+    pa.uint8(): np.dtype(np.uint8),
+    pa.uint16(): np.dtype(np.uint16),
+}
+
+
+def to_arrow(values: np.ndarray) -> pa.Array:
+    """A numpy int64, int32, float64 or bool array as an Arrow array without nulls (bools are packed)."""
+    values = np.ascontiguousarray(values)
+    if values.dtype == np.bool_:
+        bits = np.packbits(values, bitorder="little")
+        return pa.Array.from_buffers(pa.bool_(), len(values), [None, pa.py_buffer(bits)])
+    return pa.Array.from_buffers(_TYPES[values.dtype], len(values), [None, pa.py_buffer(values)])
+
+
+def to_numpy(array: pa.Array | pa.ChunkedArray) -> np.ndarray:
+    """An Arrow int, float or bool array without nulls as numpy (a view for numbers; dictionary indices
+    are int8 to int64, sort indices uint64)."""
+    if isinstance(array, pa.ChunkedArray):
+        array = array.combine_chunks() if array.num_chunks != 1 else array.chunk(0)
+    if array.null_count:
+        raise ValueError("to_numpy: the array has nulls")
+    buffer = array.buffers()[1]
+    if pa.types.is_boolean(array.type):
+        if len(array) == 0:
+            return np.zeros(0, dtype=bool)
+        bits = np.unpackbits(np.frombuffer(buffer, dtype=np.uint8), bitorder="little")
+        return bits[array.offset : array.offset + len(array)].astype(bool)
+    dtype = _DTYPES[array.type]
+    if len(array) == 0:
+        return np.zeros(0, dtype=dtype)
+    return np.frombuffer(buffer, dtype=dtype, count=len(array), offset=array.offset * dtype.itemsize)
+
+
+def slices(data: pa.Buffer, starts: np.ndarray, ends: np.ndarray) -> pa.Array:
+    """The strings ``data[starts[k]:ends[k]]`` (byte offsets, ``starts[0] <= ends[0] <= starts[1] <= ...``)
+    as a ``string`` array, cut out of ``data`` (already checked as UTF-8, cut at ASCII bytes).
+
+    An array whose offsets alternate start, end, start, ... holds the wanted strings at even positions
+    and what lies between them at odd ones: built on ``data`` without a copy, then the even ones taken.
+    """
+    n = len(starts)
+    if n == 0:
+        return strings([])
+    offsets = np.empty(2 * n, dtype=np.int64)
+    offsets[0::2] = starts
+    offsets[1::2] = ends
+    both = pa.Array.from_buffers(pa.large_string(), 2 * n - 1, [None, pa.py_buffer(offsets), data])
+    taken = both.take(to_arrow(np.arange(0, 2 * n - 1, 2, dtype=np.int64)))
+    return taken.cast(pa.string())
+
+
+def strings(values: list[str]) -> pa.Array:
+    """A list of Python strings as a ``string`` array (a few: file names, statistic names)."""
+    encoded = [value.encode("utf-8") for value in values]
+    offsets = np.zeros(len(encoded) + 1, dtype=np.int32)
+    offsets[1:] = np.cumsum(np.fromiter((len(e) for e in encoded), dtype=np.int64, count=len(encoded)))
+    data = pa.py_buffer(b"".join(encoded))
+    return pa.Array.from_buffers(pa.string(), len(encoded), [None, pa.py_buffer(offsets), data])
