@@ -94,17 +94,21 @@ def plain_tokens(data: bytes, comments: bool = False) -> tuple[int, pa.StringArr
     if not data.endswith(b"\n"):
         data += b"\n"
     raw = np.frombuffer(data, np.uint8)
-    ends = np.flatnonzero(raw <= 32)  # UTF-8 has no byte below 33 inside a character
+    ends = np.flatnonzero(raw <= 32).astype(np.int32)  # UTF-8 has no byte below 33 inside a character
     ends_with = raw[ends]
-    if ends[0] == 0 or np.any((ends_with != 10) & (ends_with != 32)) or np.any(np.diff(ends) == 1):
-        return None  # a blank first, a control character, or two blanks in a row (a blank line...)
+    if ends[0] == 0 or np.any((ends_with != 10) & (ends_with != 32)):
+        return None  # a blank first, or a control character
+    if np.any(ends[1:] == ends[:-1] + 1):
+        return None  # two blanks in a row (a blank line...)
     offsets = np.empty(2 * len(ends) + 1, np.int32)
     offsets[0] = 0
     offsets[1::2] = ends
-    offsets[2::2] = ends + 1
+    offsets[2::2] = ends
+    offsets[2::2] += 1
+    del ends
     pieces = _string_array(offsets, data, pa.string())
     newline = ends_with == 10
-    token_line = np.zeros(len(ends), np.int64)
+    token_line = np.zeros(len(newline), np.int32)
     np.cumsum(newline[:-1], out=token_line[1:])
     return int(newline.sum()), pieces, token_line
 
@@ -116,17 +120,29 @@ def _string_array(offsets: np.ndarray | list[int], values: bytes | np.ndarray, k
     return pa.Array.from_buffers(kind, len(offsets) - 1, buffers)
 
 
+def _first_fields(
+    n_lines: int, pieces: pa.StringArray, token_line: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, pa.Array, pa.Array, np.ndarray]:
+    """From :func:`plain_tokens`: each line's count of fields and its first field's number, its first
+    field, its second (null where none), and the numbers of the other fields."""
+    counts = np.bincount(token_line, minlength=n_lines)
+    first = np.zeros(n_lines, np.int64)
+    np.cumsum(counts[:-1], out=first[1:])
+    item = pieces.take(pa.array(2 * first))
+    second = np.minimum(first + 1, len(token_line) - 1)
+    instance = pieces.take(pa.array(2 * second, mask=counts < 2))
+    later = np.ones(len(token_line), dtype=bool)
+    later[first] = False
+    later[second[counts >= 2]] = False
+    return counts, first, item, instance, np.flatnonzero(later).astype(np.int32)
+
+
 def _plain_lines(
     n_lines: int, pieces: pa.StringArray, token_line: np.ndarray
 ) -> tuple[pa.Array, pa.Array, pa.ListArray, np.ndarray]:
     """Each line's first field, second field (null where none) and the rest as a list, and its count
     of fields, from :func:`plain_tokens`."""
-    counts = np.bincount(token_line, minlength=n_lines)
-    first = np.zeros(n_lines, np.int64)
-    np.cumsum(counts[:-1], out=first[1:])
-    item = pieces.take(pa.array(2 * first))
-    instance = pieces.take(pa.array(2 * np.minimum(first + 1, len(token_line) - 1), mask=counts < 2))
-    rest = np.flatnonzero(np.arange(len(token_line)) - first[token_line] >= 2)
+    counts, first, item, instance, rest = _first_fields(n_lines, pieces, token_line)
     rest_offsets = np.zeros(n_lines + 1, np.int32)
     np.cumsum(np.maximum(counts - 2, 0), out=rest_offsets[1:])
     return (
@@ -145,13 +161,7 @@ def _plain_answer_fields(
     ``/``), the line of each tag, which tags have a weight (a ``/``), and the weights' text (after the
     ``/``) of those tags. The ``/`` are found in one numpy pass over the file's bytes, and the tags and
     weights cut out of its buffer by offsets, as the fields are."""
-    n_tokens = len(token_line)
-    counts = np.bincount(token_line, minlength=n_lines)
-    first = np.zeros(n_lines, np.int64)
-    np.cumsum(counts[:-1], out=first[1:])
-    item = pieces.take(pa.array(2 * first))
-    instance = pieces.take(pa.array(2 * np.minimum(first + 1, n_tokens - 1), mask=counts < 2))
-    rest = np.flatnonzero(np.arange(n_tokens) - first[token_line] >= 2)
+    counts, first, item, instance, rest = _first_fields(n_lines, pieces, token_line)
     rest_offsets = np.zeros(n_lines + 1, np.int32)
     np.cumsum(np.maximum(counts - 2, 0), out=rest_offsets[1:])
     bounds = np.frombuffer(pieces.buffers()[1], np.int32, count=len(pieces) + 1)
