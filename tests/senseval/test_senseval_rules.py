@@ -160,6 +160,40 @@ def test_only_the_first_answer_counts_whatever_the_order(tmp_path: Path) -> None
     ]
 
 
+def test_an_instance_is_its_item_and_its_name(tmp_path: Path) -> None:
+    # The key's instance names increase (matched by name, then the item checked) or not (matched by the
+    # pair): either way 'b 1' is not the key's 'a 1' but an instance that does not exist, and 'a 1'
+    # scores 1 of 1 (its tag right) while 'b 2' scores 0 (x is not y).
+    for key in ("a 1 x\nb 2 y\n", "b 2 y\na 1 x\n"):
+        (tmp_path / "k").write_text(key)
+        (tmp_path / "a").write_text("b 1 x\na 1 x\nb 2 x\n")
+        scored = score_senses(read_key(tmp_path / "k"), read_answers(tmp_path / "a"), None, SenseOptions())
+        assert (totals(scored.instances).credit, totals(scored.instances).attempted) == (1.0, 2.0)
+        assert scored.unscored.to_pylist() == [{"line": 1, "name": "b_1", "reason": "Does not exist."}]
+
+
+def test_mixed_ancestors_by_depth_or_by_search(tmp_path: Path, monkeypatch) -> None:
+    # The mixed-grained look-up by depth (short map lines) and by search (long ones) give the same
+    # credits: the seed's map with a line nine ancestors long (b = 2 at each level) added.
+    from pipeline.senseval import scoring
+
+    chain = " ".join(f"2 d{depth}" for depth in range(1, 10))
+    (tmp_path / "m").write_text(
+        SEED_MAP.read_text() + f"d0 {chain}\n" + "".join(f"d{depth}\n" for depth in range(1, 10))
+    )
+    (tmp_path / "k").write_text("w 1 1\nw 2 1.1\nw 3 2.1\nzz 1 d0\nzz 2 d0\nzz 3 d8\n")
+    (tmp_path / "a").write_text("w 1 1.1\nw 2 1\nw 3 2\nzz 1 d9\nzz 2 d3/0.5 d0/0.5\nzz 3 d0\n")
+    tables = read_key(tmp_path / "k"), read_answers(tmp_path / "a"), read_sense_map(tmp_path / "m")
+    by_depth = score_senses(*tables, SenseOptions(granularity="mixed")).instances
+    monkeypatch.setattr(scoring, "_MAX_TABLE_DEPTH", 0)
+    by_search = score_senses(*tables, SenseOptions(granularity="mixed")).instances
+    assert by_depth.equals(by_search)
+    # Seed rows 10, 11, 12: 1.0, 0.5, 0.2. d9 is 9 levels above d0: 1 / 2^9; d3/0.5 is 3 levels above
+    # d0: 0.5 / 2^3, plus d0/0.5 itself: 0.5; d0 is below d8: 1.
+    expected = [1.0, 0.5, 0.2, 1 / 512, 0.5 / 8 + 0.5, 1.0]  # in single precision, as scorer2
+    assert by_depth.column("credit").to_pylist() == pytest.approx(expected, rel=1e-7)
+
+
 def test_unknown_senses(tmp_path: Path, monkeypatch, capsys) -> None:
     # odd.answers line 8, 'art 4 art.3/0.2 bogus/0.2' (key art.3): scorer2 scores it 0.2 of 0.4
     # attempted (odd.fine.out); with --unknown-senses unattempted it is an invalid answer: not attempted,
