@@ -308,7 +308,7 @@ class _Vocabulary:
         if depth <= _MAX_TABLE_DEPTH:
             position = np.arange(len(owner)) - np.repeat(np.cumsum(lengths) - lengths, lengths)
             self._up = np.full((depth, self.size), -1, np.int64)
-            self._up_credit = np.zeros((depth, self.size))
+            self._up_credit = np.zeros((depth, self.size), np.float32)  # single, as by search
             self._up[position, sense_codes[owner]] = ancestor_codes
             self._up_credit[position, sense_codes[owner]] = _single(
                 1.0 / _single(products).astype(np.float64)
@@ -320,7 +320,7 @@ class _Vocabulary:
         if not len(self._pairs):
             return np.zeros(len(tag))
         if self._up is not None:  # one look-up per depth
-            credit = np.zeros(len(tag))
+            credit = np.zeros(len(tag), np.float32)
             for up, up_credit in zip(self._up, self._up_credit, strict=True):
                 np.copyto(credit, up_credit[tag], where=up[tag] == subsumer)
             return credit

@@ -174,23 +174,28 @@ def test_an_instance_is_its_item_and_its_name(tmp_path: Path) -> None:
 
 def test_mixed_ancestors_by_depth_or_by_search(tmp_path: Path, monkeypatch) -> None:
     # The mixed-grained look-up by depth (short map lines) and by search (long ones) give the same
-    # credits: the seed's map with a line nine ancestors long (b = 2 at each level) added.
+    # credits (to the last bit: the conjunctive policy sums their products with the weights): the seed's
+    # map with a line eight ancestors long (b = 3 at each level; the most looked up by depth) added.
     from pipeline.senseval import scoring
 
-    chain = " ".join(f"2 d{depth}" for depth in range(1, 10))
+    chain = " ".join(f"3 d{depth}" for depth in range(1, 9))
     (tmp_path / "m").write_text(
-        SEED_MAP.read_text() + f"d0 {chain}\n" + "".join(f"d{depth}\n" for depth in range(1, 10))
+        SEED_MAP.read_text() + f"d0 {chain}\n" + "".join(f"d{depth}\n" for depth in range(1, 9))
     )
-    (tmp_path / "k").write_text("w 1 1\nw 2 1.1\nw 3 2.1\nzz 1 d0\nzz 2 d0\nzz 3 d8\n")
-    (tmp_path / "a").write_text("w 1 1.1\nw 2 1\nw 3 2\nzz 1 d9\nzz 2 d3/0.5 d0/0.5\nzz 3 d0\n")
+    (tmp_path / "k").write_text("w 1 1\nw 2 1.1\nw 3 2.1\nzz 1 d0\nzz 2 d0\nzz 3 d7\n")
+    (tmp_path / "a").write_text("w 1 1.1\nw 2 1\nw 3 2\nzz 1 d8\nzz 2 d3/0.3 d0/0.5\nzz 3 d0\n")
     tables = read_key(tmp_path / "k"), read_answers(tmp_path / "a"), read_sense_map(tmp_path / "m")
-    by_depth = score_senses(*tables, SenseOptions(granularity="mixed")).instances
+    policies = scoring.POLICIES
+    assert scoring._MAX_TABLE_DEPTH == 8
+    by_depth = [score_senses(*tables, SenseOptions("mixed", policy=p)).instances for p in policies]
     monkeypatch.setattr(scoring, "_MAX_TABLE_DEPTH", 0)
-    by_search = score_senses(*tables, SenseOptions(granularity="mixed")).instances
-    assert by_depth.equals(by_search)
-    # Seed rows 10, 11, 12: 1.0, 0.5, 0.2. d9 is 9 levels above d0: 1 / 2^9; d3/0.5 is 3 levels above
-    # d0: 0.5 / 2^3, plus d0/0.5 itself: 0.5; d0 is below d8: 1.
-    expected = [1.0, 0.5, 0.2, 1 / 512, 0.5 / 8 + 0.5, 1.0]  # in single precision, as scorer2
+    by_search = [score_senses(*tables, SenseOptions("mixed", policy=p)).instances for p in policies]
+    for depth, search in zip(by_depth, by_search, strict=True):  # to the last bit, in every policy
+        assert depth.equals(search)
+    by_depth = by_depth[0]
+    # Seed rows 10, 11, 12: 1.0, 0.5, 0.2. d8 is 8 levels above d0: 1 / 3^8; d3/0.3 is 3 levels above
+    # d0: 0.3 / 3^3, plus d0/0.5 itself: 0.5; d0 is below d7: 1.
+    expected = [1.0, 0.5, 0.2, 1 / 3**8, 0.3 / 27 + 0.5, 1.0]  # in single precision, as scorer2
     assert by_depth.column("credit").to_pylist() == pytest.approx(expected, rel=1e-7)
 
 
