@@ -441,8 +441,7 @@ def _instances_table(
         weight_lists = pa.ListArray.from_arrays(no_lists, pa.array([], pa.float64()))
     lines = answers.column("line").to_numpy()
     answer_line = np.where(answered, lines[np.maximum(answered_by, 0)] if len(lines) else 0, 0)
-    keep = pa.array(included)
-    return pa.Table.from_arrays(
+    table = pa.Table.from_arrays(
         [
             key.column("item"),
             key.column("instance"),
@@ -456,4 +455,5 @@ def _instances_table(
             pa.array(total, pa.float64()),
         ],
         schema=SENSE_INSTANCES,
-    ).filter(keep)
+    )
+    return table if included.all() else table.filter(pa.array(included))  # no copy when all are kept
