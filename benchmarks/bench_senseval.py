@@ -12,7 +12,8 @@ one to three tags of the item, weighted (``tag/0.55``, weights summing to less t
 Then, best of ``--repeat`` runs each, whole processes, interleaved (one run of each in turn, so that
 the machine's load falls on all alike): ``iescore senseval`` on the same files in its own process (the
 default), the same with ``--store`` (the Luigi stages, a new artifact store each run, so nothing is
-reused), and scorer2 (fine, coarse, mixed); prints the seconds and the load average. scorer2 is not part
+reused), and scorer2 (fine, coarse, mixed); prints the seconds of wall clock and of CPU (user + system,
+each the least of its runs) and the load average. scorer2 is not part
 of this repository: build it from its C source yourself (see ``tests/data/senseval/README.md``) and pass
 its path, or only iescore is timed.
 """
@@ -95,17 +96,26 @@ def generate(directory: Path, instances: int, items: int, seed: int) -> tuple[Pa
     return paths
 
 
-def best_of_each(commands: dict[str, list[str]], repeat: int, cwd: Path, store: Path) -> dict[str, float]:
-    """The fastest of ``repeat`` runs of each command (seconds, wall clock), each from scratch (the
-    store emptied first), the commands taking turns."""
-    times: dict[str, list[float]] = {name: [] for name in commands}
+def best_of_each(
+    commands: dict[str, list[str]], repeat: int, cwd: Path, store: Path
+) -> dict[str, tuple[float, float]]:
+    """The fastest of ``repeat`` runs of each command: (seconds of wall clock, seconds of CPU, user and
+    system, of that process), each the least of its runs, each run from scratch (the store emptied
+    first), the commands taking turns. CPU time is the fairer figure on a loaded machine."""
+    import resource
+
+    def cpu() -> float:
+        usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return usage.ru_utime + usage.ru_stime
+
+    times: dict[str, list[tuple[float, float]]] = {name: [] for name in commands}
     for _ in range(repeat):
         for name, command in commands.items():
             shutil.rmtree(store, ignore_errors=True)
-            start = time.perf_counter()
+            start, start_cpu = time.perf_counter(), cpu()
             subprocess.run(command, cwd=cwd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            times[name].append(time.perf_counter() - start)
-    return {name: min(values) for name, values in times.items()}
+            times[name].append((time.perf_counter() - start, cpu() - start_cpu))
+    return {name: (min(w for w, _ in runs), min(c for _, c in runs)) for name, runs in times.items()}
 
 
 def _children_max_rss_mib() -> float:
@@ -171,13 +181,20 @@ def main() -> None:
             flags = [] if granularity == "fine" else ["-g", granularity]
             command = [*iescore, str(answers), str(key), str(sense_map), *flags]
             commands = {"in-process": command, "store": [*command, "--store", str(store)]}
-            if args.scorer2:
+            if args.scorer2:  # fine is scorer2's default: it has no '-g fine'
                 commands["scorer2"] = [args.scorer2, str(answers), str(key), str(sense_map), *flags]
             best = best_of_each(commands, args.repeat, Path.cwd(), store)
-            line = f"{granularity:>6}: iescore {best['in-process']:6.2f} s (--store: {best['store']:6.2f} s)"
+            (wall, cpu), (store_wall, store_cpu) = best["in-process"], best["store"]
+            line = (
+                f"{granularity:>6}: iescore {wall:5.2f} s, CPU {cpu:5.2f} s "
+                f"(--store: {store_wall:5.2f} s, CPU {store_cpu:5.2f} s)"
+            )
             if args.scorer2:
-                ratio = best["in-process"] / best["scorer2"]
-                line += f"   scorer2 {best['scorer2']:6.2f} s   ratio {ratio:4.2f}"
+                peer_wall, peer_cpu = best["scorer2"]
+                line += (
+                    f"   scorer2 {peer_wall:5.2f} s, CPU {peer_cpu:5.2f} s"
+                    f"   ratio {wall / peer_wall:4.2f} (CPU {cpu / peer_cpu:4.2f})"
+                )
             print(f"{line}   load {os.getloadavg()[0]:.1f}", flush=True)
         print(f"peak memory of this benchmark's children: {_children_max_rss_mib():.0f} MiB")
 

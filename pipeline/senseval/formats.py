@@ -94,17 +94,21 @@ def plain_tokens(data: bytes, comments: bool = False) -> tuple[int, pa.StringArr
     if not data.endswith(b"\n"):
         data += b"\n"
     raw = np.frombuffer(data, np.uint8)
-    ends = np.flatnonzero(raw <= 32)  # UTF-8 has no byte below 33 inside a character
+    ends = np.flatnonzero(raw <= 32).astype(np.int32)  # UTF-8 has no byte below 33 inside a character
     ends_with = raw[ends]
-    if ends[0] == 0 or np.any((ends_with != 10) & (ends_with != 32)) or np.any(np.diff(ends) == 1):
-        return None  # a blank first, a control character, or two blanks in a row (a blank line...)
+    if ends[0] == 0 or np.any((ends_with != 10) & (ends_with != 32)):
+        return None  # a blank first, or a control character
+    if np.any(ends[1:] == ends[:-1] + 1):
+        return None  # two blanks in a row (a blank line...)
     offsets = np.empty(2 * len(ends) + 1, np.int32)
     offsets[0] = 0
     offsets[1::2] = ends
-    offsets[2::2] = ends + 1
+    offsets[2::2] = ends
+    offsets[2::2] += 1
+    del ends
     pieces = _string_array(offsets, data, pa.string())
     newline = ends_with == 10
-    token_line = np.zeros(len(ends), np.int64)
+    token_line = np.zeros(len(newline), np.int32)
     np.cumsum(newline[:-1], out=token_line[1:])
     return int(newline.sum()), pieces, token_line
 
@@ -116,17 +120,29 @@ def _string_array(offsets: np.ndarray | list[int], values: bytes | np.ndarray, k
     return pa.Array.from_buffers(kind, len(offsets) - 1, buffers)
 
 
+def _first_fields(
+    n_lines: int, pieces: pa.StringArray, token_line: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, pa.Array, pa.Array, np.ndarray]:
+    """From :func:`plain_tokens`: each line's count of fields and its first field's number, its first
+    field, its second (null where none), and the numbers of the other fields."""
+    counts = np.bincount(token_line, minlength=n_lines)
+    first = np.zeros(n_lines, np.int64)
+    np.cumsum(counts[:-1], out=first[1:])
+    item = pieces.take(pa.array(2 * first))
+    second = np.minimum(first + 1, len(token_line) - 1)
+    instance = pieces.take(pa.array(2 * second, mask=counts < 2))
+    later = np.ones(len(token_line), dtype=bool)
+    later[first] = False
+    later[second[counts >= 2]] = False
+    return counts, first, item, instance, np.flatnonzero(later).astype(np.int32)
+
+
 def _plain_lines(
     n_lines: int, pieces: pa.StringArray, token_line: np.ndarray
 ) -> tuple[pa.Array, pa.Array, pa.ListArray, np.ndarray]:
     """Each line's first field, second field (null where none) and the rest as a list, and its count
     of fields, from :func:`plain_tokens`."""
-    counts = np.bincount(token_line, minlength=n_lines)
-    first = np.zeros(n_lines, np.int64)
-    np.cumsum(counts[:-1], out=first[1:])
-    item = pieces.take(pa.array(2 * first))
-    instance = pieces.take(pa.array(2 * np.minimum(first + 1, len(token_line) - 1), mask=counts < 2))
-    rest = np.flatnonzero(np.arange(len(token_line)) - first[token_line] >= 2)
+    counts, first, item, instance, rest = _first_fields(n_lines, pieces, token_line)
     rest_offsets = np.zeros(n_lines + 1, np.int32)
     np.cumsum(np.maximum(counts - 2, 0), out=rest_offsets[1:])
     return (
@@ -135,6 +151,42 @@ def _plain_lines(
         pa.ListArray.from_arrays(pa.array(rest_offsets), pieces.take(pa.array(2 * rest))),
         counts,
     )
+
+
+def _plain_answer_fields(
+    n_lines: int, pieces: pa.StringArray, token_line: np.ndarray
+) -> tuple[pa.Array, pa.Array, pa.Array, pa.Array, np.ndarray, np.ndarray, pa.Array]:
+    """An answer file's fields from :func:`plain_tokens`: each line's item and instance (null where
+    none), the offsets of each line's tags, the tags (each field from the third on, up to its first
+    ``/``), the line of each tag, which tags have a weight (a ``/``), and the weights' text (after the
+    ``/``) of those tags. The ``/`` are found in one numpy pass over the file's bytes, and the tags and
+    weights cut out of its buffer by offsets, as the fields are."""
+    counts, first, item, instance, rest = _first_fields(n_lines, pieces, token_line)
+    rest_offsets = np.zeros(n_lines + 1, np.int32)
+    np.cumsum(np.maximum(counts - 2, 0), out=rest_offsets[1:])
+    bounds = np.frombuffer(pieces.buffers()[1], np.int32, count=len(pieces) + 1)
+    start, end = bounds[2 * rest], bounds[2 * rest + 1]
+    values = pieces.buffers()[2]
+    slashes = np.flatnonzero(np.frombuffer(values, np.uint8) == ord("/")).astype(np.int32)
+    at = np.searchsorted(slashes, start)
+    slash = slashes[np.minimum(at, len(slashes) - 1)] if len(slashes) else end
+    has_weight = (at < len(slashes)) & (slash < end)
+    cut = np.where(has_weight, slash, end)
+    tags = _every_other(start, cut, values)
+    weight_text = _every_other(cut[has_weight] + 1, end[has_weight], values)
+    return item, instance, pa.array(rest_offsets), tags, token_line[rest], has_weight, weight_text
+
+
+def _every_other(start: np.ndarray, end: np.ndarray, values: pa.Buffer) -> pa.StringArray:
+    """The strings ``values[start[i]:end[i]]`` (ranges in increasing order, not overlapping), copied
+    into one array by one take."""
+    if not len(start):
+        return pa.array([], pa.string())
+    bounds = np.empty(2 * len(start), np.int32)
+    bounds[0::2] = start
+    bounds[1::2] = end
+    pieces = pa.Array.from_buffers(pa.string(), len(bounds) - 1, [None, pa.py_buffer(bounds), values])
+    return pieces.take(pa.array(np.arange(0, len(bounds), 2)))
 
 
 def read_key(path: str | Path, encoding: str = "utf-8") -> pa.Table:
@@ -173,7 +225,7 @@ def read_answers(path: str | Path, encoding: str = "utf-8") -> pa.Table:
     data = read_utf8(path, encoding)
     plain = plain_tokens(data, comments=True)
     if plain:  # no comment, no blank line, no tab: no line to warn about but for its weights
-        item, instance, tokens, _ = _plain_lines(*plain)
+        item, instance, offsets, tags, tag_row, has_weight, weight_text = _plain_answer_fields(*plain)
         lines = None
         n_lines = plain[0]
     else:
@@ -191,30 +243,40 @@ def read_answers(path: str | Path, encoding: str = "utf-8") -> pa.Table:
         instance = _element_or_null(parts, lengths, 1)
         rest = pc.fill_null(_element_or_null(parts, lengths, 2), "")
         tokens = split_blanks(rest)
-    flat = pc.list_flatten(tokens)
-    halves = pc.split_pattern(flat, pattern="/", max_splits=1)
-    tags = pc.list_element(halves, 0)
-    weight_text = _element_or_null(halves, pc.list_value_length(halves).to_numpy(zero_copy_only=False), 1)
-    has_weight = weight_text.is_valid().to_numpy(zero_copy_only=False)
-    value, plain = _plain_weights(weight_text, has_weight)
-    odd = np.zeros(len(flat), dtype=bool)
-    other = has_weight & ~plain
+        halves = pc.split_pattern(pc.list_flatten(tokens), pattern="/", max_splits=1)
+        tags = pc.list_element(halves, 0)
+        halves_length = pc.list_value_length(halves).to_numpy(zero_copy_only=False)
+        has_weight = halves_length > 1
+        weight_text = _element_or_null(halves, halves_length, 1).filter(pa.array(has_weight))
+        offsets = tokens.offsets
+        tag_row = pc.list_parent_indices(tokens).to_numpy()
+    # The weights, those of the tags that have one (weight_text) first.
+    weighted_value, plain_weight = _plain_weights(weight_text)
+    weighted_odd = np.zeros(len(weight_text), dtype=bool)
+    other = ~plain_weight
     if other.any():  # C's atof: the longest leading number, in Arrow too (only these few rows)
         number = pc.extract_regex(weight_text.filter(pa.array(other)), pattern=_LEADING_NUMBER)
         digits = number.field("number")
-        value[other] = pc.cast(pc.if_else(pc.equal(digits, ""), "0", digits), pa.float64()).to_numpy()
-        odd[other] = pc.or_(pc.equal(digits, ""), pc.not_equal(number.field("tail"), "")).to_numpy(
+        weighted_value[other] = pc.cast(
+            pc.if_else(pc.equal(digits, ""), "0", digits), pa.float64()
+        ).to_numpy()
+        weighted_odd[other] = pc.or_(pc.equal(digits, ""), pc.not_equal(number.field("tail"), "")).to_numpy(
             zero_copy_only=False
         )
+    value = np.zeros(len(tags))
+    value[has_weight] = weighted_value
+    odd = np.zeros(len(tags), dtype=bool)
+    odd[has_weight] = weighted_odd
     weights = pa.array(value, pa.float64(), mask=~has_weight)
-    offsets = tokens.offsets
     answer_tags = pa.ListArray.from_arrays(offsets, tags)
     answer_weights = pa.ListArray.from_arrays(offsets, weights)
 
     warning = np.full(n_lines, None, dtype=object)
     if odd.any():
-        rows = pc.list_parent_indices(tokens).to_numpy()[odd]
-        raw = np.asarray(weight_text.filter(pa.array(odd)).to_numpy(zero_copy_only=False), dtype=object)
+        rows = tag_row[odd]
+        raw = np.asarray(
+            weight_text.filter(pa.array(weighted_odd)).to_numpy(zero_copy_only=False), dtype=object
+        )
         for row, text in zip(rows[::-1], raw[::-1], strict=True):  # the first odd weight of a line wins
             warning[row] = f"weight {text!r} is not a number: scorer2 reads it as {_atof(text):g}"
     if lines is not None:
@@ -226,7 +288,9 @@ def read_answers(path: str | Path, encoding: str = "utf-8") -> pa.Table:
             instance,
             answer_tags,
             answer_weights,
-            pa.array(warning, pa.string()),
+            pa.array(warning, pa.string())
+            if odd.any() or lines is not None
+            else pa.nulls(n_lines, pa.string()),
         ],
         schema=SENSE_ANSWERS,
     )
@@ -355,17 +419,17 @@ def _element_or_null(parts: pa.ListArray, lengths: np.ndarray, index: int) -> pa
     return pc.list_flatten(parts).take(pa.array(positions, pa.int64(), mask=lengths <= index))
 
 
-def _plain_weights(weight_text: pa.Array, has_weight: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The weights that are whole numbers as Arrow reads them (and as atof does), 0 elsewhere, and which
-    ones they are. One cast when every weight is a finite number (the usual case), else a regex."""
+def _plain_weights(weight_text: pa.Array) -> tuple[np.ndarray, np.ndarray]:
+    """The weights (of the tags that have one) that are plain numbers as Arrow reads them (and as atof
+    does), 0 elsewhere, and which ones they are. One cast when every weight is a finite number (the
+    usual case), else a regex."""
     try:
-        value = pc.cast(weight_text, pa.float64()).fill_null(0.0).to_numpy()
+        value = pc.cast(weight_text, pa.float64()).to_numpy(zero_copy_only=False)
         if np.isfinite(value).all():
-            return value.copy(), has_weight.copy()
+            return value.copy(), np.ones(len(value), dtype=bool)
     except pa.ArrowInvalid:
         pass
-    plain = pc.fill_null(pc.match_substring_regex(weight_text, _PLAIN_NUMBER), False)
-    plain = plain.to_numpy(zero_copy_only=False)
+    plain = pc.match_substring_regex(weight_text, _PLAIN_NUMBER).to_numpy(zero_copy_only=False)
     value = np.zeros(len(weight_text))
     value[plain] = pc.cast(weight_text.filter(pa.array(plain)), pa.float64()).to_numpy()
     return value, plain
@@ -380,6 +444,9 @@ def _atof(text: str) -> float:
 
 def _refuse_repeats(path: str | Path, table: pa.Table, columns: tuple[str, ...], message: str) -> None:
     """Bad input when two rows have the same ``columns``: the second one's line, naming the first's."""
+    last = table.column(columns[-1]).combine_chunks()
+    if len(last) < 2 or pc.all(pc.less(last.slice(0, len(last) - 1), last.slice(1))).as_py():
+        return  # the last column alone increases (sorted key: instance names that include the item)
     labels = table.column(columns[0]).combine_chunks()
     for column in columns[1:]:
         labels = pc.binary_join_element_wise(labels, table.column(column).combine_chunks(), "\x00")

@@ -31,7 +31,6 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pipeline.core.signature import make_signature
 from pipeline.senseval.scoring import REASONS
 from schemas import SENSE_TOTALS
 
@@ -208,6 +207,8 @@ def senseval_signature(
     """The score signature: the rules (granularity, minimal, policy, unknown_senses), then ``extra``
     settings (a campaign's), then the sha256 of each input file (key, answers, sense_map, instances,
     senses; None when not given)."""
+    from pipeline.core.signature import make_signature  # here: it imports importlib.metadata
+
     return make_signature("senseval", {**rules, **(extra or {})}, digests)
 
 

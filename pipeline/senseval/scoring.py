@@ -56,6 +56,8 @@ DOES_NOT_EXIST = "Does not exist."
 INVALID_ANSWER = "Invalid answer."
 EXCLUDED = "Excluded or already scored."
 REASONS = (DOES_NOT_EXIST, INVALID_ANSWER, EXCLUDED)
+#: Sense maps whose lines name at most this many ancestors are looked up by depth (else by search).
+_MAX_TABLE_DEPTH = 8
 
 
 @dataclass(frozen=True)
@@ -163,9 +165,7 @@ def score_senses(
         attempted = np.where(over, np.float32(1.0), total_weight)
 
     # Which answer scores which instance: scorer2's checks, in its order, in file order.
-    key_ids = _pair_labels(key)
-    target = pc.fill_null(pc.index_in(_pair_labels(answers), value_set=key_ids), -1).to_numpy()
-    target = target.astype(np.int64)  # a null instance (no space on the line) joins to null: -1
+    target = _targets(key, answers)
     reason = np.full(n_answers, -1, dtype=np.int8)  # an index into REASONS, -1 while scoring
     reason[target < 0] = 0
     reason[(reason < 0) & invalid] = 1
@@ -259,9 +259,19 @@ class _Vocabulary:
             senses = sense_map.column("sense").combine_chunks()
             ancestors = pc.list_flatten(sense_map.column("ancestors").combine_chunks())
             pieces += [senses, ancestors]
-        encoded = pc.dictionary_encode(pa.concat_arrays([p.cast(pa.string()) for p in pieces]))
-        codes = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
-        self.labels = encoded.dictionary
+        # Each piece encoded alone, then their (small) dictionaries together: the codes and the labels'
+        # order are those of encoding all the pieces end to end (first appearance), without copying them.
+        encoded = [pc.dictionary_encode(p.cast(pa.string())) for p in pieces]
+        union = pc.dictionary_encode(pa.concat_arrays([e.dictionary for e in encoded]))
+        recode = union.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+        starts = np.cumsum([0] + [len(e.dictionary) for e in encoded])
+        codes = np.concatenate(
+            [
+                recode[start + e.indices.to_numpy(zero_copy_only=False)]
+                for start, e in zip(starts[:-1], encoded, strict=True)
+            ]
+        )
+        self.labels = union.dictionary
         self.size = len(self.labels)
         bounds = np.cumsum([0] + [len(p) for p in pieces])
         self.key_codes = codes[bounds[0] : bounds[1]]
@@ -270,6 +280,8 @@ class _Vocabulary:
         self.known = pc.is_in(self.labels, value_set=pa.array(ALWAYS_KNOWN)).to_numpy(zero_copy_only=False)
         self._pairs = np.zeros(0, np.int64)  # sorted (sense code * size + ancestor code)
         self._factors = np.zeros(0)  # the product of branching factors of each, in that order
+        self._up: np.ndarray | None = None  # see below
+        self._up_credit = np.zeros((0, 0))
         if sense_map is None:
             return
         sense_codes = codes[bounds[2] : bounds[3]]
@@ -290,12 +302,28 @@ class _Vocabulary:
         order = np.argsort(pair_keys, kind="stable")
         self._pairs = pair_keys[order]
         self._factors = products[order]
+        # The same by depth, for maps of short lines (all, in practice): row d holds each sense's d-th
+        # ancestor on its line (-1: none) and the credit 1 / product of the branching factors up to it.
+        depth = int(lengths.max(initial=0))
+        if depth <= _MAX_TABLE_DEPTH:
+            position = np.arange(len(owner)) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+            self._up = np.full((depth, self.size), -1, np.int64)
+            self._up_credit = np.zeros((depth, self.size), np.float32)  # single, as by search
+            self._up[position, sense_codes[owner]] = ancestor_codes
+            self._up_credit[position, sense_codes[owner]] = _single(
+                1.0 / _single(products).astype(np.float64)
+            )
 
     def subsumption(self, tag: np.ndarray, subsumer: np.ndarray) -> np.ndarray:
         """1 / (product of branching factors from ``tag`` up to ``subsumer``) where ``subsumer`` is an
         ancestor on ``tag``'s sense-map line, else 0 (elementwise)."""
         if not len(self._pairs):
             return np.zeros(len(tag))
+        if self._up is not None:  # one look-up per depth
+            credit = np.zeros(len(tag), np.float32)
+            for up, up_credit in zip(self._up, self._up_credit, strict=True):
+                np.copyto(credit, up_credit[tag], where=up[tag] == subsumer)
+            return credit
         wanted = tag * self.size + subsumer
         at = np.minimum(np.searchsorted(self._pairs, wanted), len(self._pairs) - 1)
         found = np.where(self._pairs[at] == wanted, at, -1)
@@ -339,6 +367,27 @@ def _merge_answer_tags(
             merged = 1.0 - np.exp(np.bincount(inverse, weights=np.log1p(-np.minimum(weight, 1.0))))
     order = np.argsort(first, kind="stable")
     return row[first[order]], code[first[order]], merged[order]
+
+
+def _targets(key: pa.Table, answers: pa.Table) -> np.ndarray:
+    """The key row of each answer line's instance (same item and instance), -1 where none (a null
+    instance, when the line has no space, matches none). When the key's instance names increase
+    (sorted, as scorer2 needs its key: then no two are equal), by the instance alone, then the item
+    checked; else by the pair, joined."""
+    instances = key.column("instance").combine_chunks()
+    n = len(instances)
+    if n >= 2 and not pc.all(pc.less(instances.slice(0, n - 1), instances.slice(1))).as_py():
+        target = pc.index_in(_pair_labels(answers), value_set=_pair_labels(key))
+        return pc.fill_null(target, -1).to_numpy().astype(np.int64)
+    target = pc.index_in(answers.column("instance"), value_set=instances)
+    target = pc.fill_null(target, -1).to_numpy().astype(np.int64)
+    found = np.flatnonzero(target >= 0)
+    if len(found):
+        key_item = key.column("item").combine_chunks().take(pa.array(target[found]))
+        answer_item = answers.column("item").combine_chunks().take(pa.array(found))
+        same = pc.equal(key_item, answer_item).to_numpy(zero_copy_only=False)
+        target[found[~same]] = -1
+    return target
 
 
 def _pair_labels(table: pa.Table) -> pa.Array:
@@ -392,8 +441,7 @@ def _instances_table(
         weight_lists = pa.ListArray.from_arrays(no_lists, pa.array([], pa.float64()))
     lines = answers.column("line").to_numpy()
     answer_line = np.where(answered, lines[np.maximum(answered_by, 0)] if len(lines) else 0, 0)
-    keep = pa.array(included)
-    return pa.Table.from_arrays(
+    table = pa.Table.from_arrays(
         [
             key.column("item"),
             key.column("instance"),
@@ -407,4 +455,5 @@ def _instances_table(
             pa.array(total, pa.float64()),
         ],
         schema=SENSE_INSTANCES,
-    ).filter(keep)
+    )
+    return table if included.all() else table.filter(pa.array(included))  # no copy when all are kept

@@ -160,6 +160,45 @@ def test_only_the_first_answer_counts_whatever_the_order(tmp_path: Path) -> None
     ]
 
 
+def test_an_instance_is_its_item_and_its_name(tmp_path: Path) -> None:
+    # The key's instance names increase (matched by name, then the item checked) or not (matched by the
+    # pair): either way 'b 1' is not the key's 'a 1' but an instance that does not exist, and 'a 1'
+    # scores 1 of 1 (its tag right) while 'b 2' scores 0 (x is not y).
+    for key in ("a 1 x\nb 2 y\n", "b 2 y\na 1 x\n"):
+        (tmp_path / "k").write_text(key)
+        (tmp_path / "a").write_text("b 1 x\na 1 x\nb 2 x\n")
+        scored = score_senses(read_key(tmp_path / "k"), read_answers(tmp_path / "a"), None, SenseOptions())
+        assert (totals(scored.instances).credit, totals(scored.instances).attempted) == (1.0, 2.0)
+        assert scored.unscored.to_pylist() == [{"line": 1, "name": "b_1", "reason": "Does not exist."}]
+
+
+def test_mixed_ancestors_by_depth_or_by_search(tmp_path: Path, monkeypatch) -> None:
+    # The mixed-grained look-up by depth (short map lines) and by search (long ones) give the same
+    # credits (to the last bit: the conjunctive policy sums their products with the weights): the seed's
+    # map with a line eight ancestors long (b = 3 at each level; the most looked up by depth) added.
+    from pipeline.senseval import scoring
+
+    chain = " ".join(f"3 d{depth}" for depth in range(1, 9))
+    (tmp_path / "m").write_text(
+        SEED_MAP.read_text() + f"d0 {chain}\n" + "".join(f"d{depth}\n" for depth in range(1, 9))
+    )
+    (tmp_path / "k").write_text("w 1 1\nw 2 1.1\nw 3 2.1\nzz 1 d0\nzz 2 d0\nzz 3 d7\n")
+    (tmp_path / "a").write_text("w 1 1.1\nw 2 1\nw 3 2\nzz 1 d8\nzz 2 d3/0.3 d0/0.5\nzz 3 d0\n")
+    tables = read_key(tmp_path / "k"), read_answers(tmp_path / "a"), read_sense_map(tmp_path / "m")
+    policies = scoring.POLICIES
+    assert scoring._MAX_TABLE_DEPTH == 8
+    by_depth = [score_senses(*tables, SenseOptions("mixed", policy=p)).instances for p in policies]
+    monkeypatch.setattr(scoring, "_MAX_TABLE_DEPTH", 0)
+    by_search = [score_senses(*tables, SenseOptions("mixed", policy=p)).instances for p in policies]
+    for depth, search in zip(by_depth, by_search, strict=True):  # to the last bit, in every policy
+        assert depth.equals(search)
+    by_depth = by_depth[0]
+    # Seed rows 10, 11, 12: 1.0, 0.5, 0.2. d8 is 8 levels above d0: 1 / 3^8; d3/0.3 is 3 levels above
+    # d0: 0.3 / 3^3, plus d0/0.5 itself: 0.5; d0 is below d7: 1.
+    expected = [1.0, 0.5, 0.2, 1 / 3**8, 0.3 / 27 + 0.5, 1.0]  # in single precision, as scorer2
+    assert by_depth.column("credit").to_pylist() == pytest.approx(expected, rel=1e-7)
+
+
 def test_unknown_senses(tmp_path: Path, monkeypatch, capsys) -> None:
     # odd.answers line 8, 'art 4 art.3/0.2 bogus/0.2' (key art.3): scorer2 scores it 0.2 of 0.4
     # attempted (odd.fine.out); with --unknown-senses unattempted it is an invalid answer: not attempted,
@@ -364,3 +403,23 @@ def test_stages_rerun_only_what_changed(tmp_path: Path) -> None:
 def test_reader_errors_are_input_errors(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="cannot read"):
         read_key(tmp_path / "absent")
+
+
+def test_the_command_spares_pandas_and_pyarrow_still_knows_it(tmp_path: Path) -> None:
+    # iescore senseval (no --store) scores without importing pandas; pandas imported afterwards in the
+    # same process is still known to pyarrow: a Series' NaN becomes a null, a Categorical a dictionary.
+    import subprocess
+    import sys
+
+    script = f"""
+import sys
+from tasks.cli.main import main
+status = main(["senseval", {str(DATA / "seed.answers")!r}, {str(DATA / "seed.key")!r}, {str(SEED_MAP)!r}])
+print(status, "pandas" in sys.modules)
+import pandas as pd
+import pyarrow as pa
+categorical = pa.array(pd.Categorical(["a"]))
+print(pa.array(pd.Series([1.0, None])).null_count, pa.types.is_dictionary(categorical.type))
+"""
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert result.stdout.splitlines()[-2:] == ["0 False", "1 True"]
