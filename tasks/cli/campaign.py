@@ -105,7 +105,7 @@ def campaign(args: argparse.Namespace) -> int:
     sys.stdout.write(board_text(board, significance, parsed.kind))
     write_leaderboard(board, significance, args.json, args.csv)
     if output:
-        write_campaign_outputs(output, board, significance, reports, parsed.kind)
+        write_campaign_outputs(output, board, significance, reports, parsed.kind, args.workers)
     page = None
     for html in pages:
         if not html_is_fresh(html, html_recipe(parsed, summary)):

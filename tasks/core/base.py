@@ -38,11 +38,17 @@ class FrozenSpec(FrozenOrderedDict):
     computed once (``input_key``).
     """
 
-    __slots__ = ("stage_key",)
-
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.stage_key: str | None = None
+        self._repr: str | None = None
+
+    def __repr__(self) -> str:
+        # Luigi writes every task's parameters into a message string each time it builds one (in case of
+        # an error): each spec is written out once, its inputs' text reused.
+        if self._repr is None:
+            self._repr = super().__repr__()
+        return self._repr
 
 
 def freeze_spec(value: Any) -> Any:
