@@ -22,6 +22,7 @@ import argparse
 import json
 import os
 import random
+import resource
 import subprocess
 import sys
 import tempfile
@@ -82,8 +83,10 @@ def _document(doc_id: str, chosen: list, rng: random.Random | None, rate: float)
     return "".join(parts)
 
 
-def tree_rss(pid: int) -> int:
-    """Resident bytes of ``pid`` and all its descendants."""
+def tree_rss(pid: int, proportional: bool = False) -> int:
+    """Resident bytes of ``pid`` and all its descendants: their RSS added up (pages a forked worker
+    shares with its parent count once per process), or with ``proportional`` their PSS (a shared page
+    split between the processes sharing it: the memory the tree really holds)."""
     children: dict[int, list[int]] = {}
     rss: dict[int, int] = {}
     for entry in os.listdir("/proc"):
@@ -99,9 +102,20 @@ def tree_rss(pid: int) -> int:
     total, stack = 0, [pid]
     while stack:
         current = stack.pop()
-        total += rss.get(current, 0)
+        total += _pss(current) if proportional else rss.get(current, 0)
         stack.extend(children.get(current, []))
     return total
+
+
+def _pss(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as handle:
+            for line in handle:
+                if line.startswith("Pss:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 0
 
 
 def run_campaign(label: str, campaign: Path, workers: int, *extra: str) -> dict:
@@ -109,14 +123,16 @@ def run_campaign(label: str, campaign: Path, workers: int, *extra: str) -> dict:
     command = [sys.executable, "-m", "tasks.cli.main", "campaign", str(campaign), "--workers", str(workers)]
     command += ["--progress", "none", "--tasks-log", str(log), *extra]
     start = time.perf_counter()
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    peak = 0
+    peak = peak_pss = 0
     stop = threading.Event()
 
     def sample() -> None:
-        nonlocal peak
+        nonlocal peak, peak_pss
         while not stop.is_set():
             peak = max(peak, tree_rss(process.pid))
+            peak_pss = max(peak_pss, tree_rss(process.pid, proportional=True))
             time.sleep(0.05)
 
     sampler = threading.Thread(target=sample, daemon=True)
@@ -125,24 +141,29 @@ def run_campaign(label: str, campaign: Path, workers: int, *extra: str) -> dict:
     wall = time.perf_counter() - start
     stop.set()
     sampler.join()
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     if process.returncode != 0:
         raise SystemExit(f"{label}: iescore exited {process.returncode}\n{err[-2000:]}")
-    result = {"label": label, "wall": wall, "peak_mib": peak / 2**20, "out": out}
+    result = {"label": label, "wall": wall, "cpu": cpu, "out": out}
+    result.update(peak_mib=peak / 2**20, peak_pss_mib=peak_pss / 2**20)
     if log.exists():
         data = json.loads(log.read_text())
         result.update(ran=len(data["ran"]), reused=len(data["reused"]), task_seconds=data["task_seconds"])
+        result["task_cpu"] = data.get("task_cpu_seconds") or 0.0
         inside = (data["task_seconds"] or 0.0) / (workers * wall) if wall else 0.0
         result["outside_share"] = 1.0 - inside
     return result
 
 
 def report(result: dict) -> None:
-    line = f"{result['label']:24} wall {result['wall']:8.1f} s   peak {result['peak_mib']:7.0f} MiB"
+    line = f"{result['label']:24} wall {result['wall']:7.1f} s  cpu {result['cpu']:7.1f} s"
+    line += f"  peak rss {result['peak_mib']:5.0f} MiB pss {result['peak_pss_mib']:5.0f} MiB"
     if "ran" in result:
-        line += f"   ran {result['ran']:5d}  reused {result['reused']:5d}"
-        line += f"   in tasks {result['task_seconds']:8.1f} s"
-        line += f"   outside tasks {100 * result['outside_share']:5.1f}%"
-    print(line, flush=True)
+        line += f"  ran {result['ran']:4d} reused {result['reused']:4d}"
+        line += f"  in tasks {result['task_seconds']:7.1f} s wall, {result['task_cpu']:7.1f} s cpu"
+        line += f" (outside: {result['cpu'] - result['task_cpu']:6.1f} s cpu)"
+    print(line + f"  load {os.getloadavg()[0]:.1f}", flush=True)
 
 
 def run(quick: bool) -> list[dict]:

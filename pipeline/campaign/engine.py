@@ -828,14 +828,18 @@ def report_data(
         )
         for row in rows
     ]
-    slot_f = {
-        name: {
-            f"{row[C.instance_type]}.{row[C.slot]}": row[C.F]
-            for row in table.to_pylist()
-            if row[C.scope] == "slot"
+    slot_f = {}
+    for name, table in scores.items():
+        slots = table.filter(pc.equal(table.column(C.scope), "slot"))
+        slot_f[name] = {
+            f"{instance_type}.{slot}": f
+            for instance_type, slot, f in zip(
+                slots.column(C.instance_type).to_pylist(),
+                slots.column(C.slot).to_pylist(),
+                slots.column(C.F).to_pylist(),
+                strict=True,
+            )
         }
-        for name, table in scores.items()
-    }
     pairs = {
         (row[C.system_a], row[C.system_b]): (row[C.delta], row[C.paired_bootstrap_p], row[C.randomization_p])
         for row in significance.to_pylist()
@@ -857,29 +861,33 @@ def report_data(
                 pc.is_in(mapping.column(C.doc_id), pa.array(shown, pa.string())),
             )
         )
-        for row in selected.to_pylist():
-            if row[C.level] == "instance":
-                views[row[C.doc_id]].setdefault(name, []).append(
+        # Column by column (a campaign page holds systems x documents x fills pairings).
+        column = {c: selected.column(c).to_pylist() for c in MAPPING_VIEW_COLUMNS if c != C.points}
+        categories = point_categories(selected.column(C.points))
+        for i, (level, doc_id) in enumerate(zip(column[C.level], column[C.doc_id], strict=True)):
+            if level == "instance":
+                views[doc_id].setdefault(name, []).append(
                     html_report.Pairing(
-                        instance_type=row[C.instance_type],
+                        instance_type=column[C.instance_type][i],
                         slot=None,
-                        ref=row[C.ref_instance],
-                        hyp=row[C.hyp_instance],
+                        ref=column[C.ref_instance][i],
+                        hyp=column[C.hyp_instance][i],
                         ref_span=None,
                         hyp_span=None,
-                        categories=" ".join(f"{p['aspect']}:{p['category']}" for p in row[C.points]),
+                        categories=categories[i],
                     )
                 )
                 continue
-            views[row[C.doc_id]].setdefault(name, []).append(
+            ref_start, hyp_start = column[C.ref_start][i], column[C.hyp_start][i]
+            views[doc_id].setdefault(name, []).append(
                 html_report.Pairing(
-                    instance_type=row[C.instance_type],
-                    slot=row[C.slot],
-                    ref=row[C.ref_fill],
-                    hyp=row[C.hyp_fill],
-                    ref_span=_span(row, C.ref_start, C.ref_end) if spans else None,
-                    hyp_span=_span(row, C.hyp_start, C.hyp_end) if spans else None,
-                    categories=" ".join(f"{p['aspect']}:{p['category']}" for p in row[C.points]),
+                    instance_type=column[C.instance_type][i],
+                    slot=column[C.slot][i],
+                    ref=column[C.ref_fill][i],
+                    hyp=column[C.hyp_fill][i],
+                    ref_span=None if not spans or ref_start is None else (ref_start, column[C.ref_end][i]),
+                    hyp_span=None if not spans or hyp_start is None else (hyp_start, column[C.hyp_end][i]),
+                    categories=categories[i],
                 )
             )
     return html_report.CampaignReport(
@@ -997,8 +1005,25 @@ def _chain_view(doc_id: str, frames: Mapping[str, Any]) -> html_report.CorefView
     return html_report.CorefView(doc_id, [key[c] for c in sorted(key)], responses, split, merged)
 
 
-def _span(row: Mapping[str, Any], start: str, end: str) -> tuple[int, int] | None:
-    return None if row[start] is None else (row[start], row[end])
+#: The columns of a ``mapping`` artifact the page's per-document view shows (``report_data``).
+MAPPING_VIEW_COLUMNS = [
+    C.level, C.doc_id, C.instance_type, C.slot, C.ref_instance, C.hyp_instance, C.ref_fill, C.hyp_fill,
+    C.ref_start, C.ref_end, C.hyp_start, C.hyp_end, C.points,
+]  # fmt: skip
+
+
+def point_categories(points: pa.ChunkedArray | pa.Array) -> list[str]:
+    """Each pairing's points as ``"aspect:category ..."`` (``"content:COR extent:INC"``), in order."""
+    lists = points.combine_chunks() if isinstance(points, pa.ChunkedArray) else points
+    flat = lists.flatten()
+    aspects, categories = flat.field("aspect"), flat.field("category")
+    if (
+        lists.null_count or aspects.null_count or categories.null_count
+    ):  # not in a valid mapping: as Python does
+        return [" ".join(f"{p['aspect']}:{p['category']}" for p in row) for row in points.to_pylist()]
+    offsets = pc.subtract(lists.offsets, lists.offsets[0])
+    pieces = pc.binary_join_element_wise(aspects, categories, ":")
+    return pc.binary_join(pa.ListArray.from_arrays(offsets, pieces), " ").to_pylist()
 
 
 # --- reading campaign files ----------------------------------------------------------------------

@@ -24,8 +24,10 @@ p-values are probabilities 0-1; counts and offsets are integers (never ``3.0``);
 from __future__ import annotations
 
 import dataclasses
+import gc
 import io
-from collections.abc import Mapping
+import multiprocessing
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +35,7 @@ import pandas as pd
 import pyarrow as pa
 
 from pipeline.campaign.engine import (
+    MAPPING_VIEW_COLUMNS,
     Campaign,
     board_rows,
     coref_leaderboard_text,
@@ -42,6 +45,7 @@ from pipeline.campaign.engine import (
     is_family_board,
     kind_report_data,
     output_name,
+    point_categories,
     report_data,
 )
 from pipeline.campaign.html_report import render_campaign_html
@@ -156,31 +160,67 @@ def write_campaign_outputs(
     significance: pa.Table,
     reports: Mapping[str, Any],
     kind: CampaignKind | None = None,
+    workers: int = 1,
 ) -> None:
     """Write the output directory from the artifacts (``reports``: system name -> its Report task, or
-    the task a registered ``kind``'s system runs)."""
+    the task a registered ``kind``'s system runs). The systems whose files are not fresh are written by
+    up to ``workers`` processes (each system's files are its own: the same files in any order)."""
     write_text(directory / "leaderboard.txt", board_text(board, significance, kind))
     write_leaderboard(board, significance, directory / "leaderboard.json", directory / "leaderboard.csv")
     kind = is_family_board(board)
     write_text(directory / "significance.csv", _csv(significance if kind else _in_percent(significance)))
-    index = []
+    index, stale = [], []
     for name, report in reports.items():
         folder = directory / "systems" / output_name(name)
-        if kind:
-            tasks = TASK_KINDS[_kind_of(report)]
-            files = (*tasks.system_files, KIND_STATISTICS_FILE)
-            if not _fresh(folder / STAMP, report.key, [folder / f for f in files]):
-                write_kind_files(folder, report, tasks)
-                write_text(folder / STAMP, report.key + "\n")
-            index.append({"system": name, "directory": f"systems/{output_name(name)}"})
-            continue
-        coreference = report.STAGE == "ScoreCorefResponse"
-        files = COREF_SYSTEM_FILES if coreference else SYSTEM_FILES
-        if not _fresh(folder / STAMP, report.key, [folder / f for f in files]):
-            (write_coref_tables if coreference else write_system_tables)(folder, report)
-            write_text(folder / STAMP, report.key + "\n")
         index.append({"system": name, "directory": f"systems/{output_name(name)}"})
+        if kind:
+            files = (*TASK_KINDS[_kind_of(report)].system_files, KIND_STATISTICS_FILE)
+        else:
+            files = COREF_SYSTEM_FILES if report.STAGE == "ScoreCorefResponse" else SYSTEM_FILES
+        if not _fresh(folder / STAMP, report.key, [folder / f for f in files]):
+            stale.append((folder, report, bool(kind)))
+    _in_processes(_write_system_folder, stale, workers)
     write_text(directory / "systems" / "index.csv", _csv(pa.Table.from_pylist(index)))
+
+
+def _write_system_folder(folder: Path, report: Stage, kind: bool) -> None:
+    """One system's files, then its stamp (the files are complete before the stamp says so)."""
+    if kind:
+        write_kind_files(folder, report, TASK_KINDS[_kind_of(report)])
+    elif report.STAGE == "ScoreCorefResponse":
+        write_coref_tables(folder, report)
+    else:
+        write_system_tables(folder, report)
+    write_text(folder / STAMP, report.key + "\n")
+
+
+_JOBS: list[tuple[Any, ...]] = []
+
+
+def _in_processes(function: Callable[..., None], jobs: list[tuple[Any, ...]], workers: int) -> None:
+    """``function(*job)`` for every job, in up to ``workers`` forked processes (here when one suffices).
+
+    The jobs reach the processes by the fork itself (a campaign's tasks carry their whole specs: not
+    worth pickling); an exception in any job is raised here.
+    """
+    processes = min(workers, len(jobs))
+    if processes <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+        for job in jobs:
+            function(*job)
+        return
+    _JOBS[:] = [(function, *job) for job in jobs]
+    gc.freeze()  # as before Luigi's forks (tasks.core.runner): the workers need not copy the heap
+    try:
+        with multiprocessing.get_context("fork").Pool(processes) as pool:
+            pool.map(_run_job, range(len(jobs)), chunksize=1)
+    finally:
+        gc.unfreeze()
+        _JOBS.clear()
+
+
+def _run_job(index: int) -> None:
+    function, *arguments = _JOBS[index]
+    function(*arguments)
 
 
 def html_recipe(campaign: Campaign, summary: Stage) -> str:
@@ -256,9 +296,7 @@ def write_score_csv(folder: Path, scores: pa.Table, mapping: pa.Table) -> None:
         part = frame[frame[C.scope] == scope][keys + list(COUNT_COLUMNS) + list(MEASURE_COLUMNS)]
         write_text(folder / f"{name}.csv", part.to_csv(index=False))
     pairings = _frame(mapping)
-    pairings[C.points] = [
-        " ".join(f"{p['aspect']}:{p['category']}" for p in points) for points in pairings[C.points]
-    ]
+    pairings[C.points] = point_categories(mapping.column(C.points))
     write_text(folder / "mapping.csv", pairings.to_csv(index=False))
 
 
@@ -293,7 +331,7 @@ def campaign_html(campaign: Campaign, summary: Stage, reports: Mapping[str, Stag
     scores, mappings = {}, {}
     for name, report in reports.items():
         scores[name] = read_table(report.output()["scores"])
-        mappings[name] = read_table(report.requires()["scored"].output()["mapping"])
+        mappings[name] = read_table(report.requires()["scored"].output()["mapping"], MAPPING_VIEW_COLUMNS)
     documents = None
     corpus = _reference_corpus(summary, campaign)
     if corpus is not None:

@@ -6,8 +6,12 @@ import pyarrow as pa
 
 from pipeline.campaign.engine import FAMILIES, campaign_statistics, coref_campaign_statistics, kind_statistics
 from pipeline.campaign.kinds import KINDS
+from schemas import C
 from tasks.core.base import Stage
 from tasks.templette.report import SIGNATURE_KEY
+
+#: The columns of a system's ``tallies`` its statistics count (``pipeline.templette.templette_statistics``).
+TALLY_COLUMNS = [C.doc_id, C.instance_type, C.slot, C.aspect, C.category]
 
 
 class CampaignSummary(Stage):
@@ -28,7 +32,8 @@ class CampaignSummary(Stage):
     def produce(self) -> dict[str, pa.Table]:
         names = [role.split("/", 1)[1] for role in self.spec["inputs"] if role.startswith("scores/")]
         scores = {name: self.input_table(f"scores/{name}") for name in names}
-        tallies = {name: self.input_table(f"tallies/{name}", "tallies") for name in names}
+        # Only the columns the statistics count (``templette_statistics``), not the whole table.
+        tallies = {name: self.input_table(f"tallies/{name}", "tallies", TALLY_COLUMNS) for name in names}
         signatures = {name: table.schema.metadata[SIGNATURE_KEY].decode() for name, table in scores.items()}
         board, significance = campaign_statistics(
             scores,

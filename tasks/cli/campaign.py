@@ -94,6 +94,7 @@ def campaign(args: argparse.Namespace) -> int:
             "elsewhere": outcome.elsewhere,
             # Seconds inside tasks' run (all workers of this process), and the run's wall time.
             "task_seconds": round(progress.task_seconds, 3) if progress else None,
+            "task_cpu_seconds": round(progress.task_cpu_seconds, 3) if progress else None,
             "wall_seconds": round(time.monotonic() - progress.started, 3) if progress else None,
         }
         write_text(args.tasks_log, json_text(log))
@@ -104,7 +105,7 @@ def campaign(args: argparse.Namespace) -> int:
     sys.stdout.write(board_text(board, significance, parsed.kind))
     write_leaderboard(board, significance, args.json, args.csv)
     if output:
-        write_campaign_outputs(output, board, significance, reports, parsed.kind)
+        write_campaign_outputs(output, board, significance, reports, parsed.kind, args.workers)
     page = None
     for html in pages:
         if not html_is_fresh(html, html_recipe(parsed, summary)):

@@ -14,6 +14,7 @@ import gc
 import hashlib
 import os
 import stat
+import time
 import traceback
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -21,6 +22,7 @@ from typing import Any, ClassVar
 
 import luigi
 import pyarrow as pa
+from luigi.freezing import FrozenOrderedDict
 
 from pipeline.core.errors import InputError
 from tasks.core import store as artifacts
@@ -29,11 +31,51 @@ INPUT_ERROR_PREFIX = "iescore input error: "
 _STAGES: dict[str, type[Stage]] = {}
 
 
+class FrozenSpec(FrozenOrderedDict):
+    """A spec frozen once (mappings FrozenSpecs, sequences tuples), as Luigi's DictParameter freezes it.
+
+    A stage's inputs are built from parts of its own spec, already frozen: they are taken as they are,
+    not walked and copied again (a campaign summary's spec holds every system's whole chain, so freezing
+    and keying each task's spec anew cost time in proportion to the graph for every task). Its key is
+    computed once (``input_key``).
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.stage_key: str | None = None
+        self._repr: str | None = None
+
+    def __repr__(self) -> str:
+        # Luigi writes every task's parameters into a message string each time it builds one (in case of
+        # an error): each spec is written out once, its inputs' text reused.
+        if self._repr is None:
+            self._repr = super().__repr__()
+        return self._repr
+
+
+def freeze_spec(value: Any) -> Any:
+    """``value`` with every mapping a FrozenSpec and every list a tuple; a FrozenSpec is returned as is."""
+    if isinstance(value, FrozenSpec):
+        return value
+    if isinstance(value, Mapping):
+        return FrozenSpec((k, freeze_spec(v)) for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return tuple(freeze_spec(v) for v in value)
+    return value
+
+
+class SpecParameter(luigi.DictParameter):
+    """Luigi's DictParameter, freezing with ``freeze_spec`` (the same values, each frozen once)."""
+
+    def normalize(self, x: Any) -> Any:
+        return freeze_spec(x)
+
+
 class Stage(luigi.Task):
     """Base of every stage: subclasses set STAGE, VERSION, OUTPUTS and implement ``produce``."""
 
     key = luigi.Parameter(description="content address of the stage's artifacts")
-    spec = luigi.DictParameter(significant=False, description="how to build the artifacts")
+    spec = SpecParameter(significant=False, description="how to build the artifacts")
     store = luigi.Parameter(
         significant=False, description="artifact store: a directory or s3://BUCKET/PREFIX"
     )
@@ -75,19 +117,26 @@ class Stage(luigi.Task):
         sub = self.spec.get("inputs", {}).get(role)
         return sub["file"] if sub and "file" in sub else None
 
-    def input_table(self, role: str, name: str | None = None) -> pa.Table | None:
-        """The artifact of an upstream stage, or None when the role was not given."""
+    def input_table(
+        self, role: str, name: str | None = None, columns: list[str] | None = None
+    ) -> pa.Table | None:
+        """The artifact of an upstream stage (only ``columns`` when given), or None when the role was not
+        given."""
         memory = self.__dict__.get("_memory")
         if memory is not None:  # computed in this process (see ``compute_here``)
             tables = memory.get(role)
-            return None if tables is None else tables[name or next(iter(tables))]
+            if tables is None:
+                return None
+            table = tables[name or next(iter(tables))]
+            return table.select(columns) if columns is not None else table
         task = self.requires().get(role)
         if task is None:
             return None
         targets = task.output()
-        return artifacts.read_table(targets[name or next(iter(targets))])
+        return artifacts.read_table(targets[name or next(iter(targets))], columns)
 
     def run(self) -> None:
+        started = time.process_time()
         # What luigid's web page shows for a running task: its stage and key, and how far it got.
         self.set_status_message(f"{self.STAGE} {self.key[:12]}: computing")
         self.set_progress_percentage(0)
@@ -99,6 +148,8 @@ class Stage(luigi.Task):
             artifacts.write_table(self.output()[name], tables[name], self.provenance())
         self.set_status_message(f"{self.STAGE} {self.key[:12]}: done")
         self.set_progress_percentage(100)
+        # CPU seconds of this run (the progress events add them up: CPU is the fair measure under load).
+        self.__dict__["cpu_seconds"] = time.process_time() - started
 
     def produce(self) -> dict[str, pa.Table]:  # pragma: no cover - every stage overrides it
         raise NotImplementedError
@@ -173,14 +224,21 @@ def input_key(spec: Mapping[str, Any]) -> str:
     """The key of a spec: a file's digest, or the stage key over its options and input keys."""
     if "file" in spec:
         return spec["sha256"]
+    frozen = isinstance(spec, FrozenSpec)
+    if frozen and spec.stage_key is not None:
+        return spec.stage_key
     cls = _STAGES[spec["stage"]]
     inputs = {role: input_key(sub) for role, sub in spec.get("inputs", {}).items()}
-    return artifacts.stage_key(cls.STAGE, cls.VERSION, spec.get("options", {}), inputs)
+    key = artifacts.stage_key(cls.STAGE, cls.VERSION, spec.get("options", {}), inputs)
+    if frozen:
+        spec.stage_key = key
+    return key
 
 
 def task_for(spec: Mapping[str, Any], store: str) -> Stage:
     """The task that builds ``spec`` into ``store``."""
     cls = _STAGES[spec["stage"]]
+    spec = freeze_spec(spec)
     return cls(key=input_key(spec), spec=spec, store=str(store))
 
 

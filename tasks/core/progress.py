@@ -35,6 +35,7 @@ class Progress:
         self.bar = self.stream.isatty() if bar is None else bar
         self._done = multiprocessing.Value("i", 0)
         self._busy = multiprocessing.Value("d", 0.0)
+        self._cpu = multiprocessing.Value("d", 0.0)
         self.started = time.monotonic()
 
     @property
@@ -46,16 +47,23 @@ class Progress:
         """Seconds spent inside tasks' ``run`` (all workers added up)."""
         return self._busy.value
 
+    @property
+    def task_cpu_seconds(self) -> float:
+        """CPU seconds (user and system) spent inside tasks' ``run`` (all workers added up)."""
+        return self._cpu.value
+
     def starting(self, task: Stage) -> None:
         if self.bar:
             self._write(self._bar_line(self.done, f"{task.STAGE} {self._label(task)}"))
 
-    def finished(self, task: Stage, seconds: float) -> None:
+    def finished(self, task: Stage, seconds: float, cpu_seconds: float = 0.0) -> None:
         with self._done.get_lock():
             self._done.value += 1
             done = self._done.value
         with self._busy.get_lock():
             self._busy.value += seconds
+        with self._cpu.get_lock():
+            self._cpu.value += cpu_seconds
         text = f"{task.STAGE} {self._label(task)} done ({seconds:.2f} s)"
         self._write(self._bar_line(done, text) if self.bar else f"iescore: [{done}/{self.total}] {text}\n")
 
@@ -121,4 +129,4 @@ def _on_start(task: Any) -> None:
 @Stage.event_handler(luigi.Event.PROCESSING_TIME)
 def _on_done(task: Any, seconds: float) -> None:
     if _active is not None and isinstance(task, Stage):
-        _active.finished(task, seconds)
+        _active.finished(task, seconds, task.__dict__.get("cpu_seconds", 0.0))

@@ -208,16 +208,17 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def read_table(target: luigi.Target | str | Path) -> pa.Table:
-    """An artifact's table, from a file or (read whole) from S3."""
+def read_table(target: luigi.Target | str | Path, columns: list[str] | None = None) -> pa.Table:
+    """An artifact's table (only ``columns`` when given, with the file's metadata), from a file or (read
+    whole) from S3."""
     path = getattr(target, "path", None) or str(target)
     if is_s3(path):
         # Copied into Arrow's memory: a reader over a Python ``bytes`` may be released by one of Arrow's
         # threads after the interpreter began exiting, which aborts the process (pyarrow 26).
         sink = pa.BufferOutputStream()
         sink.write(S3Store.of(path).download(path))
-        return pq.read_table(pa.BufferReader(sink.getvalue()))
-    return pq.read_table(path)
+        return pq.read_table(pa.BufferReader(sink.getvalue()), columns=columns)
+    return pq.read_table(path, columns=columns)
 
 
 def provenance(path: str | Path) -> dict[str, Any]:
