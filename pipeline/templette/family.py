@@ -71,16 +71,15 @@ def templette_statistics(tallies: pa.Table, system: str = "system") -> pa.Table:
     """
     frame = slot_points(tallies.select([C.doc_id, C.instance_type, C.slot, C.aspect, C.category]).to_pandas())
     frame = frame[frame[C.category] != "NON"]
-    unknown = sorted(set(frame[C.category]) - set(POINTS))
+    unknown = sorted(set(frame[C.category].unique().tolist()) - set(POINTS))
     if unknown:
         raise ValueError(f"system {system!r}: unknown point categories {unknown}")
     slots = frame[C.instance_type].astype(str) + "." + frame[C.slot].astype(str)
     grouped = frame.assign(_slot=slots).groupby([C.doc_id, "_slot", C.category], sort=True).size()
-    units = [key[0] for key in grouped.index]
-    categories: list[str | None] = [key[1] for key in grouped.index]
-    statistics = [key[2] for key in grouped.index]
+    # The group keys a level at a time (iterating the index's tuples is one Python call per element).
+    units, categories, statistics = (grouped.index.get_level_values(k).tolist() for k in range(3))
     values = grouped.to_numpy(dtype=np.float64).tolist()
-    for document in sorted(set(tallies.column(C.doc_id).to_pylist()) - set(units)):
+    for document in sorted(set(tallies.column(C.doc_id).unique().to_pylist()) - set(units)):
         units.append(document)
         categories.append(None)
         statistics.append(POINTS[0])
