@@ -38,6 +38,10 @@ COST_MODELS = ("phonetic", "levenshtein")
 
 _TAG = re.compile(r"<[^<>]*>")  # a stray "<" is text: it must not swallow the words up to the next ">"
 _EDGE_PUNCTUATION = '.,;:!?"()[]`'
+# Character classes of the ASCII code points, for :func:`_word_spans` (copied before use).
+_ASCII_SPACE = np.array([chr(code).isspace() for code in range(128)], bool)
+_ASCII_ALNUM = np.array([chr(code).isalnum() for code in range(128)], bool)
+_ASCII_EDGE = np.array([chr(code) in _EDGE_PUNCTUATION for code in range(128)], bool)
 
 
 @dataclass(frozen=True)
@@ -50,19 +54,104 @@ class AlignOptions:
 
 
 def identity_alignment(corpus: Corpus) -> pa.Table:
-    """One column per word of each document, reference and hypothesis the same word (op C)."""
-    columns = {name: [] for name in ALIGNMENT.names}
+    """One column per word of each document, reference and hypothesis the same word (op C).
+
+    The words are those of :func:`document_items` without a GLM, found in one pass over the whole
+    corpus as arrays (:func:`_word_spans`): every character that is no evaluated text (outside the
+    evaluated ranges, or a tag inside them) becomes a blank, so that blank-separated tokens split
+    where the runs of :func:`document_items` end.
+    """
+    pieces: list[str] = []
+    starts: list[int] = []
+    position = 0
     for document in corpus.documents:
-        for column, word in enumerate(flatten(document_items(document, None, None))):
-            columns[C.doc_id].append(document.doc_id)
-            columns[C.column].append(column)
-            for side in ("ref", "hyp"):
-                columns[f"{side}_word"].append(word.text)
-                columns[f"{side}_start"].append(word.start)
-                columns[f"{side}_end"].append(word.end)
-            columns[C.op].append("C")
-            columns[C.cost].append(0.0)
-    return pa.table(columns, schema=ALIGNMENT)
+        starts.append(position)
+        pieces.append(_evaluated_text(document))
+        pieces.append(" ")  # documents never share a token
+        position += len(document.text) + 1
+    whole = "".join(pieces)
+    begin, end = _word_spans(whole)
+    if not len(begin):
+        return ALIGNMENT.empty_table()
+    words = [whole[b:e] for b, e in zip(begin.tolist(), end.tolist(), strict=True)]
+    document_starts = np.asarray(starts, np.int64)
+    which = np.searchsorted(document_starts, begin, side="right") - 1
+    offsets = document_starts[which]
+    # Column numbers restart at 0 in every document: the index less the document's first index.
+    first = np.searchsorted(which, which, side="left")
+    columns = np.arange(len(which), dtype=np.int64) - first
+    doc_ids = pa.array([document.doc_id for document in corpus.documents], pa.string()).take(pa.array(which))
+    word_array = pa.array(words, pa.string())
+    start_array = pa.array(begin - offsets, pa.int64())
+    end_array = pa.array(end - offsets, pa.int64())
+    count = len(which)
+    arrays = {
+        C.doc_id: doc_ids,
+        C.column: pa.array(columns, pa.int64()),
+        C.ref_word: word_array,
+        C.ref_start: start_array,
+        C.ref_end: end_array,
+        C.hyp_word: word_array,
+        C.hyp_start: start_array,
+        C.hyp_end: end_array,
+        C.op: pa.array(np.full(count, "C", dtype=object), pa.string()),
+        C.cost: pa.array(np.zeros(count), pa.float64()),
+    }
+    return pa.table([arrays[name] for name in ALIGNMENT.names], schema=ALIGNMENT)
+
+
+def _word_spans(text: str) -> tuple[np.ndarray, np.ndarray]:
+    """The ``[start, end)`` of every word of ``text``, as :func:`_trim` makes them of the
+    blank-separated tokens: a token less its edge punctuation, when it holds a letter or digit.
+
+    Computed on the code points as arrays: blanks are ``str.isspace``, letters and digits
+    ``str.isalnum`` (a table for ASCII, the few other characters looked up one by one).
+    """
+    codes = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), np.uint32)
+    if not len(codes):
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    ascii_codes = np.minimum(codes, 127)
+    space = _ASCII_SPACE[ascii_codes]
+    alnum = _ASCII_ALNUM[ascii_codes]
+    edge = _ASCII_EDGE[ascii_codes]
+    wide = np.flatnonzero(codes > 127)
+    if len(wide):
+        unique, inverse = np.unique(codes[wide], return_inverse=True)
+        characters = [chr(code) for code in unique.tolist()]
+        space[wide] = np.array([ch.isspace() for ch in characters], bool)[inverse]
+        alnum[wide] = np.array([ch.isalnum() for ch in characters], bool)[inverse]
+    solid = ~space
+    before = np.concatenate(([False], solid[:-1]))
+    after = np.concatenate((solid[1:], [False]))
+    token_starts = np.flatnonzero(solid & ~before)
+    token_ends = np.flatnonzero(solid & ~after) + 1
+    counts = np.concatenate(([0], np.cumsum(alnum, dtype=np.int64)))
+    keep = counts[token_ends] > counts[token_starts]
+    token_starts, token_ends = token_starts[keep], token_ends[keep]
+    # A kept token holds a letter or digit, so a core character lies between its ends.
+    core = np.flatnonzero(solid & ~edge)
+    first = core[np.searchsorted(core, token_starts)]
+    last = core[np.searchsorted(core, token_ends) - 1] + 1
+    return first.astype(np.int64), last.astype(np.int64)
+
+
+def _evaluated_text(document: Document) -> str:
+    """``document.text`` with every character that is not evaluated text (nor inside a tag-free run of
+    an evaluated range, see :func:`document_items`) turned into a blank; same length."""
+    text = document.text
+    parts: list[str] = []
+    position = 0
+    for start, end in evaluated_ranges(document):
+        parts.append(" " * (start - position))
+        position = start
+        for tag in _TAG.finditer(text, start, end):
+            parts.append(text[position : tag.start()])
+            parts.append(" " * (tag.end() - tag.start()))
+            position = tag.end()
+        parts.append(text[position:end])
+        position = end
+    parts.append(" " * (len(text) - position))
+    return "".join(parts)
 
 
 def align_corpora(reference: Corpus, hypothesis: Corpus, options: AlignOptions = AlignOptions()) -> pa.Table:
