@@ -11,6 +11,7 @@ from typing import Any
 import pyarrow as pa
 
 from pipeline.core.documents import Corpus, Document, Section
+from pipeline.core.measures import Counts
 from pipeline.templette.model import (
     Extent,
     Fill,
@@ -22,7 +23,7 @@ from pipeline.templette.model import (
     TemplateSet,
     TextFill,
 )
-from pipeline.templette.scoring import FillPairing, Scoring
+from pipeline.templette.scoring import Scoring
 from pipeline.templette.templates import render_fill
 from schemas import DOCUMENTS, FILLS, MAPPING, TALLIES, C, table_from_rows
 
@@ -65,27 +66,23 @@ def corpus_from_table(table: pa.Table) -> Corpus:
 
 
 def template_set_to_table(template_set: TemplateSet) -> pa.Table:
-    """The ``fills`` artifact: one row per single fill (a slotless instance is one row)."""
-    rows: list[dict[str, Any]] = []
+    """The ``fills`` artifact: one row per single fill (a slotless instance is one row).
+
+    Rows are tuples in the schema's column order, turned into columns once (:func:`_table`).
+    """
+    rows: list[tuple[Any, ...]] = []
+    append = rows.append
     for instance in template_set.instances:
-        head = {
-            C.doc_id: instance.pointer.doc_id,
-            C.instance_type: instance.pointer.type,
-            C.one_up: instance.pointer.one_up,
-            C.instance_line: instance.line,
-            C.instance_optional: instance.optional,
-        }
+        pointer = instance.pointer
+        head = (pointer.doc_id, pointer.type, pointer.one_up, instance.line, instance.optional)
         if not instance.slots:
-            rows.append(head)
+            append(head + _NO_SLOT)
         for slot in instance.slots:
+            slot_head = head + (slot.name, slot.line, slot.optional)
             for a, alternative in enumerate(slot.alternatives):
                 for i, fill in enumerate(alternative):
-                    row = dict(head)
-                    row.update({C.slot: slot.name, C.slot_line: slot.line, C.slot_optional: slot.optional})
-                    row.update({C.alternative: a, C.fill_index: i, C.kind: fill.kind, C.line: fill.line})
-                    row.update(_fill_columns(fill))
-                    rows.append(row)
-    return _with_metadata(table_from_rows(rows, FILLS), {"source": template_set.source})
+                    append(slot_head + (a, i, fill.kind, fill.line) + _fill_values(fill))
+    return _with_metadata(_table(rows, FILLS), {"source": template_set.source})
 
 
 def template_set_from_table(table: pa.Table) -> TemplateSet:
@@ -133,53 +130,103 @@ def template_set_from_table(table: pa.Table) -> TemplateSet:
 
 
 def scoring_to_tables(scoring: Scoring) -> tuple[pa.Table, pa.Table]:
-    """The ``mapping`` and ``tallies`` artifacts of a scoring."""
-    mapping: list[dict[str, Any]] = []
-    tallies: list[dict[str, Any]] = []
+    """The ``mapping`` and ``tallies`` artifacts of a scoring (rows as tuples, see :func:`_table`)."""
+    mapping: list[tuple[Any, ...]] = []
+    tallies: list[tuple[Any, ...]] = []
+    rendered: dict[Pointer, str] = {}
+
+    def render(pointer: Pointer | None) -> str | None:
+        if pointer is None:
+            return None
+        text = rendered.get(pointer)
+        if text is None:
+            text = rendered[pointer] = pointer.render()
+        return text
+
     for pairing in scoring.instances:
-        row = {
-            C.level: "instance",
-            C.doc_id: pairing.doc_id,
-            C.instance_type: pairing.instance_type,
-            C.ref_instance: pairing.ref.render() if pairing.ref else None,
-            C.hyp_instance: pairing.hyp.render() if pairing.hyp else None,
-            C.points: [vars(pairing.point)],
-        }
-        mapping.append(dict(row, **_counts(pairing.counts.as_dict())))
-        tallies.append(_tally(row, pairing.point, None, None, None))
+        doc_id, instance_type = pairing.doc_id, pairing.instance_type
+        ref, hyp = render(pairing.ref), render(pairing.hyp)
+        point = pairing.point
+        mapping.append(
+            ("instance", doc_id, instance_type, None, ref, hyp) + _NO_FILL_PAIRING
+            + ([vars(point)],) + _counts(pairing.counts)
+        )  # fmt: skip
+        tallies.append(
+            (
+                doc_id,
+                instance_type,
+                None,
+                point.aspect,
+                point.category,
+                point.reason or None,
+                ref,
+                hyp,
+                None,
+                None,
+            )
+        )
         for fill in pairing.fills:
-            fill_row = _fill_pairing_row(fill)
-            mapping.append(fill_row)
-            for point in fill.points:
-                tallies.append(_tally(fill_row, point, fill.slot, fill_row[C.ref_line], fill_row[C.hyp_line]))
-    return table_from_rows(mapping, MAPPING), table_from_rows(tallies, TALLIES)
+            ref_fill, hyp_fill = fill.ref_fill, fill.hyp_fill
+            ref_line = ref_fill.line if ref_fill else None
+            hyp_line = hyp_fill.line if hyp_fill else None
+            fill_ref, fill_hyp = render(fill.ref_instance), render(fill.hyp_instance)
+            mapping.append(
+                ("fill", fill.doc_id, fill.instance_type, fill.slot, fill_ref, fill_hyp, fill.ref_alternative,
+                 ref_line, hyp_line, (ref_fill or hyp_fill).kind,  # type: ignore[union-attr]
+                 render_fill(ref_fill) if ref_fill else None, render_fill(hyp_fill) if hyp_fill else None)
+                + _maximal(ref_fill) + _maximal(hyp_fill)
+                + ([vars(p) for p in fill.points],) + _counts(fill.counts)
+            )  # fmt: skip
+            for p in fill.points:
+                tallies.append(
+                    (fill.doc_id, fill.instance_type, fill.slot, p.aspect, p.category, p.reason or None,
+                     fill_ref, fill_hyp, ref_line, hyp_line)
+                )  # fmt: skip
+    return _table(mapping, MAPPING), _table(tallies, TALLIES)
 
 
 # --- helpers -------------------------------------------------------------------------------------
 
 
-def _fill_columns(fill: Fill) -> dict[str, Any]:
+# The columns of a ``fills`` row after its fill's line, for each kind of fill; nulls where it has none.
+_NO_SLOT = (None,) * 19
+_SET_TAIL = (None,) * 10
+_POINTER_MIDDLE = (None,) * 7
+
+
+def _fill_values(fill: Fill) -> tuple[Any, ...]:
+    """The ``fills`` columns from ``content`` on, for one single fill."""
     if isinstance(fill, TextFill):
         maximal = fill.maximal_extent
-        return {
-            C.content: fill.raw,
-            C.quoted: fill.quoted,
-            C.max_content: fill.content,
-            C.min_contents: list(fill.minimal_contents or ()),
-            C.norm_content: fill.content,
-            C.norm_min_contents: list(fill.minimal_contents or ()),
-            C.max_start: maximal.start if maximal else None,
-            C.max_end: maximal.end if maximal else None,
-            C.min_extents: [vars(e) for e in fill.extents[1:]],
-        }
+        minimal = list(fill.minimal_contents or ())
+        return (
+            fill.raw,
+            fill.quoted,
+            fill.content,
+            minimal,
+            fill.content,
+            list(minimal),
+            maximal.start if maximal else None,
+            maximal.end if maximal else None,
+            [vars(e) for e in fill.extents[1:]],
+            None,
+            None,
+            None,
+        )
     if isinstance(fill, SetFill):
-        return {C.content: fill.value, C.quoted: fill.quoted}
-    return {
-        C.content: fill.target.render(),
-        C.target_type: fill.target.type,
-        C.target_doc_id: fill.target.doc_id,
-        C.target_one_up: fill.target.one_up,
-    }
+        return (fill.value, fill.quoted) + _SET_TAIL
+    target = fill.target
+    return (target.render(), None) + _POINTER_MIDDLE + (target.type, target.doc_id, target.one_up)
+
+
+def _table(rows: list[tuple[Any, ...]], schema: pa.Schema) -> pa.Table:
+    """A table of ``schema`` from rows given as tuples of its columns in order (one array per column)."""
+    if not rows:
+        return schema.empty_table()
+    columns = zip(*rows, strict=True)
+    return pa.Table.from_arrays(
+        [pa.array(values, type=f.type) for values, f in zip(columns, schema, strict=True)], schema=schema
+    )
 
 
 def _fill_at(column: dict[str, list[Any]], row: int) -> Fill:
@@ -207,51 +254,18 @@ def _fill_at(column: dict[str, list[Any]], row: int) -> Fill:
     )
 
 
-def _fill_pairing_row(fill: FillPairing) -> dict[str, Any]:
-    counts = fill.counts.as_dict()
-    return {
-        C.level: "fill",
-        C.doc_id: fill.doc_id,
-        C.instance_type: fill.instance_type,
-        C.slot: fill.slot,
-        C.ref_instance: fill.ref_instance.render() if fill.ref_instance else None,
-        C.hyp_instance: fill.hyp_instance.render() if fill.hyp_instance else None,
-        C.ref_alternative: fill.ref_alternative,
-        C.ref_line: fill.ref_fill.line if fill.ref_fill else None,
-        C.hyp_line: fill.hyp_fill.line if fill.hyp_fill else None,
-        C.kind: (fill.ref_fill or fill.hyp_fill).kind,  # type: ignore[union-attr]
-        C.ref_fill: render_fill(fill.ref_fill) if fill.ref_fill else None,
-        C.hyp_fill: render_fill(fill.hyp_fill) if fill.hyp_fill else None,
-        **_maximal(C.ref_start, C.ref_end, fill.ref_fill),
-        **_maximal(C.hyp_start, C.hyp_end, fill.hyp_fill),
-        C.points: [vars(p) for p in fill.points],
-        **_counts(counts),
-    }
+_NO_FILL_PAIRING = (None,) * 10
+_NO_EXTENT = (None, None)
 
 
-def _maximal(start: str, end: str, fill: Fill | None) -> dict[str, int | None]:
+def _maximal(fill: Fill | None) -> tuple[int | None, int | None]:
     """A text fill's maximal extent as two columns (nulls for other fills and fills without one)."""
     extent = fill.maximal_extent if isinstance(fill, TextFill) else None
-    return {start: extent.start if extent else None, end: extent.end if extent else None}
+    return (extent.start, extent.end) if extent else _NO_EXTENT
 
 
-def _counts(counts: dict[str, int]) -> dict[str, int]:
-    return {k: counts[k] for k in ("COR", "INC", "MIS", "SPU", "NON")}
-
-
-def _tally(row: dict[str, Any], point: Any, slot: str | None, ref_line: Any, hyp_line: Any) -> dict[str, Any]:
-    return {
-        C.doc_id: row[C.doc_id],
-        C.instance_type: row[C.instance_type],
-        C.slot: slot,
-        C.aspect: point.aspect,
-        C.category: point.category,
-        C.reason: point.reason or None,
-        C.ref_instance: row[C.ref_instance],
-        C.hyp_instance: row[C.hyp_instance],
-        C.ref_line: ref_line,
-        C.hyp_line: hyp_line,
-    }
+def _counts(counts: Counts) -> tuple[int, int, int, int, int]:
+    return (counts.COR, counts.INC, counts.MIS, counts.SPU, counts.NON)
 
 
 def _with_metadata(table: pa.Table, values: dict[str, str]) -> pa.Table:
