@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache, cached_property
+from functools import cache, cached_property, lru_cache
 
 from pipeline.core.errors import InputError
-from pipeline.core.greedy import greedy_map
-from pipeline.core.measures import Counts, f_measure
+from pipeline.core.greedy import Chosen, greedy_map
+from pipeline.core.measures import CATEGORIES, Counts, f_measure
 from pipeline.speech import speech_optional
 from pipeline.templette.checks import check_single_alternatives
 from pipeline.templette.model import (
@@ -181,6 +181,10 @@ def fold(text: str, case_sensitive: bool = False) -> str:
     return folded if case_sensitive else folded.casefold()
 
 
+# ``fold`` of the strings compared again and again (each fill meets several candidates).
+_fold = lru_cache(maxsize=1 << 16)(fold)
+
+
 def content_matches(
     ref: TextFill,
     hyp: TextFill,
@@ -196,6 +200,12 @@ def content_matches(
     ``{a / b}`` groups are alternatives; the point is correct when any choice of alternatives on each
     side matches.
     """
+    if not alternatives and not noisy:
+        # One choice a side: the loop below, with each string folded once per distinct string.
+        hyp_content = _fold(hyp.content or "", case_sensitive)
+        return hyp_content in _fold(ref.content or "", case_sensitive) and any(
+            _fold(minimal, case_sensitive) in hyp_content for minimal in ref.minimal_strings
+        )
     for hyp_content in _choices(hyp.content or "", case_sensitive, alternatives):
         for ref_content in _choices(ref.content or "", case_sensitive, alternatives):
             minimals = [
@@ -422,6 +432,11 @@ class _Context:
     slot: str = ""
 
 
+# The context of pairings built only to be counted (their other fields are never read).
+_COUNTING = _Context("", "", None, None)
+_CATEGORY_INDEX = {category: index for index, category in enumerate(CATEGORIES)}
+
+
 @dataclass
 class _Scorer:
     reference: TemplateSet
@@ -430,6 +445,9 @@ class _Scorer:
     set_extents: dict[str, tuple[int, int]] = field(default_factory=dict)
     mapped: dict[Pointer, Pointer] = field(default_factory=dict)
     regions: tuple[Mapping[str, Hashable], Mapping[str, Hashable]] | None = None
+    # Candidate instance pairs ranked by their counts alone (:meth:`_pair_counts`), pairings built for
+    # the chosen ones; False builds every candidate's pairings (the plain algorithm, kept for tests).
+    counts_first: bool = True
 
     def run(self) -> Scoring:
         self.ref_index = self._check(self.reference, is_reference=True)
@@ -556,23 +574,35 @@ class _Scorer:
 
         regions = self.regions
 
-        def score(ref: Instance, hyp: Instance) -> tuple[Counts, tuple[Counts, list[FillPairing]]] | None:
+        def score(
+            ref: Instance, hyp: Instance
+        ) -> tuple[Counts, tuple[Counts, list[FillPairing]] | None] | None:
             if regions is not None:
                 region = regions[0].get(ref.pointer.render())
                 if region is None or region != regions[1].get(hyp.pointer.render()):
                     return None  # named entity: not from the same place of the text
+            if threshold is None and not self.options.noncommittal_alternatives and self.counts_first:
+                # Only the counts rank a pair: tallied without building its pairings, which are
+                # built for the chosen pairs alone (below).
+                return self._pair_counts(ref, hyp), None
             counts, pairings = self._score_instances(doc_id, ref, hyp)
             if threshold is not None and weighted_f(pairings, weights) <= threshold:
                 return None  # MUC: the pair does not exceed its class's mapping threshold
             return counts, (counts, pairings)
 
-        chosen = greedy_map(refs, hyps, score, _instance_key, _instance_key)
+        if self.counts_first and len(refs) == 1 and len(hyps) == 1 and threshold is None and regions is None:
+            chosen = [Chosen(0, 0, None)]  # one possible pair, never refused: the greedy choice is it
+        else:
+            chosen = greedy_map(refs, hyps, score, _instance_key, _instance_key)
         mapped_refs = {pair.ref for pair in chosen}
         mapped_hyps = {pair.hyp for pair in chosen}
-        for pair in chosen:
+        # Every chosen pair's pairings before any of them enters ``mapped`` (as when all were scored).
+        payloads = [
+            pair.payload or self._score_instances(doc_id, refs[pair.ref], hyps[pair.hyp]) for pair in chosen
+        ]
+        for pair, (counts, pairings) in zip(chosen, payloads, strict=True):
             ref, hyp = refs[pair.ref], hyps[pair.hyp]
             self.mapped[ref.pointer] = hyp.pointer
-            counts, pairings = pair.payload
             wrong = counts.POS + counts.ACT > 0 and counts.COR + counts.PAR == 0
             point = Point("object", "INC" if wrong else "COR")
             instances.append(
@@ -692,14 +722,19 @@ class _Scorer:
         return result
 
     def _compare(self, ref: Fill, hyp: Fill) -> tuple[Point, ...] | None:
+        judged = self._judge(ref, hyp)
+        return None if judged is None else tuple(Point(aspect, category) for aspect, category in judged)
+
+    def _judge(self, ref: Fill, hyp: Fill) -> tuple[tuple[str, str], ...] | None:
+        """The (aspect, category) of each point of pairing two single fills; None when they may not pair."""
         if isinstance(ref, PointerFill) and isinstance(hyp, PointerFill):
             # Correct only when the pointed instances were mapped to each other (seed 000).
             correct = self.mapped.get(ref.target) == hyp.target
-            return (Point("pointer", "COR" if correct else "INC"),)
+            return (("pointer", "COR" if correct else "INC"),)
         if isinstance(ref, SetFill) and isinstance(hyp, SetFill):
             case = self.options.case_sensitive
             correct = fold(ref.value, case) == fold(hyp.value, case)
-            return (Point("set", "COR" if correct else "INC"),)
+            return (("set", "COR" if correct else "INC"),)
         if isinstance(ref, TextFill) and isinstance(hyp, TextFill):
             points = []
             for aspect in self.options.text_aspects:
@@ -709,9 +744,69 @@ class _Scorer:
                     )
                 else:
                     correct = extent_matches(ref, hyp)
-                points.append(Point(aspect, "COR" if correct else "INC"))
+                points.append((aspect, "COR" if correct else "INC"))
             return tuple(points)
         return None
+
+    # -- counts only (ranking candidate instance pairs) ---------------------------------------------
+
+    def _pair_counts(self, ref: Instance, hyp: Instance) -> Counts:
+        """``self._score_instances(doc_id, ref, hyp)[0]`` without building a pairing or a point.
+
+        The same rules in the same order (slots by name, the best reference alternative, fills
+        greedily), tallied as integers; a slot with more than one fill on a side goes through
+        :meth:`_map_fills` itself.
+        """
+        tally = [0, 0, 0, 0, 0, 0]
+        ref_slots = {slot.name: slot for slot in ref.slots}
+        hyp_slots = {slot.name: slot for slot in hyp.slots}
+        is_scored = self.options.is_scored
+        for name in ref_slots.keys() | hyp_slots.keys():
+            if not is_scored(name):
+                continue
+            counts = self._slot_counts(ref_slots.get(name), hyp_slots.get(name))
+            for index, value in enumerate(counts):
+                tally[index] += value
+        return Counts(*tally)
+
+    def _slot_counts(self, ref: Slot | None, hyp: Slot | None) -> tuple[int, ...]:
+        """The counts of :meth:`_score_slot` (noncommittal alternatives aside: not on this path)."""
+        hyp_fills: Alternative = hyp.alternatives[0] if hyp and hyp.alternatives else ()
+        if ref is None or not ref.alternatives:
+            return self._fills_counts((), hyp_fills, False)
+        if len(ref.alternatives) == 1:
+            return self._fills_counts(ref.alternatives[0], hyp_fills, ref.optional)
+        best: tuple | None = None
+        for k, alternative in enumerate(ref.alternatives):
+            tally = self._fills_counts(alternative, hyp_fills, ref.optional)
+            counts = Counts(*tally)
+            rank = (-(f_measure(counts) or 0.0), counts.INC + counts.MIS + counts.SPU, k)
+            if best is None or rank < best[0]:
+                best = (rank, tally)
+        assert best is not None
+        return best[1]
+
+    def _fills_counts(
+        self, ref_fills: Alternative, hyp_fills: Alternative, slot_optional: bool
+    ) -> tuple[int, ...]:
+        """The counts of :meth:`_map_fills`: direct for at most one fill a side, else by that method."""
+        tally = [0, 0, 0, 0, 0, 0]
+        if len(ref_fills) > 1 or len(hyp_fills) > 1:
+            for pairing in self._map_fills(_COUNTING, None, ref_fills, hyp_fills, slot_optional):
+                for point in pairing.points:
+                    tally[_CATEGORY_INDEX[point.category]] += 1
+            return tuple(tally)
+        judged = self._judge(ref_fills[0], hyp_fills[0]) if ref_fills and hyp_fills else None
+        if judged is not None:
+            for _, category in judged:
+                tally[_CATEGORY_INDEX[category]] += 1
+            return tuple(tally)
+        if ref_fills:
+            for point in self._missing(ref_fills[0], slot_optional):
+                tally[_CATEGORY_INDEX[point.category]] += 1
+        if hyp_fills:
+            tally[_CATEGORY_INDEX["SPU"]] += len(self._aspects(hyp_fills[0]))
+        return tuple(tally)
 
     def _missing(self, ref: Fill, slot_optional: bool) -> tuple[Point, ...]:
         """Points of a reference fill mapped to nothing (seed 000, "Comparison of Pointer Fills")."""
