@@ -88,45 +88,93 @@ def template_set_to_table(template_set: TemplateSet) -> pa.Table:
 def template_set_from_table(table: pa.Table) -> TemplateSet:
     """Rebuild the template set; text fills carry the normalized contents (what the scorer compares).
 
-    The table is read a column at a time (one Python list per column, no dict per row).
+    The table is read a column at a time (one Python list per column, no dict per row); each row's
+    fill is built from the columns of its kind, each instance's pointer once.
     """
     column = {name: table.column(name).to_pylist() for name in table.column_names}
-    instances: dict[Pointer, dict[str, Any]] = {}
-    pointers = zip(column[C.instance_type], column[C.doc_id], column[C.one_up], strict=True)
-    for row, (instance_type, doc_id, one_up) in enumerate(pointers):
-        pointer = Pointer(instance_type, doc_id, one_up)
-        instance = instances.get(pointer)
+    fills = _fills_of_columns(column)
+    instances: dict[tuple[str, str, str], tuple[Pointer, int, dict[str, Any]]] = {}
+    rows = zip(
+        column[C.instance_type],
+        column[C.doc_id],
+        column[C.one_up],
+        column[C.instance_line],
+        column[C.slot],
+        column[C.slot_line],
+        column[C.slot_optional],
+        column[C.alternative],
+        column[C.fill_index],
+        fills,
+        strict=True,
+    )
+    for instance_type, doc_id, one_up, instance_line, name, slot_line, slot_optional, a, i, fill in rows:
+        key = (instance_type, doc_id, one_up)
+        instance = instances.get(key)
         if instance is None:
-            instance = instances[pointer] = {"line": column[C.instance_line][row], "slots": {}}
-        name = column[C.slot][row]
+            instance = instances[key] = (Pointer(instance_type, doc_id, one_up), instance_line, {})
         if name is None:
             continue
-        slot = instance["slots"].get(name)
+        slots = instance[2]
+        slot = slots.get(name)
         if slot is None:
-            slot = instance["slots"][name] = {
-                "line": column[C.slot_line][row],
-                "optional": column[C.slot_optional][row],
-                "alternatives": {},
-            }
-        slot["alternatives"].setdefault(column[C.alternative][row], []).append(
-            (column[C.fill_index][row], _fill_at(column, row))
-        )
+            slot = slots[name] = (slot_line, slot_optional, {})
+        slot[2].setdefault(a, []).append((i, fill))
     built = []
-    for pointer, instance in instances.items():
-        slots = tuple(
+    for pointer, line, slots in instances.values():
+        built_slots = tuple(
             Slot(
                 name,
                 tuple(
-                    tuple(fill for _, fill in sorted(fills, key=lambda item: item[0]))
-                    for _, fills in sorted(slot["alternatives"].items())
+                    tuple(fill for _, fill in sorted(alternative, key=_first))
+                    for _, alternative in sorted(alternatives.items())
                 ),
-                slot["line"],
-                slot["optional"],
+                slot_line,
+                slot_optional,
             )
-            for name, slot in instance["slots"].items()
+            for name, (slot_line, slot_optional, alternatives) in slots.items()
         )
-        built.append(Instance(pointer, slots, instance["line"]))
+        built.append(Instance(pointer, built_slots, line))
     return TemplateSet(tuple(built), _metadata(table).get("source", ""))
+
+
+def _first(item: tuple[int, Fill]) -> int:
+    return item[0]
+
+
+def _fills_of_columns(column: dict[str, list[Any]]) -> list[Fill | None]:
+    """The single fill of every row of a ``fills`` table read as columns (None for a slotless row)."""
+    fills: list[Fill | None] = []
+    append = fills.append
+    rows = zip(
+        column[C.kind],
+        column[C.line],
+        column[C.content],
+        column[C.quoted],
+        column[C.norm_content],
+        column[C.norm_min_contents],
+        column[C.max_start],
+        column[C.max_end],
+        column[C.min_extents],
+        column[C.target_type],
+        column[C.target_doc_id],
+        column[C.target_one_up],
+        strict=True,
+    )
+    for kind, line, content, quoted, norm, norm_min, start, end, minimal, target, target_doc, one_up in rows:
+        if kind == "pointer":
+            append(PointerFill(Pointer(target, target_doc, one_up), line))
+        elif kind == "set":
+            append(SetFill(content, bool(quoted), line))
+        elif kind is None:
+            append(None)
+        else:
+            extents: tuple[Extent, ...] = ()
+            if start is not None:
+                extents = (Extent(start, end),)
+                if minimal:
+                    extents += tuple(Extent(e["start"], e["end"]) for e in minimal)
+            append(TextFill(content, extents, bool(quoted), line, norm, tuple(norm_min or ())))
+    return fills
 
 
 def scoring_to_tables(scoring: Scoring) -> tuple[pa.Table, pa.Table]:
@@ -226,31 +274,6 @@ def _table(rows: list[tuple[Any, ...]], schema: pa.Schema) -> pa.Table:
     columns = zip(*rows, strict=True)
     return pa.Table.from_arrays(
         [pa.array(values, type=f.type) for values, f in zip(columns, schema, strict=True)], schema=schema
-    )
-
-
-def _fill_at(column: dict[str, list[Any]], row: int) -> Fill:
-    """The single fill of one row of a ``fills`` table read as columns."""
-    kind = column[C.kind][row]
-    if kind == "pointer":
-        return PointerFill(
-            Pointer(column[C.target_type][row], column[C.target_doc_id][row], column[C.target_one_up][row]),
-            column[C.line][row],
-        )
-    if kind == "set":
-        return SetFill(column[C.content][row], bool(column[C.quoted][row]), column[C.line][row])
-    extents: tuple[Extent, ...] = ()
-    if column[C.max_start][row] is not None:
-        extents = (Extent(column[C.max_start][row], column[C.max_end][row]),) + tuple(
-            Extent(e["start"], e["end"]) for e in column[C.min_extents][row] or ()
-        )
-    return TextFill(
-        column[C.content][row],
-        extents,
-        bool(column[C.quoted][row]),
-        column[C.line][row],
-        column[C.norm_content][row],
-        tuple(column[C.norm_min_contents][row] or ()),
     )
 
 
