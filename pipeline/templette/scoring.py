@@ -641,12 +641,13 @@ class _Scorer:
             for slot in instance.slots if instance else ():
                 if self.options.is_scored(slot.name) and slot.name not in names:
                     names.append(slot.name)
+        # A slot by its name (the first one of that name, as ``Instance.slot`` finds it).
+        ref_slots = {slot.name: slot for slot in reversed(ref.slots)} if ref else {}
+        hyp_slots = {slot.name: slot for slot in reversed(hyp.slots)} if hyp else {}
         pairings: list[FillPairing] = []
         for name in names:
             context.slot = name
-            pairings.extend(
-                self._score_slot(context, ref.slot(name) if ref else None, hyp.slot(name) if hyp else None)
-            )
+            pairings.extend(self._score_slot(context, ref_slots.get(name), hyp_slots.get(name)))
         return Counts.total(p.counts for p in pairings), pairings
 
     # -- slots, alternatives, fills ----------------------------------------------------------------
@@ -660,6 +661,9 @@ class _Scorer:
         hyp_fills: Alternative = hyp.alternatives[0] if hyp and hyp.alternatives else ()
         if ref is None or not ref.alternatives:
             return self._map_fills(context, None, (), hyp_fills, slot_optional=False)
+        if self.counts_first and len(ref.alternatives) == 1:
+            # One alternative is the best one (and leaves no other to tally as non-committal).
+            return self._map_fills(context, 0, ref.alternatives[0], hyp_fills, ref.optional)
         best: tuple | None = None
         for k, alternative in enumerate(ref.alternatives):
             pairings = self._map_fills(context, k, alternative, hyp_fills, ref.optional)
@@ -701,6 +705,17 @@ class _Scorer:
                 hyp,
                 points,
             )
+
+        if self.counts_first and len(ref_fills) <= 1 and len(hyp_fills) <= 1:
+            # At most one candidate pair: the greedy choice is that pair when the two may pair.
+            points = self._compare(ref_fills[0], hyp_fills[0]) if ref_fills and hyp_fills else None
+            if points is not None:
+                return [pairing(ref_fills[0], hyp_fills[0], points)]
+            single = [pairing(ref, None, self._missing(ref, slot_optional)) for ref in ref_fills]
+            aspects = self._aspects
+            return single + [
+                pairing(None, hyp, tuple(Point(a, "SPU") for a in aspects(hyp))) for hyp in hyp_fills
+            ]
 
         def score(ref: Fill, hyp: Fill) -> tuple[Counts, tuple[Point, ...]] | None:
             points = self._compare(ref, hyp)
@@ -758,8 +773,8 @@ class _Scorer:
         :meth:`_map_fills` itself.
         """
         tally = [0, 0, 0, 0, 0, 0]
-        ref_slots = {slot.name: slot for slot in ref.slots}
-        hyp_slots = {slot.name: slot for slot in hyp.slots}
+        ref_slots = {slot.name: slot for slot in reversed(ref.slots)}
+        hyp_slots = {slot.name: slot for slot in reversed(hyp.slots)}
         is_scored = self.options.is_scored
         for name in ref_slots.keys() | hyp_slots.keys():
             if not is_scored(name):
