@@ -55,9 +55,10 @@ def instance_sets(draw: st.DrawFn, side: str, doc: str) -> list[Instance]:
             slots.append(Slot("OBJ_STATUS", ((SetFill("OPTIONAL"),),)))
         for name in draw(st.lists(st.sampled_from(sorted(slot_kinds)), unique=True, max_size=4)):
             count = 1 if side == "hyp" else draw(st.integers(1, 2))
+            # Now and then a hypothesis fill of another kind than the reference's: they never pair.
+            kind = "set" if side == "hyp" and draw(st.integers(0, 5)) == 0 else slot_kinds[name]
             alternatives = tuple(
-                tuple(draw(st.lists(fills(slot_kinds[name], []), min_size=1, max_size=2)))
-                for _ in range(count)
+                tuple(draw(st.lists(fills(kind, []), min_size=1, max_size=2))) for _ in range(count)
             )
             slots.append(Slot(name, alternatives, optional=side == "ref" and draw(st.integers(0, 4)) == 0))
         instances.append(Instance(pointer, tuple(slots)))
