@@ -435,6 +435,7 @@ class _Context:
 # The context of pairings built only to be counted (their other fields are never read).
 _COUNTING = _Context("", "", None, None)
 _CATEGORY_INDEX = {category: index for index, category in enumerate(CATEGORIES)}
+_SPU = _CATEGORY_INDEX["SPU"]
 
 
 @dataclass
@@ -777,51 +778,52 @@ class _Scorer:
         hyp_slots = {slot.name: slot for slot in reversed(hyp.slots)}
         is_scored = self.options.is_scored
         for name in ref_slots.keys() | hyp_slots.keys():
-            if not is_scored(name):
-                continue
-            counts = self._slot_counts(ref_slots.get(name), hyp_slots.get(name))
-            for index, value in enumerate(counts):
-                tally[index] += value
+            if is_scored(name):
+                self._slot_counts(ref_slots.get(name), hyp_slots.get(name), tally)
         return Counts(*tally)
 
-    def _slot_counts(self, ref: Slot | None, hyp: Slot | None) -> tuple[int, ...]:
-        """The counts of :meth:`_score_slot` (noncommittal alternatives aside: not on this path)."""
+    def _slot_counts(self, ref: Slot | None, hyp: Slot | None, tally: list[int]) -> None:
+        """Add the counts of :meth:`_score_slot` to ``tally`` (noncommittal alternatives aside: not on
+        this path)."""
         hyp_fills: Alternative = hyp.alternatives[0] if hyp and hyp.alternatives else ()
         if ref is None or not ref.alternatives:
-            return self._fills_counts((), hyp_fills, False)
+            self._fills_counts((), hyp_fills, False, tally)
+            return
         if len(ref.alternatives) == 1:
-            return self._fills_counts(ref.alternatives[0], hyp_fills, ref.optional)
+            self._fills_counts(ref.alternatives[0], hyp_fills, ref.optional, tally)
+            return
         best: tuple | None = None
         for k, alternative in enumerate(ref.alternatives):
-            tally = self._fills_counts(alternative, hyp_fills, ref.optional)
-            counts = Counts(*tally)
+            own = [0, 0, 0, 0, 0, 0]
+            self._fills_counts(alternative, hyp_fills, ref.optional, own)
+            counts = Counts(*own)
             rank = (-(f_measure(counts) or 0.0), counts.INC + counts.MIS + counts.SPU, k)
             if best is None or rank < best[0]:
-                best = (rank, tally)
+                best = (rank, own)
         assert best is not None
-        return best[1]
+        for index, value in enumerate(best[1]):
+            tally[index] += value
 
     def _fills_counts(
-        self, ref_fills: Alternative, hyp_fills: Alternative, slot_optional: bool
-    ) -> tuple[int, ...]:
-        """The counts of :meth:`_map_fills`: direct for at most one fill a side, else by that method."""
-        tally = [0, 0, 0, 0, 0, 0]
+        self, ref_fills: Alternative, hyp_fills: Alternative, slot_optional: bool, tally: list[int]
+    ) -> None:
+        """Add the counts of :meth:`_map_fills` to ``tally``: direct for at most one fill a side, else
+        by that method."""
         if len(ref_fills) > 1 or len(hyp_fills) > 1:
             for pairing in self._map_fills(_COUNTING, None, ref_fills, hyp_fills, slot_optional):
                 for point in pairing.points:
                     tally[_CATEGORY_INDEX[point.category]] += 1
-            return tuple(tally)
+            return
         judged = self._judge(ref_fills[0], hyp_fills[0]) if ref_fills and hyp_fills else None
         if judged is not None:
             for _, category in judged:
                 tally[_CATEGORY_INDEX[category]] += 1
-            return tuple(tally)
+            return
         if ref_fills:
             for point in self._missing(ref_fills[0], slot_optional):
                 tally[_CATEGORY_INDEX[point.category]] += 1
         if hyp_fills:
-            tally[_CATEGORY_INDEX["SPU"]] += len(self._aspects(hyp_fills[0]))
-        return tuple(tally)
+            tally[_SPU] += len(self._aspects(hyp_fills[0]))
 
     def _missing(self, ref: Fill, slot_optional: bool) -> tuple[Point, ...]:
         """Points of a reference fill mapped to nothing (seed 000, "Comparison of Pointer Fills")."""

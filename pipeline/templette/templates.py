@@ -442,7 +442,8 @@ class _Parser:
         """Brackets must pair up without nesting, and a fill needs one extent per minimal string plus one."""
         pairs = 0
         opened = False
-        for char in token.text:
+        text = token.text if "[" in token.text or "]" in token.text else ""  # no bracket: nothing to pair
+        for char in text:
             if char == "[":
                 if opened:
                     raise self._error(
@@ -541,6 +542,8 @@ def render_fill(fill: Fill) -> str:
 
 def _quote(raw: str) -> str:
     """``raw`` in quotes that read back as ``raw`` exactly; double ones unless ``raw`` holds some."""
+    if '"' not in raw and "\n" not in raw:
+        return '"' + raw + '"'  # the loop's first choice, and its only quote closes it
     if "\n" not in raw:
         for quote in sorted("\"'", key=raw.__contains__):
             text = quote + raw + quote
