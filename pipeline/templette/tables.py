@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
 
 from pipeline.core.documents import Corpus, Document, Section
@@ -178,9 +179,17 @@ def _fills_of_columns(column: dict[str, list[Any]]) -> list[Fill | None]:
 
 
 def scoring_to_tables(scoring: Scoring) -> tuple[pa.Table, pa.Table]:
-    """The ``mapping`` and ``tallies`` artifacts of a scoring (rows as tuples, see :func:`_table`)."""
+    """The ``mapping`` and ``tallies`` artifacts of a scoring.
+
+    Mapping rows are tuples of its columns but ``points``; every point goes to three flat lists
+    (aspect, category, reason) in row order, which make the ``points`` column (a list per row) and,
+    with the columns of each point's row, the ``tallies`` (one row per point, in the same order).
+    """
     mapping: list[tuple[Any, ...]] = []
-    tallies: list[tuple[Any, ...]] = []
+    aspects: list[str] = []
+    categories: list[str] = []
+    reasons: list[str] = []
+    offsets = [0]
     rendered: dict[Pointer, str] = {}
 
     def render(pointer: Pointer | None) -> str | None:
@@ -192,45 +201,55 @@ def scoring_to_tables(scoring: Scoring) -> tuple[pa.Table, pa.Table]:
         return text
 
     for pairing in scoring.instances:
-        doc_id, instance_type = pairing.doc_id, pairing.instance_type
-        ref, hyp = render(pairing.ref), render(pairing.hyp)
         point = pairing.point
         mapping.append(
-            ("instance", doc_id, instance_type, None, ref, hyp) + _NO_FILL_PAIRING
-            + ([vars(point)],) + _counts(pairing.counts)
+            ("instance", pairing.doc_id, pairing.instance_type, None, render(pairing.ref),
+             render(pairing.hyp)) + _NO_FILL_PAIRING + _counts(pairing.counts)
         )  # fmt: skip
-        tallies.append(
-            (
-                doc_id,
-                instance_type,
-                None,
-                point.aspect,
-                point.category,
-                point.reason or None,
-                ref,
-                hyp,
-                None,
-                None,
-            )
-        )
+        aspects.append(point.aspect)
+        categories.append(point.category)
+        reasons.append(point.reason)
+        offsets.append(len(aspects))
         for fill in pairing.fills:
             ref_fill, hyp_fill = fill.ref_fill, fill.hyp_fill
-            ref_line = ref_fill.line if ref_fill else None
-            hyp_line = hyp_fill.line if hyp_fill else None
-            fill_ref, fill_hyp = render(fill.ref_instance), render(fill.hyp_instance)
             mapping.append(
-                ("fill", fill.doc_id, fill.instance_type, fill.slot, fill_ref, fill_hyp, fill.ref_alternative,
-                 ref_line, hyp_line, (ref_fill or hyp_fill).kind,  # type: ignore[union-attr]
+                ("fill", fill.doc_id, fill.instance_type, fill.slot, render(fill.ref_instance),
+                 render(fill.hyp_instance), fill.ref_alternative, ref_fill.line if ref_fill else None,
+                 hyp_fill.line if hyp_fill else None, (ref_fill or hyp_fill).kind,  # type: ignore[union-attr]
                  render_fill(ref_fill) if ref_fill else None, render_fill(hyp_fill) if hyp_fill else None)
-                + _maximal(ref_fill) + _maximal(hyp_fill)
-                + ([vars(p) for p in fill.points],) + _counts(fill.counts)
+                + _maximal(ref_fill) + _maximal(hyp_fill) + _counts(fill.counts)
             )  # fmt: skip
             for p in fill.points:
-                tallies.append(
-                    (fill.doc_id, fill.instance_type, fill.slot, p.aspect, p.category, p.reason or None,
-                     fill_ref, fill_hyp, ref_line, hyp_line)
-                )  # fmt: skip
-    return _table(mapping, MAPPING), _table(tallies, TALLIES)
+                aspects.append(p.aspect)
+                categories.append(p.category)
+                reasons.append(p.reason)
+            offsets.append(len(aspects))
+    if not mapping:
+        return MAPPING.empty_table(), TALLIES.empty_table()
+    columns = [MAPPING.field(name) for name in MAPPING.names if name != C.points]
+    arrays = {
+        f.name: pa.array(values, type=f.type)
+        for values, f in zip(zip(*mapping, strict=True), columns, strict=True)
+    }
+    points_type = MAPPING.field(C.points).type
+    aspect_array = pa.array(aspects, pa.string())
+    category_array = pa.array(categories, pa.string())
+    points = pa.StructArray.from_arrays(
+        [aspect_array, category_array, pa.array(reasons, pa.string())], fields=list(points_type.value_type)
+    )
+    arrays[C.points] = pa.ListArray.from_arrays(pa.array(offsets, pa.int32()), points, type=points_type)
+    table = pa.Table.from_arrays([arrays[name] for name in MAPPING.names], schema=MAPPING)
+    # Each point's row of the mapping: the row whose offsets hold it.
+    parents = pa.array(np.repeat(np.arange(len(mapping)), np.diff(np.asarray(offsets))), pa.int64())
+    inherited = (C.doc_id, C.instance_type, C.slot, C.ref_instance, C.hyp_instance, C.ref_line, C.hyp_line)
+    from_row = {name: arrays[name].take(parents) for name in inherited}
+    tally = {
+        **from_row,
+        C.aspect: aspect_array,
+        C.category: category_array,
+        C.reason: pa.array([reason or None for reason in reasons], pa.string()),
+    }
+    return table, pa.Table.from_arrays([tally[name] for name in TALLIES.names], schema=TALLIES)
 
 
 # --- helpers -------------------------------------------------------------------------------------
@@ -277,7 +296,7 @@ def _table(rows: list[tuple[Any, ...]], schema: pa.Schema) -> pa.Table:
     )
 
 
-_NO_FILL_PAIRING = (None,) * 10
+_NO_FILL_PAIRING = (None,) * 10  # ref_alternative to hyp_end
 _NO_EXTENT = (None, None)
 
 
