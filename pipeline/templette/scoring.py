@@ -23,7 +23,6 @@ from pipeline.templette.checks import check_single_alternatives
 from pipeline.templette.model import (
     OPTIONAL_STATUS_SLOT,
     Alternative,
-    Extent,
     Fill,
     Instance,
     Pointer,
@@ -278,14 +277,16 @@ def extent_matches(ref: TextFill, hyp: TextFill) -> bool:
     our extents are half-open, so ``[start, end)`` is compared as ``(start, end - 1)``. Extents that
     only touch (``[0, 5)`` and ``[5, 9)``) share no character and do not overlap.
     """
-    if ref.maximal_extent is None or hyp.maximal_extent is None:
+    ref_extents, hyp_extents = ref.extents, hyp.extents
+    if not ref_extents or not hyp_extents:
         return False
-    c, d = _inclusive(hyp.maximal_extent)
-    a, b = _inclusive(ref.maximal_extent)
+    # The maximal extents as inclusive (first, last) positions (this runs for every candidate pair).
+    c, d = hyp_extents[0].start, hyp_extents[0].end - 1
+    a, b = ref_extents[0].start, ref_extents[0].end - 1
     if not (a <= c <= b and a <= d <= b):
         return False
-    for minimal in ref.minimal_extents:
-        e, f = _inclusive(minimal)
+    for minimal in ref_extents[1:] if len(ref_extents) > 1 else ref_extents:  # ``minimal_extents``
+        e, f = minimal.start, minimal.end - 1
         if e <= c <= f or e <= d <= f or c <= e <= d or c <= f <= d:
             return True
     return False
@@ -404,10 +405,6 @@ def _set_extent(instances: Iterable[Instance]) -> tuple[int, int] | None:
     return (min(starts), max(ends)) if starts else None
 
 
-def _inclusive(extent: Extent) -> tuple[int, int]:
-    return extent.start, extent.end - 1
-
-
 def _fills_of(instance: Instance) -> Iterable[tuple[Fill, Slot]]:
     for slot in instance.slots:
         for alternative in slot.alternatives:
@@ -449,6 +446,9 @@ class _Scorer:
     # Candidate instance pairs ranked by their counts alone (:meth:`_pair_counts`), pairings built for
     # the chosen ones; False builds every candidate's pairings (the plain algorithm, kept for tests).
     counts_first: bool = True
+
+    def __post_init__(self) -> None:
+        self.text_aspects = self.options.text_aspects  # asked for every text fill: computed once
 
     def run(self) -> Scoring:
         self.ref_index = self._check(self.reference, is_reference=True)
@@ -743,17 +743,9 @@ class _Scorer:
 
     def _judge(self, ref: Fill, hyp: Fill) -> tuple[tuple[str, str], ...] | None:
         """The (aspect, category) of each point of pairing two single fills; None when they may not pair."""
-        if isinstance(ref, PointerFill) and isinstance(hyp, PointerFill):
-            # Correct only when the pointed instances were mapped to each other (seed 000).
-            correct = self.mapped.get(ref.target) == hyp.target
-            return (("pointer", "COR" if correct else "INC"),)
-        if isinstance(ref, SetFill) and isinstance(hyp, SetFill):
-            case = self.options.case_sensitive
-            correct = fold(ref.value, case) == fold(hyp.value, case)
-            return (("set", "COR" if correct else "INC"),)
         if isinstance(ref, TextFill) and isinstance(hyp, TextFill):
             points = []
-            for aspect in self.options.text_aspects:
+            for aspect in self.text_aspects:
                 if aspect == "content":
                     correct = content_matches(
                         ref, hyp, self.options.case_sensitive, self.options.noisy, self.options.alternatives
@@ -762,6 +754,14 @@ class _Scorer:
                     correct = extent_matches(ref, hyp)
                 points.append((aspect, "COR" if correct else "INC"))
             return tuple(points)
+        if isinstance(ref, PointerFill) and isinstance(hyp, PointerFill):
+            # Correct only when the pointed instances were mapped to each other (seed 000).
+            correct = self.mapped.get(ref.target) == hyp.target
+            return (("pointer", "COR" if correct else "INC"),)
+        if isinstance(ref, SetFill) and isinstance(hyp, SetFill):
+            case = self.options.case_sensitive
+            correct = fold(ref.value, case) == fold(hyp.value, case)
+            return (("set", "COR" if correct else "INC"),)
         return None
 
     # -- counts only (ranking candidate instance pairs) ---------------------------------------------
@@ -837,7 +837,7 @@ class _Scorer:
 
     def _aspects(self, fill: Fill) -> tuple[str, ...]:
         if isinstance(fill, TextFill):
-            return self.options.text_aspects
+            return self.text_aspects
         return (fill.kind,)
 
     def _fill_key(self, fill: Fill) -> tuple:
