@@ -70,21 +70,23 @@ def identity_alignment(corpus: Corpus) -> pa.Table:
         pieces.append(" ")  # documents never share a token
         position += len(document.text) + 1
     whole = "".join(pieces)
-    begin, end = _word_spans(whole)
+    codes = _code_points(whole)
+    begin, end = _word_spans(codes)
     if not len(begin):
         return ALIGNMENT.empty_table()
-    words = [whole[b:e] for b, e in zip(begin.tolist(), end.tolist(), strict=True)]
     document_starts = np.asarray(starts, np.int64)
-    which = np.searchsorted(document_starts, begin, side="right") - 1
-    offsets = document_starts[which]
+    # Words come in text order: those of document d start in [starts[d], starts[d + 1]).
+    firsts = np.searchsorted(begin, document_starts)
+    counts = np.diff(np.append(firsts, len(begin)))
+    which = np.repeat(np.arange(len(document_starts)), counts)
+    offsets = np.repeat(document_starts, counts)
     # Column numbers restart at 0 in every document: the index less the document's first index.
-    first = np.searchsorted(which, which, side="left")
-    columns = np.arange(len(which), dtype=np.int64) - first
+    columns = np.arange(len(begin), dtype=np.int64) - np.repeat(firsts, counts)
     doc_ids = pa.array([document.doc_id for document in corpus.documents], pa.string()).take(pa.array(which))
-    word_array = pa.array(words, pa.string())
+    word_array = _substrings(whole, codes, begin, end)
     start_array = pa.array(begin - offsets, pa.int64())
     end_array = pa.array(end - offsets, pa.int64())
-    count = len(which)
+    count = len(begin)
     arrays = {
         C.doc_id: doc_ids,
         C.column: pa.array(columns, pa.int64()),
@@ -94,20 +96,51 @@ def identity_alignment(corpus: Corpus) -> pa.Table:
         C.hyp_word: word_array,
         C.hyp_start: start_array,
         C.hyp_end: end_array,
-        C.op: pa.array(np.full(count, "C", dtype=object), pa.string()),
+        C.op: pa.array(["C"], pa.string()).take(pa.array(np.zeros(count, np.int64))),
         C.cost: pa.array(np.zeros(count), pa.float64()),
     }
     return pa.table([arrays[name] for name in ALIGNMENT.names], schema=ALIGNMENT)
 
 
-def _word_spans(text: str) -> tuple[np.ndarray, np.ndarray]:
-    """The ``[start, end)`` of every word of ``text``, as :func:`_trim` makes them of the
-    blank-separated tokens: a token less its edge punctuation, when it holds a letter or digit.
+def _code_points(text: str) -> np.ndarray:
+    """The code points of ``text`` as an array (lone surrogates kept as they are)."""
+    return np.frombuffer(text.encode("utf-32-le", "surrogatepass"), np.uint32)
 
-    Computed on the code points as arrays: blanks are ``str.isspace``, letters and digits
-    ``str.isalnum`` (a table for ASCII, the few other characters looked up one by one).
+
+def _substrings(text: str, codes: np.ndarray, begin: np.ndarray, end: np.ndarray) -> pa.Array:
+    """``text[b:e]`` for every span, as an Arrow string array built from ``text``'s UTF-8 bytes.
+
+    Every span and every gap between two spans is one element of an array over the whole text (its
+    offsets are the spans' byte offsets, in order); the spans are every other element. Spans must be
+    in order and not overlap. Text with lone surrogates (no UTF-8) is sliced string by string.
     """
-    codes = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), np.uint32)
+    try:
+        data = text.encode("utf-8")
+    except UnicodeEncodeError:
+        return pa.array([text[b:e] for b, e in zip(begin.tolist(), end.tolist(), strict=True)], pa.string())
+    if len(data) == len(text):
+        position = np.arange(len(text) + 1, dtype=np.int64)
+    else:  # the byte offset of every character: the sum of the UTF-8 lengths before it
+        widths = 1 + (codes >= 0x80).astype(np.int64) + (codes >= 0x800) + (codes >= 0x10000)
+        position = np.concatenate(([0], np.cumsum(widths)))
+    bounds = np.empty(2 * len(begin), np.int64)
+    bounds[0::2], bounds[1::2] = position[begin], position[end]
+    if bounds[-1] > np.iinfo(np.int32).max:  # beyond 32-bit offsets: string by string
+        return pa.array([text[b:e] for b, e in zip(begin.tolist(), end.tolist(), strict=True)], pa.string())
+    pieces = pa.StringArray.from_buffers(
+        len(bounds) - 1, pa.py_buffer(bounds.astype(np.int32)), pa.py_buffer(data)
+    )
+    return pieces.take(pa.array(np.arange(0, len(bounds) - 1, 2, dtype=np.int64)))
+
+
+def _word_spans(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The ``[start, end)`` of every word of the text whose code points are ``codes``, as
+    :func:`_trim` makes them of the blank-separated tokens: a token less its edge punctuation, when
+    it holds a letter or digit.
+
+    Computed as arrays: blanks are ``str.isspace``, letters and digits ``str.isalnum`` (a table for
+    ASCII, the few other characters looked up one by one).
+    """
     if not len(codes):
         return np.zeros(0, np.int64), np.zeros(0, np.int64)
     ascii_codes = np.minimum(codes, 127)
