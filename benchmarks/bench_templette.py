@@ -17,6 +17,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from pipeline.core.corpus import read_corpus  # noqa: E402
+from pipeline.speech.align import identity_alignment  # noqa: E402
+from pipeline.templette.removal import RemovalOptions, remove_non_evaluated_table  # noqa: E402
 from pipeline.templette.report import score_table  # noqa: E402
 from pipeline.templette.scoring import ScoringOptions, score_template_sets  # noqa: E402
 from pipeline.templette.tables import scoring_to_tables, template_set_from_table, template_set_to_table  # noqa: E402
@@ -114,7 +117,10 @@ def steps(args: argparse.Namespace) -> None:
         print(f"{args.docs} documents, {args.events} events each, error rate {args.error_rate}")
         ref = timed("read reference templates", read_template_set, ref_path)
         hyp = timed("read hypothesis templates", read_template_set, hyp_path)
+        corpus = timed("read texts", read_corpus, texts)
+        timed("identity alignment", identity_alignment, corpus)
         ref_table = timed("template set -> fills table", template_set_to_table, ref)
+        timed("remove non-evaluated text", remove_non_evaluated_table, ref_table, corpus, RemovalOptions())
         timed("fills table -> template set", template_set_from_table, ref_table)
         scoring = timed("map and score", score_template_sets, ref, hyp, ScoringOptions("both"))
         _, tallies = timed("mapping and tallies tables", scoring_to_tables, scoring)

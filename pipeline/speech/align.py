@@ -38,6 +38,10 @@ COST_MODELS = ("phonetic", "levenshtein")
 
 _TAG = re.compile(r"<[^<>]*>")  # a stray "<" is text: it must not swallow the words up to the next ">"
 _EDGE_PUNCTUATION = '.,;:!?"()[]`'
+# Character classes of the ASCII code points, for :func:`_word_spans` (copied before use).
+_ASCII_SPACE = np.array([chr(code).isspace() for code in range(128)], bool)
+_ASCII_ALNUM = np.array([chr(code).isalnum() for code in range(128)], bool)
+_ASCII_EDGE = np.array([chr(code) in _EDGE_PUNCTUATION for code in range(128)], bool)
 
 
 @dataclass(frozen=True)
@@ -50,19 +54,137 @@ class AlignOptions:
 
 
 def identity_alignment(corpus: Corpus) -> pa.Table:
-    """One column per word of each document, reference and hypothesis the same word (op C)."""
-    columns = {name: [] for name in ALIGNMENT.names}
+    """One column per word of each document, reference and hypothesis the same word (op C).
+
+    The words are those of :func:`document_items` without a GLM, found in one pass over the whole
+    corpus as arrays (:func:`_word_spans`): every character that is no evaluated text (outside the
+    evaluated ranges, or a tag inside them) becomes a blank, so that blank-separated tokens split
+    where the runs of :func:`document_items` end.
+    """
+    pieces: list[str] = []
+    starts: list[int] = []
+    position = 0
     for document in corpus.documents:
-        for column, word in enumerate(flatten(document_items(document, None, None))):
-            columns[C.doc_id].append(document.doc_id)
-            columns[C.column].append(column)
-            for side in ("ref", "hyp"):
-                columns[f"{side}_word"].append(word.text)
-                columns[f"{side}_start"].append(word.start)
-                columns[f"{side}_end"].append(word.end)
-            columns[C.op].append("C")
-            columns[C.cost].append(0.0)
-    return pa.table(columns, schema=ALIGNMENT)
+        starts.append(position)
+        pieces.append(_evaluated_text(document))
+        pieces.append(" ")  # documents never share a token
+        position += len(document.text) + 1
+    whole = "".join(pieces)
+    codes = _code_points(whole)
+    begin, end = _word_spans(codes)
+    if not len(begin):
+        return ALIGNMENT.empty_table()
+    document_starts = np.asarray(starts, np.int64)
+    # Words come in text order: those of document d start in [starts[d], starts[d + 1]).
+    firsts = np.searchsorted(begin, document_starts)
+    counts = np.diff(np.append(firsts, len(begin)))
+    which = np.repeat(np.arange(len(document_starts)), counts)
+    offsets = np.repeat(document_starts, counts)
+    # Column numbers restart at 0 in every document: the index less the document's first index.
+    columns = np.arange(len(begin), dtype=np.int64) - np.repeat(firsts, counts)
+    doc_ids = pa.array([document.doc_id for document in corpus.documents], pa.string()).take(pa.array(which))
+    word_array = _substrings(whole, codes, begin, end)
+    start_array = pa.array(begin - offsets, pa.int64())
+    end_array = pa.array(end - offsets, pa.int64())
+    count = len(begin)
+    arrays = {
+        C.doc_id: doc_ids,
+        C.column: pa.array(columns, pa.int64()),
+        C.ref_word: word_array,
+        C.ref_start: start_array,
+        C.ref_end: end_array,
+        C.hyp_word: word_array,
+        C.hyp_start: start_array,
+        C.hyp_end: end_array,
+        C.op: pa.array(["C"], pa.string()).take(pa.array(np.zeros(count, np.int64))),
+        C.cost: pa.array(np.zeros(count), pa.float64()),
+    }
+    return pa.table([arrays[name] for name in ALIGNMENT.names], schema=ALIGNMENT)
+
+
+def _code_points(text: str) -> np.ndarray:
+    """The code points of ``text`` as an array (lone surrogates kept as they are)."""
+    return np.frombuffer(text.encode("utf-32-le", "surrogatepass"), np.uint32)
+
+
+def _substrings(text: str, codes: np.ndarray, begin: np.ndarray, end: np.ndarray) -> pa.Array:
+    """``text[b:e]`` for every span, as an Arrow string array built from ``text``'s UTF-8 bytes.
+
+    Every span and every gap between two spans is one element of an array over the whole text (its
+    offsets are the spans' byte offsets, in order); the spans are every other element. Spans must be
+    in order and not overlap. Text with lone surrogates (no UTF-8) is sliced string by string.
+    """
+    try:
+        data = text.encode("utf-8")
+    except UnicodeEncodeError:
+        return pa.array([text[b:e] for b, e in zip(begin.tolist(), end.tolist(), strict=True)], pa.string())
+    if len(data) == len(text):
+        position = np.arange(len(text) + 1, dtype=np.int64)
+    else:  # the byte offset of every character: the sum of the UTF-8 lengths before it
+        widths = 1 + (codes >= 0x80).astype(np.int64) + (codes >= 0x800) + (codes >= 0x10000)
+        position = np.concatenate(([0], np.cumsum(widths)))
+    bounds = np.empty(2 * len(begin), np.int64)
+    bounds[0::2], bounds[1::2] = position[begin], position[end]
+    if bounds[-1] > np.iinfo(np.int32).max:  # beyond 32-bit offsets: string by string
+        return pa.array([text[b:e] for b, e in zip(begin.tolist(), end.tolist(), strict=True)], pa.string())
+    pieces = pa.StringArray.from_buffers(
+        len(bounds) - 1, pa.py_buffer(bounds.astype(np.int32)), pa.py_buffer(data)
+    )
+    return pieces.take(pa.array(np.arange(0, len(bounds) - 1, 2, dtype=np.int64)))
+
+
+def _word_spans(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The ``[start, end)`` of every word of the text whose code points are ``codes``, as
+    :func:`_trim` makes them of the blank-separated tokens: a token less its edge punctuation, when
+    it holds a letter or digit.
+
+    Computed as arrays: blanks are ``str.isspace``, letters and digits ``str.isalnum`` (a table for
+    ASCII, the few other characters looked up one by one).
+    """
+    if not len(codes):
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    ascii_codes = np.minimum(codes, 127)
+    space = _ASCII_SPACE[ascii_codes]
+    alnum = _ASCII_ALNUM[ascii_codes]
+    edge = _ASCII_EDGE[ascii_codes]
+    wide = np.flatnonzero(codes > 127)
+    if len(wide):
+        unique, inverse = np.unique(codes[wide], return_inverse=True)
+        characters = [chr(code) for code in unique.tolist()]
+        space[wide] = np.array([ch.isspace() for ch in characters], bool)[inverse]
+        alnum[wide] = np.array([ch.isalnum() for ch in characters], bool)[inverse]
+    solid = ~space
+    before = np.concatenate(([False], solid[:-1]))
+    after = np.concatenate((solid[1:], [False]))
+    token_starts = np.flatnonzero(solid & ~before)
+    token_ends = np.flatnonzero(solid & ~after) + 1
+    counts = np.concatenate(([0], np.cumsum(alnum, dtype=np.int64)))
+    keep = counts[token_ends] > counts[token_starts]
+    token_starts, token_ends = token_starts[keep], token_ends[keep]
+    # A kept token holds a letter or digit, so a core character lies between its ends.
+    core = np.flatnonzero(solid & ~edge)
+    first = core[np.searchsorted(core, token_starts)]
+    last = core[np.searchsorted(core, token_ends) - 1] + 1
+    return first.astype(np.int64), last.astype(np.int64)
+
+
+def _evaluated_text(document: Document) -> str:
+    """``document.text`` with every character that is not evaluated text (nor inside a tag-free run of
+    an evaluated range, see :func:`document_items`) turned into a blank; same length."""
+    text = document.text
+    parts: list[str] = []
+    position = 0
+    for start, end in evaluated_ranges(document):
+        parts.append(" " * (start - position))
+        position = start
+        for tag in _TAG.finditer(text, start, end):
+            parts.append(text[position : tag.start()])
+            parts.append(" " * (tag.end() - tag.start()))
+            position = tag.end()
+        parts.append(text[position:end])
+        position = end
+    parts.append(" " * (len(text) - position))
+    return "".join(parts)
 
 
 def align_corpora(reference: Corpus, hypothesis: Corpus, options: AlignOptions = AlignOptions()) -> pa.Table:

@@ -80,6 +80,12 @@ class TextFill:
     kind = "text"
 
     def __post_init__(self) -> None:
+        if "[" not in self.raw:  # no minimal string: the content is the raw string (most fills)
+            if self.content is None:
+                object.__setattr__(self, "content", self.raw)
+            if self.minimal_contents is None:
+                object.__setattr__(self, "minimal_contents", ())
+            return
         if self.content is None:
             object.__setattr__(self, "content", _BRACKETED.sub(r"\1", self.raw))
         if self.minimal_contents is None:

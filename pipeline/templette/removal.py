@@ -37,9 +37,19 @@ import re
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, replace
 
+import pyarrow as pa
+
 from pipeline.core.corpus import evaluated_parts
 from pipeline.core.documents import Corpus, Document, Section
-from pipeline.templette.model import Extent, Fill, TemplateSet, TextFill
+from pipeline.templette.model import (
+    OPTIONAL_STATUS_SLOT,
+    OPTIONAL_STATUS_VALUE,
+    Extent,
+    Fill,
+    TemplateSet,
+    TextFill,
+)
+from schemas import FILLS, C
 
 DEFAULT_PREMODIFIERS = ("a", "an", "the", "and")
 DEFAULT_PUNCTUATION = ",.;:!?\"()“”‘’'-"
@@ -85,6 +95,91 @@ def remove_non_evaluated(
     """
     remover = _Remover(corpus, options)
     return template_set.map_text_fills(lambda instance, fill: remover.fill(fill, instance.pointer.doc_id))
+
+
+def remove_non_evaluated_table(fills: pa.Table, corpus: Corpus | None, options: RemovalOptions) -> pa.Table:
+    """:func:`remove_non_evaluated` on a ``fills`` table, column by column: the same table that
+    ``template_set_to_table(remove_non_evaluated(template_set_from_table(fills), ...))`` gives, without
+    a dataclass per fill.
+
+    Only the text fills' rows change: their maximal and minimal contents (``max_content`` and
+    ``norm_content``, ``min_contents`` and ``norm_min_contents``, as the table of a template set
+    writes them) and extent starts. ``instance_optional`` is computed again from the cleaned
+    contents, as an instance computes it (an ``OBJ_STATUS`` fill reading ``OPTIONAL``). The table's
+    own rows must be in template-set order (as every ``fills`` artifact is).
+    """
+    remover = _Remover(corpus, options)
+    kinds = fills.column(C.kind).to_pylist()
+    text_rows = [row for row, kind in enumerate(kinds) if kind == "text"]
+    doc_ids = fills.column(C.doc_id).to_pylist()
+    max_content = fills.column(C.norm_content).to_pylist()
+    min_contents = fills.column(C.norm_min_contents).to_pylist()
+    max_start = fills.column(C.max_start).to_pylist()
+    max_end = fills.column(C.max_end).to_pylist()
+    min_extents = fills.column(C.min_extents).to_pylist()
+    for row in text_rows:
+        document = remover.documents.get(doc_ids[row])
+        minimal = min_contents[row] or []
+        extents: list[Extent | None] = []
+        if max_start[row] is not None:
+            extents.append(Extent(max_start[row], max_end[row]))
+            extents.extend(Extent(e["start"], e["end"]) for e in min_extents[row] or ())
+        strings = [max_content[row] or "", *minimal]
+        cleaned = []
+        for i, text in enumerate(strings):
+            extent = extents[i] if i < len(extents) else None
+            text, extent = remover.clean(text, extent, document)
+            cleaned.append(text)
+            if extent is not None:
+                extents[i] = extent
+        max_content[row] = cleaned[0]
+        min_contents[row] = cleaned[1:]
+        if extents:
+            max_start[row] = extents[0].start  # type: ignore[union-attr]
+            min_extents[row] = [{"start": e.start, "end": e.end} for e in extents[1:]]  # type: ignore[union-attr]
+    # A text row's list columns as a template set's table writes them (an empty list, never null).
+    for row in text_rows:
+        if min_extents[row] is None:
+            min_extents[row] = []
+    optional = _optional_instances(fills, kinds, max_content)
+    replaced = {
+        C.instance_optional: optional,
+        C.max_content: max_content,
+        C.min_contents: min_contents,
+        C.norm_content: max_content,
+        C.norm_min_contents: min_contents,
+        C.max_start: max_start,
+        C.min_extents: min_extents,
+    }
+    table = fills
+    for name, values in replaced.items():
+        index = FILLS.get_field_index(name)
+        table = table.set_column(index, FILLS.field(index), pa.array(values, type=FILLS.field(index).type))
+    return table
+
+
+def _optional_instances(fills: pa.Table, kinds: list[str], contents: list[str | None]) -> list[bool]:
+    """Each row's ``instance_optional``: its instance has an ``OBJ_STATUS`` fill reading ``OPTIONAL``
+    (a set fill's value, a text fill's compared content), as ``Instance.optional`` says."""
+    slots = fills.column(C.slot).to_pylist()
+    values = fills.column(C.content).to_pylist()
+    keys = list(
+        zip(
+            fills.column(C.instance_type).to_pylist(),
+            fills.column(C.doc_id).to_pylist(),
+            fills.column(C.one_up).to_pylist(),
+            strict=True,
+        )
+    )
+    optional = set()
+    for row, slot in enumerate(slots):
+        if slot is None or slot.upper() != OPTIONAL_STATUS_SLOT:
+            continue
+        kind = kinds[row]
+        value = values[row] if kind == "set" else contents[row] if kind == "text" else ""
+        if (value or "").strip().upper() == OPTIONAL_STATUS_VALUE:
+            optional.add(keys[row])
+    return [key in optional for key in keys] if optional else [False] * len(keys)
 
 
 # --- helpers -------------------------------------------------------------------------------------------

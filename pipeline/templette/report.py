@@ -253,7 +253,11 @@ def grouped_counts(
 def _key_tuples(frame: pd.DataFrame, keys: list[str]) -> list[tuple[str, ...]]:
     if frame.empty:
         return []
-    return list(dict.fromkeys(zip(*(frame[k] for k in keys), strict=True)))
+    columns = [frame[k] for k in keys]
+    if not any(column.hasnans for column in columns):
+        # Whole columns as Python objects at once: iterating a pyarrow-backed column is per element.
+        columns = [column.to_numpy(dtype=object) for column in columns]
+    return list(dict.fromkeys(zip(*columns, strict=True)))
 
 
 def _by_scope(scores: pa.Table) -> dict[str, list[dict[str, Any]]]:

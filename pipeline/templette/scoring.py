@@ -13,17 +13,16 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache, cached_property
+from functools import cache, cached_property, lru_cache
 
 from pipeline.core.errors import InputError
-from pipeline.core.greedy import greedy_map
-from pipeline.core.measures import Counts, f_measure
+from pipeline.core.greedy import Chosen, greedy_map
+from pipeline.core.measures import CATEGORIES, Counts, f_measure
 from pipeline.speech import speech_optional
 from pipeline.templette.checks import check_single_alternatives
 from pipeline.templette.model import (
     OPTIONAL_STATUS_SLOT,
     Alternative,
-    Extent,
     Fill,
     Instance,
     Pointer,
@@ -181,6 +180,10 @@ def fold(text: str, case_sensitive: bool = False) -> str:
     return folded if case_sensitive else folded.casefold()
 
 
+# ``fold`` of the strings compared again and again (each fill meets several candidates).
+_fold = lru_cache(maxsize=1 << 16)(fold)
+
+
 def content_matches(
     ref: TextFill,
     hyp: TextFill,
@@ -196,6 +199,12 @@ def content_matches(
     ``{a / b}`` groups are alternatives; the point is correct when any choice of alternatives on each
     side matches.
     """
+    if not alternatives and not noisy:
+        # One choice a side: the loop below, with each string folded once per distinct string.
+        hyp_content = _fold(hyp.content or "", case_sensitive)
+        return hyp_content in _fold(ref.content or "", case_sensitive) and any(
+            _fold(minimal, case_sensitive) in hyp_content for minimal in ref.minimal_strings
+        )
     for hyp_content in _choices(hyp.content or "", case_sensitive, alternatives):
         for ref_content in _choices(ref.content or "", case_sensitive, alternatives):
             minimals = [
@@ -268,14 +277,16 @@ def extent_matches(ref: TextFill, hyp: TextFill) -> bool:
     our extents are half-open, so ``[start, end)`` is compared as ``(start, end - 1)``. Extents that
     only touch (``[0, 5)`` and ``[5, 9)``) share no character and do not overlap.
     """
-    if ref.maximal_extent is None or hyp.maximal_extent is None:
+    ref_extents, hyp_extents = ref.extents, hyp.extents
+    if not ref_extents or not hyp_extents:
         return False
-    c, d = _inclusive(hyp.maximal_extent)
-    a, b = _inclusive(ref.maximal_extent)
+    # The maximal extents as inclusive (first, last) positions (this runs for every candidate pair).
+    c, d = hyp_extents[0].start, hyp_extents[0].end - 1
+    a, b = ref_extents[0].start, ref_extents[0].end - 1
     if not (a <= c <= b and a <= d <= b):
         return False
-    for minimal in ref.minimal_extents:
-        e, f = _inclusive(minimal)
+    for minimal in ref_extents[1:] if len(ref_extents) > 1 else ref_extents:  # ``minimal_extents``
+        e, f = minimal.start, minimal.end - 1
         if e <= c <= f or e <= d <= f or c <= e <= d or c <= f <= d:
             return True
     return False
@@ -394,10 +405,6 @@ def _set_extent(instances: Iterable[Instance]) -> tuple[int, int] | None:
     return (min(starts), max(ends)) if starts else None
 
 
-def _inclusive(extent: Extent) -> tuple[int, int]:
-    return extent.start, extent.end - 1
-
-
 def _fills_of(instance: Instance) -> Iterable[tuple[Fill, Slot]]:
     for slot in instance.slots:
         for alternative in slot.alternatives:
@@ -422,6 +429,12 @@ class _Context:
     slot: str = ""
 
 
+# The context of pairings built only to be counted (their other fields are never read).
+_COUNTING = _Context("", "", None, None)
+_CATEGORY_INDEX = {category: index for index, category in enumerate(CATEGORIES)}
+_SPU = _CATEGORY_INDEX["SPU"]
+
+
 @dataclass
 class _Scorer:
     reference: TemplateSet
@@ -430,6 +443,12 @@ class _Scorer:
     set_extents: dict[str, tuple[int, int]] = field(default_factory=dict)
     mapped: dict[Pointer, Pointer] = field(default_factory=dict)
     regions: tuple[Mapping[str, Hashable], Mapping[str, Hashable]] | None = None
+    # Candidate instance pairs ranked by their counts alone (:meth:`_pair_counts`), pairings built for
+    # the chosen ones; False builds every candidate's pairings (the plain algorithm, kept for tests).
+    counts_first: bool = True
+
+    def __post_init__(self) -> None:
+        self.text_aspects = self.options.text_aspects  # asked for every text fill: computed once
 
     def run(self) -> Scoring:
         self.ref_index = self._check(self.reference, is_reference=True)
@@ -556,23 +575,35 @@ class _Scorer:
 
         regions = self.regions
 
-        def score(ref: Instance, hyp: Instance) -> tuple[Counts, tuple[Counts, list[FillPairing]]] | None:
+        def score(
+            ref: Instance, hyp: Instance
+        ) -> tuple[Counts, tuple[Counts, list[FillPairing]] | None] | None:
             if regions is not None:
                 region = regions[0].get(ref.pointer.render())
                 if region is None or region != regions[1].get(hyp.pointer.render()):
                     return None  # named entity: not from the same place of the text
+            if threshold is None and not self.options.noncommittal_alternatives and self.counts_first:
+                # Only the counts rank a pair: tallied without building its pairings, which are
+                # built for the chosen pairs alone (below).
+                return self._pair_counts(ref, hyp), None
             counts, pairings = self._score_instances(doc_id, ref, hyp)
             if threshold is not None and weighted_f(pairings, weights) <= threshold:
                 return None  # MUC: the pair does not exceed its class's mapping threshold
             return counts, (counts, pairings)
 
-        chosen = greedy_map(refs, hyps, score, _instance_key, _instance_key)
+        if self.counts_first and len(refs) == 1 and len(hyps) == 1 and threshold is None and regions is None:
+            chosen = [Chosen(0, 0, None)]  # one possible pair, never refused: the greedy choice is it
+        else:
+            chosen = greedy_map(refs, hyps, score, _instance_key, _instance_key)
         mapped_refs = {pair.ref for pair in chosen}
         mapped_hyps = {pair.hyp for pair in chosen}
-        for pair in chosen:
+        # Every chosen pair's pairings before any of them enters ``mapped`` (as when all were scored).
+        payloads = [
+            pair.payload or self._score_instances(doc_id, refs[pair.ref], hyps[pair.hyp]) for pair in chosen
+        ]
+        for pair, (counts, pairings) in zip(chosen, payloads, strict=True):
             ref, hyp = refs[pair.ref], hyps[pair.hyp]
             self.mapped[ref.pointer] = hyp.pointer
-            counts, pairings = pair.payload
             wrong = counts.POS + counts.ACT > 0 and counts.COR + counts.PAR == 0
             point = Point("object", "INC" if wrong else "COR")
             instances.append(
@@ -611,12 +642,13 @@ class _Scorer:
             for slot in instance.slots if instance else ():
                 if self.options.is_scored(slot.name) and slot.name not in names:
                     names.append(slot.name)
+        # A slot by its name (the first one of that name, as ``Instance.slot`` finds it).
+        ref_slots = {slot.name: slot for slot in reversed(ref.slots)} if ref else {}
+        hyp_slots = {slot.name: slot for slot in reversed(hyp.slots)} if hyp else {}
         pairings: list[FillPairing] = []
         for name in names:
             context.slot = name
-            pairings.extend(
-                self._score_slot(context, ref.slot(name) if ref else None, hyp.slot(name) if hyp else None)
-            )
+            pairings.extend(self._score_slot(context, ref_slots.get(name), hyp_slots.get(name)))
         return Counts.total(p.counts for p in pairings), pairings
 
     # -- slots, alternatives, fills ----------------------------------------------------------------
@@ -630,6 +662,9 @@ class _Scorer:
         hyp_fills: Alternative = hyp.alternatives[0] if hyp and hyp.alternatives else ()
         if ref is None or not ref.alternatives:
             return self._map_fills(context, None, (), hyp_fills, slot_optional=False)
+        if self.counts_first and len(ref.alternatives) == 1:
+            # One alternative is the best one (and leaves no other to tally as non-committal).
+            return self._map_fills(context, 0, ref.alternatives[0], hyp_fills, ref.optional)
         best: tuple | None = None
         for k, alternative in enumerate(ref.alternatives):
             pairings = self._map_fills(context, k, alternative, hyp_fills, ref.optional)
@@ -672,6 +707,17 @@ class _Scorer:
                 points,
             )
 
+        if self.counts_first and len(ref_fills) <= 1 and len(hyp_fills) <= 1:
+            # At most one candidate pair: the greedy choice is that pair when the two may pair.
+            points = self._compare(ref_fills[0], hyp_fills[0]) if ref_fills and hyp_fills else None
+            if points is not None:
+                return [pairing(ref_fills[0], hyp_fills[0], points)]
+            single = [pairing(ref, None, self._missing(ref, slot_optional)) for ref in ref_fills]
+            aspects = self._aspects
+            return single + [
+                pairing(None, hyp, tuple(Point(a, "SPU") for a in aspects(hyp))) for hyp in hyp_fills
+            ]
+
         def score(ref: Fill, hyp: Fill) -> tuple[Counts, tuple[Point, ...]] | None:
             points = self._compare(ref, hyp)
             return None if points is None else (Counts.of(p.category for p in points), points)
@@ -692,26 +738,92 @@ class _Scorer:
         return result
 
     def _compare(self, ref: Fill, hyp: Fill) -> tuple[Point, ...] | None:
-        if isinstance(ref, PointerFill) and isinstance(hyp, PointerFill):
-            # Correct only when the pointed instances were mapped to each other (seed 000).
-            correct = self.mapped.get(ref.target) == hyp.target
-            return (Point("pointer", "COR" if correct else "INC"),)
-        if isinstance(ref, SetFill) and isinstance(hyp, SetFill):
-            case = self.options.case_sensitive
-            correct = fold(ref.value, case) == fold(hyp.value, case)
-            return (Point("set", "COR" if correct else "INC"),)
+        judged = self._judge(ref, hyp)
+        return None if judged is None else tuple(Point(aspect, category) for aspect, category in judged)
+
+    def _judge(self, ref: Fill, hyp: Fill) -> tuple[tuple[str, str], ...] | None:
+        """The (aspect, category) of each point of pairing two single fills; None when they may not pair."""
         if isinstance(ref, TextFill) and isinstance(hyp, TextFill):
             points = []
-            for aspect in self.options.text_aspects:
+            for aspect in self.text_aspects:
                 if aspect == "content":
                     correct = content_matches(
                         ref, hyp, self.options.case_sensitive, self.options.noisy, self.options.alternatives
                     )
                 else:
                     correct = extent_matches(ref, hyp)
-                points.append(Point(aspect, "COR" if correct else "INC"))
+                points.append((aspect, "COR" if correct else "INC"))
             return tuple(points)
+        if isinstance(ref, PointerFill) and isinstance(hyp, PointerFill):
+            # Correct only when the pointed instances were mapped to each other (seed 000).
+            correct = self.mapped.get(ref.target) == hyp.target
+            return (("pointer", "COR" if correct else "INC"),)
+        if isinstance(ref, SetFill) and isinstance(hyp, SetFill):
+            case = self.options.case_sensitive
+            correct = fold(ref.value, case) == fold(hyp.value, case)
+            return (("set", "COR" if correct else "INC"),)
         return None
+
+    # -- counts only (ranking candidate instance pairs) ---------------------------------------------
+
+    def _pair_counts(self, ref: Instance, hyp: Instance) -> Counts:
+        """``self._score_instances(doc_id, ref, hyp)[0]`` without building a pairing or a point.
+
+        The same rules in the same order (slots by name, the best reference alternative, fills
+        greedily), tallied as integers; a slot with more than one fill on a side goes through
+        :meth:`_map_fills` itself.
+        """
+        tally = [0, 0, 0, 0, 0, 0]
+        ref_slots = {slot.name: slot for slot in reversed(ref.slots)}
+        hyp_slots = {slot.name: slot for slot in reversed(hyp.slots)}
+        is_scored = self.options.is_scored
+        for name in ref_slots.keys() | hyp_slots.keys():
+            if is_scored(name):
+                self._slot_counts(ref_slots.get(name), hyp_slots.get(name), tally)
+        return Counts(*tally)
+
+    def _slot_counts(self, ref: Slot | None, hyp: Slot | None, tally: list[int]) -> None:
+        """Add the counts of :meth:`_score_slot` to ``tally`` (noncommittal alternatives aside: not on
+        this path)."""
+        hyp_fills: Alternative = hyp.alternatives[0] if hyp and hyp.alternatives else ()
+        if ref is None or not ref.alternatives:
+            self._fills_counts((), hyp_fills, False, tally)
+            return
+        if len(ref.alternatives) == 1:
+            self._fills_counts(ref.alternatives[0], hyp_fills, ref.optional, tally)
+            return
+        best: tuple | None = None
+        for k, alternative in enumerate(ref.alternatives):
+            own = [0, 0, 0, 0, 0, 0]
+            self._fills_counts(alternative, hyp_fills, ref.optional, own)
+            counts = Counts(*own)
+            rank = (-(f_measure(counts) or 0.0), counts.INC + counts.MIS + counts.SPU, k)
+            if best is None or rank < best[0]:
+                best = (rank, own)
+        assert best is not None
+        for index, value in enumerate(best[1]):
+            tally[index] += value
+
+    def _fills_counts(
+        self, ref_fills: Alternative, hyp_fills: Alternative, slot_optional: bool, tally: list[int]
+    ) -> None:
+        """Add the counts of :meth:`_map_fills` to ``tally``: direct for at most one fill a side, else
+        by that method."""
+        if len(ref_fills) > 1 or len(hyp_fills) > 1:
+            for pairing in self._map_fills(_COUNTING, None, ref_fills, hyp_fills, slot_optional):
+                for point in pairing.points:
+                    tally[_CATEGORY_INDEX[point.category]] += 1
+            return
+        judged = self._judge(ref_fills[0], hyp_fills[0]) if ref_fills and hyp_fills else None
+        if judged is not None:
+            for _, category in judged:
+                tally[_CATEGORY_INDEX[category]] += 1
+            return
+        if ref_fills:
+            for point in self._missing(ref_fills[0], slot_optional):
+                tally[_CATEGORY_INDEX[point.category]] += 1
+        if hyp_fills:
+            tally[_SPU] += len(self._aspects(hyp_fills[0]))
 
     def _missing(self, ref: Fill, slot_optional: bool) -> tuple[Point, ...]:
         """Points of a reference fill mapped to nothing (seed 000, "Comparison of Pointer Fills")."""
@@ -725,7 +837,7 @@ class _Scorer:
 
     def _aspects(self, fill: Fill) -> tuple[str, ...]:
         if isinstance(fill, TextFill):
-            return self.options.text_aspects
+            return self.text_aspects
         return (fill.kind,)
 
     def _fill_key(self, fill: Fill) -> tuple:

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
 
 from pipeline.core.documents import Corpus, Document, Section
+from pipeline.core.measures import Counts
 from pipeline.templette.model import (
     Extent,
     Fill,
@@ -22,7 +24,7 @@ from pipeline.templette.model import (
     TemplateSet,
     TextFill,
 )
-from pipeline.templette.scoring import FillPairing, Scoring
+from pipeline.templette.scoring import Scoring
 from pipeline.templette.templates import render_fill
 from schemas import DOCUMENTS, FILLS, MAPPING, TALLIES, C, table_from_rows
 
@@ -65,193 +67,247 @@ def corpus_from_table(table: pa.Table) -> Corpus:
 
 
 def template_set_to_table(template_set: TemplateSet) -> pa.Table:
-    """The ``fills`` artifact: one row per single fill (a slotless instance is one row)."""
-    rows: list[dict[str, Any]] = []
+    """The ``fills`` artifact: one row per single fill (a slotless instance is one row).
+
+    Rows are tuples in the schema's column order, turned into columns once (:func:`_table`).
+    """
+    rows: list[tuple[Any, ...]] = []
+    append = rows.append
     for instance in template_set.instances:
-        head = {
-            C.doc_id: instance.pointer.doc_id,
-            C.instance_type: instance.pointer.type,
-            C.one_up: instance.pointer.one_up,
-            C.instance_line: instance.line,
-            C.instance_optional: instance.optional,
-        }
+        pointer = instance.pointer
+        head = (pointer.doc_id, pointer.type, pointer.one_up, instance.line, instance.optional)
         if not instance.slots:
-            rows.append(head)
+            append(head + _NO_SLOT)
         for slot in instance.slots:
+            slot_head = head + (slot.name, slot.line, slot.optional)
             for a, alternative in enumerate(slot.alternatives):
                 for i, fill in enumerate(alternative):
-                    row = dict(head)
-                    row.update({C.slot: slot.name, C.slot_line: slot.line, C.slot_optional: slot.optional})
-                    row.update({C.alternative: a, C.fill_index: i, C.kind: fill.kind, C.line: fill.line})
-                    row.update(_fill_columns(fill))
-                    rows.append(row)
-    return _with_metadata(table_from_rows(rows, FILLS), {"source": template_set.source})
+                    append(slot_head + (a, i, fill.kind, fill.line) + _fill_values(fill))
+    return _with_metadata(_table(rows, FILLS), {"source": template_set.source})
 
 
 def template_set_from_table(table: pa.Table) -> TemplateSet:
     """Rebuild the template set; text fills carry the normalized contents (what the scorer compares).
 
-    The table is read a column at a time (one Python list per column, no dict per row).
+    The table is read a column at a time (one Python list per column, no dict per row); each row's
+    fill is built from the columns of its kind, each instance's pointer once.
     """
     column = {name: table.column(name).to_pylist() for name in table.column_names}
-    instances: dict[Pointer, dict[str, Any]] = {}
-    pointers = zip(column[C.instance_type], column[C.doc_id], column[C.one_up], strict=True)
-    for row, (instance_type, doc_id, one_up) in enumerate(pointers):
-        pointer = Pointer(instance_type, doc_id, one_up)
-        instance = instances.get(pointer)
+    fills = _fills_of_columns(column)
+    instances: dict[tuple[str, str, str], tuple[Pointer, int, dict[str, Any]]] = {}
+    rows = zip(
+        column[C.instance_type],
+        column[C.doc_id],
+        column[C.one_up],
+        column[C.instance_line],
+        column[C.slot],
+        column[C.slot_line],
+        column[C.slot_optional],
+        column[C.alternative],
+        column[C.fill_index],
+        fills,
+        strict=True,
+    )
+    for instance_type, doc_id, one_up, instance_line, name, slot_line, slot_optional, a, i, fill in rows:
+        key = (instance_type, doc_id, one_up)
+        instance = instances.get(key)
         if instance is None:
-            instance = instances[pointer] = {"line": column[C.instance_line][row], "slots": {}}
-        name = column[C.slot][row]
+            instance = instances[key] = (Pointer(instance_type, doc_id, one_up), instance_line, {})
         if name is None:
             continue
-        slot = instance["slots"].get(name)
+        slots = instance[2]
+        slot = slots.get(name)
         if slot is None:
-            slot = instance["slots"][name] = {
-                "line": column[C.slot_line][row],
-                "optional": column[C.slot_optional][row],
-                "alternatives": {},
-            }
-        slot["alternatives"].setdefault(column[C.alternative][row], []).append(
-            (column[C.fill_index][row], _fill_at(column, row))
-        )
+            slot = slots[name] = (slot_line, slot_optional, {})
+        slot[2].setdefault(a, []).append((i, fill))
     built = []
-    for pointer, instance in instances.items():
-        slots = tuple(
+    for pointer, line, slots in instances.values():
+        built_slots = tuple(
             Slot(
                 name,
                 tuple(
-                    tuple(fill for _, fill in sorted(fills, key=lambda item: item[0]))
-                    for _, fills in sorted(slot["alternatives"].items())
+                    tuple(fill for _, fill in sorted(alternative, key=_first))
+                    for _, alternative in sorted(alternatives.items())
                 ),
-                slot["line"],
-                slot["optional"],
+                slot_line,
+                slot_optional,
             )
-            for name, slot in instance["slots"].items()
+            for name, (slot_line, slot_optional, alternatives) in slots.items()
         )
-        built.append(Instance(pointer, slots, instance["line"]))
+        built.append(Instance(pointer, built_slots, line))
     return TemplateSet(tuple(built), _metadata(table).get("source", ""))
 
 
+def _first(item: tuple[int, Fill]) -> int:
+    return item[0]
+
+
+def _fills_of_columns(column: dict[str, list[Any]]) -> list[Fill | None]:
+    """The single fill of every row of a ``fills`` table read as columns (None for a slotless row)."""
+    fills: list[Fill | None] = []
+    append = fills.append
+    rows = zip(
+        column[C.kind],
+        column[C.line],
+        column[C.content],
+        column[C.quoted],
+        column[C.norm_content],
+        column[C.norm_min_contents],
+        column[C.max_start],
+        column[C.max_end],
+        column[C.min_extents],
+        column[C.target_type],
+        column[C.target_doc_id],
+        column[C.target_one_up],
+        strict=True,
+    )
+    for kind, line, content, quoted, norm, norm_min, start, end, minimal, target, target_doc, one_up in rows:
+        if kind == "pointer":
+            append(PointerFill(Pointer(target, target_doc, one_up), line))
+        elif kind == "set":
+            append(SetFill(content, bool(quoted), line))
+        elif kind is None:
+            append(None)
+        else:
+            extents: tuple[Extent, ...] = ()
+            if start is not None:
+                extents = (Extent(start, end),)
+                if minimal:
+                    extents += tuple(Extent(e["start"], e["end"]) for e in minimal)
+            append(TextFill(content, extents, bool(quoted), line, norm, tuple(norm_min or ())))
+    return fills
+
+
 def scoring_to_tables(scoring: Scoring) -> tuple[pa.Table, pa.Table]:
-    """The ``mapping`` and ``tallies`` artifacts of a scoring."""
-    mapping: list[dict[str, Any]] = []
-    tallies: list[dict[str, Any]] = []
+    """The ``mapping`` and ``tallies`` artifacts of a scoring.
+
+    Mapping rows are tuples of its columns but ``points``; every point goes to three flat lists
+    (aspect, category, reason) in row order, which make the ``points`` column (a list per row) and,
+    with the columns of each point's row, the ``tallies`` (one row per point, in the same order).
+    """
+    mapping: list[tuple[Any, ...]] = []
+    aspects: list[str] = []
+    categories: list[str] = []
+    reasons: list[str] = []
+    offsets = [0]
+    rendered: dict[Pointer, str] = {}
+
+    def render(pointer: Pointer | None) -> str | None:
+        if pointer is None:
+            return None
+        text = rendered.get(pointer)
+        if text is None:
+            text = rendered[pointer] = pointer.render()
+        return text
+
     for pairing in scoring.instances:
-        row = {
-            C.level: "instance",
-            C.doc_id: pairing.doc_id,
-            C.instance_type: pairing.instance_type,
-            C.ref_instance: pairing.ref.render() if pairing.ref else None,
-            C.hyp_instance: pairing.hyp.render() if pairing.hyp else None,
-            C.points: [vars(pairing.point)],
-        }
-        mapping.append(dict(row, **_counts(pairing.counts.as_dict())))
-        tallies.append(_tally(row, pairing.point, None, None, None))
+        point = pairing.point
+        mapping.append(
+            ("instance", pairing.doc_id, pairing.instance_type, None, render(pairing.ref),
+             render(pairing.hyp)) + _NO_FILL_PAIRING + _counts(pairing.counts)
+        )  # fmt: skip
+        aspects.append(point.aspect)
+        categories.append(point.category)
+        reasons.append(point.reason)
+        offsets.append(len(aspects))
         for fill in pairing.fills:
-            fill_row = _fill_pairing_row(fill)
-            mapping.append(fill_row)
-            for point in fill.points:
-                tallies.append(_tally(fill_row, point, fill.slot, fill_row[C.ref_line], fill_row[C.hyp_line]))
-    return table_from_rows(mapping, MAPPING), table_from_rows(tallies, TALLIES)
+            ref_fill, hyp_fill = fill.ref_fill, fill.hyp_fill
+            mapping.append(
+                ("fill", fill.doc_id, fill.instance_type, fill.slot, render(fill.ref_instance),
+                 render(fill.hyp_instance), fill.ref_alternative, ref_fill.line if ref_fill else None,
+                 hyp_fill.line if hyp_fill else None, (ref_fill or hyp_fill).kind,  # type: ignore[union-attr]
+                 render_fill(ref_fill) if ref_fill else None, render_fill(hyp_fill) if hyp_fill else None)
+                + _maximal(ref_fill) + _maximal(hyp_fill) + _counts(fill.counts)
+            )  # fmt: skip
+            for p in fill.points:
+                aspects.append(p.aspect)
+                categories.append(p.category)
+                reasons.append(p.reason)
+            offsets.append(len(aspects))
+    if not mapping:
+        return MAPPING.empty_table(), TALLIES.empty_table()
+    columns = [MAPPING.field(name) for name in MAPPING.names if name != C.points]
+    arrays = {
+        f.name: pa.array(values, type=f.type)
+        for values, f in zip(zip(*mapping, strict=True), columns, strict=True)
+    }
+    points_type = MAPPING.field(C.points).type
+    aspect_array = pa.array(aspects, pa.string())
+    category_array = pa.array(categories, pa.string())
+    points = pa.StructArray.from_arrays(
+        [aspect_array, category_array, pa.array(reasons, pa.string())], fields=list(points_type.value_type)
+    )
+    arrays[C.points] = pa.ListArray.from_arrays(pa.array(offsets, pa.int32()), points, type=points_type)
+    table = pa.Table.from_arrays([arrays[name] for name in MAPPING.names], schema=MAPPING)
+    # Each point's row of the mapping: the row whose offsets hold it.
+    parents = pa.array(np.repeat(np.arange(len(mapping)), np.diff(np.asarray(offsets))), pa.int64())
+    inherited = (C.doc_id, C.instance_type, C.slot, C.ref_instance, C.hyp_instance, C.ref_line, C.hyp_line)
+    from_row = {name: arrays[name].take(parents) for name in inherited}
+    tally = {
+        **from_row,
+        C.aspect: aspect_array,
+        C.category: category_array,
+        C.reason: pa.array([reason or None for reason in reasons], pa.string()),
+    }
+    return table, pa.Table.from_arrays([tally[name] for name in TALLIES.names], schema=TALLIES)
 
 
 # --- helpers -------------------------------------------------------------------------------------
 
 
-def _fill_columns(fill: Fill) -> dict[str, Any]:
+# The columns of a ``fills`` row after its fill's line, for each kind of fill; nulls where it has none.
+_NO_SLOT = (None,) * 19
+_SET_TAIL = (None,) * 10
+_POINTER_MIDDLE = (None,) * 7
+
+
+def _fill_values(fill: Fill) -> tuple[Any, ...]:
+    """The ``fills`` columns from ``content`` on, for one single fill."""
     if isinstance(fill, TextFill):
         maximal = fill.maximal_extent
-        return {
-            C.content: fill.raw,
-            C.quoted: fill.quoted,
-            C.max_content: fill.content,
-            C.min_contents: list(fill.minimal_contents or ()),
-            C.norm_content: fill.content,
-            C.norm_min_contents: list(fill.minimal_contents or ()),
-            C.max_start: maximal.start if maximal else None,
-            C.max_end: maximal.end if maximal else None,
-            C.min_extents: [vars(e) for e in fill.extents[1:]],
-        }
+        minimal = list(fill.minimal_contents or ())
+        return (
+            fill.raw,
+            fill.quoted,
+            fill.content,
+            minimal,
+            fill.content,
+            list(minimal),
+            maximal.start if maximal else None,
+            maximal.end if maximal else None,
+            [vars(e) for e in fill.extents[1:]],
+            None,
+            None,
+            None,
+        )
     if isinstance(fill, SetFill):
-        return {C.content: fill.value, C.quoted: fill.quoted}
-    return {
-        C.content: fill.target.render(),
-        C.target_type: fill.target.type,
-        C.target_doc_id: fill.target.doc_id,
-        C.target_one_up: fill.target.one_up,
-    }
+        return (fill.value, fill.quoted) + _SET_TAIL
+    target = fill.target
+    return (target.render(), None) + _POINTER_MIDDLE + (target.type, target.doc_id, target.one_up)
 
 
-def _fill_at(column: dict[str, list[Any]], row: int) -> Fill:
-    """The single fill of one row of a ``fills`` table read as columns."""
-    kind = column[C.kind][row]
-    if kind == "pointer":
-        return PointerFill(
-            Pointer(column[C.target_type][row], column[C.target_doc_id][row], column[C.target_one_up][row]),
-            column[C.line][row],
-        )
-    if kind == "set":
-        return SetFill(column[C.content][row], bool(column[C.quoted][row]), column[C.line][row])
-    extents: tuple[Extent, ...] = ()
-    if column[C.max_start][row] is not None:
-        extents = (Extent(column[C.max_start][row], column[C.max_end][row]),) + tuple(
-            Extent(e["start"], e["end"]) for e in column[C.min_extents][row] or ()
-        )
-    return TextFill(
-        column[C.content][row],
-        extents,
-        bool(column[C.quoted][row]),
-        column[C.line][row],
-        column[C.norm_content][row],
-        tuple(column[C.norm_min_contents][row] or ()),
+def _table(rows: list[tuple[Any, ...]], schema: pa.Schema) -> pa.Table:
+    """A table of ``schema`` from rows given as tuples of its columns in order (one array per column)."""
+    if not rows:
+        return schema.empty_table()
+    columns = zip(*rows, strict=True)
+    return pa.Table.from_arrays(
+        [pa.array(values, type=f.type) for values, f in zip(columns, schema, strict=True)], schema=schema
     )
 
 
-def _fill_pairing_row(fill: FillPairing) -> dict[str, Any]:
-    counts = fill.counts.as_dict()
-    return {
-        C.level: "fill",
-        C.doc_id: fill.doc_id,
-        C.instance_type: fill.instance_type,
-        C.slot: fill.slot,
-        C.ref_instance: fill.ref_instance.render() if fill.ref_instance else None,
-        C.hyp_instance: fill.hyp_instance.render() if fill.hyp_instance else None,
-        C.ref_alternative: fill.ref_alternative,
-        C.ref_line: fill.ref_fill.line if fill.ref_fill else None,
-        C.hyp_line: fill.hyp_fill.line if fill.hyp_fill else None,
-        C.kind: (fill.ref_fill or fill.hyp_fill).kind,  # type: ignore[union-attr]
-        C.ref_fill: render_fill(fill.ref_fill) if fill.ref_fill else None,
-        C.hyp_fill: render_fill(fill.hyp_fill) if fill.hyp_fill else None,
-        **_maximal(C.ref_start, C.ref_end, fill.ref_fill),
-        **_maximal(C.hyp_start, C.hyp_end, fill.hyp_fill),
-        C.points: [vars(p) for p in fill.points],
-        **_counts(counts),
-    }
+_NO_FILL_PAIRING = (None,) * 10  # ref_alternative to hyp_end
+_NO_EXTENT = (None, None)
 
 
-def _maximal(start: str, end: str, fill: Fill | None) -> dict[str, int | None]:
+def _maximal(fill: Fill | None) -> tuple[int | None, int | None]:
     """A text fill's maximal extent as two columns (nulls for other fills and fills without one)."""
     extent = fill.maximal_extent if isinstance(fill, TextFill) else None
-    return {start: extent.start if extent else None, end: extent.end if extent else None}
+    return (extent.start, extent.end) if extent else _NO_EXTENT
 
 
-def _counts(counts: dict[str, int]) -> dict[str, int]:
-    return {k: counts[k] for k in ("COR", "INC", "MIS", "SPU", "NON")}
-
-
-def _tally(row: dict[str, Any], point: Any, slot: str | None, ref_line: Any, hyp_line: Any) -> dict[str, Any]:
-    return {
-        C.doc_id: row[C.doc_id],
-        C.instance_type: row[C.instance_type],
-        C.slot: slot,
-        C.aspect: point.aspect,
-        C.category: point.category,
-        C.reason: point.reason or None,
-        C.ref_instance: row[C.ref_instance],
-        C.hyp_instance: row[C.hyp_instance],
-        C.ref_line: ref_line,
-        C.hyp_line: hyp_line,
-    }
+def _counts(counts: Counts) -> tuple[int, int, int, int, int]:
+    return (counts.COR, counts.INC, counts.MIS, counts.SPU, counts.NON)
 
 
 def _with_metadata(table: pa.Table, values: dict[str, str]) -> pa.Table:

@@ -115,9 +115,59 @@ def _tokenize(text: str, source: str) -> Iterator[_Token]:
     """All tokens of ``text`` in order; only ``\\n`` ends a line, so line numbers match editors."""
     after_slot = False
     for number, line in enumerate(text.split("\n"), start=1):
-        for token in _scan_line(line, number, source, after_slot):
+        tokens = _common_line(line, number)
+        for token in _scan_line(line, number, source, after_slot) if tokens is None else tokens:
             after_slot = token.kind == "slot"
             yield token
+
+
+# The lines most template files are made of, read by one match: an instance header; or an optional
+# slot name followed by a pointer, a double-quoted string with one extent, or one bare word with one
+# extent. Anything else (and anything these would refuse) goes through ``_scan_line``.
+_COMMON_LINE = re.compile(
+    r"""\s*(?:
+        <(?P<header>[^\s<>]*)>\s*:=
+      | (?:(?P<slot>[A-Za-z0-9_-]+):\s+)?
+        (?: <(?P<pointer>[^\s<>]*)>
+          | "(?P<quoted>[^"]*)"\s*\#\#(?P<quoted_start>[0-9]{1,15})\#(?P<quoted_end>[0-9]{1,15})\#
+          | (?P<bare>[^\s<"'/\#?]\S*)(?<!:)\s+\#\#(?P<bare_start>[0-9]{1,15})\#(?P<bare_end>[0-9]{1,15})\#
+        )
+    )\s*""",
+    re.VERBOSE,
+)
+
+
+def _common_line(line: str, number: int) -> list[_Token] | None:
+    """The tokens of a common line (see ``_COMMON_LINE``), exactly as ``_scan_line`` gives them; None
+    for any other line, and for one whose pointer or extent ``_scan_line`` would refuse."""
+    match = _COMMON_LINE.fullmatch(line)
+    if match is None:
+        return None
+    header, slot, pointer, quoted, bare = match.group("header", "slot", "pointer", "quoted", "bare")
+    if header is not None:
+        parsed = _pointer_or_none(header)
+        return None if parsed is None else [_Token("header", number, pointer=parsed)]
+    tokens = [_Token("slot", number, slot)] if slot is not None else []
+    if pointer is not None:
+        parsed = _pointer_or_none(pointer)
+        if parsed is None:
+            return None
+        tokens.append(_Token("pointer", number, pointer=parsed))
+        return tokens
+    kind, text = ("quoted", quoted) if quoted is not None else ("bare", bare)
+    start, end = (int(n) for n in match.group(f"{kind}_start", f"{kind}_end"))
+    if start >= end:
+        return None
+    tokens.append(_Token(kind, number, text, extents=(Extent(start, end),)))
+    return tokens
+
+
+def _pointer_or_none(inner: str) -> Pointer | None:
+    """``_parse_pointer`` of a well-formed pointer, None where it would raise."""
+    first, last = inner.find("-"), inner.rfind("-")
+    if 0 < first < last < len(inner) - 1 and last - first > 1:
+        return Pointer(inner[:first], inner[first + 1 : last], inner[last + 1 :])
+    return None
 
 
 def _scan_line(line: str, number: int, source: str, after_slot: bool) -> Iterator[_Token]:
@@ -392,7 +442,8 @@ class _Parser:
         """Brackets must pair up without nesting, and a fill needs one extent per minimal string plus one."""
         pairs = 0
         opened = False
-        for char in token.text:
+        text = token.text if "[" in token.text or "]" in token.text else ""  # no bracket: nothing to pair
+        for char in text:
             if char == "[":
                 if opened:
                     raise self._error(
@@ -491,6 +542,8 @@ def render_fill(fill: Fill) -> str:
 
 def _quote(raw: str) -> str:
     """``raw`` in quotes that read back as ``raw`` exactly; double ones unless ``raw`` holds some."""
+    if '"' not in raw and "\n" not in raw:
+        return '"' + raw + '"'  # the loop's first choice, and its only quote closes it
     if "\n" not in raw:
         for quote in sorted("\"'", key=raw.__contains__):
             text = quote + raw + quote

@@ -14,9 +14,10 @@ from pipeline.templette.removal import (
     DEFAULT_PREMODIFIERS,
     DEFAULT_PUNCTUATION,
     RemovalOptions,
-    remove_non_evaluated,
+    remove_non_evaluated_table,
 )
-from pipeline.templette.tables import corpus_from_table, template_set_from_table, template_set_to_table
+from pipeline.templette.tables import corpus_from_table
+from schemas import FILLS
 from tasks.core.base import Stage
 
 
@@ -33,8 +34,9 @@ class RemoveNonEvaluated(Stage):
         fills = self.input_table("fills")
         documents = self.input_table("corpus")  # None when the spec has no corpus
         corpus = corpus_from_table(documents) if documents is not None else None
-        removed = remove_non_evaluated(template_set_from_table(fills), corpus, options)
-        table = template_set_to_table(removed)
-        # Keep what the input's metadata says (e.g. the extent unit) under what this table states itself.
-        metadata = {**(fills.schema.metadata or {}), **(table.schema.metadata or {})}
+        table = remove_non_evaluated_table(fills, corpus, options)
+        # Keep what the input's metadata says (e.g. the extent unit) under what a fills table states
+        # itself (its schema's metadata and source).
+        source = (fills.schema.metadata or {}).get(b"source", b"")
+        metadata = {**(fills.schema.metadata or {}), **(FILLS.metadata or {}), b"source": source}
         return {"fills": table.replace_schema_metadata(metadata)}

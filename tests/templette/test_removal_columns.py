@@ -1,0 +1,91 @@
+"""RemoveNonEvaluated's column path agrees with the template-set path (issue 16, point 5).
+
+The stage cleans a ``fills`` table column by column (:func:`remove_non_evaluated_table`); the rule
+itself is :func:`remove_non_evaluated` on a template set. On random template sets (premodifiers,
+punctuation, minimal strings, annotations inside fills, contents that differ from the text,
+``OBJ_STATUS`` fills that removal makes read ``OPTIONAL``) both give the same table.
+"""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pipeline.core.corpus import parse_corpus
+from pipeline.templette.model import Extent, Instance, Pointer, SetFill, Slot, TemplateSet, TextFill
+from pipeline.templette.removal import (
+    DEFAULT_PUNCTUATION,
+    RemovalOptions,
+    remove_non_evaluated,
+    remove_non_evaluated_table,
+)
+from pipeline.templette.tables import template_set_to_table
+
+WORDS = ["the", "a", "and", "Egypt", "O'Brien", "(cup)", "1,100", "--", "final.", "optional", "OPTIONAL,"]
+BODY = " ".join(WORDS) + " <ANNOTATION> noise </ANNOTATION> " + " ".join(reversed(WORDS))
+DOCUMENT = f"<DOC><DOCNO> D1 </DOCNO><TEXT>{BODY}</TEXT></DOC>"
+CORPUS = parse_corpus(DOCUMENT)
+TEXT_START = DOCUMENT.index("<TEXT>") + len("<TEXT>")
+# Every word's span in the document (annotation words included: a fill may enclose the annotation).
+SPANS: list[tuple[int, int]] = []
+_position = TEXT_START
+for _word in BODY.split(" "):
+    SPANS.append((_position, _position + len(_word)))
+    _position += len(_word) + 1
+
+
+@st.composite
+def text_fills(draw: st.DrawFn) -> TextFill:
+    first = draw(st.integers(0, len(SPANS) - 1))
+    last = draw(st.integers(first, min(first + 4, len(SPANS) - 1)))
+    start, end = SPANS[first][0], SPANS[last][1]
+    raw = DOCUMENT[start:end]
+    if draw(st.booleans()):  # a content that is not the text under its extent
+        raw = " ".join(draw(st.lists(st.sampled_from(WORDS), min_size=1, max_size=4)))
+        return TextFill(raw, (Extent(start, end),) if draw(st.booleans()) else ())
+    if draw(st.booleans()) and first < last:  # one minimal string: the last word, in brackets
+        word_start = SPANS[last][0]
+        bracketed = raw[: word_start - start] + "[" + raw[word_start - start :] + "]"
+        return TextFill(bracketed, (Extent(start, end), Extent(word_start, end)))
+    return TextFill(raw, (Extent(start, end),))
+
+
+@st.composite
+def template_sets(draw: st.DrawFn) -> TemplateSet:
+    instances = []
+    for n in range(draw(st.integers(1, 4))):
+        slots = []
+        if draw(st.booleans()):
+            status = draw(st.sampled_from(["OPTIONAL", "the optional", "optional.", "KEEP"]))
+            fill = SetFill(status) if draw(st.booleans()) else TextFill(status)
+            slots.append(Slot("OBJ_STATUS", ((fill,),)))
+        for name in draw(st.lists(st.sampled_from(["WINNER", "LOSER", "PLACE"]), unique=True, max_size=3)):
+            alternatives = draw(
+                st.lists(st.lists(text_fills(), min_size=1, max_size=2), min_size=1, max_size=2)
+            )
+            slots.append(Slot(name, tuple(tuple(a) for a in alternatives)))
+        instances.append(Instance(Pointer("EVENT", "D1", str(n + 1)), tuple(slots), n + 1))
+    return TemplateSet(tuple(instances), "random.tpl")
+
+
+@settings(max_examples=150, deadline=None)
+@given(template_sets(), st.booleans(), st.sampled_from(["", DEFAULT_PUNCTUATION, ".-"]))
+def test_column_removal_agrees_with_template_set_removal(
+    template_set: TemplateSet, with_corpus: bool, punctuation: str
+) -> None:
+    options = RemovalOptions(punctuation=punctuation)
+    corpus = CORPUS if with_corpus else None
+    expected = template_set_to_table(remove_non_evaluated(template_set, corpus, options))
+    got = remove_non_evaluated_table(template_set_to_table(template_set), corpus, options)
+    assert got.equals(expected)
+
+
+def test_removal_can_make_an_instance_optional() -> None:
+    # "the optional": the premodifier goes, the content reads OPTIONAL: the instance is optional after
+    # removal (Instance.optional), and the column path says so too.
+    instance = Instance(Pointer("EVENT", "D1", "1"), (Slot("OBJ_STATUS", ((TextFill("the optional"),),)),), 1)
+    table = template_set_to_table(TemplateSet((instance,), "t.tpl"))
+    assert table.column("instance_optional").to_pylist() == [False]
+    removed = remove_non_evaluated_table(table, None, RemovalOptions())
+    assert removed.column("instance_optional").to_pylist() == [True]
+    assert removed.column("norm_content").to_pylist() == ["optional"]
