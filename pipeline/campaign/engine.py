@@ -82,6 +82,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipeline.campaign import html_report, stats
+from pipeline.campaign.defaults import DEFAULT_OPTIONS
 from pipeline.campaign.families import FAMILIES
 from pipeline.campaign.kinds import KINDS
 from pipeline.campaign.stats import Interval
@@ -94,7 +95,6 @@ from pipeline.muc.config import MucConfig, read_config
 from pipeline.muc.rules import TASKS
 from pipeline.speech.align import COST_MODELS
 from pipeline.templette import TEMPLETTE, templette_statistics
-from pipeline.templette.removal import DEFAULT_PREMODIFIERS
 from pipeline.templette.report import _p, _pct2
 from pipeline.templette.report import printable as _printable
 from pipeline.templette.scoring import COMPARE_MODES
@@ -110,24 +110,6 @@ from schemas import (
     C,
     table_from_rows,
 )
-
-DEFAULT_OPTIONS: dict[str, Any] = {
-    "compare": "both",
-    "unscored": ["COMMENT"],
-    "case_sensitive": False,
-    "beta": 1.0,
-    "encoding": "utf-8",
-    "glm": None,
-    "cost": "phonetic",
-    "premodifiers": list(DEFAULT_PREMODIFIERS),
-    "punctuation": None,
-    "resamples": 1000,
-    "seed": 12345,
-    "html_documents": 100,
-    "format": "conll",
-    "match": "exact",
-}
-
 
 #: Per scorer: the keys of [reference], of each [systems.NAME], and the options it takes.
 _COMMON_OPTIONS = {"encoding", "resamples", "seed", "html_documents"}

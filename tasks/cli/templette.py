@@ -6,16 +6,11 @@ import argparse
 import sys
 from pathlib import Path
 
-from pipeline.campaign.engine import DEFAULT_OPTIONS
+from pipeline.campaign.defaults import DEFAULT_OPTIONS
 from pipeline.speech.align import COST_MODELS
 from pipeline.templette.removal import DEFAULT_PREMODIFIERS, DEFAULT_PUNCTUATION
 from pipeline.templette.report import muc_report, report_summary, scores_json
 from pipeline.templette.scoring import COMPARE_MODES
-from tasks.campaign.outputs import (
-    json_text,
-    score_csv_paths,
-    write_score_csv,
-)
 from tasks.cli.common import (
     DEFAULT_STORE,
     EXIT_OK,
@@ -32,6 +27,7 @@ from tasks.core.arguments import (
     positive_int,
 )
 from tasks.core.base import task_for
+from tasks.core.jsontext import json_text
 from tasks.core.store import check_store, is_s3, read_table, write_text
 from tasks.templette.graph import templette_spec
 from tasks.templette.report import SIGNATURE_KEY
@@ -39,6 +35,13 @@ from tasks.templette.report import SIGNATURE_KEY
 
 def templette(args: argparse.Namespace) -> int:
     """Score one hypothesis template set against a reference."""
+    csv_paths: list[Path] = []
+    if args.csv:
+        # Imported only for --csv: the campaign outputs module brings every family's campaign kind
+        # (scipy among them), about half a second of this command's start.
+        from tasks.campaign.outputs import score_csv_paths
+
+        csv_paths = score_csv_paths(args.csv)
     check_paths(
         [
             ("--ref", args.ref, INPUT_FILE),
@@ -50,7 +53,7 @@ def templette(args: argparse.Namespace) -> int:
             ("--json", args.json, OUTPUT_FILE),
             ("--summary", args.summary, OUTPUT_FILE),
             ("--csv", args.csv, OUTPUT_DIRECTORY),
-            *(("--csv", path, OUTPUT_FILE) for path in score_csv_paths(args.csv)),
+            *(("--csv", path, OUTPUT_FILE) for path in csv_paths),
         ]
     )
     warn_malformed_rules(args.glm, args.encoding)
@@ -86,6 +89,8 @@ def templette(args: argparse.Namespace) -> int:
     if args.json:
         write_text(args.json, json_text(scores_json(scores, signature)))
     if args.csv:
+        from tasks.campaign.outputs import write_score_csv
+
         write_score_csv(Path(args.csv), scores, mapping)
     if args.summary:
         write_text(args.summary, report_summary(mapping))

@@ -291,3 +291,20 @@ def test_hypothesis_texts_without_reference_texts(tmp_path: Path, capsys: pytest
     status, _, err = run_cli(capsys, "templette", "--ref", SAMPLE / "ref.tpl", "--hyp", SAMPLE / "hyp.tpl",
                              "--hyp-texts", SAMPLE / "texts.sgml", "--store", tmp_path / "store")  # fmt: skip
     assert status == 2 and "texts.sgml: hypothesis texts need the reference texts" in err
+
+
+def test_templette_command_does_not_import_other_families(tmp_path: Path) -> None:
+    # `iescore templette` (no --csv) needs neither the campaign engine nor its outputs module, which
+    # import every family's campaign kind (scipy among them): half a second of the command's start.
+    argv = ["templette", "--ref", str(SAMPLE / "ref.tpl"), "--hyp", str(SAMPLE / "hyp.tpl"),
+            "--texts", str(SAMPLE / "texts.sgml"), "--store", str(tmp_path / "store"),
+            "--json", str(tmp_path / "scores.json")]  # fmt: skip
+    program = (
+        "import sys; from tasks.cli.main import main; "
+        f"status = main({argv!r}); "
+        "print(status, sorted(m for m in sys.modules if m.startswith(('pipeline.campaign.engine', "
+        "'tasks.campaign', 'scipy', 'pipeline.mat', 'pipeline.senseval'))))"
+    )
+    result = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True)
+    assert result.stdout.splitlines()[-1] == "0 []"
+    assert json.loads((tmp_path / "scores.json").read_text())["totals"]["F"] == 100.0  # the seed sample
