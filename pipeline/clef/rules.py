@@ -38,25 +38,14 @@ import pyarrow.compute as pc
 
 from pipeline.clef.arrays import strings, to_arrow, to_numpy
 from pipeline.clef.measures import CLEF_STATISTICS
-from pipeline.clef.reader import Mentions, offset_codes
+from pipeline.clef.reader import FRAME_COLUMNS, Mentions, offset_codes
 from pipeline.core.spans import overlap_pairs
 from schemas import STATISTICS
 
 #: Columns of the match table (schema ``CLEF_MATCHES``), in order.
 MATCH_COLUMNS = (
     "side",
-    "report",
-    "mention",
-    "file",
-    "line",
-    "type",
-    "cui",
-    "cui_text",
-    "codes",
-    "key",
-    "start",
-    "end",
-    "n_pieces",
+    *FRAME_COLUMNS,
     "exact",
     "partner",
     "partner_cui",

@@ -155,23 +155,21 @@ def refuse_empty_values(parser: argparse.ArgumentParser) -> None:
 
 def positive_int(text: str) -> int:
     """A whole number of 1 or more (``--workers``)."""
-    try:
-        number = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number of 1 or more, found {text!r}") from None
-    if number < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number of 1 or more, found {text!r}")
-    return number
+    return _whole_number_from(text, 1)
 
 
 def whole_number(text: str) -> int:
     """A whole number of 0 or more (``iescore trec -M``, ``-N``)."""
+    return _whole_number_from(text, 0)
+
+
+def _whole_number_from(text: str, low: int) -> int:
     try:
         number = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number of 0 or more, found {text!r}") from None
-    if number < 0:
-        raise argparse.ArgumentTypeError(f"expected a whole number of 0 or more, found {text!r}")
+        number = None
+    if number is None or number < low:
+        raise argparse.ArgumentTypeError(f"expected a whole number of {low} or more, found {text!r}")
     return number
 
 
