@@ -124,14 +124,7 @@ def remove_non_evaluated_table(fills: pa.Table, corpus: Corpus | None, options: 
         if max_start[row] is not None:
             extents.append(Extent(max_start[row], max_end[row]))
             extents.extend(Extent(e["start"], e["end"]) for e in min_extents[row] or ())
-        strings = [max_content[row] or "", *minimal]
-        cleaned = []
-        for i, text in enumerate(strings):
-            extent = extents[i] if i < len(extents) else None
-            text, extent = remover.clean(text, extent, document)
-            cleaned.append(text)
-            if extent is not None:
-                extents[i] = extent
+        cleaned = remover.clean_strings([max_content[row] or "", *minimal], extents, document)
         max_content[row] = cleaned[0]
         min_contents[row] = cleaned[1:]
         if extents:
@@ -207,16 +200,23 @@ class _Remover:
             return fill
         document = self.documents.get(doc_id)
         # extents[0] goes with the maximal string, extents[i + 1] with minimal string i (when given).
-        strings = [fill.content or "", *(fill.minimal_contents or ())]
-        cleaned: list[str] = []
         extents = list(fill.extents)
+        cleaned = self.clean_strings([fill.content or "", *(fill.minimal_contents or ())], extents, document)
+        return replace(fill, content=cleaned[0], minimal_contents=tuple(cleaned[1:]), extents=tuple(extents))
+
+    def clean_strings(
+        self, strings: list[str], extents: list[Extent | None], document: Document | None
+    ) -> list[str]:
+        """A text fill's strings cleaned; ``extents[i]`` goes with ``strings[i]`` when there is one and is
+        replaced by its cleaned extent."""
+        cleaned = []
         for i, text in enumerate(strings):
             extent = extents[i] if i < len(extents) else None
             text, extent = self.clean(text, extent, document)
             cleaned.append(text)
             if extent is not None:
                 extents[i] = extent
-        return replace(fill, content=cleaned[0], minimal_contents=tuple(cleaned[1:]), extents=tuple(extents))
+        return cleaned
 
     def clean(self, text: str, extent: Extent | None, document: Document | None) -> tuple[str, Extent | None]:
         """One content string and its extent, with non-evaluated text removed or whited out."""
