@@ -14,6 +14,7 @@ import argparse
 import math
 import os
 import socket
+import tempfile
 import threading
 from collections.abc import Iterable
 from pathlib import Path
@@ -109,6 +110,12 @@ def _creatable(directory: Path) -> str | None:
         return f"cannot be written: {ancestor} is a file, not a directory"
     if not os.access(ancestor, os.W_OK | os.X_OK):
         return f"cannot be written: {ancestor} is not writable"
+    # Permission bits are not the whole story (a read-only mount, /proc, which root "may" write): make a
+    # directory there and take it away again, as writing will need.
+    try:
+        os.rmdir(tempfile.mkdtemp(prefix=".iescore-check-", dir=ancestor))
+    except OSError as error:
+        return f"cannot be written: {ancestor}: {error.strerror or error}"
     return None
 
 

@@ -571,3 +571,29 @@ def test_trec_json_the_file_system_refuses_is_exit_2_not_a_traceback(
     status = main(argv)
     err = capsys.readouterr().err
     assert status == 2 and "Traceback" not in err and "/proc/iescore-no" in err, err
+
+
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs Linux's /proc")
+@pytest.mark.parametrize("command", ["mat", "templette"])
+def test_a_store_the_file_system_refuses_is_exit_2_before_any_work(
+    capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    # /proc passes the permission bits (as root everything is "writable") but refuses a new directory:
+    # the check makes one before the work starts, so the store is refused by name, not by a stage's
+    # traceback once Luigi writes the first artifact.
+    data = Path(__file__).resolve().parents[2] / "data"
+    if command == "mat":
+        argv = [
+            "mat",
+            "--dir",
+            str(data / "mat-sample" / "good"),
+            "--ref_dir",
+            str(data / "mat-sample" / "ref"),
+        ]
+    else:
+        sample = data / "hub4-sports"
+        argv = ["templette", "--ref", str(sample / "ref.tpl"), "--hyp", str(sample / "hyp.tpl")]
+    status = main([*argv, "--store", "/proc/iescore-no-store"])
+    err = capsys.readouterr().err
+    assert status == 2 and "Traceback" not in err, err
+    assert "/proc/iescore-no-store: cannot be written: /proc: No such file or directory (--store)" in err
