@@ -722,6 +722,37 @@ FAMILY_SIGNIFICANCE = _schema(
     ),
 )
 
+# --- campaign summaries' reuse records (issue 16: a rerun recomputes only what changed) ---------------
+
+SUMMARY_UNITS = _schema(
+    "summary_units",
+    "The units a campaign summary resampled, in the order its random draws take them (sorted ids): what "
+    "a later summary checks before reusing its intervals and pair tests (pipeline.campaign.reuse).",
+    _field("unit", pa.string(), "a unit id (a document id for templette and MUC campaigns)", False),
+)
+
+SUMMARY_SYSTEMS = _schema(
+    "summary_systems",
+    "One row per system of a campaign summary: its statistics over the units it has a row for, as the "
+    "summary used them, so that a later summary reads an unchanged system's statistics here instead of "
+    "recomputing them from its tallies (pipeline.campaign.reuse).",
+    _field("system", pa.string(), "system name from the campaign file", False),
+    _field(
+        "unit_positions",
+        pa.list_(pa.int64()),
+        "0-based positions, in the summary's units (summary_units), of the units the system has a "
+        "statistics row for (even of value 0), ascending",
+        False,
+    ),
+    _field(
+        "statistic_values",
+        pa.list_(pa.float64()),
+        "the system's statistics in those units, unit by unit, each unit's statistics in the family's "
+        "order (len(unit_positions) x the family's statistics)",
+        False,
+    ),
+)
+
 SCHEMAS = {
     s.metadata[b"artifact"].decode(): s
     for s in (
@@ -757,6 +788,8 @@ SCHEMAS = {
         CLEF_MENTIONS,
         CLEF_MATCHES,
         CLEF_SCORES,
+        SUMMARY_UNITS,
+        SUMMARY_SYSTEMS,
     )
 }
 

@@ -73,7 +73,7 @@ import json
 import math
 import re
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -81,7 +81,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pipeline.campaign import html_report, stats
+from pipeline.campaign import html_report, reuse, stats
 from pipeline.campaign.defaults import DEFAULT_OPTIONS
 from pipeline.campaign.families import FAMILIES
 from pipeline.campaign.kinds import KINDS
@@ -373,20 +373,34 @@ def leaderboard(
 
     ``intervals`` (system -> measure -> Interval) fill the confidence-interval columns.
     """
-    rows = {}
-    for name, scores in systems.items():
-        total = next(row for row in scores.to_pylist() if row[C.scope] == "total")
+    rows = {name: board_row(scores, signatures[name]) for name, scores in systems.items()}
+    return ranked_board(rows, intervals)
+
+
+def board_row(scores: pa.Table, signature: str) -> dict[str, Any]:
+    """A system's leaderboard row without rank and intervals: its total counts and measures (the
+    ``total`` scope of its ``scores``) and its signature."""
+    total = next(row for row in scores.to_pylist() if row[C.scope] == "total")
+    return {**{k: total[k] for k in COUNT_COLUMNS + MEASURE_COLUMNS}, C.signature: signature}
+
+
+def ranked_board(
+    rows: Mapping[str, Mapping[str, Any]], intervals: Mapping[str, Mapping[str, Interval]] | None = None
+) -> pa.Table:
+    """The ``LEADERBOARD`` table from every system's ``board_row``, with intervals and ranks."""
+    complete = {}
+    for name, row in rows.items():
         bounds = {}
         for measure, interval in (intervals or {}).get(name, {}).items():
             bounds[f"{measure}_low"], bounds[f"{measure}_high"] = interval.low, interval.high
-        rows[name] = {
+        complete[name] = {
             C.system: name,
-            **{k: total[k] for k in COUNT_COLUMNS + MEASURE_COLUMNS},
+            **{k: row[k] for k in COUNT_COLUMNS + MEASURE_COLUMNS},
             **bounds,
-            C.signature: signatures[name],
+            C.signature: row[C.signature],
         }
-    ranked = stats.ranking({name: row[C.F] for name, row in rows.items()})
-    return table_from_rows([{**rows[name], C.rank: rank} for name, rank in ranked], LEADERBOARD)
+    ranked = stats.ranking({name: row[C.F] for name, row in complete.items()})
+    return table_from_rows([{**complete[name], C.rank: rank} for name, rank in ranked], LEADERBOARD)
 
 
 def output_name(system: str) -> str:
@@ -416,17 +430,92 @@ def campaign_statistics(
     own REC, PRE and F (their full-sample values are those the board prints). The documents resampled
     are every document with a point in any system's tallies.
     """
-    names = list(scores)
-    statistics = document_statistics(names, tallies, family)
-    _require_same_totals(statistics, scores)
+    tables = campaign_summary(list(scores), scores, signatures, tallies, resamples, seed, beta, family)
+    return tables["leaderboard"], tables["significance"]
+
+
+def campaign_summary(
+    systems: Sequence[str],
+    scores: Mapping[str, pa.Table],
+    signatures: Mapping[str, str],
+    tallies: Mapping[str, pa.Table],
+    resamples: int,
+    seed: int,
+    beta: float,
+    family: Family = TEMPLETTE,
+    previous: reuse.Previous | None = None,
+) -> dict[str, pa.Table]:
+    """``campaign_statistics``'s leaderboard and significance, and the record a later summary reuses
+    (``units``, ``systems``: ``pipeline.campaign.reuse``), for ``systems`` in campaign order.
+
+    ``scores``, ``signatures`` and ``tallies`` are needed only for the systems ``previous`` does not list
+    as unchanged: an unchanged system's statistics and leaderboard row come from ``previous``, and every
+    interval or pair test ``previous`` holds for statistics identical to today's is taken from it
+    (``reuse.same_statistics``). The tables are the same as without ``previous``.
+    """
+    unchanged = previous.unchanged if previous is not None else frozenset()
+    own, rows = {}, {}
+    for name in systems:
+        if previous is not None and name in unchanged:
+            own[name], rows[name] = previous.systems[name], previous.rows[name]
+        else:
+            table = templette_statistics(tallies[name], name)
+            own[name] = reuse.system_values(family, name, table)
+            rows[name] = board_row(scores[name], signatures[name])
+    statistics = reuse.assemble(family, own)
+    _require_same_totals(statistics, rows)
     options = {"beta": beta}
+    settings = {"resamples": resamples, "seed": seed, "family": family.name, "options": options}
+    same = reuse.same_statistics(previous, statistics, settings)
     # A system's interval depends on its own statistics only (the resampled documents are drawn the same
     # whatever the systems), so the board can be built once, with them.
-    intervals = stats.bootstrap_intervals(statistics, resamples=resamples, seed=seed, options=options)
-    board = leaderboard(scores, signatures, intervals)
+    intervals = reuse.intervals_reusing(
+        statistics,
+        same,
+        previous,
+        lambda some: stats.bootstrap_intervals(some, resamples=resamples, seed=seed, options=options),
+    )
+    board = ranked_board(rows, intervals)
     # Pairs run best ranked first: system a of each pair ranks above system b.
     ranked = statistics.select(board.column(C.system).to_pylist())
-    return board, significance_table(ranked, resamples, seed, options)
+    comparisons = reuse.comparisons_reusing(
+        ranked,
+        same,
+        previous,
+        lambda some, pairs: stats.paired_significance(
+            some, some.family.headline, resamples=resamples, seed=seed, options=options, pairs=pairs
+        ),
+    )
+    significance = _significance_rows(comparisons, family.headline, resamples, seed)
+    return {"leaderboard": board, "significance": significance, **reuse.record_tables(statistics, own)}
+
+
+def previous_summary(
+    family: Family,
+    resamples: int,
+    seed: int,
+    beta: float,
+    tables: Mapping[str, pa.Table],
+    unchanged: set[str] | frozenset[str],
+) -> reuse.Previous:
+    """A previous templette or MUC summary's tables (its four outputs) as ``reuse.Previous``, with the
+    systems whose inputs the caller found unchanged (only those the record holds are kept)."""
+    units, systems = reuse.read_record(family, tables["units"], tables["systems"])
+    rows, intervals = {}, {}
+    for row in tables["leaderboard"].to_pylist():
+        rows[row[C.system]] = {k: row[k] for k in (*COUNT_COLUMNS, *MEASURE_COLUMNS, C.signature)}
+        intervals[row[C.system]] = {
+            m: Interval(row.get(f"{m}_low"), row.get(f"{m}_high")) for m in family.measure_names
+        }
+    return reuse.Previous(
+        settings={"resamples": resamples, "seed": seed, "family": family.name, "options": {"beta": beta}},
+        units=units,
+        systems=systems,
+        rows=rows,
+        intervals=intervals,
+        comparisons=reuse.comparisons_from_table(tables["significance"]),
+        unchanged=frozenset(name for name in unchanged if name in systems and name in rows),
+    )
 
 
 def significance_table(
@@ -435,6 +524,15 @@ def significance_table(
     """The ``significance`` table of any family: every pair of systems (in ``statistics.systems`` order,
     a before b) compared on the family's headline measure."""
     headline = statistics.family.headline
+    comparisons = stats.paired_significance(
+        statistics, headline, resamples=resamples, seed=seed, options=options
+    )
+    return _significance_rows(comparisons, headline, resamples, seed)
+
+
+def _significance_rows(
+    comparisons: Sequence[stats.Comparison], headline: str, resamples: int, seed: int
+) -> pa.Table:
     rows = [
         {
             C.system_a: c.a,
@@ -446,9 +544,7 @@ def significance_table(
             C.resamples: resamples,
             C.seed: seed,
         }
-        for c in stats.paired_significance(
-            statistics, headline, resamples=resamples, seed=seed, options=options
-        )
+        for c in comparisons
     ]
     return table_from_rows(rows, SIGNIFICANCE)
 
@@ -757,8 +853,9 @@ def _with_attributes(kind: CampaignKind, row: Mapping[str, Any]) -> str:
     return f"{row[C.system]} ({', '.join(shown)})" if shown else row[C.system]
 
 
-def _require_same_totals(statistics: UnitStatistics, scores: Mapping[str, pa.Table]) -> None:
-    """The statistics' full-sample counts are the board's totals, or the campaign stops (internal error).
+def _require_same_totals(statistics: UnitStatistics, rows: Mapping[str, Mapping[str, Any]]) -> None:
+    """The statistics' full-sample counts are the board's totals (``board_row``), or the campaign stops
+    (internal error).
 
     A guard on the rule that intervals and significance describe the printed numbers: were the two ever
     computed from different points again, no interval would be written next to a number it is not about.
@@ -766,8 +863,7 @@ def _require_same_totals(statistics: UnitStatistics, scores: Mapping[str, pa.Tab
     totals = statistics.totals()
     names = statistics.family.statistic_names
     for index, name in enumerate(statistics.systems):
-        total = next(row for row in scores[name].to_pylist() if row[C.scope] == "total")
-        board = [int(total[category]) for category in names]
+        board = [int(rows[name][category]) for category in names]
         counted = [int(value) for value in totals[index]]
         if board != counted:
             raise RuntimeError(

@@ -1,13 +1,28 @@
-"""CampaignSummary and CorefCampaignSummary: a campaign's leaderboard, intervals and significance."""
+"""CampaignSummary and CorefCampaignSummary: a campaign's leaderboard, intervals and significance.
+
+A CampaignSummary reuses what it can of an earlier summary of the same campaign settings in the store
+(``previous_summary``: the rules are ``pipeline.campaign.reuse``'s), so a rerun after one system changed
+reads and recomputes that system, not the campaign.
+"""
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 import pyarrow as pa
 
-from pipeline.campaign.engine import FAMILIES, campaign_statistics, coref_campaign_statistics, kind_statistics
+from pipeline.campaign.engine import (
+    FAMILIES,
+    campaign_summary,
+    coref_campaign_statistics,
+    kind_statistics,
+    previous_summary,
+)
 from pipeline.campaign.kinds import KINDS
 from schemas import C
-from tasks.core.base import Stage
+from tasks.core import store as artifacts
+from tasks.core.base import Stage, input_key
 from tasks.templette.report import SIGNATURE_KEY
 
 #: The columns of a system's ``tallies`` its statistics count (``pipeline.templette.templette_statistics``).
@@ -22,29 +37,82 @@ class CampaignSummary(Stage):
 
     Its inputs are ``scores/NAME`` (the Report) and ``tallies/NAME`` (MapAndScore) per system: names
     are labels in the spec, never paths. Option ``family`` (absent: templette) is "muc" for a MUC
-    campaign: the same points, the MUC family.
+    campaign: the same points, the MUC family. Outputs ``units`` and ``systems`` are the record a later
+    summary reuses (``pipeline.campaign.reuse``): a system whose two inputs are the artifacts an earlier
+    summary of the same options read is not read again.
     """
 
     STAGE = "CampaignSummary"
-    VERSION = 2
-    OUTPUTS = ("leaderboard", "significance")
+    VERSION = 3
+    OUTPUTS = ("leaderboard", "significance", "units", "systems")
 
     def produce(self) -> dict[str, pa.Table]:
         names = [role.split("/", 1)[1] for role in self.spec["inputs"] if role.startswith("scores/")]
-        scores = {name: self.input_table(f"scores/{name}") for name in names}
+        family = FAMILIES[self.options.get("family", "templette")]
+        resamples, seed = int(self.options["resamples"]), int(self.options["seed"])
+        beta = float(self.options["beta"])
+        previous = None
+        found = previous_summary_tables(self)
+        if found is not None:
+            tables, provenance = found
+            inputs = self.input_keys()
+            old = provenance.get("inputs", {})
+            roles = {name: (f"scores/{name}", f"tallies/{name}") for name in names}
+            unchanged = {name for name in names if all(old.get(r) == inputs[r] for r in roles[name])}
+            try:
+                previous = previous_summary(family, resamples, seed, beta, tables, unchanged)
+            except (ValueError, KeyError, pa.ArrowException):
+                previous = None  # a record it cannot read is no record: everything is computed
+        unchanged = previous.unchanged if previous is not None else frozenset()
+        fresh = [name for name in names if name not in unchanged]
+        scores = {name: self.input_table(f"scores/{name}") for name in fresh}
         # Only the columns the statistics count (``templette_statistics``), not the whole table.
-        tallies = {name: self.input_table(f"tallies/{name}", "tallies", TALLY_COLUMNS) for name in names}
+        tallies = {name: self.input_table(f"tallies/{name}", "tallies", TALLY_COLUMNS) for name in fresh}
         signatures = {name: table.schema.metadata[SIGNATURE_KEY].decode() for name, table in scores.items()}
-        board, significance = campaign_statistics(
-            scores,
-            signatures,
-            tallies,
-            resamples=int(self.options["resamples"]),
-            seed=int(self.options["seed"]),
-            beta=float(self.options["beta"]),
-            family=FAMILIES[self.options.get("family", "templette")],
+        return campaign_summary(
+            names, scores, signatures, tallies, resamples, seed, beta, family=family, previous=previous
         )
-        return {"leaderboard": board, "significance": significance}
+
+    def input_keys(self) -> dict[str, str]:
+        """Every input's key, by role (as the provenance records them)."""
+        return {role: input_key(sub) for role, sub in self.spec.get("inputs", {}).items()}
+
+
+def previous_summary_tables(task: Stage) -> tuple[dict[str, pa.Table], dict[str, Any]] | None:
+    """The outputs and provenance of the earlier summary in ``task``'s store that ``task`` can reuse most
+    of: the same stage, VERSION and options, the most inputs in common (ties: the smallest key); None
+    when there is none, or it cannot be read whole (then nothing is reused).
+
+    Finding it is a look at the store's provenances (footers only); whether its results apply is
+    ``pipeline.campaign.reuse``'s rule, checked on the content.
+    """
+    if not task.store or task.__dict__.get("_memory") is not None:
+        return None
+    options = json.loads(json.dumps(artifacts.plain(task.options), sort_keys=True, default=str))
+    inputs = {role: input_key(sub) for role, sub in task.spec.get("inputs", {}).items()}
+    best: tuple[int, str, dict[str, Any]] | None = None
+    try:
+        provenances = artifacts.stage_provenances(task.store, task.STAGE)
+    except OSError:
+        return None
+    for provenance in provenances:
+        key = provenance.get("key")
+        same = provenance.get("version") == task.VERSION and provenance.get("options") == options
+        if not same or key == task.key:
+            continue
+        shared = sum(1 for role, old in provenance.get("inputs", {}).items() if inputs.get(role) == old)
+        if best is None or (-shared, key) < (-best[0], best[1]):
+            best = (shared, key, provenance)
+    if best is None:
+        return None
+    try:
+        tables = {
+            name: artifacts.read_table(artifacts.artifact_target(task.store, task.STAGE, best[1], name))
+            for name in task.OUTPUTS
+        }
+    except (OSError, pa.ArrowException, ValueError):
+        return None
+    return tables, best[2]
 
 
 class CorefCampaignSummary(Stage):
