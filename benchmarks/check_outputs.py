@@ -60,8 +60,9 @@ def compare(before: Path, after: Path) -> list[str]:
     A stage whose VERSION or outputs changed writes under a new key: an artifact only before and one only
     after of the same stage and output name, with the same table (provenance aside), are the same result
     under a new key (printed as such, not a difference), and that stage's artifacts only after are its
-    new outputs (printed); stamps that name the old key instead of the new one are the same. Any other
-    file present only on one side is a difference.
+    new outputs (printed), as are the artifacts of a stage (or store cache) that had none before; stamps
+    that name the old key instead of the new one are the same. Any other file present only on one side is
+    a difference.
     """
     problems = []
     files = {p.relative_to(before) for p in before.rglob("*") if p.is_file()}
@@ -71,9 +72,13 @@ def compare(before: Path, after: Path) -> list[str]:
         print(f"same content under a new key: {old_name} -> {new_name.name}")
     moved = set(rekeyed) | set(rekeyed.values())
     keys = {_key(old): _key(new) for old, new in rekeyed.items()}
+    stages = {name.parts[-3] for name in files if name.suffix == ".parquet" and len(name.parts) >= 3}
     for missing in sorted((files ^ files_after) - moved):
         if missing in files_after and missing.suffix == ".parquet" and _key(missing) in keys.values():
             print(f"a new output of a stage under its new key: {missing}")
+            continue
+        if missing in files_after and missing.suffix == ".parquet" and missing.parts[-3] not in stages:
+            print(f"an artifact of a stage new since before: {missing}")
             continue
         problems.append(f"only {'before' if missing in files else 'after'}: {missing}")
     for name in sorted(files & files_after):

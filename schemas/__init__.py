@@ -753,6 +753,24 @@ SUMMARY_SYSTEMS = _schema(
     ),
 )
 
+PAGE_VIEW = _schema(
+    "page_view",
+    "One system's rows of a campaign page's per-document view (pipeline.campaign.engine.mapping_view): "
+    "its mapping's pairings in the documents the page shows, in mapping order, as the page shows them. "
+    "A cache the page keeps in the store per mapping artifact (tasks.campaign.outputs), so a rerun reads "
+    "only the rows it shows of the systems that did not change.",
+    _field("doc_id", pa.string(), "document id", False),
+    _field("instance_type", pa.string(), "instance type of the pairing", False),
+    _field("slot", pa.string(), "slot name; null for an object (instance) pairing"),
+    _field("ref", pa.string(), "the reference fill as written (an object's pointer); null if spurious"),
+    _field("hyp", pa.string(), "the hypothesis fill as written (an object's pointer); null if missing"),
+    _field("ref_start", pa.int64(), "start of the reference fill's highlighted span; null when not shown"),
+    _field("ref_end", pa.int64(), "end (exclusive) of the reference fill's highlighted span"),
+    _field("hyp_start", pa.int64(), "start of the hypothesis fill's highlighted span; null when not shown"),
+    _field("hyp_end", pa.int64(), "end (exclusive) of the hypothesis fill's highlighted span"),
+    _field("categories", pa.string(), "the pairing's points as 'aspect:category ...'", False),
+)
+
 SCHEMAS = {
     s.metadata[b"artifact"].decode(): s
     for s in (
@@ -790,6 +808,7 @@ SCHEMAS = {
         CLEF_SCORES,
         SUMMARY_UNITS,
         SUMMARY_SYSTEMS,
+        PAGE_VIEW,
     )
 }
 

@@ -106,6 +106,7 @@ from schemas import (
     FAMILY_SIGNIFICANCE,
     LEADERBOARD,
     MEASURE_COLUMNS,
+    PAGE_VIEW,
     SIGNIFICANCE,
     C,
     table_from_rows,
@@ -884,6 +885,7 @@ def report_data(
     resamples: int,
     seed: int,
     objects: bool = False,
+    given_views: Mapping[str, pa.Table] | None = None,
 ) -> html_report.CampaignReport:
     """The HTML report's data from a campaign's artifacts.
 
@@ -892,7 +894,11 @@ def report_data(
 
     ``character_extents[name]`` says whether a system's mapping extents are characters of the reference
     text (clean text) rather than alignment columns (speech input): only then are its fills
-    highlighted in the text. The per-document view holds the first ``limit`` documents in corpus order.
+    highlighted in the text. The per-document view holds the first ``limit`` documents in corpus order
+    (``shown_documents``).
+
+    ``given_views`` (system -> its ``mapping_view`` for these documents) stand in for the mappings of the
+    systems they name: those mappings need only their ``doc_id`` column (none at all with ``documents``).
     """
     rows = board.to_pylist()
     leaderboard_rows = [
@@ -929,55 +935,25 @@ def report_data(
         )
     order = list(texts) or sorted({d for m in mappings.values() for d in m.column(C.doc_id).to_pylist()})
     shown = order[:limit]
-    views: dict[str, dict[str, list[html_report.Pairing]]] = {doc: {} for doc in shown}
+    tables = []
     for name, mapping in mappings.items():
-        spans = character_extents.get(name, False)
-        levels = ["instance", "fill"] if objects else ["fill"]
-        selected = mapping.filter(
-            pc.and_(
-                pc.is_in(mapping.column(C.level), pa.array(levels, pa.string())),
-                pc.is_in(mapping.column(C.doc_id), pa.array(shown, pa.string())),
-            )
-        )
-        # Column by column (a campaign page holds systems x documents x fills pairings).
-        column = {c: selected.column(c).to_pylist() for c in MAPPING_VIEW_COLUMNS if c != C.points}
-        categories = point_categories(selected.column(C.points))
-        for i, (level, doc_id) in enumerate(zip(column[C.level], column[C.doc_id], strict=True)):
-            if level == "instance":
-                views[doc_id].setdefault(name, []).append(
-                    html_report.Pairing(
-                        instance_type=column[C.instance_type][i],
-                        slot=None,
-                        ref=column[C.ref_instance][i],
-                        hyp=column[C.hyp_instance][i],
-                        ref_span=None,
-                        hyp_span=None,
-                        categories=categories[i],
-                    )
-                )
-                continue
-            ref_start, hyp_start = column[C.ref_start][i], column[C.hyp_start][i]
-            views[doc_id].setdefault(name, []).append(
-                html_report.Pairing(
-                    instance_type=column[C.instance_type][i],
-                    slot=column[C.slot][i],
-                    ref=column[C.ref_fill][i],
-                    hyp=column[C.hyp_fill][i],
-                    ref_span=None if not spans or ref_start is None else (ref_start, column[C.ref_end][i]),
-                    hyp_span=None if not spans or hyp_start is None else (hyp_start, column[C.hyp_end][i]),
-                    categories=categories[i],
-                )
-            )
+        view = (given_views or {}).get(name)
+        if view is None:
+            view = mapping_view(mapping, shown, character_extents.get(name, False), objects)
+        tables.append(view.append_column(C.system, pa.array([name] * view.num_rows, pa.string())))
+    # One table of every system's pairings: the page builds its per-document view column by column.
+    rows = pa.concat_tables(tables) if tables else None
     return html_report.CampaignReport(
         title=title,
         signature_note="Each system's score signature is in the leaderboard's tooltip and JSON output.",
         leaderboard=leaderboard_rows,
         slot_f=slot_f,
         significance=pairs,
-        documents=[html_report.DocumentView(doc, texts.get(doc, ""), views[doc]) for doc in shown],
+        documents=[html_report.DocumentView(doc, texts.get(doc, ""), {}) for doc in shown],
         documents_total=len(order),
         resamples=resamples,
         seed=seed,
+        pairing_rows=rows,
     )
 
 
@@ -1088,6 +1064,48 @@ MAPPING_VIEW_COLUMNS = [
     C.level, C.doc_id, C.instance_type, C.slot, C.ref_instance, C.hyp_instance, C.ref_fill, C.hyp_fill,
     C.ref_start, C.ref_end, C.hyp_start, C.hyp_end, C.points,
 ]  # fmt: skip
+
+
+def shown_documents(documents: pa.Table | None, doc_ids: Sequence[str], limit: int) -> list[str]:
+    """The documents a page's per-document view shows: the first ``limit`` of the reference corpus, or
+    without texts of every document id of the mappings (``doc_ids``), sorted."""
+    order = documents.column(C.doc_id).to_pylist() if documents is not None else sorted(set(doc_ids))
+    return order[:limit]
+
+
+def mapping_view(mapping: pa.Table, shown: Sequence[str], spans: bool, objects: bool) -> pa.Table:
+    """One system's rows of the page's per-document view (``PAGE_VIEW``): its fill pairings (and object
+    pairings with ``objects``) in the ``shown`` documents, in mapping order; ``ref`` and ``hyp`` the fills
+    (an object's pointers), spans only with ``spans`` (character extents of the reference text) and never
+    for objects; ``categories`` as ``point_categories`` writes them."""
+    levels = ["instance", "fill"] if objects else ["fill"]
+    selected = mapping.filter(
+        pc.and_(
+            pc.is_in(mapping.column(C.level), pa.array(levels, pa.string())),
+            pc.is_in(mapping.column(C.doc_id), pa.array(list(shown), pa.string())),
+        )
+    )
+    instance = pc.equal(selected.column(C.level), "instance")
+    nothing = pa.scalar(None, pa.int64())
+
+    def extent(name: str) -> pa.ChunkedArray | pa.Array:
+        if not spans:
+            return pa.nulls(selected.num_rows, pa.int64())
+        return pc.if_else(instance, nothing, selected.column(name))
+
+    columns = [
+        selected.column(C.doc_id),
+        selected.column(C.instance_type),
+        pc.if_else(instance, pa.scalar(None, pa.string()), selected.column(C.slot)),
+        pc.if_else(instance, selected.column(C.ref_instance), selected.column(C.ref_fill)),
+        pc.if_else(instance, selected.column(C.hyp_instance), selected.column(C.hyp_fill)),
+        extent(C.ref_start),
+        extent(C.ref_end),
+        extent(C.hyp_start),
+        extent(C.hyp_end),
+        pa.array(point_categories(selected.column(C.points)), pa.string()),
+    ]
+    return pa.Table.from_arrays(columns, schema=PAGE_VIEW)
 
 
 def point_categories(points: pa.ChunkedArray | pa.Array) -> list[str]:

@@ -23,6 +23,7 @@ p-values are probabilities 0-1; counts and offsets are integers (never ``3.0``);
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import gc
 import io
@@ -44,16 +45,19 @@ from pipeline.campaign.engine import (
     is_coref_board,
     is_family_board,
     kind_report_data,
+    mapping_view,
     output_name,
     point_categories,
     report_data,
+    shown_documents,
 )
 from pipeline.campaign.html_report import render_campaign_html
 from pipeline.core.kinds import CampaignKind
 from pipeline.coref import scorer as coref
 from pipeline.templette.report import leaderboard_text, muc_report, scores_json
-from schemas import COREF_BOARD_MEASURES, COUNT_COLUMNS, INTERVAL_COLUMNS, MEASURE_COLUMNS, C
+from schemas import COREF_BOARD_MEASURES, COUNT_COLUMNS, INTERVAL_COLUMNS, MEASURE_COLUMNS, PAGE_VIEW, C
 from tasks.campaign.kinds import TASK_KINDS, TaskKind
+from tasks.core import store as artifacts
 from tasks.core.arguments import OUTPUT_DIRECTORY, OUTPUT_FILE
 from tasks.core.base import Stage
 from tasks.core.jsontext import json_text  # noqa: F401 (re-exported: the commands' JSON)
@@ -328,15 +332,35 @@ def campaign_html(campaign: Campaign, summary: Stage, reports: Mapping[str, Stag
             int(options["seed"]),
         )
         return render_campaign_html(data)
-    scores, mappings = {}, {}
-    for name, report in reports.items():
-        scores[name] = read_table(report.output()["scores"])
-        mappings[name] = read_table(report.requires()["scored"].output()["mapping"], MAPPING_VIEW_COLUMNS)
     documents = None
-    corpus = _reference_corpus(summary, campaign)
+    # Every system's chain reads the reference corpus: the first system's chain has it (a walk of a few
+    # tasks, not of the whole graph).
+    corpus = _reference_corpus(next(iter(reports.values()), summary), campaign)
+    if corpus is None and reports:
+        corpus = _reference_corpus(summary, campaign)
     if corpus is not None:
         documents = read_table(corpus.output()["documents"])
     muc = campaign.muc_config
+    spans = {system.name: system.texts is None and muc is None for system in campaign.systems}
+    scores, mappings = {}, {}
+    for name, report in reports.items():
+        scores[name] = read_table(report.output()["scores"])
+        # Without the reference texts the documents shown depend on every mapping's documents.
+        mappings[name] = (
+            read_table(report.requires()["scored"].output()["mapping"], [C.doc_id])
+            if documents is None
+            else pa.table({C.doc_id: pa.array([], pa.string())})
+        )
+    limit = int(options["html_documents"])
+    shown = shown_documents(
+        documents, [d for m in mappings.values() for d in m.column(C.doc_id).to_pylist()], limit
+    )
+    views = {
+        name: page_view(
+            summary.store, report.requires()["scored"], shown, spans.get(name, False), muc is not None
+        )
+        for name, report in reports.items()
+    }
     data = report_data(
         f"iescore campaign: {campaign.source.name}",
         read_table(summary.output()["leaderboard"]),
@@ -344,14 +368,52 @@ def campaign_html(campaign: Campaign, summary: Stage, reports: Mapping[str, Stag
         scores,
         mappings,
         documents,
-        {system.name: system.texts is None and muc is None for system in campaign.systems},
-        int(options["html_documents"]),
+        spans,
+        limit,
         int(options["resamples"]),
         int(options["seed"]),
         objects=muc is not None,
+        given_views=views,
     )
     beta = float(muc.beta if muc is not None else options["beta"])
     return render_campaign_html(dataclasses.replace(data, beta=beta))
+
+
+#: Where the page keeps each system's view (``mapping_view``) in the store, and its VERSION.
+PAGE_VIEW_STAGE, PAGE_VIEW_VERSION = "PageView", 1
+
+
+def page_view(store: str, scored: Stage, shown: list[str], spans: bool, objects: bool) -> pa.Table:
+    """A system's rows of the page's per-document view, from the store's cache when they were made before
+    from the same mapping artifact (its key), documents and options; else made from the mapping and kept.
+
+    The cache entry is an artifact like a stage's (``PageView/ab/KEY.view.parquet``, with provenance), its
+    key a content address of what it is made from, so a rerun reads the small views of the systems that
+    did not change instead of their mappings.
+    """
+    options = {"documents": shown, "spans": spans, "objects": objects}
+    key = artifacts.stage_key(PAGE_VIEW_STAGE, PAGE_VIEW_VERSION, options, {"mapping": scored.key})
+    target = artifacts.artifact_target(store, PAGE_VIEW_STAGE, key, "view")
+    if target.exists():
+        try:
+            view = read_table(target)
+            if view.schema.remove_metadata().equals(PAGE_VIEW.remove_metadata()):
+                return view
+        except (OSError, pa.ArrowException):
+            pass  # unreadable: made again
+    view = mapping_view(read_table(scored.output()["mapping"], MAPPING_VIEW_COLUMNS), shown, spans, objects)
+    provenance = {
+        "stage": PAGE_VIEW_STAGE,
+        "version": PAGE_VIEW_VERSION,
+        "key": key,
+        "options": {"documents": len(shown), "spans": spans, "objects": objects},
+        "inputs": {"mapping": scored.key},
+        "files": {},
+    }
+    # A cache that cannot be written is no cache: the page is made all the same.
+    with contextlib.suppress(OSError):
+        artifacts.write_table(target, view, provenance)
+    return view
 
 
 def _reference_corpus(summary: Stage, campaign: Campaign) -> Stage | None:
