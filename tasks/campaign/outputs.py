@@ -299,8 +299,10 @@ def write_score_csv(folder: Path, scores: pa.Table, mapping: pa.Table) -> None:
     for scope, (name, keys) in SCORE_FILES.items():
         part = frame[frame[C.scope] == scope][keys + list(COUNT_COLUMNS) + list(MEASURE_COLUMNS)]
         write_text(folder / f"{name}.csv", part.to_csv(index=False))
-    pairings = _frame(mapping)
-    pairings[C.points] = point_categories(mapping.column(C.points))
+    # The points as their categories' text before pandas sees them (not a Python list of dicts per row).
+    points = pa.array(point_categories(mapping.column(C.points)), pa.string())
+    index = mapping.schema.get_field_index(C.points)
+    pairings = _frame(mapping.set_column(index, C.points, points))
     write_text(folder / "mapping.csv", pairings.to_csv(index=False))
 
 
