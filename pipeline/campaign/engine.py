@@ -633,8 +633,43 @@ def kind_statistics(
     ``STATISTICS`` table: the family's measures of the sums over units, ranked by its headline
     (``stats.standings``), each board measure's bootstrap interval, and every pair compared on the headline.
     ``attributes`` (system -> the kind's attribute keys and values) are shown beside the names."""
-    table = UnitStatistics.from_table(kind.family, statistics)
-    intervals = stats.bootstrap_intervals(table, resamples=resamples, seed=seed)
+    tables = kind_summary(kind, list(statistics), statistics, signatures, attributes, resamples, seed)
+    return tables["leaderboard"], tables["significance"]
+
+
+def kind_summary(
+    kind: CampaignKind,
+    systems: Sequence[str],
+    statistics: Mapping[str, pa.Table],
+    signatures: Mapping[str, str],
+    attributes: Mapping[str, Mapping[str, Any]],
+    resamples: int,
+    seed: int,
+    previous: reuse.Previous | None = None,
+) -> dict[str, pa.Table]:
+    """``kind_statistics``'s tables and the record a later summary reuses (``units``, ``systems``), for
+    ``systems`` in campaign order. ``statistics`` and ``signatures`` are needed only for the systems
+    ``previous`` does not list as unchanged (their statistics and signature come from ``previous``);
+    intervals and pair tests of statistics identical to ``previous``'s are taken from it
+    (``pipeline.campaign.reuse``). The tables are the same as without ``previous``."""
+    unchanged = previous.unchanged if previous is not None else frozenset()
+    own, signed = {}, dict(signatures)
+    for name in systems:
+        if previous is not None and name in unchanged:
+            own[name], signed[name] = previous.systems[name], previous.rows[name][C.signature]
+        else:
+            own[name] = reuse.system_values(kind.family, name, statistics[name])
+    table = reuse.assemble(kind.family, own)
+    settings = {
+        "resamples": resamples,
+        "seed": seed,
+        "family": kind.family.name,
+        "measure": kind.family.headline,
+    }
+    same = reuse.same_statistics(previous, table, settings)
+    intervals = reuse.intervals_reusing(
+        table, same, previous, lambda some: stats.bootstrap_intervals(some, resamples=resamples, seed=seed)
+    )
     rows = []
     for standing in stats.standings(table, intervals):
         shown = json.dumps(dict(attributes.get(standing.system, {})), ensure_ascii=False, sort_keys=True)
@@ -649,12 +684,50 @@ def kind_statistics(
                     C.low: interval.low,
                     C.high: interval.high,
                     C.attributes: shown,
-                    C.signature: signatures[standing.system],
+                    C.signature: signed[standing.system],
                 }
             )
     board = table_from_rows(rows, FAMILY_LEADERBOARD)
     ranked = table.select(list(dict.fromkeys(board.column(C.system).to_pylist())))
-    return board, kind_significance_table(kind, ranked, resamples, seed)
+    comparisons = reuse.comparisons_reusing(
+        ranked,
+        same,
+        previous,
+        lambda some, pairs: stats.paired_significance(
+            some, some.family.headline, resamples=resamples, seed=seed, pairs=pairs
+        ),
+    )
+    significance = _kind_significance_rows(
+        kind, ranked, _significance_rows(comparisons, kind.family.headline, resamples, seed)
+    )
+    return {"leaderboard": board, "significance": significance, **reuse.record_tables(table, own)}
+
+
+def previous_kind_summary(
+    kind: CampaignKind, resamples: int, seed: int, tables: Mapping[str, pa.Table], unchanged: set[str]
+) -> reuse.Previous:
+    """A previous summary of a registered kind (its four outputs) as ``reuse.Previous``: its record, each
+    system's signature and board intervals, its pairs; ``unchanged`` as the caller found them."""
+    units, systems = reuse.read_record(kind.family, tables["units"], tables["systems"])
+    rows: dict[str, dict[str, Any]] = {}
+    intervals: dict[str, dict[str, Interval]] = {}
+    for row in tables["leaderboard"].to_pylist():
+        rows[row[C.system]] = {C.signature: row[C.signature]}
+        intervals.setdefault(row[C.system], {})[row[C.measure]] = Interval(row[C.low], row[C.high])
+    return reuse.Previous(
+        settings={
+            "resamples": resamples,
+            "seed": seed,
+            "family": kind.family.name,
+            "measure": kind.family.headline,
+        },
+        units=units,
+        systems=systems,
+        rows=rows,
+        intervals=intervals,
+        comparisons=reuse.comparisons_from_table(tables["significance"]),
+        unchanged=frozenset(name for name in unchanged if name in systems and name in rows),
+    )
 
 
 def kind_significance_table(
@@ -664,7 +737,11 @@ def kind_significance_table(
     headline, the paired t-test over units when the headline is a mean of per-unit values
     (``CampaignKind.per_unit_mean``), and the randomization and t-test p-values adjusted by Holm's
     correction over every pair (``stats.holm``; m is the number of pairs with a p-value)."""
-    rows = significance_table(statistics, resamples, seed).to_pylist()
+    return _kind_significance_rows(kind, statistics, significance_table(statistics, resamples, seed))
+
+
+def _kind_significance_rows(kind: CampaignKind, statistics: UnitStatistics, pairs: pa.Table) -> pa.Table:
+    rows = pairs.to_pylist()
     t_values = stats.paired_t_tests(statistics) if kind.is_per_unit_mean() else [None] * len(rows)
     adjusted = stats.holm([row[C.randomization_p] for row in rows])
     t_adjusted = stats.holm(t_values)

@@ -16,7 +16,8 @@ from pipeline.campaign.engine import (
     FAMILIES,
     campaign_summary,
     coref_campaign_statistics,
-    kind_statistics,
+    kind_summary,
+    previous_kind_summary,
     previous_summary,
 )
 from pipeline.campaign.kinds import KINDS
@@ -55,7 +56,7 @@ class CampaignSummary(Stage):
         found = previous_summary_tables(self)
         if found is not None:
             tables, provenance = found
-            inputs = self.input_keys()
+            inputs = input_keys(self)
             old = provenance.get("inputs", {})
             roles = {name: (f"scores/{name}", f"tallies/{name}") for name in names}
             unchanged = {name for name in names if all(old.get(r) == inputs[r] for r in roles[name])}
@@ -73,9 +74,10 @@ class CampaignSummary(Stage):
             names, scores, signatures, tallies, resamples, seed, beta, family=family, previous=previous
         )
 
-    def input_keys(self) -> dict[str, str]:
-        """Every input's key, by role (as the provenance records them)."""
-        return {role: input_key(sub) for role, sub in self.spec.get("inputs", {}).items()}
+
+def input_keys(task: Stage) -> dict[str, str]:
+    """Every input's key of ``task``, by role (as its provenance records them)."""
+    return {role: input_key(sub) for role, sub in task.spec.get("inputs", {}).items()}
 
 
 def previous_summary_tables(task: Stage) -> tuple[dict[str, pa.Table], dict[str, Any]] | None:
@@ -89,7 +91,7 @@ def previous_summary_tables(task: Stage) -> tuple[dict[str, pa.Table], dict[str,
     if not task.store or task.__dict__.get("_memory") is not None:
         return None
     options = json.loads(json.dumps(artifacts.plain(task.options), sort_keys=True, default=str))
-    inputs = {role: input_key(sub) for role, sub in task.spec.get("inputs", {}).items()}
+    inputs = input_keys(task)
     best: tuple[int, str, dict[str, Any]] | None = None
     try:
         provenances = artifacts.stage_provenances(task.store, task.STAGE)
@@ -140,22 +142,40 @@ class KindCampaignSummary(Stage):
     Option ``attributes``: system -> the attributes the leaderboard shows beside its name; option
     ``measure``: the measure that ranks (``CampaignKind.ranked_by``; absent: the family's headline), which
     the board, intervals and significance (``FAMILY_SIGNIFICANCE``, with its t-test and Holm columns)
-    follow."""
+    follow. Outputs ``units`` and ``systems`` are the record a later summary reuses, as CampaignSummary's
+    (``pipeline.campaign.reuse``: only for a family whose statistics are all counts)."""
 
     STAGE = "KindCampaignSummary"
-    VERSION = 2
-    OUTPUTS = ("leaderboard", "significance")
+    VERSION = 3
+    OUTPUTS = ("leaderboard", "significance", "units", "systems")
 
     def produce(self) -> dict[str, pa.Table]:
         names = [role.split("/", 1)[1] for role in self.spec["inputs"] if role.startswith("statistics/")]
-        tables = {name: self.input_table(f"statistics/{name}", "statistics") for name in names}
+        kind = KINDS[self.options["kind"]].ranked_by(self.options.get("measure"))
+        resamples, seed = int(self.options["resamples"]), int(self.options["seed"])
+        previous = None
+        found = previous_summary_tables(self)
+        if found is not None:
+            tables, provenance = found
+            inputs, old = input_keys(self), provenance.get("inputs", {})
+            unchanged = {
+                name for name in names if old.get(f"statistics/{name}") == inputs[f"statistics/{name}"]
+            }
+            try:
+                previous = previous_kind_summary(kind, resamples, seed, tables, unchanged)
+            except (ValueError, KeyError, pa.ArrowException):
+                previous = None  # a record it cannot read is no record: everything is computed
+        unchanged = previous.unchanged if previous is not None else frozenset()
+        fresh = [name for name in names if name not in unchanged]
+        tables = {name: self.input_table(f"statistics/{name}", "statistics") for name in fresh}
         signatures = {name: table.schema.metadata[SIGNATURE_KEY].decode() for name, table in tables.items()}
-        board, significance = kind_statistics(
-            KINDS[self.options["kind"]].ranked_by(self.options.get("measure")),
+        return kind_summary(
+            kind,
+            names,
             tables,
             signatures,
             self.options.get("attributes", {}),
-            resamples=int(self.options["resamples"]),
-            seed=int(self.options["seed"]),
+            resamples,
+            seed,
+            previous=previous,
         )
-        return {"leaderboard": board, "significance": significance}

@@ -10,7 +10,9 @@ value would show).
 
 from __future__ import annotations
 
+import json
 import random
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -22,6 +24,8 @@ from pipeline.campaign.stats import Comparison, Interval
 from pipeline.core.family import UnitStatistics
 from pipeline.templette import TEMPLETTE
 from tasks.cli.main import main
+
+ROOT = Path(__file__).resolve().parents[2]
 
 SETTINGS = {"resamples": 200, "seed": 5, "family": "templette", "options": {"beta": 1.0}}
 STALE = Comparison("?", "?", 0.123, 0.456, 0.789)
@@ -213,6 +217,16 @@ def write_system(directory: Path, name: str, chosen: list, rate: float, seed: in
     (directory / f"{name}.tpl").write_text("".join(template(d, c, rng, rate) for d, c in chosen))
 
 
+def same_outputs(warm: Path, cold: Path) -> None:
+    """Every file of two output directories, byte for byte (stamps aside: they name artifact keys)."""
+    files = sorted(p.relative_to(warm) for p in warm.rglob("*") if p.is_file())
+    assert files == sorted(p.relative_to(cold) for p in cold.rglob("*") if p.is_file())
+    assert any(name.name == "report.html" for name in files)
+    for name in files:
+        if not name.name.startswith("."):
+            assert (warm / name).read_bytes() == (cold / name).read_bytes(), name
+
+
 def run_campaign(directory: Path, store: Path, out: Path) -> None:
     argv = ["campaign", str(directory / "campaign.toml"), "--store", str(store), "--out", str(out)]
     assert main([*argv, "--workers", "1", "--progress", "none"]) == 0
@@ -248,15 +262,56 @@ def test_a_rerun_after_one_system_changed_writes_what_a_cold_run_writes(
     run_campaign(data, tmp_path / "cold-store", tmp_path / "cold")
     capsys.readouterr()
 
-    warm = sorted(p.relative_to(tmp_path / "warm") for p in (tmp_path / "warm").rglob("*") if p.is_file())
-    cold = sorted(p.relative_to(tmp_path / "cold") for p in (tmp_path / "cold").rglob("*") if p.is_file())
-    assert warm == cold
-    for name in warm:
-        if name.name.startswith("."):  # stamps: the artifact keys they were made from
-            continue
-        assert (tmp_path / "warm" / name).read_bytes() == (tmp_path / "cold" / name).read_bytes(), name
+    same_outputs(tmp_path / "warm", tmp_path / "cold")
     # The warm store holds two summaries; the current one is the one the cold store has too (same key).
     for path in (tmp_path / "cold-store" / "CampaignSummary").glob("*/*.parquet"):
         twin = tmp_path / "store" / path.relative_to(tmp_path / "cold-store")
         assert pq.read_table(twin).equals(pq.read_table(path)), path.name
         assert len(pq.read_table(path)) > 0
+
+
+# --- a registered kind (MAT: every statistic a count) ---------------------------------------------
+
+
+def drop_annotation(folder: Path, document: str, aset: int) -> None:
+    path = folder / document
+    data = json.loads(path.read_text())
+    data["asets"][aset]["annots"].pop(0)
+    path.write_text(json.dumps(data))
+
+
+def test_a_kind_campaign_rerun_after_one_system_changed_writes_what_a_cold_run_writes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    sample = tmp_path / "data" / "mat-sample"
+    shutil.copytree(ROOT / "data" / "mat-sample", sample)
+    for name, document, aset in (("less-person", "a.json", 0), ("less-location", "a.json", 1)):
+        shutil.copytree(sample / "good", sample / name)
+        drop_annotation(sample / name, document, aset)
+    text = 'scorer = "mat"\n\n[reference]\npath = "mat-sample/ref"\nfile_type = "mat-json"\n\n'
+    text += "[options]\nresamples = 300\n"
+    for name in ("good", "less-person", "less-location"):
+        text += f'\n[systems.{name}]\npath = "mat-sample/{name}"\n'
+    text += '\n[systems.rough]\npath = "mat-sample/rough"\nfile_type = "xml-inline"\n'
+    text += 'ref_fsuff_off = ".xml"\nref_fsuff_on = ".json"\n'
+    (tmp_path / "data" / "campaign.toml").write_text(text)
+    run_campaign(tmp_path / "data", tmp_path / "store", tmp_path / "warm")
+
+    drop_annotation(sample / "less-location", "b.json", 0)  # one system changes
+    pairs: list[tuple[int, int]] = []
+    original = stats.paired_significance
+
+    def spy(*args: object, **kwargs: object) -> list[Comparison]:
+        pairs.extend(kwargs.get("pairs") or [])  # type: ignore[arg-type]
+        return original(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(stats, "paired_significance", spy)
+    run_campaign(tmp_path / "data", tmp_path / "store", tmp_path / "warm")
+    assert len(pairs) == 3  # the changed system's three pairs only
+    monkeypatch.setattr(stats, "paired_significance", original)
+    run_campaign(tmp_path / "data", tmp_path / "cold-store", tmp_path / "cold")
+    capsys.readouterr()
+    same_outputs(tmp_path / "warm", tmp_path / "cold")
+    for path in (tmp_path / "cold-store" / "KindCampaignSummary").glob("*/*.parquet"):
+        twin = tmp_path / "store" / path.relative_to(tmp_path / "cold-store")
+        assert pq.read_table(twin).equals(pq.read_table(path)), path.name
