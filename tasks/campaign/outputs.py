@@ -34,6 +34,7 @@ from typing import Any
 
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from pipeline.campaign.engine import (
     MAPPING_VIEW_COLUMNS,
@@ -302,8 +303,7 @@ def write_score_csv(folder: Path, scores: pa.Table, mapping: pa.Table) -> None:
     # The points as their categories' text before pandas sees them (not a Python list of dicts per row).
     points = pa.array(point_categories(mapping.column(C.points)), pa.string())
     index = mapping.schema.get_field_index(C.points)
-    pairings = _frame(mapping.set_column(index, C.points, points))
-    write_text(folder / "mapping.csv", pairings.to_csv(index=False))
+    write_text(folder / "mapping.csv", _csv(mapping.set_column(index, C.points, points)))
 
 
 def campaign_html(campaign: Campaign, summary: Stage, reports: Mapping[str, Stage]) -> str:
@@ -440,9 +440,43 @@ def _reference_corpus(summary: Stage, campaign: Campaign) -> Stage | None:
 
 
 def _csv(table: pa.Table) -> str:
+    """``table`` as pandas writes it (``_frame(table).to_csv(index=False)``); a table of only integer and
+    string columns is written column by column with Arrow (``csv_text``), the same bytes, faster."""
+    text = csv_text(table)
+    if text is not None:
+        return text
     buffer = io.StringIO()
     _frame(table).to_csv(buffer, index=False)
     return buffer.getvalue()
+
+
+def csv_text(table: pa.Table) -> str | None:
+    """``table`` in pandas' CSV (``to_csv(index=False)``: ``,`` between fields, ``\n`` after each row,
+    a null as nothing, an integer in decimal, a string quoted only when it holds ``,``, ``"`` or
+    ``\n``, its ``"`` doubled: Python's ``csv.QUOTE_MINIMAL`` with pandas' line terminator), built with
+    Arrow's string kernels; None for a table this does not cover (a column of another type, fewer than
+    two columns: a lone empty field is quoted), which pandas then writes."""
+    if table.num_columns < 2 or any(_needs_quotes(name) for name in table.column_names):
+        return None
+    fields = []
+    for column in table.columns:
+        if pa.types.is_integer(column.type):
+            text = pc.cast(column, pa.string())
+        elif pa.types.is_string(column.type) or pa.types.is_large_string(column.type):
+            quoted = pc.binary_join_element_wise('"', pc.replace_substring(column, '"', '""'), '"', "")
+            text = pc.if_else(pc.match_substring_regex(column, '[,"\n]'), quoted, column)
+        else:
+            return None
+        fields.append(pc.fill_null(pc.cast(text, pa.string()), ""))
+    header = ",".join(table.column_names) + "\n"
+    if table.num_rows == 0:
+        return header
+    rows = pc.binary_join_element_wise(*fields, ",")
+    return header + "\n".join(rows.to_pylist()) + "\n"
+
+
+def _needs_quotes(text: str) -> bool:
+    return any(character in text for character in ',"\n')
 
 
 def _frame(table: pa.Table) -> pd.DataFrame:

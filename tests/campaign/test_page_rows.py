@@ -1,5 +1,5 @@
 """The campaign page built from one table of pairings (``CampaignReport.pairing_rows``, issue 16) is the
-page built from Pairing objects, byte for byte, and a rerun's page comes from the store's per-system views.
+page built from Pairing objects, byte for byte; CSV files written with Arrow are pandas' bytes.
 
 The Pairing path (``_embedded_data``) is the page's reference implementation, tested on its own in
 test_html_report.py; here the column path must give the same bytes on data made to reach every branch:
@@ -116,3 +116,38 @@ def test_a_span_outside_its_text_is_refused_from_the_table_too() -> None:
     broken = table.set_column(table.schema.get_field_index(C.ref_end), C.ref_end, pa.array(ends, pa.int64()))
     with pytest.raises(ValueError, match="outside the text"):
         html_report.render_campaign_html(dataclasses.replace(columns, pairing_rows=broken))
+
+
+# --- CSV files written with Arrow: pandas' bytes -------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_csv_text_writes_what_pandas_writes(seed: int) -> None:
+    from tasks.campaign.outputs import _frame, csv_text
+
+    rng = random.Random(seed)
+    pieces = ["a", ",", '"', "\n", "\r", " ", "", "é", "\U0001f600", "\t", "x y", "'", ";", "\\"]
+    rows = rng.randrange(0, 40)
+
+    def text() -> str | None:
+        return None if rng.random() < 0.2 else "".join(rng.choice(pieces) for _ in range(rng.randrange(0, 5)))
+
+    table = pa.table(
+        {
+            "name": pa.array([text() for _ in range(rows)], pa.string()),
+            "count": pa.array(
+                [None if rng.random() < 0.2 else rng.randrange(-5, 10**12) for _ in range(rows)], pa.int64()
+            ),
+            "small": pa.array([rng.randrange(0, 100) for _ in range(rows)], pa.int32()),
+            "other": pa.array([text() for _ in range(rows)], pa.string()),
+        }
+    )
+    assert csv_text(table) == _frame(table).to_csv(index=False)
+
+
+def test_csv_text_leaves_other_tables_to_pandas() -> None:
+    from tasks.campaign.outputs import csv_text
+
+    assert csv_text(pa.table({"a": [1.5], "b": ["x"]})) is None  # floats: pandas' formatting
+    assert csv_text(pa.table({"a": ["x"]})) is None  # one column: a lone empty field is quoted
+    assert csv_text(pa.table({"a,b": ["x"], "c": ["y"]})) is None  # a header that needs quotes
