@@ -94,7 +94,7 @@ def previous_summary_tables(task: Stage) -> tuple[dict[str, pa.Table], dict[str,
     inputs = input_keys(task)
     best: tuple[int, str, dict[str, Any]] | None = None
     try:
-        provenances = artifacts.stage_provenances(task.store, task.STAGE)
+        provenances = artifacts.stage_provenances(task.store, task.STAGE, task.OUTPUTS[0])
     except OSError:
         return None
     for provenance in provenances:
