@@ -61,7 +61,16 @@ class CampaignSummary(Stage):
             roles = {name: (f"scores/{name}", f"tallies/{name}") for name in names}
             unchanged = {name for name in names if all(old.get(r) == inputs[r] for r in roles[name])}
             try:
-                previous = previous_summary(family, resamples, seed, beta, tables, unchanged)
+                # Its own settings, as its provenance gives them: the rules compare them with today's.
+                settings = provenance["options"]
+                previous = previous_summary(
+                    FAMILIES[settings.get("family", "templette")],
+                    int(settings["resamples"]),
+                    int(settings["seed"]),
+                    float(settings["beta"]),
+                    tables,
+                    unchanged,
+                )
             except (ValueError, KeyError, pa.ArrowException):
                 previous = None  # a record it cannot read is no record: everything is computed
         unchanged = previous.unchanged if previous is not None else frozenset()
@@ -162,7 +171,14 @@ class KindCampaignSummary(Stage):
                 name for name in names if old.get(f"statistics/{name}") == inputs[f"statistics/{name}"]
             }
             try:
-                previous = previous_kind_summary(kind, resamples, seed, tables, unchanged)
+                settings = provenance["options"]  # its own, which the rules compare with today's
+                previous = previous_kind_summary(
+                    KINDS[settings["kind"]].ranked_by(settings.get("measure")),
+                    int(settings["resamples"]),
+                    int(settings["seed"]),
+                    tables,
+                    unchanged,
+                )
             except (ValueError, KeyError, pa.ArrowException):
                 previous = None  # a record it cannot read is no record: everything is computed
         unchanged = previous.unchanged if previous is not None else frozenset()
