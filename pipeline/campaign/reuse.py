@@ -16,7 +16,10 @@ swaps). So, with the same units, seed, resamples and family options:
 The products sum statistics weighted by whole numbers. When every statistic of the family is a count
 (``Family.counts`` covers ``statistic_names``: templette, MUC, MAT, CLEF), each sum is an exact integer in
 float64, so its bits do not depend on the other systems in the product; for a family with fractional
-statistics they could (summation order inside the matrix product), so such summaries never reuse.
+statistics they could (summation order inside the matrix product), so such summaries never reuse. The
+measures of these families are made of additions, multiplications and divisions, exactly rounded
+whatever the layout of the arrays they are computed on. A summary that reuses nothing makes the very
+calls it made before this module existed.
 
 A summary records, beside its leaderboard and significance, its units (``SUMMARY_UNITS``) and each
 system's statistics (``SUMMARY_SYSTEMS``, the values ``UnitStatistics.from_table`` gives that system).
@@ -177,7 +180,8 @@ def intervals_reusing(
     from ``compute`` on those systems alone (the same values as over all: see the module doc)."""
     kept = {name for name in same if previous is not None and name in previous.intervals}
     fresh = [name for name in statistics.systems if name not in kept]
-    computed = compute(statistics.select(fresh)) if fresh else {}
+    # Nothing reused: the very call a summary without a record makes.
+    computed = compute(statistics if not kept else statistics.select(fresh)) if fresh else {}
     return {
         name: dict(previous.intervals[name]) if name in kept else computed[name]  # type: ignore[union-attr]
         for name in statistics.systems
@@ -188,11 +192,11 @@ def comparisons_reusing(
     ranked: UnitStatistics,
     same: set[str],
     previous: Previous | None,
-    compute: Callable[[UnitStatistics, list[tuple[int, int]]], list[Comparison]],
+    compute: Callable[[UnitStatistics, list[tuple[int, int]] | None], list[Comparison]],
 ) -> list[Comparison]:
     """Every pair's test in ``paired_significance``'s order over ``ranked``: ``previous``'s for a pair of
     two systems in ``same`` (delta negated when their order flipped), the others from ``compute``
-    (``paired_significance`` with ``pairs``)."""
+    (``paired_significance`` with ``pairs``; None: all of them)."""
     systems = ranked.systems
     found: dict[tuple[int, int], Comparison] = {}
     missing: list[tuple[int, int]] = []
@@ -205,7 +209,9 @@ def comparisons_reusing(
             else:
                 found[(a, b)] = old
     if missing:
-        found.update(zip(missing, compute(ranked, missing), strict=True))
+        # Nothing reused: every pair, by the very call a summary without a record makes (``pairs=None``,
+        # whose order ``missing`` follows).
+        found.update(zip(missing, compute(ranked, missing if found else None), strict=True))
     return [found[(a, b)] for a in range(len(systems) - 1) for b in range(a + 1, len(systems))]
 
 

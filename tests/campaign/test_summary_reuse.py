@@ -88,8 +88,10 @@ def run_with_reuse(statistics: UnitStatistics, ranked: list[str], previous: reus
     computed_pairs: list[tuple[str, str]] = []
     computed_systems: list[str] = []
 
-    def test_pairs(some: UnitStatistics, pairs: list[tuple[int, int]]) -> list[Comparison]:
-        computed_pairs.extend((some.systems[a], some.systems[b]) for a, b in pairs)
+    def test_pairs(some: UnitStatistics, pairs: list[tuple[int, int]] | None) -> list[Comparison]:
+        n = len(some.systems)
+        every = [(a, b) for a in range(n) for b in range(a + 1, n)]
+        computed_pairs.extend((some.systems[a], some.systems[b]) for a, b in pairs or every)
         return stats.paired_significance(some, resamples=200, seed=5, pairs=pairs)
 
     def intervals(some: UnitStatistics) -> dict:
