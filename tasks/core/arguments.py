@@ -36,16 +36,10 @@ def check_paths(checks: Iterable[tuple[str, str | Path | None, str]]) -> None:
     output file that is one of the inputs (the scores would overwrite what they were made from).
     """
     checks = [(option, Path(path), kind) for option, path, kind in checks if path is not None]
-    # A directory is tried once per check (a campaign checks ten files in each of a hundred folders).
-    global _CREATABLE
-    _CREATABLE = {}
-    try:
-        for option, path, kind in checks:
-            problem = path_problem(path, kind)
-            if problem:
-                raise InputError(str(path), 0, f"{problem} ({option})")
-    finally:
-        _CREATABLE = None
+    for option, path, kind in checks:
+        problem = path_problem(path, kind)
+        if problem:
+            raise InputError(str(path), 0, f"{problem} ({option})")
     seen: dict[Path, tuple[str, str]] = {}
     for option, path, kind in checks:
         if kind not in (INPUT_FILE, OUTPUT_FILE):
@@ -107,23 +101,11 @@ def _path_problem(path: Path, kind: str) -> str | None:
     raise ValueError(f"unknown path kind {kind!r}")
 
 
-#: ``_creatable``'s answers during one ``check_paths`` (None outside one), by the ancestor that decided.
-_CREATABLE: dict[Path, str | None] | None = None
-
-
 def _creatable(directory: Path) -> str | None:
     """Whether ``directory`` exists writable or can be made: its nearest existing ancestor decides."""
     ancestor = directory
     while not ancestor.exists() and ancestor != ancestor.parent:
         ancestor = ancestor.parent
-    if _CREATABLE is None:
-        return _writable(ancestor)
-    if ancestor not in _CREATABLE:
-        _CREATABLE[ancestor] = _writable(ancestor)
-    return _CREATABLE[ancestor]
-
-
-def _writable(ancestor: Path) -> str | None:
     if not ancestor.is_dir():
         return f"cannot be written: {ancestor} is a file, not a directory"
     if not os.access(ancestor, os.W_OK | os.X_OK):
