@@ -1,0 +1,261 @@
+"""Template files read straight into the ``fills`` table's columns, and IngestTemplates' checks on them.
+
+:func:`fills_table_of_text` reads a template file whose every line is blank or one of the *common
+lines* of :mod:`pipeline.templette.templates` (an instance header; or an optional slot name followed by
+a pointer, a double-quoted string with one extent, or one bare word with one extent) with Arrow's
+string kernels and numpy: no token, fill, slot or instance object. It gives exactly the table that
+``template_set_to_table(parse_template_set(text, source))`` gives, or None for any file it does not
+read that way: a line of another kind (a ``/``, ``?``, a slot name alone, several fills on a line, a
+set fill, a single-quoted string...), a line or layout the parser refuses (bad pointer, extent start
+not before its end, a fill before the first slot name, duplicate instances or slots, brackets in a
+text fill), a whitespace character other than space, tab, carriage return and form feed (Arrow's
+regular expressions know only those), or an empty file. The caller then parses the text with
+:func:`~pipeline.templette.templates.parse_template_set`, the specification of the format, which
+reads the file or raises the error it always raised.
+
+:func:`checks_hold` tells whether the checks IngestTemplates makes (pointers name instances, the
+role's check, extents inside their documents) pass on such a table, without raising: when they do
+not, the caller runs the checks on the parsed template set, which raise the usual error.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from pipeline.templette.model import OPTIONAL_STATUS_SLOT, OPTIONAL_STATUS_VALUE
+from schemas import FILLS, C
+
+# Python's ``\s`` matches these besides space, tab, newline, carriage return and form feed; Arrow's
+# (RE2's) ``\s`` does not. A file holding any of them is left to the parser.
+ODD_SPACES = (
+    "\x0b\x1c\x1d\x1e\x1f\x85\xa0\u1680"
+    + "".join(map(chr, range(0x2000, 0x200B)))
+    + ("\u2028\u2029\u202f\u205f\u3000")
+)
+_ODD_SPACE = re.compile("[" + ODD_SPACES + "]")
+
+# ``_COMMON_LINE`` of ``pipeline.templette.templates`` in RE2's syntax, anchored. Each alternative's
+# group is non-empty when it takes part (RE2 gives an empty string for a group that does not), and
+# the bare word's "not ending in ':'" (a look-behind there) is spelled out.
+_LINE = (
+    r"^\s*(?:(?P<header><[^\s<>]*>)\s*:="
+    r"|(?:(?P<slot>[A-Za-z0-9_-]+):\s+)?"
+    r"(?:(?P<pointer><[^\s<>]*>)"
+    r'|(?P<quoted>"[^"]*")\s*##(?P<quoted_start>[0-9]{1,15})#(?P<quoted_end>[0-9]{1,15})#'
+    r"|(?P<bare>[^\s<\"'/#?:]|[^\s<\"'/#?]\S*[^\s:])\s+##(?P<bare_start>[0-9]{1,15})#(?P<bare_end>[0-9]{1,15})#"
+    r"))\s*$"
+)
+# ``<TYPE-DOCID-ONEUP>`` split at the first and last hyphens into three non-empty parts.
+_POINTER_PARTS = r"^<(?P<type>[^-]+)-(?P<doc_id>.+)-(?P<one_up>[^-]+)>$"
+_BLANK = r"^\s*$"
+
+_KINDS = pa.array(["text", "pointer"], pa.string())
+
+
+def fills_table_of_text(text: str, source: str) -> pa.Table | None:
+    """The ``fills`` table of a template file's text (see the module doc), or None to parse it."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    if _has_odd_space(text):
+        return None
+    try:
+        lines = pa.array(text.split("\n"), pa.string())
+    except (UnicodeError, ValueError, pa.ArrowException):  # e.g. a lone surrogate
+        return None
+    parts = pc.extract_regex(lines, _LINE)
+    matched = _numpy(parts.is_valid())
+    if not matched.all() and not _numpy(pc.match_substring_regex(lines, _BLANK))[~matched].all():
+        return None
+    numbers = (np.flatnonzero(matched) + 1).astype(np.int32)
+    parts = parts.filter(pa.array(matched))
+    n = len(parts)
+    field = {name: parts.field(name) for name in ("header", "slot", "pointer", "quoted", "bare")}
+    is_header, is_slot, is_pointer, is_quoted, is_bare = (_non_empty(field[name]) for name in field)
+    if n == 0 or not is_header[0]:
+        return None
+    position = np.arange(n)
+    last_header = np.maximum.accumulate(np.where(is_header, position, -1))
+    last_slot = np.maximum.accumulate(np.where(is_slot, position, -1))
+    is_fill = ~is_header
+    if (last_slot[is_fill] <= last_header[is_fill]).any():
+        return None  # a fill before the instance's first slot name
+    instance = np.cumsum(is_header) - 1
+
+    # Pointers: well formed; instance headers unique; slot names unique within their instance.
+    headers = field["header"].filter(pa.array(is_header))
+    header_parts = pc.extract_regex(headers, _POINTER_PARTS)
+    pointers = field["pointer"].filter(pa.array(is_pointer))
+    pointer_parts = pc.extract_regex(pointers, _POINTER_PARTS)
+    if header_parts.null_count or pointer_parts.null_count or len(pc.unique(headers)) != len(headers):
+        return None
+    slot_names = pc.dictionary_encode(field["slot"].filter(pa.array(is_slot)))
+    slot_keys = instance[is_slot] * max(len(slot_names.dictionary), 1) + _numpy(slot_names.indices)
+    if np.unique(slot_keys).size != slot_keys.size:
+        return None
+
+    # Text fills: contents, extents (start before end), no brackets (minimal strings need more extents).
+    is_text = is_quoted | is_bare
+    texts = pc.if_else(pa.array(is_quoted), pc.utf8_slice_codeunits(field["quoted"], 1, -1), field["bare"])
+    starts = pc.if_else(pa.array(is_quoted), parts.field("quoted_start"), parts.field("bare_start"))
+    ends = pc.if_else(pa.array(is_quoted), parts.field("quoted_end"), parts.field("bare_end"))
+    text_mask = pa.array(is_text)
+    starts = _numpy(pc.cast(starts.filter(text_mask), pa.int64()))
+    ends = _numpy(pc.cast(ends.filter(text_mask), pa.int64()))
+    if (starts >= ends).any() or _numpy(pc.match_substring_regex(texts.filter(text_mask), r"[\[\]]")).any():
+        return None
+
+    # Rows: every fill line, and every header with no slot before the next header.
+    slotless = is_header & np.append(is_header[1:], True)
+    rows = np.flatnonzero(is_fill | slotless)
+    no_slot = slotless[rows]
+    row_instance = instance[rows]
+    row_slot = last_slot[rows]
+    row_text = is_text[rows]
+    row_pointer = is_pointer[rows]
+    text_index = (np.cumsum(is_text) - 1)[rows]
+    pointer_index = (np.cumsum(is_pointer) - 1)[rows]
+
+    def at(values: pa.Array, index: np.ndarray, valid: np.ndarray) -> pa.Array:
+        """``values`` taken at ``index`` where ``valid``, null elsewhere."""
+        return values.take(pa.array(np.where(valid, index, 0), pa.int64(), mask=~valid))
+
+    def ints(values: np.ndarray, valid: np.ndarray, kind: pa.DataType) -> pa.Array:
+        return pa.array(values, kind, mask=~valid)
+
+    def empty_lists(valid: np.ndarray, kind: pa.DataType) -> pa.Array:
+        offsets = pa.array(np.zeros(len(valid) + 1, np.int32))
+        return pa.ListArray.from_arrays(
+            offsets, pa.array([], kind.value_type), type=kind, mask=pa.array(~valid)
+        )
+
+    has_slot = ~no_slot
+    text_content = at(texts, rows, row_text)
+    content = pc.if_else(pa.array(row_pointer), at(field["pointer"], rows, row_pointer), text_content)
+    text_at = np.clip(text_index, 0, None)
+    row_starts = starts[text_at] if len(starts) else np.zeros(len(rows), np.int64)
+    row_ends = ends[text_at] if len(ends) else np.zeros(len(rows), np.int64)
+    header_rows = np.flatnonzero(is_header)[row_instance]
+    columns = {
+        C.doc_id: header_parts.field("doc_id").take(pa.array(row_instance)),
+        C.instance_type: header_parts.field("type").take(pa.array(row_instance)),
+        C.one_up: header_parts.field("one_up").take(pa.array(row_instance)),
+        C.instance_line: pa.array(numbers[header_rows], pa.int32()),
+        C.instance_optional: _optional(field["slot"], texts, rows, row_slot, row_text, row_instance),
+        C.slot: at(field["slot"], row_slot, has_slot),
+        C.slot_line: ints(numbers[np.clip(row_slot, 0, None)], has_slot, pa.int32()),
+        C.slot_optional: pa.array(np.zeros(len(rows), bool), pa.bool_(), mask=no_slot),
+        C.alternative: ints(np.zeros(len(rows), np.int32), has_slot, pa.int32()),
+        C.fill_index: ints((rows - row_slot).astype(np.int32), has_slot, pa.int32()),
+        C.kind: at(_KINDS, row_pointer.astype(np.int64), has_slot),
+        C.line: ints(numbers[rows], has_slot, pa.int32()),
+        C.content: content,
+        C.quoted: pa.array(is_quoted[rows], pa.bool_(), mask=~row_text),
+        C.max_content: text_content,
+        C.min_contents: empty_lists(row_text, FILLS.field(C.min_contents).type),
+        C.norm_content: text_content,
+        C.norm_min_contents: empty_lists(row_text, FILLS.field(C.norm_min_contents).type),
+        C.max_start: ints(row_starts, row_text, pa.int64()),
+        C.max_end: ints(row_ends, row_text, pa.int64()),
+        C.min_extents: empty_lists(row_text, FILLS.field(C.min_extents).type),
+        C.target_type: at(pointer_parts.field("type"), pointer_index, row_pointer),
+        C.target_doc_id: at(pointer_parts.field("doc_id"), pointer_index, row_pointer),
+        C.target_one_up: at(pointer_parts.field("one_up"), pointer_index, row_pointer),
+    }
+    table = pa.Table.from_arrays([columns[name] for name in FILLS.names], schema=FILLS)
+    metadata = dict(table.schema.metadata or {})
+    metadata[b"source"] = source.encode()
+    return table.replace_schema_metadata(metadata)
+
+
+def checks_hold(table: pa.Table, role: str | None, documents: pa.Table | None, unsegmented: bool) -> bool:
+    """Whether IngestTemplates' checks pass on a table of :func:`fills_table_of_text`: every pointer
+    fill names an instance (``check_pointers``); a hypothesis slot has one alternative, a reference
+    at least one instance; with a ``documents`` table, every instance's document is there (the first
+    document when ``unsegmented``) and every extent lies inside it, start before end
+    (``check_against_corpus``). False does not mean a check fails, only that this cannot tell."""
+    kind = table.column(C.kind)
+    is_pointer = _numpy(pc.fill_null(pc.equal(kind, "pointer"), False))
+    instances = pc.binary_join_element_wise(
+        table.column(C.instance_type), table.column(C.doc_id), table.column(C.one_up), "-"
+    )
+    if is_pointer.any():
+        mask = pa.array(is_pointer)
+        targets = pc.binary_join_element_wise(
+            table.column(C.target_type).filter(mask),
+            table.column(C.target_doc_id).filter(mask),
+            table.column(C.target_one_up).filter(mask),
+            "-",
+        )
+        if not _numpy(pc.is_in(targets, value_set=pc.unique(instances))).all():
+            return False
+    if role == "hypothesis":
+        if (pc.max(table.column(C.alternative)).as_py() or 0) > 0:
+            return False
+    elif table.num_rows == 0:
+        return False
+    if documents is None:
+        return True
+    if unsegmented:
+        if documents.num_rows == 0:
+            return False
+        sizes = np.full(table.num_rows, len(documents.column(C.text)[0].as_py()), np.int64)
+    else:
+        ids = documents.column(C.doc_id)
+        if len(pc.unique(ids)) != len(ids):
+            return False
+        where = pc.index_in(table.column(C.doc_id), value_set=ids)
+        if where.null_count:
+            return False
+        sizes = _numpy(pc.utf8_length(documents.column(C.text)).take(where)).astype(np.int64)
+    is_text = _numpy(pc.fill_null(pc.equal(kind, "text"), False))
+    if pc.sum(pc.list_value_length(table.column(C.min_extents))).as_py():
+        return False  # minimal extents: left to check_against_corpus
+    mask = pa.array(is_text)
+    starts, ends = (table.column(name).filter(mask) for name in (C.max_start, C.max_end))
+    if starts.null_count or ends.null_count:
+        return False  # a text fill without extents (not from the column reader)
+    starts, ends, size = _numpy(starts), _numpy(ends), sizes[is_text]
+    return bool(((starts >= 0) & (ends <= size) & (starts < ends)).all())
+
+
+def _optional(
+    slots: pa.Array,
+    texts: pa.Array,
+    rows: np.ndarray,
+    row_slot: np.ndarray,
+    row_text: np.ndarray,
+    row_instance: np.ndarray,
+) -> pa.Array:
+    """Each row's ``instance_optional``: its instance has an ``OBJ_STATUS`` text fill reading ``OPTIONAL``
+    (slot names here are ASCII, so ``upper`` is ASCII's; the content is tested as ``Instance.optional``
+    tests it, in Python, for those fills only)."""
+    names = pc.ascii_upper(slots.take(pa.array(np.clip(row_slot, 0, None))))
+    candidates = np.flatnonzero(row_text & _numpy(pc.equal(names, OPTIONAL_STATUS_SLOT)))
+    if not candidates.size:
+        return pa.array(np.zeros(len(rows), bool))
+    values = texts.take(pa.array(rows[candidates])).to_pylist()
+    optional = {
+        row_instance[row]
+        for row, value in zip(candidates, values, strict=True)
+        if value.strip().upper() == OPTIONAL_STATUS_VALUE
+    }
+    return pa.array(np.isin(row_instance, list(optional)) if optional else np.zeros(len(rows), bool))
+
+
+def _has_odd_space(text: str) -> bool:
+    """Whether ``text`` holds one of ``ODD_SPACES`` (the ASCII ones by ``in``, which is quicker)."""
+    if any(space in text for space in ODD_SPACES[:5]):
+        return True
+    return not text.isascii() and _ODD_SPACE.search(text) is not None
+
+
+def _non_empty(values: pa.Array) -> np.ndarray:
+    return _numpy(pc.greater(pc.fill_null(pc.binary_length(values), 0), 0))
+
+
+def _numpy(values: pa.Array | pa.ChunkedArray) -> np.ndarray:
+    return np.asarray(values.to_numpy(zero_copy_only=False))
