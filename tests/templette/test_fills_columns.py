@@ -1,0 +1,307 @@
+"""Template files read into the ``fills`` columns agree with the parser, and so do the checks on them
+(issue 16, point 5).
+
+:func:`fills_table_of_text` reads files of common lines with Arrow's string kernels; the parser
+(:func:`parse_template_set`, then :func:`template_set_to_table`) is the specification. On random files
+made of common lines and of every other kind of line (alternatives, optional marks, set fills, minimal
+strings, bad pointers, reversed extents, duplicate instances and slots, fills before any slot,
+whitespace Arrow's regular expressions do not know), whenever the column reader answers, its table is
+the parser's, metadata included; where the parser raises, it does not answer. It answers for the
+benchmark's layout and for the common-line sample files. :func:`checks_hold` never says the checks
+pass where IngestTemplates' checks on the template set raise, and says so for good files.
+"""
+
+from __future__ import annotations
+
+import glob
+from pathlib import Path
+
+import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from pipeline.core.corpus import parse_corpus
+from pipeline.core.errors import InputError
+from pipeline.templette.checks import (
+    check_against_corpus,
+    check_reference_not_empty,
+    check_single_alternatives,
+)
+from pipeline.templette.columns import ODD_SPACES, checks_hold, fills_table_of_text
+from pipeline.templette.tables import corpus_to_table, template_set_to_table
+from pipeline.templette.templates import check_pointers, parse_template_set
+
+ROOT = Path(__file__).resolve().parents[2]
+
+HEADERS = [
+    "<EVENT-D1-1> :=",
+    "<EVENT-D1-2> :=",
+    "  <TEMPLATE-D-2-1>   :=  ",
+    "<EVENT-D2-1>:=",
+    "<BAD> :=",
+    "<A--1> :=",
+    '<EVENT-D1-3> := WINNER: "x" ##1#2#',
+    "<EVENT-D1-1> =",
+    "<EVENT-D9-1> :=",
+]
+SLOT_LINES = [
+    '    WINNER: "goal" ##1#5#',
+    "    LOSER: goal ##2#6#",
+    "    EVENT: <EVENT-D1-1>",
+    "    EVENT: <EVENT-D1-2>",
+    "    EVENT: <EVENT-D1-9>",
+    '    PLACE: "a [b] c" ##1#5#',
+    '    PLACE: "a [b] c" ##1#5#3#4#',
+    '    DATE: "q" ##5#1#',
+    '    DATE: "é"##1#2#',
+    "    DATE: 'single' ##1#2#",
+    '    WINNER: ? "x" ##1#2#',
+    "    TYPE: COMPANY",
+    '    LOSER: "x" ##1#2#  / "y" ##3#4#',
+    '    OBJ_STATUS: "OPTIONAL" ##1#2#',
+    '    OBJ_STATUS: " optional " ##3#9#',
+    "    obj_status: OPTIONAL ##1#9#",
+    "    WINNER:",
+    'WINNER: "x"',
+    '    SCORE: "2-0" ##0001#0009#',
+    "    SCORE: 12:30 ##1#4#",
+    "    SCORE: a: ##1#4#",
+    '\tSCORE:\t"x"\t##1#3#\r',
+    '    WINNER: "goal" ##1#55#',
+    '    WINNER: "g" ##1234567890123456#1234567890123457#',
+    '    WINNER:\xa0"goal" ##1#5#',
+    "    EVENT: <EVENT-D1-1> <EVENT-D1-2>",
+    "    PLACE: <EVENT-D1-1",
+    'LOSER: "" ##1#2#',
+]
+CONTINUATIONS = [
+    "           <EVENT-D1-2>",
+    '           "more" ##2#3#',
+    '         / "alt" ##1#2#',
+    "   bare ##1#2#",
+    "   a: ##1#2#",
+    "   ##1#2#",
+    "   ?",
+    "   <EVENT-D2-1>",
+]
+BLANKS = ["", "   ", "\t", "\r", "\x0b", "\u3000", "\f"]
+LINES = HEADERS + SLOT_LINES + CONTINUATIONS + BLANKS
+# Files mostly of common lines (the reader answers for about a third of them), now and then another.
+COMMON = [
+    line for line in LINES if fills_table_of_text("<E-D-1> :=\n X: <E-D-1>\n" + line, "r.tpl") is not None
+]
+WEIGHTED = COMMON * 12 + LINES
+
+
+def expected_table(text: str):
+    """The parser's table, or None where it raises."""
+    try:
+        return template_set_to_table(parse_template_set(text, "r.tpl"))
+    except InputError:
+        return None
+
+
+def assert_agrees(text: str) -> bool:
+    """The column reader's table is the parser's whenever it answers; whether it answered."""
+    got = fills_table_of_text(text, "r.tpl")
+    if got is None:
+        return False
+    expected = expected_table(text)
+    assert expected is not None, "the column reader read a file the parser refuses"
+    assert got.schema.equals(expected.schema, check_metadata=True)
+    assert got.equals(expected)
+    return True
+
+
+# A good file: every kind of common line, a slotless instance, an optional instance, blank lines.
+GOOD = "\n".join(
+    [
+        "\ufeff<TEMPLATE-D1-1> :=",
+        "    DOC_NR: D1 ##14#16#",
+        "    EVENT: <EVENT-D1-1>",
+        "           <EVENT-D1-2>",
+        "",
+        "<EVENT-D1-1> :=",
+        '    WINNER: "Egypt" ##20#25#',
+        "    LOSER:\tghana ##26#31#\r",
+        '    OBJ_STATUS: " optional " ##30#40#',
+        "<EVENT-D1-2> :=",
+        "   <EVENT-D-2-1>  :=  ",
+        '    PLACE: "é" ##1#2#',
+        '           "cup" ##5#8#',
+        "",
+    ]
+)
+
+
+def test_a_file_of_common_lines_is_read_into_columns_as_the_parser_reads_it() -> None:
+    assert assert_agrees(GOOD)
+    table = fills_table_of_text(GOOD, "r.tpl")
+    assert table is not None
+    # By hand: 3 fills, 3 fills, one row for the slotless <EVENT-D1-2> (row 6), 2 fills; <EVENT-D1-1>
+    # is optional (its OBJ_STATUS reads " optional ").
+    assert table.num_rows == 9
+    assert table.column("slot").to_pylist()[6] is None
+    assert table.column("instance_optional").to_pylist() == [False] * 3 + [True] * 3 + [False] * 3
+
+
+@settings(max_examples=2500, deadline=None)
+@example(["<EVENT-D1-1> :=", '    WINNER: "goal" ##1#5#', "<EVENT-D1-1> :="], False)  # duplicate instance
+@example(
+    ["<EVENT-D1-1> :=", '    WINNER: "goal" ##1#5#', '    WINNER: "goal" ##1#5#'], False
+)  # duplicate slot
+@example(["<EVENT-D1-1> :=", '           "more" ##2#3#'], False)  # a fill before the first slot name
+@example(['    WINNER: "goal" ##1#5#', "<EVENT-D1-1> :="], False)  # a fill before the first header
+@example(["<EVENT-D1-1> :=", '    PLACE: "a [b] c" ##1#5#'], False)  # a minimal string without its extent
+@example(["<EVENT-D1-1> :=", '    DATE: "q" ##5#1#'], False)  # start after end
+@example(["<EVENT-D1-1> :=", '    WINNER:\xa0"goal" ##1#5#'], False)  # Python's whitespace, not RE2's
+@example(["<EVENT-D1-1> :=", "\x0b"], False)
+@example([], False)
+@given(st.lists(st.sampled_from(WEIGHTED), max_size=12), st.booleans())
+def test_random_files_read_into_columns_as_the_parser_reads_them(lines: list[str], header: bool) -> None:
+    assert_agrees("\n".join(["<EVENT-D1-1> :=", *lines] if header else lines))
+
+
+PIECES = [
+    "<EVENT-D1-1>",
+    "<E-D-1-2>",
+    "<BAD>",
+    ":=",
+    " := ",
+    "WINNER:",
+    "a:",
+    '"goal"',
+    '"a [b]"',
+    "'x'",
+    "##1#5#",
+    "##5#1#",
+    "##1#2#3#4#",
+    "DOC1",
+    "?",
+    "/",
+    "#",
+    "12:30",
+    " ",
+    "\t",
+    "é",
+    "\u2003",
+    "\x1c",
+]
+
+
+@settings(max_examples=2500, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(PIECES), max_size=5).map(" ".join), max_size=8))
+def test_random_lines_of_pieces_read_as_the_parser_reads_them(lines: list[str]) -> None:
+    assert_agrees("\n".join(["<EVENT-D1-1> :=", *lines]))
+
+
+def test_every_odd_space_is_one_python_reads_as_whitespace_and_arrow_does_not() -> None:
+    python = {chr(c) for c in range(0x110000) if chr(c).isspace()}
+    assert set(ODD_SPACES) == python - set(" \t\n\r\f")
+
+
+def test_the_benchmark_layout_is_read_into_columns(tmp_path: Path) -> None:
+    import sys
+
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from bench_templette import generate
+
+    texts, ref, hyp = generate(tmp_path, 20, 3, 0.3, 7)
+    for path in (ref, hyp):
+        assert assert_agrees(path.read_text())
+
+
+@pytest.mark.parametrize(
+    "path",
+    sorted(
+        set(glob.glob(str(ROOT / "data" / "**" / "*.tpl"), recursive=True))
+        | set(glob.glob(str(ROOT / "tests" / "data" / "**" / "*.tpl"), recursive=True))
+        | set(glob.glob(str(ROOT.parent / "shared" / "**" / "*.tpl"), recursive=True))
+    ),
+)
+def test_sample_files_read_into_columns_as_the_parser_reads_them(path: str) -> None:
+    answered = assert_agrees(Path(path).read_text(encoding="utf-8"))
+    # The hypotheses of the sample data are all common lines (the keys have alternatives).
+    if Path(path).name in ("hyp.tpl", "asr.tpl", "perfect.tpl", "sloppy.tpl") and "hub4" in path:
+        assert answered
+
+
+# --- the checks ---------------------------------------------------------------------------------------
+
+CORPUS = parse_corpus(
+    "<DOC><DOCNO> D1 </DOCNO><TEXT>" + "x" * 40 + "</TEXT></DOC>\n"
+    "<DOC><DOCNO> D2 </DOCNO><TEXT>" + "é" * 10 + "</TEXT></DOC>\n"
+)
+DOCUMENTS = corpus_to_table(CORPUS)
+
+
+def old_checks_pass(text: str, role: str, with_corpus: bool, unsegmented: bool) -> bool:
+    template_set = parse_template_set(text, "r.tpl")
+    try:
+        check_pointers(template_set)
+        if role == "hypothesis":
+            check_single_alternatives(template_set)
+        else:
+            check_reference_not_empty(template_set)
+        if with_corpus:
+            check_against_corpus(template_set, CORPUS, unsegmented)
+    except InputError:
+        return False
+    return True
+
+
+CHECK_LINES = [
+    "<EVENT-D1-1> :=",
+    "<EVENT-D1-2> :=",
+    "<EVENT-D2-1> :=",
+    "<EVENT-D3-1> :=",
+    "    EVENT: <EVENT-D1-1>",
+    "    EVENT: <EVENT-D2-1>",
+    "    EVENT: <EVENT-D1-7>",
+    '    WINNER: "x" ##0#5#',
+    '    LOSER: "x" ##30#60#',
+    '    PLACE: "é" ##45#61#',
+    '    PLACE: "é" ##45#62#',
+    '    DATE: "x" ##61#70#',
+    "    SCORE: x ##0#1#",
+]
+
+
+@settings(max_examples=1500, deadline=None)
+@example(["<EVENT-D1-1> :=", '    LOSER: "x" ##30#60#'], "reference", True, False)
+@example(["<EVENT-D2-1> :=", '    PLACE: "é" ##45#61#'], "reference", True, False)  # D2 is 61 long
+@example(["<EVENT-D2-1> :=", '    PLACE: "é" ##45#62#'], "reference", True, False)
+@example(["<EVENT-D3-1> :=", "    SCORE: x ##0#1#"], "hypothesis", True, True)  # unsegmented: D1 for all
+@given(
+    st.lists(st.sampled_from(CHECK_LINES), min_size=1, max_size=8).map(
+        lambda lines: ["<EVENT-D1-1> :=", *lines]
+    ),
+    st.sampled_from(["reference", "hypothesis"]),
+    st.booleans(),
+    st.booleans(),
+)
+def test_the_column_checks_pass_only_where_the_template_set_checks_do(
+    lines: list[str], role: str, with_corpus: bool, unsegmented: bool
+) -> None:
+    text = "\n".join(lines)
+    table = fills_table_of_text(text, "r.tpl")
+    if table is None:
+        return
+    holds = checks_hold(table, role, DOCUMENTS if with_corpus else None, unsegmented)
+    passes = old_checks_pass(text, role, with_corpus, unsegmented)
+    assert not holds or passes
+    # The column checks are exact on these files: they say "pass" wherever the checks pass.
+    assert holds == passes
+
+
+def test_the_checks_hold_on_a_good_file() -> None:
+    text = "\n".join(
+        ["<EVENT-D1-1> :=", "    EVENT: <EVENT-D2-1>", '    WINNER: "x" ##0#5#', "<EVENT-D2-1> :="]
+    )
+    table = fills_table_of_text(text, "r.tpl")
+    assert table is not None
+    assert checks_hold(table, "reference", DOCUMENTS, False)
+    assert checks_hold(table, "hypothesis", None, False)
+    # A pointer to no instance of the set: check_pointers raises, so the columns do not say "pass".
+    dangling = fills_table_of_text(text.replace("EVENT: <EVENT-D2-1>", "EVENT: <EVENT-D2-2>"), "r.tpl")
+    assert dangling is not None and not checks_hold(dangling, "reference", None, False)
