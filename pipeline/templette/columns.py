@@ -38,17 +38,19 @@ ODD_SPACES = (
 )
 _ODD_SPACE = re.compile("[" + ODD_SPACES + "]")
 
-# ``_COMMON_LINE`` of ``pipeline.templette.templates`` in RE2's syntax, anchored. Each alternative's
-# group is non-empty when it takes part (RE2 gives an empty string for a group that does not), and
-# the bare word's "not ending in ':'" (a look-behind there) is spelled out.
-_LINE = (
-    r"^\s*(?:(?P<header><[^\s<>]*>)\s*:="
-    r"|(?:(?P<slot>[A-Za-z0-9_-]+):\s+)?"
-    r"(?:(?P<pointer><[^\s<>]*>)"
-    r'|(?P<quoted>"[^"]*")\s*##(?P<quoted_start>[0-9]{1,15})#(?P<quoted_end>[0-9]{1,15})#'
-    r"|(?P<bare>[^\s<\"'/#?:]|[^\s<\"'/#?]\S*[^\s:])\s+##(?P<bare_start>[0-9]{1,15})#(?P<bare_end>[0-9]{1,15})#"
-    r"))\s*$"
-)
+# ``_COMMON_LINE`` of ``pipeline.templette.templates`` in RE2's syntax, one anchored expression per
+# kind of line: a line matches ``_COMMON_LINE`` when it matches one of these, and then only one (they
+# differ in the first character after the slot name, and a slot name is followed by whitespace,
+# which no bare word ending in ':' could be), with the same groups. The bare word's "not ending in
+# ':'" (a look-behind there) is spelled out. An optional group that does not take part is "".
+_SLOT = r"(?:(?P<slot>[A-Za-z0-9_-]+):\s+)?"
+_EXTENT = r"##(?P<start>[0-9]{1,15})#(?P<end>[0-9]{1,15})#"
+_QUOTED_LINE = r"^\s*" + _SLOT + r'"(?P<text>[^"]*)"\s*' + _EXTENT + r"\s*$"
+_HEADER_LINE = r"^\s*(?P<header><[^\s<>]*>)\s*:=\s*$"
+_POINTER_LINE = r"^\s*" + _SLOT + r"(?P<pointer><[^\s<>]*>)\s*$"
+_BARE_LINE = r"^\s*" + _SLOT + r"(?P<text>[^\s<\"'/#?:]|[^\s<\"'/#?]\S*[^\s:])\s+" + _EXTENT + r"\s*$"
+QUOTED, HEADER, POINTER, BARE = range(4)
+_LINES = (_QUOTED_LINE, _HEADER_LINE, _POINTER_LINE, _BARE_LINE)  # the most frequent first
 # ``<TYPE-DOCID-ONEUP>`` split at the first and last hyphens into three non-empty parts.
 _POINTER_PARTS = r"^<(?P<type>[^-]+)-(?P<doc_id>.+)-(?P<one_up>[^-]+)>$"
 _BLANK = r"^\s*$"
@@ -66,17 +68,32 @@ def fills_table_of_text(text: str, source: str) -> pa.Table | None:
         lines = pa.array(text.split("\n"), pa.string())
     except (UnicodeError, ValueError, pa.ArrowException):  # e.g. a lone surrogate
         return None
-    parts = pc.extract_regex(lines, _LINE)
-    matched = _numpy(parts.is_valid())
-    if not matched.all() and not _numpy(pc.match_substring_regex(lines, _BLANK))[~matched].all():
+    # Each kind's lines in turn, from those no earlier kind matched; what none matches must be blank.
+    kinds: list[tuple[np.ndarray, pa.StructArray]] = []
+    rest, where = lines, np.arange(len(lines))
+    for pattern in _LINES:
+        parts = pc.extract_regex(rest, pattern)
+        matched = _numpy(parts.is_valid())
+        kinds.append((where[matched], parts.filter(pa.array(matched))))
+        rest, where = rest.filter(pa.array(~matched)), where[~matched]
+    if len(rest) and not _numpy(pc.match_substring_regex(rest, _BLANK)).all():
         return None
-    numbers = (np.flatnonzero(matched) + 1).astype(np.int32)
-    parts = parts.filter(pa.array(matched))
-    n = len(parts)
-    field = {name: parts.field(name) for name in ("header", "slot", "pointer", "quoted", "bare")}
-    is_header, is_slot, is_pointer, is_quoted, is_bare = (_non_empty(field[name]) for name in field)
-    if n == 0 or not is_header[0]:
+    positions = np.concatenate([where for where, _ in kinds])
+    order = np.argsort(positions, kind="stable")
+    numbers = (positions[order] + 1).astype(np.int32)
+    kind = np.repeat(np.arange(len(kinds)), [len(where) for where, _ in kinds])[order]
+    n = len(kind)
+    if n == 0 or kind[0] != HEADER:
         return None
+    is_header, is_quoted, is_pointer, is_bare = (kind == k for k in (HEADER, QUOTED, POINTER, BARE))
+
+    def gather(name: str) -> pa.Array:
+        """A group of every matched line, in line order (null for a kind without it)."""
+        pieces = [p.field(name) if name in _names(p) else pa.nulls(len(p), pa.string()) for _, p in kinds]
+        return pa.concat_arrays(pieces).take(pa.array(order))
+
+    slots = gather("slot")
+    is_slot = _non_empty(slots)
     position = np.arange(n)
     last_header = np.maximum.accumulate(np.where(is_header, position, -1))
     last_slot = np.maximum.accumulate(np.where(is_slot, position, -1))
@@ -86,25 +103,23 @@ def fills_table_of_text(text: str, source: str) -> pa.Table | None:
     instance = np.cumsum(is_header) - 1
 
     # Pointers: well formed; instance headers unique; slot names unique within their instance.
-    headers = field["header"].filter(pa.array(is_header))
+    headers = kinds[HEADER][1].field("header")
     header_parts = pc.extract_regex(headers, _POINTER_PARTS)
-    pointers = field["pointer"].filter(pa.array(is_pointer))
-    pointer_parts = pc.extract_regex(pointers, _POINTER_PARTS)
+    pointer_lines = gather("pointer")
+    pointer_parts = pc.extract_regex(kinds[POINTER][1].field("pointer"), _POINTER_PARTS)
     if header_parts.null_count or pointer_parts.null_count or len(pc.unique(headers)) != len(headers):
         return None
-    slot_names = pc.dictionary_encode(field["slot"].filter(pa.array(is_slot)))
+    slot_names = pc.dictionary_encode(slots.filter(pa.array(is_slot)))
     slot_keys = instance[is_slot] * max(len(slot_names.dictionary), 1) + _numpy(slot_names.indices)
     if np.unique(slot_keys).size != slot_keys.size:
         return None
 
     # Text fills: contents, extents (start before end), no brackets (minimal strings need more extents).
     is_text = is_quoted | is_bare
-    texts = pc.if_else(pa.array(is_quoted), pc.utf8_slice_codeunits(field["quoted"], 1, -1), field["bare"])
-    starts = pc.if_else(pa.array(is_quoted), parts.field("quoted_start"), parts.field("bare_start"))
-    ends = pc.if_else(pa.array(is_quoted), parts.field("quoted_end"), parts.field("bare_end"))
     text_mask = pa.array(is_text)
-    starts = _numpy(pc.cast(starts.filter(text_mask), pa.int64()))
-    ends = _numpy(pc.cast(ends.filter(text_mask), pa.int64()))
+    texts = gather("text")
+    starts = _numpy(pc.cast(gather("start").filter(text_mask), pa.int64()))
+    ends = _numpy(pc.cast(gather("end").filter(text_mask), pa.int64()))
     if (starts >= ends).any() or _numpy(pc.match_substring_regex(texts.filter(text_mask), r"[\[\]]")).any():
         return None
 
@@ -134,7 +149,7 @@ def fills_table_of_text(text: str, source: str) -> pa.Table | None:
 
     has_slot = ~no_slot
     text_content = at(texts, rows, row_text)
-    content = pc.if_else(pa.array(row_pointer), at(field["pointer"], rows, row_pointer), text_content)
+    content = pc.if_else(pa.array(row_pointer), at(pointer_lines, rows, row_pointer), text_content)
     text_at = np.clip(text_index, 0, None)
     row_starts = starts[text_at] if len(starts) else np.zeros(len(rows), np.int64)
     row_ends = ends[text_at] if len(ends) else np.zeros(len(rows), np.int64)
@@ -144,8 +159,8 @@ def fills_table_of_text(text: str, source: str) -> pa.Table | None:
         C.instance_type: header_parts.field("type").take(pa.array(row_instance)),
         C.one_up: header_parts.field("one_up").take(pa.array(row_instance)),
         C.instance_line: pa.array(numbers[header_rows], pa.int32()),
-        C.instance_optional: _optional(field["slot"], texts, rows, row_slot, row_text, row_instance),
-        C.slot: at(field["slot"], row_slot, has_slot),
+        C.instance_optional: _optional(slots, texts, rows, row_slot, row_text, row_instance),
+        C.slot: at(slots, row_slot, has_slot),
         C.slot_line: ints(numbers[np.clip(row_slot, 0, None)], has_slot, pa.int32()),
         C.slot_optional: pa.array(np.zeros(len(rows), bool), pa.bool_(), mask=no_slot),
         C.alternative: ints(np.zeros(len(rows), np.int32), has_slot, pa.int32()),
@@ -234,7 +249,7 @@ def _optional(
     (slot names here are ASCII, so ``upper`` is ASCII's; the content is tested as ``Instance.optional``
     tests it, in Python, for those fills only)."""
     names = pc.ascii_upper(slots.take(pa.array(np.clip(row_slot, 0, None))))
-    candidates = np.flatnonzero(row_text & _numpy(pc.equal(names, OPTIONAL_STATUS_SLOT)))
+    candidates = np.flatnonzero(row_text & _numpy(pc.fill_null(pc.equal(names, OPTIONAL_STATUS_SLOT), False)))
     if not candidates.size:
         return pa.array(np.zeros(len(rows), bool))
     values = texts.take(pa.array(rows[candidates])).to_pylist()
@@ -251,6 +266,10 @@ def _has_odd_space(text: str) -> bool:
     if any(space in text for space in ODD_SPACES[:5]):
         return True
     return not text.isascii() and _ODD_SPACE.search(text) is not None
+
+
+def _names(values: pa.StructArray) -> list[str]:
+    return [values.type.field(i).name for i in range(values.type.num_fields)]
 
 
 def _non_empty(values: pa.Array) -> np.ndarray:
