@@ -26,7 +26,10 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from pipeline.core.errors import InputError
 from pipeline.templette.model import OPTIONAL_STATUS_SLOT, OPTIONAL_STATUS_VALUE
+from pipeline.templette.tables import template_set_to_table
+from pipeline.templette.templates import parse_lines
 from schemas import FILLS, C
 
 # Python's ``\s`` matches these besides space, tab, newline, carriage return and form feed; Arrow's
@@ -48,14 +51,20 @@ _EXTENT = r"##(?P<start>[0-9]{1,15})#(?P<end>[0-9]{1,15})#"
 _QUOTED_LINE = r"^\s*" + _SLOT + r'"(?P<text>[^"]*)"\s*' + _EXTENT + r"\s*$"
 _HEADER_LINE = r"^\s*(?P<header><[^\s<>]*>)\s*:=\s*$"
 _POINTER_LINE = r"^\s*" + _SLOT + r"(?P<pointer><[^\s<>]*>)\s*$"
-_BARE_LINE = r"^\s*" + _SLOT + r"(?P<text>[^\s<\"'/#?:]|[^\s<\"'/#?]\S*[^\s:])\s+" + _EXTENT + r"\s*$"
-QUOTED, HEADER, POINTER, BARE = range(4)
-_LINES = (_QUOTED_LINE, _HEADER_LINE, _POINTER_LINE, _BARE_LINE)  # the most frequent first
+_WORD = r"(?P<text>[^\s<\"'/#?:]|[^\s<\"'/#?]\S*[^\s:])"
+_BARE_LINE = r"^\s*" + _SLOT + _WORD + r"\s+" + _EXTENT + r"\s*$"
+# Two lines ``_COMMON_LINE`` does not read, read as the tokenizer reads them: a quoted string without
+# extents and without a quote inside (a text fill), one bare word without extents (a set fill).
+_PLAIN_QUOTED_LINE = r"^\s*" + _SLOT + r'"(?P<text>[^"]*)"\s*$'
+_SET_LINE = r"^\s*" + _SLOT + _WORD + r"\s*$"
+QUOTED, HEADER, POINTER, BARE, PLAIN_QUOTED, SET = range(6)
+# The most frequent first.
+_LINES = (_QUOTED_LINE, _HEADER_LINE, _POINTER_LINE, _BARE_LINE, _PLAIN_QUOTED_LINE, _SET_LINE)
 # ``<TYPE-DOCID-ONEUP>`` split at the first and last hyphens into three non-empty parts.
 _POINTER_PARTS = r"^<(?P<type>[^-]+)-(?P<doc_id>.+)-(?P<one_up>[^-]+)>$"
 _BLANK = r"^\s*$"
 
-_KINDS = pa.array(["text", "pointer"], pa.string())
+_KINDS = pa.array(["text", "pointer", "set"], pa.string())
 
 
 def fills_table_of_text(text: str, source: str) -> pa.Table | None:
@@ -64,11 +73,12 @@ def fills_table_of_text(text: str, source: str) -> pa.Table | None:
         text = text[1:]
     if _has_odd_space(text):
         return None
+    split = text.split("\n")
     try:
-        lines = pa.array(text.split("\n"), pa.string())
+        lines = pa.array(split, pa.string())
     except (UnicodeError, ValueError, pa.ArrowException):  # e.g. a lone surrogate
         return None
-    # Each kind's lines in turn, from those no earlier kind matched; what none matches must be blank.
+    # Each kind's lines in turn, from those no earlier kind matched; the rest are blank or other lines.
     kinds: list[tuple[np.ndarray, pa.StructArray]] = []
     rest, where = lines, np.arange(len(lines))
     for pattern in _LINES:
@@ -76,8 +86,57 @@ def fills_table_of_text(text: str, source: str) -> pa.Table | None:
         matched = _numpy(parts.is_valid())
         kinds.append((where[matched], parts.filter(pa.array(matched))))
         rest, where = rest.filter(pa.array(~matched)), where[~matched]
-    if len(rest) and not _numpy(pc.match_substring_regex(rest, _BLANK)).all():
+    other = where[~_numpy(pc.match_substring_regex(rest, _BLANK))] if len(rest) else where
+    if not other.size:
+        return _with_source(_common_rows(kinds), source)
+    # An instance block (from a header line to the next) holding another line is parsed on its own.
+    headers = kinds[HEADER][0]
+    if not headers.size or other[0] < headers[0]:
         return None
+    blocks = np.unique(np.searchsorted(headers, other, "right") - 1)
+    if len(blocks) == len(headers):
+        return None
+    bounds = np.append(headers, len(split))
+    parsed = []
+    try:
+        for block in blocks.tolist():
+            low, high = int(bounds[block]), int(bounds[block + 1])
+            parsed.append(template_set_to_table(parse_lines(split[low:high], source, low + 1)))
+    except InputError:
+        return None
+    kept = [
+        (where[keep], parts.filter(pa.array(keep)))
+        for where, parts in kinds
+        for keep in [~np.isin(np.searchsorted(headers, where, "right") - 1, blocks)]
+    ]
+    common = _common_rows(kept)
+    if common is None:
+        return None
+    # Instance headers unique across the two (each is already unique within itself).
+    seen = set(kept[HEADER][1].field("header").to_pylist())
+    for table in parsed:
+        keys = pc.unique(
+            pc.binary_join_element_wise(
+                table.column(C.instance_type), table.column(C.doc_id), table.column(C.one_up), "-"
+            )
+        ).to_pylist()
+        named = {f"<{key}>" for key in keys}
+        if named & seen:
+            return None
+        seen |= named
+    # Rows in file order: by the line of their instance block's header.
+    common_lines = pc.fill_null(common.column(C.instance_line), 0)
+    keys = [_numpy(common_lines)] + [
+        np.full(t.num_rows, headers[b] + 1) for b, t in zip(blocks, parsed, strict=True)
+    ]
+    order = np.argsort(np.concatenate(keys), kind="stable")
+    merged = pa.concat_tables([common, *(t.replace_schema_metadata(FILLS.metadata) for t in parsed)])
+    return _with_source(merged.take(pa.array(order)), source)
+
+
+def _common_rows(kinds: list[tuple[np.ndarray, pa.StructArray]]) -> pa.Table | None:
+    """The ``fills`` rows of common lines (each kind's line indices and groups), None where the
+    parser would refuse them."""
     positions = np.concatenate([where for where, _ in kinds])
     order = np.argsort(positions, kind="stable")
     numbers = (positions[order] + 1).astype(np.int32)
@@ -85,7 +144,9 @@ def fills_table_of_text(text: str, source: str) -> pa.Table | None:
     n = len(kind)
     if n == 0 or kind[0] != HEADER:
         return None
-    is_header, is_quoted, is_pointer, is_bare = (kind == k for k in (HEADER, QUOTED, POINTER, BARE))
+    is_header, is_pointer, is_set = kind == HEADER, kind == POINTER, kind == SET
+    is_quoted = (kind == QUOTED) | (kind == PLAIN_QUOTED)
+    has_extent = (kind == QUOTED) | (kind == BARE)
 
     def gather(name: str) -> pa.Array:
         """A group of every matched line, in line order (null for a kind without it)."""
@@ -115,11 +176,12 @@ def fills_table_of_text(text: str, source: str) -> pa.Table | None:
         return None
 
     # Text fills: contents, extents (start before end), no brackets (minimal strings need more extents).
-    is_text = is_quoted | is_bare
+    is_text = is_quoted | has_extent
     text_mask = pa.array(is_text)
+    extent_mask = pa.array(has_extent)
     texts = gather("text")
-    starts = _numpy(pc.cast(gather("start").filter(text_mask), pa.int64()))
-    ends = _numpy(pc.cast(gather("end").filter(text_mask), pa.int64()))
+    starts = _numpy(pc.cast(gather("start").filter(extent_mask), pa.int64()))
+    ends = _numpy(pc.cast(gather("end").filter(extent_mask), pa.int64()))
     if (starts >= ends).any() or _numpy(pc.match_substring_regex(texts.filter(text_mask), r"[\[\]]")).any():
         return None
 
@@ -131,7 +193,9 @@ def fills_table_of_text(text: str, source: str) -> pa.Table | None:
     row_slot = last_slot[rows]
     row_text = is_text[rows]
     row_pointer = is_pointer[rows]
-    text_index = (np.cumsum(is_text) - 1)[rows]
+    row_set = is_set[rows]
+    row_extent = has_extent[rows]
+    extent_index = (np.cumsum(has_extent) - 1)[rows]
     pointer_index = (np.cumsum(is_pointer) - 1)[rows]
 
     def at(values: pa.Array, index: np.ndarray, valid: np.ndarray) -> pa.Array:
@@ -149,8 +213,9 @@ def fills_table_of_text(text: str, source: str) -> pa.Table | None:
 
     has_slot = ~no_slot
     text_content = at(texts, rows, row_text)
-    content = pc.if_else(pa.array(row_pointer), at(pointer_lines, rows, row_pointer), text_content)
-    text_at = np.clip(text_index, 0, None)
+    values = at(texts, rows, row_text | row_set)
+    content = pc.if_else(pa.array(row_pointer), at(pointer_lines, rows, row_pointer), values)
+    text_at = np.clip(extent_index, 0, None)
     row_starts = starts[text_at] if len(starts) else np.zeros(len(rows), np.int64)
     row_ends = ends[text_at] if len(ends) else np.zeros(len(rows), np.int64)
     header_rows = np.flatnonzero(is_header)[row_instance]
@@ -159,29 +224,35 @@ def fills_table_of_text(text: str, source: str) -> pa.Table | None:
         C.instance_type: header_parts.field("type").take(pa.array(row_instance)),
         C.one_up: header_parts.field("one_up").take(pa.array(row_instance)),
         C.instance_line: pa.array(numbers[header_rows], pa.int32()),
-        C.instance_optional: _optional(slots, texts, rows, row_slot, row_text, row_instance),
+        C.instance_optional: _optional(slots, texts, rows, row_slot, row_text | row_set, row_instance),
         C.slot: at(slots, row_slot, has_slot),
         C.slot_line: ints(numbers[np.clip(row_slot, 0, None)], has_slot, pa.int32()),
         C.slot_optional: pa.array(np.zeros(len(rows), bool), pa.bool_(), mask=no_slot),
         C.alternative: ints(np.zeros(len(rows), np.int32), has_slot, pa.int32()),
         C.fill_index: ints((rows - row_slot).astype(np.int32), has_slot, pa.int32()),
-        C.kind: at(_KINDS, row_pointer.astype(np.int64), has_slot),
+        C.kind: at(_KINDS, row_pointer + 2 * row_set, has_slot),
         C.line: ints(numbers[rows], has_slot, pa.int32()),
         C.content: content,
-        C.quoted: pa.array(is_quoted[rows], pa.bool_(), mask=~row_text),
+        C.quoted: pa.array(is_quoted[rows], pa.bool_(), mask=~(row_text | row_set)),
         C.max_content: text_content,
         C.min_contents: empty_lists(row_text, FILLS.field(C.min_contents).type),
         C.norm_content: text_content,
         C.norm_min_contents: empty_lists(row_text, FILLS.field(C.norm_min_contents).type),
-        C.max_start: ints(row_starts, row_text, pa.int64()),
-        C.max_end: ints(row_ends, row_text, pa.int64()),
+        C.max_start: ints(row_starts, row_extent, pa.int64()),
+        C.max_end: ints(row_ends, row_extent, pa.int64()),
         C.min_extents: empty_lists(row_text, FILLS.field(C.min_extents).type),
         C.target_type: at(pointer_parts.field("type"), pointer_index, row_pointer),
         C.target_doc_id: at(pointer_parts.field("doc_id"), pointer_index, row_pointer),
         C.target_one_up: at(pointer_parts.field("one_up"), pointer_index, row_pointer),
     }
-    table = pa.Table.from_arrays([columns[name] for name in FILLS.names], schema=FILLS)
-    metadata = dict(table.schema.metadata or {})
+    return pa.Table.from_arrays([columns[name] for name in FILLS.names], schema=FILLS)
+
+
+def _with_source(table: pa.Table | None, source: str) -> pa.Table | None:
+    """The table with ``source`` in its metadata, as ``template_set_to_table`` writes it."""
+    if table is None:
+        return None
+    metadata = dict(FILLS.metadata or {})
     metadata[b"source"] = source.encode()
     return table.replace_schema_metadata(metadata)
 
@@ -226,14 +297,23 @@ def checks_hold(table: pa.Table, role: str | None, documents: pa.Table | None, u
         if where.null_count:
             return False
         sizes = _numpy(pc.utf8_length(documents.column(C.text)).take(where)).astype(np.int64)
+    # Every extent of a text fill: the maximal one (where there is one) and the minimal ones.
     is_text = _numpy(pc.fill_null(pc.equal(kind, "text"), False))
-    if pc.sum(pc.list_value_length(table.column(C.min_extents))).as_py():
-        return False  # minimal extents: left to check_against_corpus
-    mask = pa.array(is_text)
-    starts, ends = (table.column(name).filter(mask) for name in (C.max_start, C.max_end))
-    if starts.null_count or ends.null_count:
-        return False  # a text fill without extents (not from the column reader)
-    starts, ends, size = _numpy(starts), _numpy(ends), sizes[is_text]
+    has_extent = is_text & _numpy(table.column(C.max_start).is_valid())
+    if not (has_extent == (is_text & _numpy(table.column(C.max_end).is_valid()))).all():
+        return False  # half an extent (not from a template set)
+    mask = pa.array(has_extent)
+    starts, ends = (_numpy(table.column(name).filter(mask)) for name in (C.max_start, C.max_end))
+    size = sizes[has_extent]
+    minimal = table.column(C.min_extents).combine_chunks()
+    if pc.sum(pc.list_value_length(minimal)).as_py():
+        flat = pc.list_flatten(minimal)
+        parents = _numpy(pc.list_parent_indices(minimal))
+        if flat.null_count or flat.field("start").null_count or flat.field("end").null_count:
+            return False
+        starts = np.concatenate([starts, _numpy(flat.field("start"))])
+        ends = np.concatenate([ends, _numpy(flat.field("end"))])
+        size = np.concatenate([size, sizes[parents]])
     return bool(((starts >= 0) & (ends <= size) & (starts < ends)).all())
 
 
