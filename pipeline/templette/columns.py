@@ -27,9 +27,14 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipeline.core.errors import InputError
+from pipeline.templette.checks import (
+    check_against_corpus,
+    check_reference_not_empty,
+    check_single_alternatives,
+)
 from pipeline.templette.model import OPTIONAL_STATUS_SLOT, OPTIONAL_STATUS_VALUE
-from pipeline.templette.tables import template_set_to_table
-from pipeline.templette.templates import parse_lines
+from pipeline.templette.tables import corpus_from_table, template_set_to_table
+from pipeline.templette.templates import check_pointers, parse_lines, parse_template_set
 from schemas import FILLS, C
 
 # Python's ``\s`` matches these besides space, tab, newline, carriage return and form feed; Arrow's
@@ -65,6 +70,29 @@ _POINTER_PARTS = r"^<(?P<type>[^-]+)-(?P<doc_id>.+)-(?P<one_up>[^-]+)>$"
 _BLANK = r"^\s*$"
 
 _KINDS = pa.array(["text", "pointer", "set"], pa.string())
+
+
+def read_fills(
+    text: str, source: str, role: str | None, documents: pa.Table | None, unsegmented: bool
+) -> pa.Table:
+    """IngestTemplates' work: a template file's text read and checked into its ``fills`` table.
+
+    The columns path (:func:`fills_table_of_text`, :func:`checks_hold`) when it answers; else the
+    template set, parsed and checked (``check_pointers``, the role's check, ``check_against_corpus``
+    with the ``documents`` table), which raises the first error as it always did.
+    """
+    table = fills_table_of_text(text, source)
+    if table is not None and checks_hold(table, role, documents, unsegmented):
+        return table
+    template_set = parse_template_set(text, source)
+    check_pointers(template_set)
+    if role == "hypothesis":
+        check_single_alternatives(template_set)
+    else:
+        check_reference_not_empty(template_set)
+    if documents is not None:
+        check_against_corpus(template_set, corpus_from_table(documents), unsegmented)
+    return template_set_to_table(template_set)
 
 
 def fills_table_of_text(text: str, source: str) -> pa.Table | None:

@@ -5,14 +5,8 @@ from __future__ import annotations
 import pyarrow as pa
 
 from pipeline.core.corpus import read_corpus, read_input, read_stream
-from pipeline.templette.checks import (
-    check_against_corpus,
-    check_reference_not_empty,
-    check_single_alternatives,
-)
-from pipeline.templette.columns import checks_hold, fills_table_of_text
-from pipeline.templette.tables import corpus_from_table, corpus_to_table, template_set_to_table
-from pipeline.templette.templates import check_pointers, parse_template_set
+from pipeline.templette.columns import read_fills
+from pipeline.templette.tables import corpus_to_table
 from tasks.core.base import Stage
 
 
@@ -50,17 +44,11 @@ class IngestTemplates(Stage):
     def produce(self) -> dict[str, pa.Table]:
         path = self.input_file("templates")
         text = read_input(path, self.options.get("encoding", "utf-8"), "template set")
-        documents = self.input_table("corpus")
-        unsegmented = bool(self.options.get("unsegmented"))
-        table = fills_table_of_text(text, str(path))
-        if table is not None and checks_hold(table, self.options.get("role"), documents, unsegmented):
-            return {"fills": table}
-        template_set = parse_template_set(text, str(path))
-        check_pointers(template_set)
-        if self.options.get("role") == "hypothesis":
-            check_single_alternatives(template_set)
-        else:
-            check_reference_not_empty(template_set)
-        if documents is not None:
-            check_against_corpus(template_set, corpus_from_table(documents), unsegmented)
-        return {"fills": template_set_to_table(template_set)}
+        table = read_fills(
+            text,
+            str(path),
+            self.options.get("role"),
+            self.input_table("corpus"),
+            bool(self.options.get("unsegmented")),
+        )
+        return {"fills": table}

@@ -21,15 +21,15 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from pipeline.core.corpus import parse_corpus
+from pipeline.core.corpus import parse_corpus, read_corpus
 from pipeline.core.errors import InputError
 from pipeline.templette.checks import (
     check_against_corpus,
     check_reference_not_empty,
     check_single_alternatives,
 )
-from pipeline.templette.columns import ODD_SPACES, checks_hold, fills_table_of_text
-from pipeline.templette.tables import corpus_to_table, template_set_to_table
+from pipeline.templette.columns import ODD_SPACES, checks_hold, fills_table_of_text, read_fills
+from pipeline.templette.tables import corpus_from_table, corpus_to_table, template_set_to_table
 from pipeline.templette.templates import check_pointers, parse_template_set
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -346,3 +346,62 @@ def test_the_checks_hold_on_a_good_file() -> None:
     # A pointer to no instance of the set: check_pointers raises, so the columns do not say "pass".
     dangling = fills_table_of_text(text.replace("EVENT: <EVENT-D2-1>", "EVENT: <EVENT-D2-2>"), "r.tpl")
     assert dangling is not None and not checks_hold(dangling, "reference", None, False)
+
+
+# --- IngestTemplates' outcome on mutated sample files --------------------------------------------------
+
+
+def ingest_by_parser(text: str, role: str, documents, unsegmented: bool):
+    """What IngestTemplates did before the column path: parse, check, convert."""
+    template_set = parse_template_set(text, "m.tpl")
+    check_pointers(template_set)
+    if role == "hypothesis":
+        check_single_alternatives(template_set)
+    else:
+        check_reference_not_empty(template_set)
+    if documents is not None:
+        check_against_corpus(template_set, corpus_from_table(documents), unsegmented)
+    return template_set_to_table(template_set)
+
+
+def outcome(function, *args) -> object:
+    try:
+        table = function(*args)
+    except InputError as error:
+        return str(error)
+    return table
+
+
+def test_mutated_sample_files_give_the_parsers_table_or_its_error() -> None:
+    """The fuzzer's mutations (truncation, lines deleted, duplicated, swapped or spliced, bad bytes,
+    structural characters, huge, negative and odd numbers, CRLF and BOM) of the sample template files:
+    ``read_fills`` gives the same table, or raises the same error (file, line, message), as the
+    parser and the template-set checks, as reference and as hypothesis, with and without the corpus."""
+    import random
+    import sys
+
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from fuzz_readers import MUTATIONS
+
+    sports = ROOT / "data" / "hub4-sports"
+    documents = corpus_to_table(read_corpus(sports / "texts.sgml"))
+    files = [sports / name for name in ("ref.tpl", "hyp.tpl", "eager.tpl", "sloppy.tpl")]
+    rng = random.Random(16)
+    mutations = sorted(set(MUTATIONS) - {"bad_bytes", "long_line"})  # bytes: the decoder's; time
+    tables = 0
+    for round_ in range(400):
+        data = files[round_ % len(files)].read_bytes()
+        mutated = MUTATIONS[mutations[round_ % len(mutations)]](data, rng)
+        text = mutated.decode("utf-8", errors="replace")
+        role = rng.choice(["reference", "hypothesis"])
+        corpus = documents if rng.random() < 0.7 else None
+        unsegmented = rng.random() < 0.2
+        expected = outcome(ingest_by_parser, text, role, corpus, unsegmented)
+        got = outcome(read_fills, text, "m.tpl", role, corpus, unsegmented)
+        if isinstance(expected, str):
+            assert got == expected
+        else:
+            assert not isinstance(got, str), got
+            assert got.schema.equals(expected.schema, check_metadata=True) and got.equals(expected)
+            tables += 1
+    assert tables > 50  # both outcomes occur
