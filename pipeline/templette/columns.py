@@ -1,21 +1,25 @@
 """Template files read straight into the ``fills`` table's columns, and IngestTemplates' checks on them.
 
-:func:`fills_table_of_text` reads a template file whose every line is blank or one of the *common
-lines* of :mod:`pipeline.templette.templates` (an instance header; or an optional slot name followed by
-a pointer, a double-quoted string with one extent, or one bare word with one extent) with Arrow's
-string kernels and numpy: no token, fill, slot or instance object. It gives exactly the table that
-``template_set_to_table(parse_template_set(text, source))`` gives, or None for any file it does not
-read that way: a line of another kind (a ``/``, ``?``, a slot name alone, several fills on a line, a
-set fill, a single-quoted string...), a line or layout the parser refuses (bad pointer, extent start
-not before its end, a fill before the first slot name, duplicate instances or slots, brackets in a
-text fill), a whitespace character other than space, tab, carriage return and form feed (Arrow's
-regular expressions know only those), or an empty file. The caller then parses the text with
+:func:`fills_table_of_text` reads the lines of six kinds with Arrow's string kernels and numpy, no
+token, fill, slot or instance object: an instance header; or an optional slot name followed by a
+pointer, a double-quoted string with one extent, one bare word with one extent (the *common lines* of
+:mod:`pipeline.templette.templates`), a double-quoted string without extents and without a quote
+inside, or one bare word without extents (a set fill). An instance block (from a header line up to
+the next) holding a line of any other kind (a ``/``, ``?``, several fills on a line, minimal
+strings, a single-quoted string...) is parsed by the parser on its own. The result is exactly the
+table ``template_set_to_table(parse_template_set(text, source))`` gives; the function answers None
+(the caller then parses the whole file with
 :func:`~pipeline.templette.templates.parse_template_set`, the specification of the format, which
-reads the file or raises the error it always raised.
+reads it or raises the error it always raised) for a file with anything the parser refuses (a bad
+pointer, an extent start not before its end, a fill before the first slot name, duplicate instances
+or slots, brackets in a text fill, a refused block), anything but blank lines before the first
+header line, no block without other lines, or a whitespace character other than space, tab,
+carriage return and form feed (Arrow's regular expressions know only those).
 
 :func:`checks_hold` tells whether the checks IngestTemplates makes (pointers name instances, the
 role's check, extents inside their documents) pass on such a table, without raising: when they do
 not, the caller runs the checks on the parsed template set, which raise the usual error.
+:func:`read_fills` is IngestTemplates' work, both paths.
 """
 
 from __future__ import annotations
