@@ -110,6 +110,8 @@ def fills_table_of_text(text: str, source: str) -> pa.Table | None:
         lines = pa.array(split, pa.string())
     except (UnicodeError, ValueError, pa.ArrowException):  # e.g. a lone surrogate
         return None
+    if not isinstance(lines, pa.StringArray):  # chunked: over 2 GiB of text
+        return None
     # Each kind's lines in turn, from those no earlier kind matched; the rest are blank or other lines.
     kinds: list[tuple[np.ndarray, pa.StructArray]] = []
     rest, where = lines, np.arange(len(lines))
