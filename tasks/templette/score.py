@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pyarrow as pa
 
-from pipeline.templette.columnar import applies, score_fills
+from pipeline.templette.bulk_mapping import applies, score_fills
 from pipeline.templette.extents import document_extents
 from pipeline.templette.scoring import ScoringOptions, score_template_sets
 from pipeline.templette.tables import scoring_to_tables, template_set_from_table

@@ -1,6 +1,6 @@
 """Mapping and scoring on columns agrees with the plain algorithm on objects (issue 16, point 5).
 
-``pipeline.templette.columnar.score_fills`` applies the rules of ``_Scorer`` to two ``fills`` tables in
+``pipeline.templette.bulk_mapping.score_fills`` applies the rules of ``_Scorer`` to two ``fills`` tables in
 bulk. On random template sets (the strategy of ``test_scoring_paths``: two instance types, pointers,
 text, set and pointer fills, several fills in a slot, optional slots and instances, unscored slots,
 fills of the wrong kind) its ``mapping`` and ``tallies`` tables equal those of the plain algorithm
@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_scoring_paths import template_set_pairs
 
-from pipeline.templette.columnar import applies, score_fills
+from pipeline.templette.bulk_mapping import applies, score_fills
 from pipeline.templette.model import (
     Extent,
     Instance,
