@@ -97,7 +97,13 @@ class _Side:
     group_inst: np.ndarray
     group_slot: pa.Array
     group_first: np.ndarray
-    group_count: np.ndarray
+    group_count: np.ndarray  # every alternative's fills (one alternative: hypotheses)
+    group_subs: np.ndarray  # group -> [start, end) of its alternatives
+    # The alternatives of the scored groups (subgroups): first row, fills, index, group.
+    sub_first: np.ndarray
+    sub_count: np.ndarray
+    sub_alt: np.ndarray
+    sub_group: np.ndarray
     group_optional: np.ndarray
     inst_groups: np.ndarray  # inst -> [start, end) of its groups
     # Fills (every row; meaningful on the rows of scored groups).
@@ -144,25 +150,35 @@ class _Side:
         has_slot = slot.is_valid().to_numpy(zero_copy_only=False)
         alternative = _ints(col[C.alternative], -1)
         fill_index = _ints(col[C.fill_index], -1)
-        if np.any(alternative[has_slot] != 0):
-            return None  # reference alternatives (or a hypothesis's, which is refused by the plain path)
-        # Slot groups over every slotted row: a new group where the instance or the slot name changes.
+        if not is_reference and np.any(alternative[has_slot] != 0):
+            return None  # a hypothesis's alternatives: refused by the plain path
+        # Slot groups over every slotted row: a new group where the instance or the slot name changes;
+        # within one, an alternative (subgroup) where the alternative's index changes.
         slot_codes = _codes(slot)
         starts = np.ones(n, dtype=bool)
+        alt_starts = np.zeros(n, dtype=bool)
         if n:
             starts[1:] = (row_inst[1:] != row_inst[:-1]) | (slot_codes[1:] != slot_codes[:-1])
-        boundaries = np.append(np.flatnonzero(starts), n)  # where a group (or a slotless row) starts
+            alt_starts[1:] = alternative[1:] != alternative[:-1]
+        alt_starts = (alt_starts & ~starts) & has_slot
+        boundaries = np.append(
+            np.flatnonzero(starts | alt_starts), n
+        )  # where a subgroup (or slotless row) starts
         starts &= has_slot
-        group_of_row = np.cumsum(starts) - 1
         group_first_all = np.flatnonzero(starts)
-        # A slot name twice in an instance, or fills out of order: the plain algorithm's business.
+        # A slot name twice in an instance, alternatives or fills out of order: the plain algorithm's.
         pairs = row_inst[group_first_all] * (int(slot_codes.max(initial=0)) + 1) + slot_codes[group_first_all]
         pairs = np.sort(pairs)
         if np.any(pairs[1:] == pairs[:-1]):
             return None
-        position = (
-            np.arange(n) - group_first_all[np.maximum(group_of_row, 0)] if len(group_first_all) else None
-        )
+        if np.any(alternative[group_first_all] != 0):
+            return None
+        step = np.diff(alternative, prepend=0)
+        if np.any(step[alt_starts] != 1):
+            return None
+        sub_first_all = np.flatnonzero(starts | alt_starts)
+        sub_of_row = np.cumsum(starts | alt_starts) - 1
+        position = np.arange(n) - sub_first_all[np.maximum(sub_of_row, 0)] if len(sub_first_all) else None
         if position is not None and np.any(fill_index[has_slot] != position[has_slot]):
             return None
 
@@ -235,10 +251,28 @@ class _Side:
         scored_groups = (
             group_first_all[scored_row[group_first_all]] if len(group_first_all) else group_first_all
         )
-        # A group runs to the next boundary (the next group, slotless row or the end).
-        group_end = boundaries[np.searchsorted(boundaries, scored_groups, "right")]
+        # A group runs to the next group (or slotless row, or the end); an alternative to the next
+        # boundary.
+        group_bounds = np.append(np.flatnonzero(starts | ~has_slot), n)
+        group_end = group_bounds[np.searchsorted(group_bounds, scored_groups, "right")]
         group_count = group_end - scored_groups
         group_inst = row_inst[scored_groups]
+        # Alternatives of the scored groups, in order.
+        sub_group_all = np.searchsorted(scored_groups, sub_first_all, "right") - 1
+        in_scored = (sub_group_all >= 0) & (
+            _gather(scored_groups, sub_group_all, _NONE) + _gather(group_count, sub_group_all, 0)
+            > sub_first_all
+        )
+        sub_first = sub_first_all[in_scored]
+        sub_group = sub_group_all[in_scored]
+        sub_count = boundaries[np.searchsorted(boundaries, sub_first, "right")] - sub_first
+        group_subs = np.stack(
+            [
+                np.searchsorted(sub_group, np.arange(len(scored_groups)), "left"),
+                np.searchsorted(sub_group, np.arange(len(scored_groups)), "right"),
+            ],
+            axis=1,
+        )
         slot_optional = col[C.slot_optional].fill_null(False).to_numpy(zero_copy_only=False)
         inst_groups = np.stack(
             [
@@ -259,6 +293,11 @@ class _Side:
             group_slot=slot.take(pa.array(scored_groups)),
             group_first=scored_groups,
             group_count=group_count,
+            group_subs=group_subs,
+            sub_first=sub_first,
+            sub_count=sub_count,
+            sub_alt=alternative[sub_first],
+            sub_group=sub_group,
             group_optional=slot_optional[scored_groups].astype(bool),
             inst_groups=inst_groups,
             kind=kind,
@@ -327,6 +366,16 @@ def _f(counts: np.ndarray) -> np.ndarray:
     with np.errstate(divide="ignore", invalid="ignore"):
         f = (2.0 * (cor + 0.5 * par)) / denominator
     return np.where(denominator != 0, f, 0.0)
+
+
+def _best(owner: np.ndarray, counts: np.ndarray, alternative: np.ndarray) -> np.ndarray:
+    """For each distinct ``owner`` (ascending), the entry of the best alternative: ``_Scorer._score_slot``'s
+    rank, the highest F, then the fewest wrong points (INC + MIS + SPU), then the first listed."""
+    wrong = counts[:, INC] + counts[:, MIS] + counts[:, SPU]
+    order = np.lexsort((alternative, wrong, -_f(counts), owner))
+    first = np.ones(len(order), dtype=bool)
+    first[1:] = owner[order][1:] != owner[order][:-1]
+    return order[first]
 
 
 def _natural_ranks(one_ups: Sequence[str]) -> np.ndarray:
@@ -565,22 +614,22 @@ class _Run:
         dense[order] = np.cumsum(new) - 1
         return dense
 
-    def _map_groups(self, gr: np.ndarray, gh: np.ndarray) -> _Rows:
-        """``_Scorer._map_fills`` of reference and hypothesis slot groups, pair by pair: every fill
-        pair of one kind judged on arrays, then the greedy sweep (by F, correct points, the fills'
-        keys, their order). Rows: ``pairing`` is the index of the group pair; the reference's fills
-        in order (paired or missing), then the hypothesis's unpaired fills."""
+    def _map_groups(self, sr: np.ndarray, gh: np.ndarray) -> _Rows:
+        """``_Scorer._map_fills`` of reference alternatives and hypothesis slot groups, pair by pair:
+        every fill pair of one kind judged on arrays, then the greedy sweep (by F, correct points, the
+        fills' keys, their order). Rows: ``pairing`` is the index of the pair; the reference's fills in
+        order (paired or missing), then the hypothesis's unpaired fills."""
         ref, hyp = self.ref, self.hyp
-        n = len(gr)
+        n = len(sr)
         if n == 0:
             return _Rows.empty()
-        cr, ch = ref.group_count[gr], hyp.group_count[gh]
+        cr, ch = ref.sub_count[sr], hyp.group_count[gh]
         # Every (reference fill, hypothesis fill) of each group pair, in (i, j) order.
         per = cr * ch
         pair = np.repeat(np.arange(n), per)
         within = np.arange(int(per.sum())) - np.repeat(np.cumsum(per) - per, per)
         i, j = within // ch[pair], within % ch[pair]
-        a, b = ref.group_first[gr][pair] + i, hyp.group_first[gh][pair] + j
+        a, b = ref.sub_first[sr][pair] + i, hyp.group_first[gh][pair] + j
         ok = ref.kind[a] == hyp.kind[b]
         pair, i, j, a, b = pair[ok], i[ok], j[ok], a[ok], b[ok]
         judged = self._judge(a, b)
@@ -608,8 +657,8 @@ class _Run:
         # Reference fills: paired (the judged points) or missing.
         r_pair = np.repeat(np.arange(n), cr)
         r_i = np.arange(int(cr.sum())) - ref_base[r_pair]
-        r_rows = ref.group_first[gr][r_pair] + r_i
-        missing_cats, missing_reasons = self._missing(r_rows, gr[r_pair])
+        r_rows = ref.sub_first[sr][r_pair] + r_i
+        missing_cats, missing_reasons = self._missing(r_rows, ref.sub_group[sr][r_pair])
         paired = chosen_k >= 0
         cats = missing_cats.copy()
         reasons = missing_reasons.copy()
@@ -653,13 +702,6 @@ class _Run:
                 hyp_by_type[hyp_bounds[t] : hyp_bounds[t + 1]],
             )
 
-    def _group_rows(self, side: _Side, groups: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Every fill row of ``groups``: the row, its group, its position in the group."""
-        counts = side.group_count[groups]
-        rows = _ranges(side.group_first[groups], counts)
-        owner = np.repeat(groups, counts)
-        return rows, owner, rows - side.group_first[owner]
-
     def _map_type(self, t: int, refs: np.ndarray, hyps: np.ndarray) -> None:
         ref, hyp = self.ref, self.hyp
         # Candidate pairs: every reference and hypothesis instance of one document.
@@ -671,14 +713,21 @@ class _Run:
         cand_h = hyps[_ranges(lo, many)]
         n = len(cand_r)
 
-        # Missing points of the reference groups of this type (pointers' targets are mapped by now).
+        # Missing points of the reference alternatives of this type (pointers' targets are mapped by
+        # now); a slot the hypothesis lacks counts its best alternative's (``_Scorer._score_slot``).
         ref_groups = _ranges(ref.inst_groups[refs, 0], ref.inst_groups[refs, 1] - ref.inst_groups[refs, 0])
-        rows, owner, _ = self._group_rows(ref, ref_groups)
-        missing_cats, missing_reasons = self._missing(rows, owner)
+        ref_subs = _ranges(
+            ref.group_subs[ref_groups, 0], ref.group_subs[ref_groups, 1] - ref.group_subs[ref_groups, 0]
+        )
+        rows = _ranges(ref.sub_first[ref_subs], ref.sub_count[ref_subs])
+        owner = np.repeat(ref_subs, ref.sub_count[ref_subs])
+        missing_cats, missing_reasons = self._missing(rows, ref.sub_group[owner])
+        sub_missing = _tally(np.searchsorted(ref_subs, owner), missing_cats, len(ref_subs))
+        best_empty = np.full(len(ref.group_inst), _NONE, dtype=np.int64)
+        best = _best(ref.sub_group[ref_subs], sub_missing, ref.sub_alt[ref_subs])
+        best_empty[ref.sub_group[ref_subs[best]]] = ref_subs[best]
         group_missing = np.zeros((len(ref.group_inst), 6), dtype=np.int64)
-        if len(ref_groups):
-            local = np.searchsorted(ref_groups, owner)
-            group_missing[ref_groups] = _tally(local, missing_cats, len(ref_groups))
+        group_missing[ref.sub_group[ref_subs[best]]] = sub_missing[best]
         gcum = np.concatenate([np.zeros((1, 6), np.int64), np.cumsum(group_missing, axis=0)])
         inst_missing = gcum[ref.inst_groups[:, 1]] - gcum[ref.inst_groups[:, 0]]
 
@@ -692,21 +741,26 @@ class _Run:
         found[found] = self.hyp_keys[at[found]] == keys[found]
         e_c, e_gr = e_c[found], e_gr[found]
         e_gh = self.hyp_key_order[at[found]]
-        a, b = ref.group_first[e_gr], hyp.group_first[e_gh]
-        simple = (ref.group_count[e_gr] == 1) & (hyp.group_count[e_gh] == 1) & (ref.kind[a] == hyp.kind[b])
-        judged = np.full((len(e_c), 2), _NONE, dtype=np.int64)
+        # Each such slot pair once per reference alternative: one fill a side of one kind judged on
+        # arrays, the others mapped fill by fill; the best alternative kept.
+        alts = ref.group_subs[e_gr, 1] - ref.group_subs[e_gr, 0]
+        x_m = np.repeat(np.arange(len(e_c)), alts)
+        x_sr = _ranges(ref.group_subs[e_gr, 0], alts)
+        x_gh = e_gh[x_m]
+        a, b = ref.sub_first[x_sr], hyp.group_first[x_gh]
+        simple = (ref.sub_count[x_sr] == 1) & (hyp.group_count[x_gh] == 1) & (ref.kind[a] == hyp.kind[b])
+        judged = np.full((len(x_m), 2), _NONE, dtype=np.int64)
         judged[simple] = self._judge(a[simple], b[simple])
+        x_counts = _tally(np.flatnonzero(simple), judged[simple], len(x_m))
+        complex_ = np.flatnonzero(~simple)
+        mapped_groups = self._map_groups(x_sr[complex_], x_gh[complex_])
+        x_counts += _tally(complex_[mapped_groups.pairing], mapped_groups.cats, len(x_m))
+        best_x = _best(x_m, x_counts, ref.sub_alt[x_sr])  # one per slot pair, in order
+        # A candidate's counts: its reference's missing and its hypothesis's spurious points, with
+        # each slot both have counted as the pair's best alternative instead.
         counts = inst_missing[cand_r].copy()
         counts[:, SPU] += self.hyp_inst_spu[cand_h]
-        # A slot both have: its pairings' counts instead of the reference's missing and the
-        # hypothesis's spurious points.
-        counts += _tally(e_c[simple], judged[simple], n)
-        # Slots with several fills (or fills of two kinds): the greedy mapping of their fills.
-        complex_ = np.flatnonzero(~simple)
-        mapped_groups = self._map_groups(e_gr[complex_], e_gh[complex_])
-        counts += _tally(e_c[complex_][mapped_groups.pairing], mapped_groups.cats, n)
-        delta = group_missing[e_gr]
-        np.subtract.at(counts, e_c, delta)
+        np.add.at(counts, e_c, x_counts[best_x] - group_missing[e_gr])
         counts[:, SPU] -= np.bincount(e_c, weights=self.hyp_group_spu[e_gh], minlength=n).astype(np.int64)
 
         # The greedy choice: by F, then correct points, then the references' and hypotheses' order.
@@ -717,8 +771,9 @@ class _Run:
         used_r: set[int] = set()
         used_h: set[int] = set()
         chosen_list = []
+        r_list, h_list = cand_r.tolist(), cand_h.tolist()
         for k in order.tolist():
-            r, h = int(cand_r[k]), int(cand_h[k])
+            r, h = r_list[k], h_list[k]
             if r in used_r or h in used_h:
                 continue
             used_r.add(r)
@@ -747,47 +802,53 @@ class _Run:
         self.mapped[mapped_r] = mapped_h
 
         parts: list[_Rows] = []
-        # Chosen pairs, slots both have: one fill a side of one kind ...
+        # Chosen pairs, slots both have, their best alternative: one fill a side of one kind ...
         keep = chosen[e_c]
-        pick = keep & simple
-        z = np.zeros(int(pick.sum()), dtype=np.int64)
+        entry = best_x[keep]
+        pick = entry[simple[entry]]
+        slot_pair = x_m[pick]
+        z = np.zeros(len(pick), dtype=np.int64)
         parts.append(
             _Rows(
-                pair_of_cand[e_c[pick]],
-                e_gr[pick] - ref.inst_groups[cand_r[e_c[pick]], 0],
+                pair_of_cand[e_c[slot_pair]],
+                e_gr[slot_pair] - ref.inst_groups[cand_r[e_c[slot_pair]], 0],
                 z,
                 a[pick],
                 b[pick],
-                z,
+                ref.sub_alt[x_sr[pick]],
                 judged[pick],
                 np.zeros_like(judged[pick]),
             )
         )
         # ... or the greedy mapping of the fills.
-        take = keep[complex_][mapped_groups.pairing]
-        k = complex_[mapped_groups.pairing[take]]
+        is_entry = np.zeros(len(x_m), dtype=bool)
+        is_entry[entry] = True
+        take = is_entry[complex_[mapped_groups.pairing]]
+        picked = complex_[mapped_groups.pairing[take]]
+        slot_pair = x_m[picked]
         parts.append(
             _Rows(
-                pair_of_cand[e_c[k]],
-                e_gr[k] - ref.inst_groups[cand_r[e_c[k]], 0],
+                pair_of_cand[e_c[slot_pair]],
+                e_gr[slot_pair] - ref.inst_groups[cand_r[e_c[slot_pair]], 0],
                 mapped_groups.sub_pos[take],
                 mapped_groups.ref_row[take],
                 mapped_groups.hyp_row[take],
-                mapped_groups.alternative[take],
+                ref.sub_alt[x_sr[picked]],
                 mapped_groups.cats[take],
                 mapped_groups.reasons[take],
             )
         )
-        # Reference groups without a hypothesis group: every fill missing (chosen pairs and
-        # unmapped references alike; an optional instance's points are unscored).
+        # Reference slots without a hypothesis group: every fill of the best alternative missing
+        # (chosen pairs and unmapped references alike; an optional instance's points are unscored).
         matched_gr = np.zeros(len(ref.group_inst), dtype=bool)
         matched_gr[e_gr[keep]] = True
         pairing_of_ref = np.full(ref.n_inst, _NONE, dtype=np.int64)
         pairing_of_ref[mapped_r] = base + np.arange(len(mapped_r))
         pairing_of_ref[lone_r] = base + len(mapped_r) + np.arange(len(lone_r))
-        alone = ~matched_gr[owner]
-        r_rows, r_owner = rows[alone], owner[alone]
-        r_inst = ref.group_inst[r_owner]
+        owner_group = ref.sub_group[owner]
+        alone = ~matched_gr[owner_group] & (best_empty[owner_group] == owner)
+        r_rows, r_owner, r_group = rows[alone], owner[alone], owner_group[alone]
+        r_inst = ref.group_inst[r_group]
         r_cats, r_reasons = missing_cats[alone].copy(), missing_reasons[alone].copy()
         unscore = ~is_mapped_r[r_inst] & ref.inst_optional[r_inst]
         if np.any(unscore):
@@ -797,11 +858,11 @@ class _Run:
         parts.append(
             _Rows(
                 pairing_of_ref[r_inst],
-                r_owner - ref.inst_groups[r_inst, 0],
-                r_rows - ref.group_first[r_owner],
+                r_group - ref.inst_groups[r_inst, 0],
+                r_rows - ref.sub_first[r_owner],
                 r_rows,
                 np.full(len(r_rows), _NONE),
-                np.zeros(len(r_rows), np.int64),
+                ref.sub_alt[r_owner],
                 r_cats,
                 r_reasons,
             )
@@ -817,20 +878,17 @@ class _Run:
         matched_gh = np.zeros(len(hyp.group_inst), dtype=bool)
         matched_gh[e_gh[keep]] = True
         hyp_groups = hyp_groups[~matched_gh[hyp_groups]]
-        h_rows, h_owner, h_sub = self._group_rows(hyp, hyp_groups)
+        h_rows = _ranges(hyp.group_first[hyp_groups], hyp.group_count[hyp_groups])
+        h_owner = np.repeat(hyp_groups, hyp.group_count[hyp_groups])
         h_inst = hyp.group_inst[h_owner]
         partner = ref_of_hyp[h_inst]
-        ref_slots = np.where(
-            partner >= 0,
-            _gather(ref.inst_groups[:, 1], partner, 0) - _gather(ref.inst_groups[:, 0], partner, 0),
-            0,
-        )
+        ref_slots = _gather(ref.inst_groups[:, 1], partner, 0) - _gather(ref.inst_groups[:, 0], partner, 0)
         h_cats, h_reasons = self._spurious(h_rows)
         parts.append(
             _Rows(
                 pairing_of_hyp[h_inst],
                 ref_slots + h_owner - hyp.inst_groups[h_inst, 0],
-                h_sub,
+                h_rows - hyp.group_first[h_owner],
                 np.full(len(h_rows), _NONE),
                 h_rows,
                 np.full(len(h_rows), _NONE),  # no reference slot: no alternative

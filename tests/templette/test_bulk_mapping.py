@@ -9,6 +9,10 @@ on the same tables, row for row; and it declines (``None``) where the plain algo
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pyarrow.compute as pc
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_scoring_paths import template_set_pairs
@@ -26,6 +30,7 @@ from pipeline.templette.model import (
 )
 from pipeline.templette.scoring import ScoringOptions, score_template_sets
 from pipeline.templette.tables import scoring_to_tables, template_set_from_table, template_set_to_table
+from pipeline.templette.templates import read_template_set
 
 OPTIONS = [
     ScoringOptions("both"),
@@ -50,7 +55,7 @@ def assert_same(got, expected) -> None:
 
 
 @settings(max_examples=400, deadline=None)
-@given(template_set_pairs(alternatives=1), st.sampled_from(OPTIONS))
+@given(template_set_pairs(alternatives=3), st.sampled_from(OPTIONS))
 def test_columns_agree_with_the_plain_algorithm(sets: tuple[TemplateSet, TemplateSet], options) -> None:
     reference, hypothesis = sets
     if not reference.instances:
@@ -122,11 +127,11 @@ def test_the_plain_algorithm_is_left_what_the_columns_do_not_do() -> None:
     ref = TemplateSet((_one(event, TEXT),), "ref.tpl")
     plain = template_set_to_table(ref)
     assert score_fills(plain, plain, ScoringOptions()) is not None
-    # Reference alternatives.
+    # Reference alternatives are the columns' too; a hypothesis's are refused by the plain algorithm.
     two = Slot("NAME", ((TextFill("cup", (Extent(0, 3),)),), (TextFill("final", (Extent(4, 9),)),)))
-    assert (
-        score_fills(template_set_to_table(TemplateSet((_one(event, two),))), plain, ScoringOptions()) is None
-    )
+    alternatives = template_set_to_table(TemplateSet((_one(event, two),)))
+    assert score_fills(alternatives, plain, ScoringOptions()) is not None
+    assert score_fills(plain, alternatives, ScoringOptions()) is None
     # A pointer to no instance, a cycle of pointers between types: errors the plain algorithm reports.
     dangling = TemplateSet((_one(event, Slot("ITEM", ((PointerFill(item),),))),))
     assert score_fills(template_set_to_table(dangling), plain, ScoringOptions()) is None
@@ -148,3 +153,19 @@ def test_the_plain_algorithm_is_left_what_the_columns_do_not_do() -> None:
     assert not applies(ScoringOptions(noisy=True))
     assert not applies(ScoringOptions(instance_sets="overlap"))
     assert not applies(ScoringOptions(), regions=({}, {}))
+
+
+SAMPLE = Path(__file__).resolve().parents[2] / "data" / "hub4-sports"
+
+
+@pytest.mark.parametrize("hypothesis", ["hyp.tpl", "eager.tpl", "forgetful.tpl", "sloppy.tpl"])
+@pytest.mark.parametrize("compare", ["both", "content", "extent"])
+def test_the_seeds_sample_is_scored_on_columns(hypothesis: str, compare: str) -> None:
+    # The seed's reference offers fill-alternatives ("/ the tournament"): still the columns' case.
+    ref = template_set_to_table(read_template_set(SAMPLE / "ref.tpl"))
+    hyp = template_set_to_table(read_template_set(SAMPLE / hypothesis))
+    assert pc.max(ref.column("alternative")).as_py() > 0
+    options = ScoringOptions(compare)
+    got = score_fills(ref, hyp, options)
+    assert got is not None
+    assert_same(got, plain_tables(ref, hyp, options))
