@@ -19,10 +19,20 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from pipeline.core.corpus import read_corpus  # noqa: E402
 from pipeline.speech.align import identity_alignment  # noqa: E402
-from pipeline.templette.removal import RemovalOptions, remove_non_evaluated_table  # noqa: E402
+from pipeline.templette.columns import read_fills  # noqa: E402
+from pipeline.templette.removal import (  # noqa: E402
+    RemovalOptions,
+    remove_non_evaluated_columns,
+    remove_non_evaluated_table,
+)
 from pipeline.templette.report import score_table  # noqa: E402
 from pipeline.templette.scoring import ScoringOptions, score_template_sets  # noqa: E402
-from pipeline.templette.tables import scoring_to_tables, template_set_from_table, template_set_to_table  # noqa: E402
+from pipeline.templette.tables import (  # noqa: E402
+    corpus_to_table,
+    scoring_to_tables,
+    template_set_from_table,
+    template_set_to_table,
+)
 from pipeline.templette.templates import read_template_set  # noqa: E402
 from tasks.cli.main import main  # noqa: E402
 
@@ -121,6 +131,13 @@ def steps(args: argparse.Namespace) -> None:
         timed("identity alignment", identity_alignment, corpus)
         ref_table = timed("template set -> fills table", template_set_to_table, ref)
         timed("remove non-evaluated text", remove_non_evaluated_table, ref_table, corpus, RemovalOptions())
+        # What the stages run: the column reader and checks, removal with the documents table.
+        documents = corpus_to_table(corpus)
+        text = ref_path.read_text()
+        columns = timed(
+            "IngestTemplates' read_fills", read_fills, text, str(ref_path), None, documents, False
+        )
+        timed("removal on columns", remove_non_evaluated_columns, columns, documents, RemovalOptions())
         timed("fills table -> template set", template_set_from_table, ref_table)
         scoring = timed("map and score", score_template_sets, ref, hyp, ScoringOptions("both"))
         _, tallies = timed("mapping and tallies tables", scoring_to_tables, scoring)

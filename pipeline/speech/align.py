@@ -38,10 +38,16 @@ COST_MODELS = ("phonetic", "levenshtein")
 
 _TAG = re.compile(r"<[^<>]*>")  # a stray "<" is text: it must not swallow the words up to the next ">"
 _EDGE_PUNCTUATION = '.,;:!?"()[]`'
-# Character classes of the ASCII code points, for :func:`_word_spans` (copied before use).
-_ASCII_SPACE = np.array([chr(code).isspace() for code in range(128)], bool)
-_ASCII_ALNUM = np.array([chr(code).isalnum() for code in range(128)], bool)
-_ASCII_EDGE = np.array([chr(code) in _EDGE_PUNCTUATION for code in range(128)], bool)
+# Character classes of the ASCII code points, for :func:`_word_spans`: bits for blank, letter or
+# digit, edge punctuation.
+_SPACE, _ALNUM, _EDGE = 1, 2, 4
+_ASCII_CLASS = np.array(
+    [
+        _SPACE * chr(code).isspace() | _ALNUM * chr(code).isalnum() | _EDGE * (chr(code) in _EDGE_PUNCTUATION)
+        for code in range(128)
+    ],
+    np.uint8,
+)
 
 
 @dataclass(frozen=True)
@@ -138,34 +144,52 @@ def _word_spans(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     :func:`_trim` makes them of the blank-separated tokens: a token less its edge punctuation, when
     it holds a letter or digit.
 
-    Computed as arrays: blanks are ``str.isspace``, letters and digits ``str.isalnum`` (a table for
-    ASCII, the few other characters looked up one by one).
+    Computed as arrays: blanks are ``str.isspace``, letters and digits ``str.isalnum`` (a table of
+    classes for ASCII, the few other characters looked up one by one). A token's first and last
+    characters are nearly always its word's ends; the others step inwards over edge punctuation.
     """
     if not len(codes):
         return np.zeros(0, np.int64), np.zeros(0, np.int64)
-    ascii_codes = np.minimum(codes, 127)
-    space = _ASCII_SPACE[ascii_codes]
-    alnum = _ASCII_ALNUM[ascii_codes]
-    edge = _ASCII_EDGE[ascii_codes]
     wide = np.flatnonzero(codes > 127)
+    classes = _ASCII_CLASS[np.minimum(codes, 127) if len(wide) else codes]
     if len(wide):
         unique, inverse = np.unique(codes[wide], return_inverse=True)
         characters = [chr(code) for code in unique.tolist()]
-        space[wide] = np.array([ch.isspace() for ch in characters], bool)[inverse]
-        alnum[wide] = np.array([ch.isalnum() for ch in characters], bool)[inverse]
-    solid = ~space
-    before = np.concatenate(([False], solid[:-1]))
-    after = np.concatenate((solid[1:], [False]))
-    token_starts = np.flatnonzero(solid & ~before)
-    token_ends = np.flatnonzero(solid & ~after) + 1
-    counts = np.concatenate(([0], np.cumsum(alnum, dtype=np.int64)))
-    keep = counts[token_ends] > counts[token_starts]
+        kinds = [_SPACE * ch.isspace() | _ALNUM * ch.isalnum() for ch in characters]
+        classes[wide] = np.array(kinds, np.uint8)[inverse]
+    solid = (classes & _SPACE) == 0
+    change = np.diff(solid.view(np.int8), prepend=np.int8(0), append=np.int8(0))
+    token_starts = np.flatnonzero(change == 1)
+    token_ends = np.flatnonzero(change == -1)
+    # A token holds a letter or digit when one lies between its start and the next token's (the
+    # characters after its end are blanks).
+    alnum = (classes & _ALNUM) != 0
+    keep = np.logical_or.reduceat(alnum, token_starts) if len(token_starts) else np.zeros(0, bool)
     token_starts, token_ends = token_starts[keep], token_ends[keep]
     # A kept token holds a letter or digit, so a core character lies between its ends.
-    core = np.flatnonzero(solid & ~edge)
-    first = core[np.searchsorted(core, token_starts)]
-    last = core[np.searchsorted(core, token_ends) - 1] + 1
+    core = solid & ((classes & _EDGE) == 0)
+    first = _step_to_core(core, token_starts, 1)
+    last = _step_to_core(core, token_ends - 1, -1) + 1
     return first.astype(np.int64), last.astype(np.int64)
+
+
+def _step_to_core(core: np.ndarray, positions: np.ndarray, step: int) -> np.ndarray:
+    """For each position, the nearest core character at or after it (``step`` 1) or at or before it
+    (``step`` -1); one is known to lie inside the token."""
+    found = positions.copy()
+    pending = np.flatnonzero(~core[found])
+    for _ in range(8):
+        if not len(pending):
+            return found
+        found[pending] += step
+        pending = pending[~core[found[pending]]]
+    if len(pending):  # long runs of edge punctuation: by bisection over every core character
+        where = np.flatnonzero(core)
+        if step > 0:
+            found[pending] = where[np.searchsorted(where, found[pending])]
+        else:
+            found[pending] = where[np.searchsorted(where, found[pending], "right") - 1]
+    return found
 
 
 def _evaluated_text(document: Document) -> str:

@@ -35,9 +35,12 @@ from __future__ import annotations
 import functools
 import re
 from bisect import bisect_left, bisect_right
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from pipeline.core.corpus import evaluated_parts
 from pipeline.core.documents import Corpus, Document, Section
@@ -107,55 +110,141 @@ def remove_non_evaluated_table(fills: pa.Table, corpus: Corpus | None, options: 
     writes them) and extent starts. ``instance_optional`` is computed again from the cleaned
     contents, as an instance computes it (an ``OBJ_STATUS`` fill reading ``OPTIONAL``). The table's
     own rows must be in template-set order (as every ``fills`` artifact is).
+
+    Most text fills are *plain*: one content string, no minimal string, no ``<``, no premodifier at
+    its start, and, where its extent lies in a document of the corpus, no section starting or ending
+    strictly inside the extent (so nothing there is whited out). A plain fill's content only loses
+    its punctuation, which is worked out once per distinct string; its extent stays. Every other text
+    fill goes through the rule string by string.
     """
-    remover = _Remover(corpus, options)
-    kinds = fills.column(C.kind).to_pylist()
-    text_rows = [row for row, kind in enumerate(kinds) if kind == "text"]
-    doc_ids = fills.column(C.doc_id).to_pylist()
-    max_content = fills.column(C.norm_content).to_pylist()
-    min_contents = fills.column(C.norm_min_contents).to_pylist()
-    max_start = fills.column(C.max_start).to_pylist()
-    max_end = fills.column(C.max_end).to_pylist()
-    min_extents = fills.column(C.min_extents).to_pylist()
-    for row in text_rows:
-        document = remover.documents.get(doc_ids[row])
-        minimal = min_contents[row] or []
+    return _remove_columns(fills, _DocumentColumns.of_corpus(corpus) if corpus is not None else None, options)
+
+
+def remove_non_evaluated_columns(
+    fills: pa.Table, documents: pa.Table | None, options: RemovalOptions
+) -> pa.Table:
+    """:func:`remove_non_evaluated_table` with the corpus given as its ``documents`` table: a document
+    is built from its row only when a fill that is not plain needs it."""
+    return _remove_columns(
+        fills, _DocumentColumns.of_table(documents) if documents is not None else None, options
+    )
+
+
+def _remove_columns(fills: pa.Table, documents: _DocumentColumns | None, options: RemovalOptions) -> pa.Table:
+    remover = _Remover(None, options)
+    if documents is not None:
+        remover.documents = documents
+    n = fills.num_rows
+    column = {name: fills.column(name).combine_chunks() for name in _REMOVAL_COLUMNS}
+    text_rows = np.flatnonzero(_numpy(pc.fill_null(pc.equal(column[C.kind], "text"), False)))
+    take = pa.array(text_rows, pa.int64())
+    contents = column[C.norm_content].take(take)
+    starts = column[C.max_start].take(take)
+    ends = column[C.max_end].take(take)
+    plain = _numpy(contents.is_valid())
+    for name in (C.norm_min_contents, C.min_extents):
+        plain &= _numpy(pc.fill_null(pc.list_value_length(column[name].take(take)), 0)) == 0
+    plain &= ~_numpy(pc.fill_null(pc.match_substring(contents, "<"), True))
+    plain &= _numpy(starts.is_valid()) == _numpy(ends.is_valid())
+    # Once per distinct content string: premodifiers at its start, its punctuation whited out.
+    encoded = pc.dictionary_encode(contents)
+    distinct = encoded.dictionary.to_pylist()
+    codes = _numpy(pc.fill_null(encoded.indices, 0)).astype(np.int64)
+    match = remover.premodifier.match
+    if distinct:
+        plain &= np.array([match(text) is None for text in distinct], bool)[codes]
+    cleaned = pa.array([remover.white_out_punctuation(text) for text in distinct], pa.string())
+    if documents is not None and len(text_rows):
+        plain &= documents.nothing_inside(column[C.doc_id].take(take), starts, ends)
+
+    # Every other text fill, string by string.
+    rule_rows = text_rows[~plain]
+    k = len(rule_rows)
+    rule = {name: column[name].take(pa.array(rule_rows, pa.int64())).to_pylist() for name in _REMOVAL_COLUMNS}
+    ruled_contents, ruled_minimal, ruled_starts, ruled_extents = [], [], [], []
+    for i in range(k):
+        document = remover.documents.get(rule[C.doc_id][i])
+        start, minimal_extents = rule[C.max_start][i], rule[C.min_extents][i]
         extents: list[Extent | None] = []
-        if max_start[row] is not None:
-            extents.append(Extent(max_start[row], max_end[row]))
-            extents.extend(Extent(e["start"], e["end"]) for e in min_extents[row] or ())
-        cleaned = remover.clean_strings([max_content[row] or "", *minimal], extents, document)
-        max_content[row] = cleaned[0]
-        min_contents[row] = cleaned[1:]
+        if start is not None:
+            extents.append(Extent(start, rule[C.max_end][i]))
+            extents.extend(Extent(e["start"], e["end"]) for e in minimal_extents or ())
+        minimal = rule[C.norm_min_contents][i] or []
+        strings = remover.clean_strings([rule[C.norm_content][i] or "", *minimal], extents, document)
+        ruled_contents.append(strings[0])
+        ruled_minimal.append(strings[1:])
         if extents:
-            max_start[row] = extents[0].start  # type: ignore[union-attr]
-            min_extents[row] = [{"start": e.start, "end": e.end} for e in extents[1:]]  # type: ignore[union-attr]
-    # A text row's list columns as a template set's table writes them (an empty list, never null).
-    for row in text_rows:
-        if min_extents[row] is None:
-            min_extents[row] = []
-    optional = _optional_instances(fills, kinds, max_content)
+            start = extents[0].start  # type: ignore[union-attr]
+            minimal_extents = [{"start": e.start, "end": e.end} for e in extents[1:]]  # type: ignore[union-attr]
+        ruled_starts.append(start)
+        # A text row's list columns as a template set's table writes them (an empty list, never null).
+        ruled_extents.append([] if minimal_extents is None else minimal_extents)
+
+    # Each column: the input's value, a plain fill's (a distinct string's, or an empty list) or a
+    # ruled fill's, taken from one pool.
+    plain_rows = text_rows[plain]
+
+    def pooled(
+        name: str, plain_values: pa.Array | None, plain_index: np.ndarray | int, ruled: list
+    ) -> pa.Array:
+        kind = FILLS.field(name).type
+        index = np.arange(n, dtype=np.int64)
+        pool, offset = [column[name]], n
+        if plain_values is not None:
+            index[plain_rows] = offset + plain_index
+            pool.append(plain_values)
+            offset += len(plain_values)
+        index[rule_rows] = offset + np.arange(k)
+        pool.append(pa.array(ruled, kind))
+        return pa.concat_arrays(pool).take(pa.array(index))
+
+    contents_out = pooled(C.norm_content, cleaned, codes[plain], ruled_contents)
+    empty = pa.array([[]], FILLS.field(C.norm_min_contents).type)
+    minimal_out = pooled(C.norm_min_contents, empty, 0, ruled_minimal)
+    starts_out = pooled(C.max_start, None, 0, ruled_starts)
+    empty = pa.array([[]], FILLS.field(C.min_extents).type)
+    extents_out = pooled(C.min_extents, empty, 0, ruled_extents)
     replaced = {
-        C.instance_optional: optional,
-        C.max_content: max_content,
-        C.min_contents: min_contents,
-        C.norm_content: max_content,
-        C.norm_min_contents: min_contents,
-        C.max_start: max_start,
-        C.min_extents: min_extents,
+        C.instance_optional: _optional_instances(fills, column[C.kind], contents_out),
+        C.max_content: contents_out,
+        C.min_contents: minimal_out,
+        C.norm_content: contents_out,
+        C.norm_min_contents: minimal_out,
+        C.max_start: starts_out,
+        C.min_extents: extents_out,
     }
     table = fills
     for name, values in replaced.items():
         index = FILLS.get_field_index(name)
-        table = table.set_column(index, FILLS.field(index), pa.array(values, type=FILLS.field(index).type))
+        table = table.set_column(index, FILLS.field(index), values)
     return table
 
 
-def _optional_instances(fills: pa.Table, kinds: list[str], contents: list[str | None]) -> list[bool]:
+_REMOVAL_COLUMNS = (
+    C.kind,
+    C.doc_id,
+    C.norm_content,
+    C.norm_min_contents,
+    C.max_start,
+    C.max_end,
+    C.min_extents,
+)
+
+
+def _optional_instances(fills: pa.Table, kinds: pa.Array, contents: pa.Array) -> pa.Array:
     """Each row's ``instance_optional``: its instance has an ``OBJ_STATUS`` fill reading ``OPTIONAL``
-    (a set fill's value, a text fill's compared content), as ``Instance.optional`` says."""
-    slots = fills.column(C.slot).to_pylist()
-    values = fills.column(C.content).to_pylist()
+    (a set fill's value, a text fill's compared content), as ``Instance.optional`` says. Slot names
+    are upper-cased once each; only the rows of an ``OBJ_STATUS`` slot are looked at in Python."""
+    n = fills.num_rows
+    slots = pc.dictionary_encode(fills.column(C.slot).combine_chunks())
+    status = np.array([name.upper() == OPTIONAL_STATUS_SLOT for name in slots.dictionary.to_pylist()], bool)
+    if not status.any():
+        return pa.array(np.zeros(n, bool))
+    codes = _numpy(pc.fill_null(slots.indices, -1)).astype(np.int64)
+    candidates = np.flatnonzero((codes >= 0) & np.append(status, False)[codes])
+    where = pa.array(candidates, pa.int64())
+    values = fills.column(C.content).take(where).to_pylist()
+    cleaned = contents.take(where).to_pylist()
     keys = list(
         zip(
             fills.column(C.instance_type).to_pylist(),
@@ -165,23 +254,102 @@ def _optional_instances(fills: pa.Table, kinds: list[str], contents: list[str | 
         )
     )
     optional = set()
-    for row, slot in enumerate(slots):
-        if slot is None or slot.upper() != OPTIONAL_STATUS_SLOT:
-            continue
-        kind = kinds[row]
-        value = values[row] if kind == "set" else contents[row] if kind == "text" else ""
+    for row, kind, value, content in zip(
+        candidates, kinds.take(where).to_pylist(), values, cleaned, strict=True
+    ):
+        value = value if kind == "set" else content if kind == "text" else ""
         if (value or "").strip().upper() == OPTIONAL_STATUS_VALUE:
             optional.add(keys[row])
-    return [key in optional for key in keys] if optional else [False] * len(keys)
+    return pa.array([key in optional for key in keys] if optional else np.zeros(n, bool), pa.bool_())
 
 
 # --- helpers -------------------------------------------------------------------------------------------
+
+
+class _DocumentColumns:
+    """A corpus as arrays: document ids, text lengths, and every section's start and end keyed by its
+    document (``document * span + offset``, sorted); ``get`` builds a document on demand."""
+
+    def __init__(
+        self, ids: list[str], lengths: np.ndarray, owners: np.ndarray, starts: np.ndarray, ends: np.ndarray
+    ) -> None:
+        self.ids = pa.array(ids, pa.string())
+        self.unique = len(set(ids)) == len(ids)
+        self.rows = {doc_id: row for row, doc_id in enumerate(ids)}  # the last of a repeated id, as by_id
+        self.lengths = lengths.astype(np.int64)
+        self.span = int(max(lengths.max(initial=0), starts.max(initial=0), ends.max(initial=0))) + 1
+        self.usable = self.unique and not (starts < 0).any() and not (ends < 0).any()
+        self.starts = np.sort(owners * self.span + starts)
+        self.ends = np.sort(owners * self.span + ends)
+        self.built: dict[str, Document] = {}
+        self.build: Callable[[int], Document] = lambda row: None  # type: ignore[assignment,return-value]
+
+    @classmethod
+    def of_corpus(cls, corpus: Corpus) -> _DocumentColumns:
+        documents = corpus.documents
+        sections = [(row, s.start, s.end) for row, d in enumerate(documents) for s in d.sections]
+        owners, starts, ends = (np.array([s[i] for s in sections], np.int64) for i in range(3))
+        lengths = np.array([len(d.text) for d in documents], np.int64)
+        columns = cls([d.doc_id for d in documents], lengths, owners, starts, ends)
+        columns.build = documents.__getitem__
+        return columns
+
+    @classmethod
+    def of_table(cls, table: pa.Table) -> _DocumentColumns:
+        sections = table.column(C.sections).combine_chunks()
+        flat = pc.list_flatten(sections)
+        owners = _numpy(pc.list_parent_indices(sections)).astype(np.int64)
+        starts, ends = (
+            _numpy(pc.fill_null(flat.field(name), -1)).astype(np.int64) for name in ("start", "end")
+        )
+        lengths = _numpy(pc.utf8_length(table.column(C.text))).astype(np.int64)
+        columns = cls(table.column(C.doc_id).to_pylist(), lengths, owners, starts, ends)
+
+        def build(row: int) -> Document:
+            values = table.slice(row, 1).to_pylist()[0]
+            sections = tuple(Section(**section) for section in values[C.sections] or ())
+            return Document(
+                values[C.doc_id], values[C.text], values[C.doc_offset], values[C.doc_line], sections
+            )
+
+        columns.build = build
+        return columns
+
+    def get(self, doc_id: str | None) -> Document | None:
+        """The document with this id (the last, if several have it), or None."""
+        document = self.built.get(doc_id)  # type: ignore[arg-type]
+        if document is None:
+            row = self.rows.get(doc_id)  # type: ignore[arg-type]
+            if row is None:
+                return None
+            document = self.built[doc_id] = self.build(row)  # type: ignore[index]
+        return document
+
+    def nothing_inside(self, doc_ids: pa.Array, starts: pa.Array, ends: pa.Array) -> np.ndarray:
+        """For each fill, whether its extent's document text has nothing to white out: no document,
+        no extent, an extent off its document (the rule then works in the content string), or no
+        section starting in ``[start, end)`` or ending in ``(start, end)``."""
+        rows = pc.index_in(doc_ids, value_set=self.ids)
+        valid = _numpy(rows.is_valid()) & _numpy(starts.is_valid()) & _numpy(ends.is_valid())
+        if not valid.any():
+            return np.ones(len(doc_ids), bool)
+        if not self.usable:
+            return ~valid
+        row = _numpy(pc.fill_null(rows, 0)).astype(np.int64)
+        start = _numpy(pc.fill_null(starts, 0)).astype(np.int64)
+        end = _numpy(pc.fill_null(ends, 0)).astype(np.int64)
+        inside = valid & (start >= 0) & (start <= end) & (end <= self.lengths[row])
+        low, high = row * self.span + start, row * self.span + end
+        starting = np.searchsorted(self.starts, high, "left") - np.searchsorted(self.starts, low, "left")
+        ending = np.searchsorted(self.ends, high, "left") - np.searchsorted(self.ends, low, "right")
+        return ~inside | ((starting == 0) & (ending == 0))
 
 
 class _Remover:
     """One removal pass: the options compiled once and a section index per document, built on demand."""
 
     def __init__(self, corpus: Corpus | None, options: RemovalOptions) -> None:
+        self.documents: Corpus | _DocumentColumns | dict[str, Document]
         self.documents = corpus.by_id() if corpus is not None else {}
         self.punctuation = frozenset(options.punctuation)
         self.indexes: dict[str, _SectionIndex] = {}
@@ -335,6 +503,10 @@ def _white_out_elements(text: str) -> str:
     if "<" not in text:
         return text
     return _ELEMENT.sub(lambda match: " " * len(match.group(0)), text)
+
+
+def _numpy(values: pa.Array | pa.ChunkedArray) -> np.ndarray:
+    return np.asarray(values.to_numpy(zero_copy_only=False))
 
 
 def _is_word(ch: str) -> bool:

@@ -16,8 +16,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
+import numpy as np
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from pipeline.core.measures import CATEGORIES, Counts, f_measure, measures, percent
 from schemas import COUNT_COLUMNS, MEASURE_COLUMNS, SCORES, C, table_from_rows
@@ -41,8 +43,115 @@ def score_table(tallies: pa.Table, beta: float = 1.0) -> pa.Table:
     """The ``scores`` artifact: counts and measures by total, document, type, slot and object type.
 
     Fill points (every aspect but ``object``) make the total, document, type and slot scores; object
-    points make the object scores. Every document and type that has any point gets a row.
+    points make the object scores. Every document and type that has any point gets a row. Groups come
+    in order of first appearance; counted on the table's columns (:func:`_score_table_frame`, the same
+    rows from a pandas frame, serves tallies with a null key).
     """
+    keys = [C.doc_id, C.instance_type, C.slot]
+    if any(tallies.column(k).null_count for k in keys[:2]) or tallies.num_rows == 0:
+        return _score_table_frame(tallies, beta)
+    aspect = tallies.column(C.aspect)
+    is_object = pc.equal(aspect, OBJECT).to_numpy(zero_copy_only=False)
+    if pc.any(pc.is_null(pc.filter(tallies.column(C.slot), pa.array(~is_object)))).as_py():
+        return _score_table_frame(tallies, beta)
+    category = pc.index_in(tallies.column(C.category), value_set=pa.array(CATEGORIES))
+    if category.null_count:
+        return _score_table_frame(tallies, beta)
+    cats = category.to_numpy(zero_copy_only=False).astype(np.int64)
+    fills = ~is_object
+    doc, doc_names = _first_appearance(tallies.column(C.doc_id))
+    type_, type_names = _first_appearance(tallies.column(C.instance_type))
+    slot_codes, slot_names = _first_appearance(tallies.column(C.slot).fill_null(""))
+    # Slots: (type, slot) pairs of fill points, in order of first appearance.
+    pair = type_ * len(slot_names) + slot_codes
+    pair_first = _first_rows(pair[fills])
+    fill_rows = np.flatnonzero(fills)
+    pairs = pair[fill_rows[pair_first]]
+    pair_code = np.full(len(type_names) * len(slot_names), -1, dtype=np.int64)
+    pair_code[pairs] = np.arange(len(pairs))
+    # Object types, in order of first appearance among object points.
+    object_rows = np.flatnonzero(is_object)
+    object_first = object_rows[_first_rows(type_[object_rows])]
+    object_types = type_[object_first]
+    object_code = np.full(len(type_names), -1, dtype=np.int64)
+    object_code[object_types] = np.arange(len(object_types))
+
+    def counts(group: np.ndarray, rows: np.ndarray, n: int) -> np.ndarray:
+        return np.bincount(group[rows] * 6 + cats[rows], minlength=n * 6).reshape(n, 6)
+
+    blocks = [
+        ("total", counts(np.zeros(len(cats), np.int64), fill_rows, 1), None, None, None),
+        ("document", counts(doc, fill_rows, len(doc_names)), doc_names, None, None),
+        ("type", counts(type_, fill_rows, len(type_names)), None, type_names, None),
+        (
+            "slot",
+            counts(pair_code[pair], fill_rows, len(pairs)),
+            None,
+            type_names.take(pa.array(pairs // len(slot_names))),
+            slot_names.take(pa.array(pairs % len(slot_names))),
+        ),
+        (OBJECT, counts(object_code[type_], object_rows, len(object_types)), None,
+         type_names.take(pa.array(object_types)), None),
+    ]  # fmt: skip
+    scope, doc_ids, types, slots, all_counts = [], [], [], [], []
+    for name, block, d, t, sl in blocks:
+        n = len(block)
+        scope.append(pa.array([name] * n, pa.string()))
+        doc_ids.append(d if d is not None else pa.nulls(n, pa.string()))
+        types.append(t if t is not None else pa.nulls(n, pa.string()))
+        slots.append(sl if sl is not None else pa.nulls(n, pa.string()))
+        all_counts.append(block)
+    table_counts = np.concatenate(all_counts)
+    arrays = {
+        C.scope: pa.concat_arrays(scope),
+        C.doc_id: pa.concat_arrays([a.cast(pa.string()) for a in doc_ids]),
+        C.instance_type: pa.concat_arrays([a.cast(pa.string()) for a in types]),
+        C.slot: pa.concat_arrays([a.cast(pa.string()) for a in slots]),
+        **measure_columns(table_counts, beta),
+    }
+    return pa.Table.from_arrays([arrays[name] for name in SCORES.names], schema=SCORES)
+
+
+def measure_columns(counts: np.ndarray, beta: float = 1.0) -> dict[str, pa.Array]:
+    """Counts (n x 6, in ``CATEGORIES`` order), POS, ACT and every measure as columns: ``measures``
+    on arrays, the same float operations in the same order (nulls where undefined)."""
+    cor, inc, par, mis, spu, non = (counts[:, i] for i in range(6))
+    pos, act = cor + inc + par + mis, cor + inc + par + spu
+    b2 = beta * beta
+
+    def ratio(numerator: np.ndarray, denominator: np.ndarray) -> pa.Array:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            values = numerator / denominator
+        return pa.array(values, pa.float64(), mask=denominator == 0)
+
+    columns = {"COR": cor, "INC": inc, "PAR": par, "MIS": mis, "SPU": spu, "NON": non, "POS": pos, "ACT": act}
+    out: dict[str, pa.Array] = {k: pa.array(v, pa.int64()) for k, v in columns.items()}
+    out["REC"] = ratio(cor + 0.5 * par, pos)
+    out["PRE"] = ratio(cor + 0.5 * par, act)
+    out["F"] = ratio((b2 + 1.0) * (cor + 0.5 * par), b2 * pos + act)
+    out["UND"] = ratio(mis, pos)
+    out["OVG"] = ratio(spu, act)
+    out["SUB"] = ratio(inc + 0.5 * par, cor + par + inc)
+    out["ERR"] = ratio(inc + 0.5 * par + mis + spu, cor + par + inc + mis + spu)
+    return out
+
+
+def _first_appearance(column: pa.ChunkedArray) -> tuple[np.ndarray, pa.Array]:
+    """Codes of a string column numbered in order of first appearance, and the distinct values."""
+    encoded = column.combine_chunks().dictionary_encode()
+    return encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64), encoded.dictionary
+
+
+def _first_rows(codes: np.ndarray) -> np.ndarray:
+    """The row of each distinct code's first appearance, in order of appearance."""
+    if len(codes) == 0:
+        return np.zeros(0, dtype=np.int64)
+    _, first = np.unique(codes, return_index=True)
+    return np.sort(first)
+
+
+def _score_table_frame(tallies: pa.Table, beta: float = 1.0) -> pa.Table:
+    """:func:`score_table` from a pandas frame, group by group (tallies with a null key)."""
     frame = tallies.to_pandas()
     fills = slot_points(frame)
     objects = frame[frame[C.aspect] == OBJECT]

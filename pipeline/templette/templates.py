@@ -55,6 +55,16 @@ def parse_template_set(text: str, source: str = "<string>") -> TemplateSet:
     return _Parser(source).parse(_tokenize(text, source))
 
 
+def parse_lines(lines: list[str], source: str, first: int) -> TemplateSet:
+    """Parse some lines of a template file, numbered from ``first`` (the line of ``lines[0]``).
+
+    Lines from one instance header up to the next parse as that instance does in the whole file
+    (a header token resets the tokenizer's and the parser's state); only a duplicate of an instance
+    elsewhere in the file goes unnoticed.
+    """
+    return _Parser(source).parse(_tokenize_lines(lines, source, first))
+
+
 def read_template_set(path: str | Path, encoding: str = "utf-8") -> TemplateSet:
     """Read and parse a template file, decoding it strictly (see :func:`pipeline.core.corpus.decode_text`)."""
     return parse_template_set(read_input(path, encoding, "template set"), str(path))
@@ -113,8 +123,13 @@ class _Token(NamedTuple):
 
 def _tokenize(text: str, source: str) -> Iterator[_Token]:
     """All tokens of ``text`` in order; only ``\\n`` ends a line, so line numbers match editors."""
+    return _tokenize_lines(text.split("\n"), source, 1)
+
+
+def _tokenize_lines(lines: list[str], source: str, first: int) -> Iterator[_Token]:
+    """All tokens of ``lines``, numbered from ``first``."""
     after_slot = False
-    for number, line in enumerate(text.split("\n"), start=1):
+    for number, line in enumerate(lines, start=first):
         tokens = _common_line(line, number)
         for token in _scan_line(line, number, source, after_slot) if tokens is None else tokens:
             after_slot = token.kind == "slot"

@@ -36,8 +36,9 @@ def check_paths(checks: Iterable[tuple[str, str | Path | None, str]]) -> None:
     output file that is one of the inputs (the scores would overwrite what they were made from).
     """
     checks = [(option, Path(path), kind) for option, path, kind in checks if path is not None]
+    probed: set[int] = set()  # the file systems that took a new directory (see ``_creatable``)
     for option, path, kind in checks:
-        problem = path_problem(path, kind)
+        problem = path_problem(path, kind, probed)
         if problem:
             raise InputError(str(path), 0, f"{problem} ({option})")
     seen: dict[Path, tuple[str, str]] = {}
@@ -57,13 +58,14 @@ def check_paths(checks: Iterable[tuple[str, str | Path | None, str]]) -> None:
         seen.setdefault(resolved, (option, kind))
 
 
-def path_problem(path: str | Path, kind: str) -> str | None:
+def path_problem(path: str | Path, kind: str, probed: set[int] | None = None) -> str | None:
     """What stops ``path`` from serving as ``kind`` (one of the four kinds above), or None.
 
     A name the system refuses outright (too long, a NUL character) is a problem too, not a crash.
+    ``probed``: the devices already known to take a new directory, when many paths are checked at once.
     """
     try:
-        return _path_problem(Path(path), kind)
+        return _path_problem(Path(path), kind, set() if probed is None else probed)
     except OSError as error:
         return f"cannot be used: {error.strerror or error}"
     except ValueError as error:
@@ -72,7 +74,7 @@ def path_problem(path: str | Path, kind: str) -> str | None:
         return f"cannot be used: {error}"
 
 
-def _path_problem(path: Path, kind: str) -> str | None:
+def _path_problem(path: Path, kind: str, probed: set[int]) -> str | None:
     if kind == INPUT_FILE:
         if path.is_dir():
             return "is a directory; expected a file to read"
@@ -93,15 +95,15 @@ def _path_problem(path: Path, kind: str) -> str | None:
         if path.exists() and not path.is_file():
             return "is not a regular file; expected a file to write (iescore replaces it)"
         # Files are written to a temporary file beside them and renamed: the directory must be writable.
-        return _creatable(path.parent)
+        return _creatable(path.parent, probed)
     if kind == OUTPUT_DIRECTORY:
         if path.exists() and not path.is_dir():
             return "is a file; expected a directory to write into"
-        return _creatable(path)
+        return _creatable(path, probed)
     raise ValueError(f"unknown path kind {kind!r}")
 
 
-def _creatable(directory: Path) -> str | None:
+def _creatable(directory: Path, probed: set[int]) -> str | None:
     """Whether ``directory`` exists writable or can be made: its nearest existing ancestor decides."""
     ancestor = directory
     while not ancestor.exists() and ancestor != ancestor.parent:
@@ -112,10 +114,16 @@ def _creatable(directory: Path) -> str | None:
         return f"cannot be written: {ancestor} is not writable"
     # Permission bits are not the whole story (a read-only mount, /proc, which root "may" write): make a
     # directory there and take it away again, as writing will need.
+    # A file system that took such a directory once is taken at its permission bits for the other
+    # paths checked with it (a campaign checks a thousand; making a directory can take milliseconds).
+    device = ancestor.stat().st_dev
+    if device in probed:
+        return None
     try:
         os.rmdir(tempfile.mkdtemp(prefix=".iescore-check-", dir=ancestor))
     except OSError as error:
         return f"cannot be written: {ancestor}: {error.strerror or error}"
+    probed.add(device)
     return None
 
 

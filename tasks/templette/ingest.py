@@ -4,14 +4,9 @@ from __future__ import annotations
 
 import pyarrow as pa
 
-from pipeline.core.corpus import read_corpus, read_stream
-from pipeline.templette.checks import (
-    check_against_corpus,
-    check_reference_not_empty,
-    check_single_alternatives,
-)
-from pipeline.templette.tables import corpus_from_table, corpus_to_table, template_set_to_table
-from pipeline.templette.templates import check_pointers, read_template_set
+from pipeline.core.corpus import read_corpus, read_input, read_stream
+from pipeline.templette.columns import read_fills
+from pipeline.templette.tables import corpus_to_table
 from tasks.core.base import Stage
 
 
@@ -35,24 +30,25 @@ class IngestCorpus(Stage):
 
 
 class IngestTemplates(Stage):
-    """Read a template set into the ``fills`` artifact, checked against its corpus when one is given."""
+    """Read a template set into the ``fills`` artifact, checked against its corpus when one is given.
+
+    A file of common lines is read into columns and checked on them
+    (:mod:`pipeline.templette.columns`); any other file, or one whose checks cannot be told to pass
+    that way, is parsed into a template set and checked on it (which raises the errors).
+    """
 
     STAGE = "IngestTemplates"
     VERSION = 2  # 2: an empty reference is bad input
     OUTPUTS = ("fills",)
 
     def produce(self) -> dict[str, pa.Table]:
-        template_set = read_template_set(
-            self.input_file("templates"), encoding=self.options.get("encoding", "utf-8")
+        path = self.input_file("templates")
+        text = read_input(path, self.options.get("encoding", "utf-8"), "template set")
+        table = read_fills(
+            text,
+            str(path),
+            self.options.get("role"),
+            self.input_table("corpus"),
+            bool(self.options.get("unsegmented")),
         )
-        check_pointers(template_set)
-        if self.options.get("role") == "hypothesis":
-            check_single_alternatives(template_set)
-        else:
-            check_reference_not_empty(template_set)
-        documents = self.input_table("corpus")
-        if documents is not None:
-            check_against_corpus(
-                template_set, corpus_from_table(documents), bool(self.options.get("unsegmented"))
-            )
-        return {"fills": template_set_to_table(template_set)}
+        return {"fills": table}

@@ -14,9 +14,8 @@ from pipeline.templette.removal import (
     DEFAULT_PREMODIFIERS,
     DEFAULT_PUNCTUATION,
     RemovalOptions,
-    remove_non_evaluated_table,
+    remove_non_evaluated_columns,
 )
-from pipeline.templette.tables import corpus_from_table
 from schemas import FILLS
 from tasks.core.base import Stage
 
@@ -33,8 +32,7 @@ class RemoveNonEvaluated(Stage):
         )
         fills = self.input_table("fills")
         documents = self.input_table("corpus")  # None when the spec has no corpus
-        corpus = corpus_from_table(documents) if documents is not None else None
-        table = remove_non_evaluated_table(fills, corpus, options)
+        table = remove_non_evaluated_columns(fills, documents, options)
         # Keep what the input's metadata says (e.g. the extent unit) under what a fills table states
         # itself (its schema's metadata and source).
         source = (fills.schema.metadata or {}).get(b"source", b"")

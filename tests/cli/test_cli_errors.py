@@ -26,6 +26,7 @@ from tasks.core.arguments import (
     OUTPUT_DIRECTORY,
     OUTPUT_FILE,
     HelpFormatter,
+    check_paths,
     path_problem,
 )
 
@@ -438,6 +439,29 @@ def test_path_problems(places: dict[str, Path]) -> None:
     assert path_problem(directory, INPUT_DIRECTORY) is None
     if Path("/dev/null").exists():
         assert path_problem("/dev/null", OUTPUT_FILE).startswith("is not a regular file")
+
+
+def test_many_output_paths_make_one_probe_directory_per_file_system(
+    places: dict[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A campaign checks a thousand output paths before any work; making and removing a directory to
+    # see that the file system takes one is done once for them all (it took 3 s for 1,010 paths).
+    import tasks.core.arguments as arguments
+
+    made = []
+    real = arguments.tempfile.mkdtemp
+
+    def counting(*args: object, **kwargs: object) -> str:
+        made.append(kwargs.get("dir"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(arguments.tempfile, "mkdtemp", counting)
+    directory = places["dir"]
+    check_paths([(f"--out{i}", directory / f"system{i}" / "scores.json", OUTPUT_FILE) for i in range(50)])
+    assert len(made) == 1
+    # Each check on its own still probes.
+    assert path_problem(directory / "one.json", OUTPUT_FILE) is None
+    assert len(made) == 2
 
 
 # --- help --------------------------------------------------------------------------------------------

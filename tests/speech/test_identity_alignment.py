@@ -2,8 +2,8 @@
 
 ``identity_alignment`` finds the words of a whole corpus with array operations; the aligner's
 :func:`pipeline.speech.align.document_items` finds them run by run. On random documents (nested
-extractable and non-extractable sections, stray tags, edge punctuation, dashes, non-ASCII letters
-and blanks) both give the same words and spans, column for column.
+extractable and non-extractable sections, stray tags, edge punctuation (long runs too), dashes,
+non-ASCII letters and blanks) both give the same words and spans, column for column.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ PIECES = [
     "<B>x</B>", "<ANNOTATION> gone </ANNOTATION>", "<ANNOTATION>n <TEXT> back </TEXT>m</ANNOTATION>",
     "w<BR/>v", "<!-- c -->", "a<b", " ", "  ", "\n",
     "\u00a0", "\u2003", "\t", ",", ".", "?!", '"q"', "x-", "-y", "<", "1 < 2",
+    "((((((((((deep))))))))))", '"`([.,;:!?"a', "b!?.,;:)]`\"(",  # more edge marks than 8 steps
 ]  # fmt: skip
 
 

@@ -17,9 +17,10 @@ from pipeline.templette.removal import (
     DEFAULT_PUNCTUATION,
     RemovalOptions,
     remove_non_evaluated,
+    remove_non_evaluated_columns,
     remove_non_evaluated_table,
 )
-from pipeline.templette.tables import template_set_to_table
+from pipeline.templette.tables import corpus_to_table, template_set_to_table
 
 WORDS = ["the", "a", "and", "Egypt", "O'Brien", "(cup)", "1,100", "--", "final.", "optional", "OPTIONAL,"]
 BODY = " ".join(WORDS) + " <ANNOTATION> noise </ANNOTATION> " + " ".join(reversed(WORDS))
@@ -78,6 +79,73 @@ def test_column_removal_agrees_with_template_set_removal(
     expected = template_set_to_table(remove_non_evaluated(template_set, corpus, options))
     got = remove_non_evaluated_table(template_set_to_table(template_set), corpus, options)
     assert got.equals(expected)
+    documents = corpus_to_table(corpus) if corpus is not None else None
+    assert remove_non_evaluated_columns(template_set_to_table(template_set), documents, options).equals(
+        expected
+    )
+
+
+# Plain fills (one word or a few, no premodifier) whose extents start or end at or inside the tags
+# of non-extractable sections, lie inside them, enclose them or meet none: the column path decides
+# which fills need the rule by the sections starting or ending inside their extents.
+@st.composite
+def annotated_corpora(draw: st.DrawFn) -> tuple[str, list[tuple[int, int]]]:
+    """A corpus of two documents (D1, D2) and the span of every token of D1 (tags are tokens)."""
+    tokens: list[str] = []
+    for _ in range(draw(st.integers(1, 8))):
+        if draw(st.booleans()):
+            inner = draw(st.lists(st.sampled_from(["noise", "cup", "Egypt,"]), min_size=1, max_size=2))
+            tokens += ["<ANNOTATION>", *inner, "</ANNOTATION>"]
+        else:
+            tokens.append(draw(st.sampled_from(["Egypt", "cup", "2-0", "O'Brien", "(final)"])))
+    head = "<DOC><DOCNO> D1 </DOCNO><TEXT>"
+    spans, position = [], len(head)
+    for token in tokens:
+        spans.append((position, position + len(token)))
+        position += len(token) + 1
+    text = head + " ".join(tokens) + "</TEXT></DOC>\n<DOC><DOCNO> D2 </DOCNO><TEXT>cup</TEXT></DOC>\n"
+    return text, spans
+
+
+@settings(max_examples=300, deadline=None)
+@given(annotated_corpora(), st.data())
+def test_plain_fills_meeting_sections_are_cleaned_as_by_the_rule(
+    corpus_spans: tuple[str, list[tuple[int, int]]], data: st.DataObject
+) -> None:
+    text, spans = corpus_spans
+    corpus = parse_corpus(text)
+    fills = []
+    for _ in range(data.draw(st.integers(1, 6))):
+        first = data.draw(st.integers(0, len(spans) - 1))
+        last = data.draw(st.integers(first, len(spans) - 1))
+        start = spans[first][0] + data.draw(st.sampled_from([0, 0, 1, 2, -1]))
+        end = spans[last][1]
+        # Mostly the text under the extent: one starting inside an end tag ("/ANNOTATION> cup") has no
+        # "<" but a section ending inside it, so its document text is whited out in part.
+        raw = corpus.documents[0].text[start:end] if data.draw(st.booleans()) else "cup"
+        fills.append(TextFill(raw, (Extent(start, end),) if start < end else ()))
+    doc_id = data.draw(st.sampled_from(["D1", "D1", "D2", "D9"]))
+    instance = Instance(Pointer("EVENT", doc_id, "1"), (Slot("WINNER", (tuple(fills),)),), 1)
+    template_set = TemplateSet((instance,), "t.tpl")
+    options = RemovalOptions()
+    expected = template_set_to_table(remove_non_evaluated(template_set, corpus, options))
+    table = template_set_to_table(template_set)
+    assert remove_non_evaluated_table(table, corpus, options).equals(expected)
+    assert remove_non_evaluated_columns(table, corpus_to_table(corpus), options).equals(expected)
+
+
+def test_a_fill_around_an_annotation_is_whited_out_by_the_column_path() -> None:
+    # By hand: "cup <ANNOTATION> noise </ANNOTATION> Egypt" -- the annotation (tags and text, 32
+    # characters: 12 + 1 + 5 + 1 + 13) lies inside the fill's extent and becomes spaces; "cup" and
+    # "Egypt" stay.
+    body = "cup <ANNOTATION> noise </ANNOTATION> Egypt"
+    text = f"<DOC><DOCNO> D1 </DOCNO><TEXT>{body}</TEXT></DOC>"
+    start = text.index("cup")
+    fill = TextFill(body, (Extent(start, start + len(body)),))
+    instance = Instance(Pointer("EVENT", "D1", "1"), (Slot("WINNER", ((fill,),)),), 1)
+    table = template_set_to_table(TemplateSet((instance,), "t.tpl"))
+    removed = remove_non_evaluated_columns(table, corpus_to_table(parse_corpus(text)), RemovalOptions())
+    assert removed.column("norm_content").to_pylist() == ["cup " + " " * 32 + " Egypt"]
 
 
 def test_removal_can_make_an_instance_optional() -> None:

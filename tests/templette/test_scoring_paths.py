@@ -45,7 +45,7 @@ def fills(draw: st.DrawFn, kind: str, targets: list[Pointer]) -> object:
 
 
 @st.composite
-def instance_sets(draw: st.DrawFn, side: str, doc: str) -> list[Instance]:
+def instance_sets(draw: st.DrawFn, side: str, doc: str, alternatives: int = 2) -> list[Instance]:
     events = [Pointer("EVENT", doc, str(n + 1)) for n in range(draw(st.integers(0, 3)))]
     instances = []
     slot_kinds = {"WINNER": "text", "PLACE": "text", "RESULT": "set", "COMMENT": "text"}
@@ -54,32 +54,34 @@ def instance_sets(draw: st.DrawFn, side: str, doc: str) -> list[Instance]:
         if side == "ref" and draw(st.integers(0, 5)) == 0:
             slots.append(Slot("OBJ_STATUS", ((SetFill("OPTIONAL"),),)))
         for name in draw(st.lists(st.sampled_from(sorted(slot_kinds)), unique=True, max_size=4)):
-            count = 1 if side == "hyp" else draw(st.integers(1, 2))
+            count = 1 if side == "hyp" else draw(st.integers(1, alternatives))
             # Now and then a hypothesis fill of another kind than the reference's: they never pair.
             kind = "set" if side == "hyp" and draw(st.integers(0, 5)) == 0 else slot_kinds[name]
-            alternatives = tuple(
+            written = tuple(
                 tuple(draw(st.lists(fills(kind, []), min_size=1, max_size=2))) for _ in range(count)
             )
-            slots.append(Slot(name, alternatives, optional=side == "ref" and draw(st.integers(0, 4)) == 0))
+            slots.append(Slot(name, written, optional=side == "ref" and draw(st.integers(0, 4)) == 0))
         instances.append(Instance(pointer, tuple(slots)))
     for n in range(draw(st.integers(0, 2))):
         slots = [Slot("DOC_NR", ((TextFill(doc, (Extent(0, 2),)),),))]
         if events:
-            count = 1 if side == "hyp" else draw(st.integers(1, 2))
-            alternatives = tuple(
+            count = 1 if side == "hyp" else draw(st.integers(1, alternatives))
+            pointers = tuple(
                 tuple(draw(st.lists(fills("pointer", events), min_size=1, max_size=3, unique=True)))
                 for _ in range(count)
             )
-            slots.append(Slot("EVENT", alternatives))
+            slots.append(Slot("EVENT", pointers))
         instances.append(Instance(Pointer("TEMPLATE", doc, str(n + 1)), tuple(slots)))
     return instances
 
 
 @st.composite
-def template_set_pairs(draw: st.DrawFn) -> tuple[TemplateSet, TemplateSet]:
+def template_set_pairs(draw: st.DrawFn, alternatives: int = 2) -> tuple[TemplateSet, TemplateSet]:
+    """A reference and a hypothesis template set of one or two documents; reference slots have up to
+    ``alternatives`` fill-alternatives."""
     docs = ["D1", "D2"][: draw(st.integers(1, 2))]
-    ref = [i for doc in docs for i in draw(instance_sets("ref", doc))]
-    hyp = [i for doc in docs for i in draw(instance_sets("hyp", doc))]
+    ref = [i for doc in docs for i in draw(instance_sets("ref", doc, alternatives))]
+    hyp = [i for doc in docs for i in draw(instance_sets("hyp", doc, alternatives))]
     return TemplateSet(tuple(ref), "ref.tpl"), TemplateSet(tuple(hyp), "hyp.tpl")
 
 
