@@ -440,31 +440,27 @@ def _embedded_rows(report: CampaignReport, systems: list[str]) -> dict[str, Any]
     rows = report.pairing_rows
     assert rows is not None
     doc_ids = [document.doc_id for document in report.documents]
-    doc_pos = pd.Index(doc_ids, dtype=object).get_indexer(rows.column("doc_id").to_pylist())
-    sys_pos = pd.Index(systems, dtype=object).get_indexer(rows.column("system").to_pylist())
+    doc_pos = _positions(rows.column("doc_id"), doc_ids)
+    sys_pos = _positions(rows.column("system"), systems)
     order = np.lexsort((np.arange(rows.num_rows), sys_pos, doc_pos))
     rows = rows.take(pa.array(order))
     doc_pos, sys_pos = doc_pos[order], sys_pos[order]
-    column = {
-        name: rows.column(name).to_pylist() for name in ("instance_type", "slot", "ref", "hyp", "categories")
-    }
     types, slots, refs, hyps, categories_of = (
-        np.array(column[name], dtype=object) for name in ("instance_type", "slot", "ref", "hyp", "categories")
+        rows.column(name).to_numpy(zero_copy_only=False)
+        for name in ("instance_type", "slot", "ref", "hyp", "categories")
     )
     table = _StringTable()
-    for value in sorted(set(column["instance_type"])):
+    for value in sorted(pc.unique(rows.column("instance_type")).to_pylist()):
         table.add(value)
-    for value in sorted({slot for slot in column["slot"] if slot is not None}):
+    for value in sorted(pc.unique(pc.drop_null(rows.column("slot"))).to_pylist()):
         table.add(value)
-    categories = sorted(set(column["categories"]))
+    categories = sorted(pc.unique(rows.column("categories")).to_pylist())
     disagreeing = [table.add(value) for value in categories if is_disagreement(value)]
     for value in categories:
         table.add(value)
-    known = pd.Index(table.strings, dtype=object)
     type_index, slot_index, category_index = (
-        known.get_indexer(values) for values in (types, slots, categories_of)
+        _positions(rows.column(name), table.strings) for name in ("instance_type", "slot", "categories")
     )
-    slot_index[pd.isna(slots)] = -1
 
     def ends(side: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         start = rows.column(f"{side}_start")
@@ -475,8 +471,8 @@ def _embedded_rows(report: CampaignReport, systems: list[str]) -> dict[str, Any]
 
     ref_present, ref_first, ref_last = ends("ref")
     hyp_present, hyp_first, hyp_last = ends("hyp")
-    has_ref = np.array([value is not None for value in column["ref"]], dtype=bool)
-    has_hyp = np.array([value is not None for value in column["hyp"]], dtype=bool)
+    has_ref = pc.is_valid(rows.column("ref")).to_numpy(zero_copy_only=False)
+    has_hyp = pc.is_valid(rows.column("hyp")).to_numpy(zero_copy_only=False)
     # Each reference (document, type, slot, fill, span) numbered in order of first appearance.
     keys = pd.DataFrame(
         {"doc": doc_pos, "type": types, "slot": slots, "ref": refs, "start": ref_first, "end": ref_last}
@@ -547,6 +543,12 @@ def _embedded_rows(report: CampaignReport, systems: list[str]) -> dict[str, Any]
             }
         )
     return {"strings": strings, "systems": systems, "disagreeing": disagreeing, "documents": documents}
+
+
+def _positions(values: pa.ChunkedArray | pa.Array, known: list[str]) -> np.ndarray:
+    """Each value's position in ``known`` (distinct strings), -1 for a null or a value not there."""
+    found = pc.index_in(values, value_set=pa.array(known, pa.string()))
+    return pc.fill_null(found, -1).to_numpy(zero_copy_only=False).astype(np.int64)
 
 
 def _utf16_offsets(text: str) -> list[int] | None:
