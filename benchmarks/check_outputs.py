@@ -55,11 +55,31 @@ def produce(data: Path, out: Path) -> None:
 
 
 def compare(before: Path, after: Path) -> list[str]:
-    """What differs between two ``produce`` outputs (empty when nothing does)."""
+    """What differs between two ``produce`` outputs (empty when nothing does).
+
+    A stage whose VERSION or outputs changed writes under a new key: an artifact only before and one only
+    after of the same stage and output name, with the same table (provenance aside), are the same result
+    under a new key (printed as such, not a difference), and that stage's artifacts only after are its
+    new outputs (printed), as are the artifacts of a stage (or store cache) that had none before; stamps
+    that name the old key instead of the new one are the same. Any other file present only on one side is
+    a difference.
+    """
     problems = []
     files = {p.relative_to(before) for p in before.rglob("*") if p.is_file()}
     files_after = {p.relative_to(after) for p in after.rglob("*") if p.is_file()}
-    for missing in sorted(files ^ files_after):
+    rekeyed = _rekeyed(before, after, files - files_after, files_after - files)
+    for old_name, new_name in sorted(rekeyed.items()):
+        print(f"same content under a new key: {old_name} -> {new_name.name}")
+    moved = set(rekeyed) | set(rekeyed.values())
+    keys = {_key(old): _key(new) for old, new in rekeyed.items()}
+    stages = {name.parts[-3] for name in files if name.suffix == ".parquet" and len(name.parts) >= 3}
+    for missing in sorted((files ^ files_after) - moved):
+        if missing in files_after and missing.suffix == ".parquet" and _key(missing) in keys.values():
+            print(f"a new output of a stage under its new key: {missing}")
+            continue
+        if missing in files_after and missing.suffix == ".parquet" and missing.parts[-3] not in stages:
+            print(f"an artifact of a stage new since before: {missing}")
+            continue
         problems.append(f"only {'before' if missing in files else 'after'}: {missing}")
     for name in sorted(files & files_after):
         old, new = before / name, after / name
@@ -68,8 +88,31 @@ def compare(before: Path, after: Path) -> list[str]:
             if not (a.schema.equals(b.schema, check_metadata=True) and a.equals(b)):
                 problems.append(f"artifact differs: {name}")
         elif old.read_bytes() != new.read_bytes():
-            problems.append(f"file differs: {name}")
+            text = old.read_bytes()
+            for old_key, new_key in keys.items():
+                text = text.replace(old_key.encode(), new_key.encode())
+            if text != new.read_bytes():
+                problems.append(f"file differs: {name}")
     return problems
+
+
+def _key(path: Path) -> str:
+    return path.name.split(".", 1)[0]
+
+
+def _rekeyed(before: Path, after: Path, old: set[Path], new: set[Path]) -> dict[Path, Path]:
+    """Artifacts only before matched with those only after: same stage, output name and table content."""
+    matched: dict[Path, Path] = {}
+    for old_name in sorted(p for p in old if p.suffix == ".parquet"):
+        stage, output = old_name.parts[-3], old_name.name.split(".", 1)[1]
+        for new_name in sorted(p for p in new if p.suffix == ".parquet" and p not in matched.values()):
+            if new_name.parts[-3] != stage or new_name.name.split(".", 1)[1] != output:
+                continue
+            a, b = pq.read_table(before / old_name), pq.read_table(after / new_name)
+            if a.schema.remove_metadata().equals(b.schema.remove_metadata()) and a.equals(b):
+                matched[old_name] = new_name
+                break
+    return matched
 
 
 def main() -> None:

@@ -722,6 +722,55 @@ FAMILY_SIGNIFICANCE = _schema(
     ),
 )
 
+# --- campaign summaries' reuse records (issue 16: a rerun recomputes only what changed) ---------------
+
+SUMMARY_UNITS = _schema(
+    "summary_units",
+    "The units a campaign summary resampled, in the order its random draws take them (sorted ids): what "
+    "a later summary checks before reusing its intervals and pair tests (pipeline.campaign.reuse).",
+    _field("unit", pa.string(), "a unit id (a document id for templette and MUC campaigns)", False),
+)
+
+SUMMARY_SYSTEMS = _schema(
+    "summary_systems",
+    "One row per system of a campaign summary: its statistics over the units it has a row for, as the "
+    "summary used them, so that a later summary reads an unchanged system's statistics here instead of "
+    "recomputing them from its tallies (pipeline.campaign.reuse).",
+    _field("system", pa.string(), "system name from the campaign file", False),
+    _field(
+        "unit_positions",
+        pa.list_(pa.int64()),
+        "0-based positions, in the summary's units (summary_units), of the units the system has a "
+        "statistics row for (even of value 0), ascending",
+        False,
+    ),
+    _field(
+        "statistic_values",
+        pa.list_(pa.float64()),
+        "the system's statistics in those units, unit by unit, each unit's statistics in the family's "
+        "order (len(unit_positions) x the family's statistics)",
+        False,
+    ),
+)
+
+PAGE_VIEW = _schema(
+    "page_view",
+    "One system's rows of a campaign page's per-document view (pipeline.campaign.engine.mapping_view): "
+    "its mapping's pairings in the documents the page shows, in mapping order, as the page shows them. "
+    "A cache the page keeps in the store per mapping artifact (tasks.campaign.outputs), so a rerun reads "
+    "only the rows it shows of the systems that did not change.",
+    _field("doc_id", pa.string(), "document id", False),
+    _field("instance_type", pa.string(), "instance type of the pairing", False),
+    _field("slot", pa.string(), "slot name; null for an object (instance) pairing"),
+    _field("ref", pa.string(), "the reference fill as written (an object's pointer); null if spurious"),
+    _field("hyp", pa.string(), "the hypothesis fill as written (an object's pointer); null if missing"),
+    _field("ref_start", pa.int64(), "start of the reference fill's highlighted span; null when not shown"),
+    _field("ref_end", pa.int64(), "end (exclusive) of the reference fill's highlighted span"),
+    _field("hyp_start", pa.int64(), "start of the hypothesis fill's highlighted span; null when not shown"),
+    _field("hyp_end", pa.int64(), "end (exclusive) of the hypothesis fill's highlighted span"),
+    _field("categories", pa.string(), "the pairing's points as 'aspect:category ...'", False),
+)
+
 SCHEMAS = {
     s.metadata[b"artifact"].decode(): s
     for s in (
@@ -757,6 +806,9 @@ SCHEMAS = {
         CLEF_MENTIONS,
         CLEF_MATCHES,
         CLEF_SCORES,
+        SUMMARY_UNITS,
+        SUMMARY_SYSTEMS,
+        PAGE_VIEW,
     )
 }
 

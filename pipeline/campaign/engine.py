@@ -73,7 +73,7 @@ import json
 import math
 import re
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -81,7 +81,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pipeline.campaign import html_report, stats
+from pipeline.campaign import html_report, reuse, stats
 from pipeline.campaign.defaults import DEFAULT_OPTIONS
 from pipeline.campaign.families import FAMILIES
 from pipeline.campaign.kinds import KINDS
@@ -106,6 +106,7 @@ from schemas import (
     FAMILY_SIGNIFICANCE,
     LEADERBOARD,
     MEASURE_COLUMNS,
+    PAGE_VIEW,
     SIGNIFICANCE,
     C,
     table_from_rows,
@@ -373,20 +374,34 @@ def leaderboard(
 
     ``intervals`` (system -> measure -> Interval) fill the confidence-interval columns.
     """
-    rows = {}
-    for name, scores in systems.items():
-        total = next(row for row in scores.to_pylist() if row[C.scope] == "total")
+    rows = {name: board_row(scores, signatures[name]) for name, scores in systems.items()}
+    return ranked_board(rows, intervals)
+
+
+def board_row(scores: pa.Table, signature: str) -> dict[str, Any]:
+    """A system's leaderboard row without rank and intervals: its total counts and measures (the
+    ``total`` scope of its ``scores``) and its signature."""
+    total = next(row for row in scores.to_pylist() if row[C.scope] == "total")
+    return {**{k: total[k] for k in COUNT_COLUMNS + MEASURE_COLUMNS}, C.signature: signature}
+
+
+def ranked_board(
+    rows: Mapping[str, Mapping[str, Any]], intervals: Mapping[str, Mapping[str, Interval]] | None = None
+) -> pa.Table:
+    """The ``LEADERBOARD`` table from every system's ``board_row``, with intervals and ranks."""
+    complete = {}
+    for name, row in rows.items():
         bounds = {}
         for measure, interval in (intervals or {}).get(name, {}).items():
             bounds[f"{measure}_low"], bounds[f"{measure}_high"] = interval.low, interval.high
-        rows[name] = {
+        complete[name] = {
             C.system: name,
-            **{k: total[k] for k in COUNT_COLUMNS + MEASURE_COLUMNS},
+            **{k: row[k] for k in COUNT_COLUMNS + MEASURE_COLUMNS},
             **bounds,
-            C.signature: signatures[name],
+            C.signature: row[C.signature],
         }
-    ranked = stats.ranking({name: row[C.F] for name, row in rows.items()})
-    return table_from_rows([{**rows[name], C.rank: rank} for name, rank in ranked], LEADERBOARD)
+    ranked = stats.ranking({name: row[C.F] for name, row in complete.items()})
+    return table_from_rows([{**complete[name], C.rank: rank} for name, rank in ranked], LEADERBOARD)
 
 
 def output_name(system: str) -> str:
@@ -416,17 +431,92 @@ def campaign_statistics(
     own REC, PRE and F (their full-sample values are those the board prints). The documents resampled
     are every document with a point in any system's tallies.
     """
-    names = list(scores)
-    statistics = document_statistics(names, tallies, family)
-    _require_same_totals(statistics, scores)
+    tables = campaign_summary(list(scores), scores, signatures, tallies, resamples, seed, beta, family)
+    return tables["leaderboard"], tables["significance"]
+
+
+def campaign_summary(
+    systems: Sequence[str],
+    scores: Mapping[str, pa.Table],
+    signatures: Mapping[str, str],
+    tallies: Mapping[str, pa.Table],
+    resamples: int,
+    seed: int,
+    beta: float,
+    family: Family = TEMPLETTE,
+    previous: reuse.Previous | None = None,
+) -> dict[str, pa.Table]:
+    """``campaign_statistics``'s leaderboard and significance, and the record a later summary reuses
+    (``units``, ``systems``: ``pipeline.campaign.reuse``), for ``systems`` in campaign order.
+
+    ``scores``, ``signatures`` and ``tallies`` are needed only for the systems ``previous`` does not list
+    as unchanged: an unchanged system's statistics and leaderboard row come from ``previous``, and every
+    interval or pair test ``previous`` holds for statistics identical to today's is taken from it
+    (``reuse.same_statistics``). The tables are the same as without ``previous``.
+    """
+    unchanged = previous.unchanged if previous is not None else frozenset()
+    own, rows = {}, {}
+    for name in systems:
+        if previous is not None and name in unchanged:
+            own[name], rows[name] = previous.systems[name], previous.rows[name]
+        else:
+            table = templette_statistics(tallies[name], name)
+            own[name] = reuse.system_values(family, name, table)
+            rows[name] = board_row(scores[name], signatures[name])
+    statistics = reuse.assemble(family, own)
+    _require_same_totals(statistics, rows)
     options = {"beta": beta}
+    settings = {"resamples": resamples, "seed": seed, "family": family.name, "options": options}
+    same = reuse.same_statistics(previous, statistics, settings)
     # A system's interval depends on its own statistics only (the resampled documents are drawn the same
     # whatever the systems), so the board can be built once, with them.
-    intervals = stats.bootstrap_intervals(statistics, resamples=resamples, seed=seed, options=options)
-    board = leaderboard(scores, signatures, intervals)
+    intervals = reuse.intervals_reusing(
+        statistics,
+        same,
+        previous,
+        lambda some: stats.bootstrap_intervals(some, resamples=resamples, seed=seed, options=options),
+    )
+    board = ranked_board(rows, intervals)
     # Pairs run best ranked first: system a of each pair ranks above system b.
     ranked = statistics.select(board.column(C.system).to_pylist())
-    return board, significance_table(ranked, resamples, seed, options)
+    comparisons = reuse.comparisons_reusing(
+        ranked,
+        same,
+        previous,
+        lambda some, pairs: stats.paired_significance(
+            some, some.family.headline, resamples=resamples, seed=seed, options=options, pairs=pairs
+        ),
+    )
+    significance = _significance_rows(comparisons, family.headline, resamples, seed)
+    return {"leaderboard": board, "significance": significance, **reuse.record_tables(statistics, own)}
+
+
+def previous_summary(
+    family: Family,
+    resamples: int,
+    seed: int,
+    beta: float,
+    tables: Mapping[str, pa.Table],
+    unchanged: set[str] | frozenset[str],
+) -> reuse.Previous:
+    """A previous templette or MUC summary's tables (its four outputs) as ``reuse.Previous``, with the
+    systems whose inputs the caller found unchanged (only those the record holds are kept)."""
+    units, systems = reuse.read_record(family, tables["units"], tables["systems"])
+    rows, intervals = {}, {}
+    for row in tables["leaderboard"].to_pylist():
+        rows[row[C.system]] = {k: row[k] for k in (*COUNT_COLUMNS, *MEASURE_COLUMNS, C.signature)}
+        intervals[row[C.system]] = {
+            m: Interval(row.get(f"{m}_low"), row.get(f"{m}_high")) for m in family.measure_names
+        }
+    return reuse.Previous(
+        settings={"resamples": resamples, "seed": seed, "family": family.name, "options": {"beta": beta}},
+        units=units,
+        systems=systems,
+        rows=rows,
+        intervals=intervals,
+        comparisons=reuse.comparisons_from_table(tables["significance"]),
+        unchanged=frozenset(name for name in unchanged if name in systems and name in rows),
+    )
 
 
 def significance_table(
@@ -435,6 +525,15 @@ def significance_table(
     """The ``significance`` table of any family: every pair of systems (in ``statistics.systems`` order,
     a before b) compared on the family's headline measure."""
     headline = statistics.family.headline
+    comparisons = stats.paired_significance(
+        statistics, headline, resamples=resamples, seed=seed, options=options
+    )
+    return _significance_rows(comparisons, headline, resamples, seed)
+
+
+def _significance_rows(
+    comparisons: Sequence[stats.Comparison], headline: str, resamples: int, seed: int
+) -> pa.Table:
     rows = [
         {
             C.system_a: c.a,
@@ -446,9 +545,7 @@ def significance_table(
             C.resamples: resamples,
             C.seed: seed,
         }
-        for c in stats.paired_significance(
-            statistics, headline, resamples=resamples, seed=seed, options=options
-        )
+        for c in comparisons
     ]
     return table_from_rows(rows, SIGNIFICANCE)
 
@@ -536,8 +633,43 @@ def kind_statistics(
     ``STATISTICS`` table: the family's measures of the sums over units, ranked by its headline
     (``stats.standings``), each board measure's bootstrap interval, and every pair compared on the headline.
     ``attributes`` (system -> the kind's attribute keys and values) are shown beside the names."""
-    table = UnitStatistics.from_table(kind.family, statistics)
-    intervals = stats.bootstrap_intervals(table, resamples=resamples, seed=seed)
+    tables = kind_summary(kind, list(statistics), statistics, signatures, attributes, resamples, seed)
+    return tables["leaderboard"], tables["significance"]
+
+
+def kind_summary(
+    kind: CampaignKind,
+    systems: Sequence[str],
+    statistics: Mapping[str, pa.Table],
+    signatures: Mapping[str, str],
+    attributes: Mapping[str, Mapping[str, Any]],
+    resamples: int,
+    seed: int,
+    previous: reuse.Previous | None = None,
+) -> dict[str, pa.Table]:
+    """``kind_statistics``'s tables and the record a later summary reuses (``units``, ``systems``), for
+    ``systems`` in campaign order. ``statistics`` and ``signatures`` are needed only for the systems
+    ``previous`` does not list as unchanged (their statistics and signature come from ``previous``);
+    intervals and pair tests of statistics identical to ``previous``'s are taken from it
+    (``pipeline.campaign.reuse``). The tables are the same as without ``previous``."""
+    unchanged = previous.unchanged if previous is not None else frozenset()
+    own, signed = {}, dict(signatures)
+    for name in systems:
+        if previous is not None and name in unchanged:
+            own[name], signed[name] = previous.systems[name], previous.rows[name][C.signature]
+        else:
+            own[name] = reuse.system_values(kind.family, name, statistics[name])
+    table = reuse.assemble(kind.family, own)
+    settings = {
+        "resamples": resamples,
+        "seed": seed,
+        "family": kind.family.name,
+        "measure": kind.family.headline,
+    }
+    same = reuse.same_statistics(previous, table, settings)
+    intervals = reuse.intervals_reusing(
+        table, same, previous, lambda some: stats.bootstrap_intervals(some, resamples=resamples, seed=seed)
+    )
     rows = []
     for standing in stats.standings(table, intervals):
         shown = json.dumps(dict(attributes.get(standing.system, {})), ensure_ascii=False, sort_keys=True)
@@ -552,12 +684,50 @@ def kind_statistics(
                     C.low: interval.low,
                     C.high: interval.high,
                     C.attributes: shown,
-                    C.signature: signatures[standing.system],
+                    C.signature: signed[standing.system],
                 }
             )
     board = table_from_rows(rows, FAMILY_LEADERBOARD)
     ranked = table.select(list(dict.fromkeys(board.column(C.system).to_pylist())))
-    return board, kind_significance_table(kind, ranked, resamples, seed)
+    comparisons = reuse.comparisons_reusing(
+        ranked,
+        same,
+        previous,
+        lambda some, pairs: stats.paired_significance(
+            some, some.family.headline, resamples=resamples, seed=seed, pairs=pairs
+        ),
+    )
+    significance = _kind_significance_rows(
+        kind, ranked, _significance_rows(comparisons, kind.family.headline, resamples, seed)
+    )
+    return {"leaderboard": board, "significance": significance, **reuse.record_tables(table, own)}
+
+
+def previous_kind_summary(
+    kind: CampaignKind, resamples: int, seed: int, tables: Mapping[str, pa.Table], unchanged: set[str]
+) -> reuse.Previous:
+    """A previous summary of a registered kind (its four outputs) as ``reuse.Previous``: its record, each
+    system's signature and board intervals, its pairs; ``unchanged`` as the caller found them."""
+    units, systems = reuse.read_record(kind.family, tables["units"], tables["systems"])
+    rows: dict[str, dict[str, Any]] = {}
+    intervals: dict[str, dict[str, Interval]] = {}
+    for row in tables["leaderboard"].to_pylist():
+        rows[row[C.system]] = {C.signature: row[C.signature]}
+        intervals.setdefault(row[C.system], {})[row[C.measure]] = Interval(row[C.low], row[C.high])
+    return reuse.Previous(
+        settings={
+            "resamples": resamples,
+            "seed": seed,
+            "family": kind.family.name,
+            "measure": kind.family.headline,
+        },
+        units=units,
+        systems=systems,
+        rows=rows,
+        intervals=intervals,
+        comparisons=reuse.comparisons_from_table(tables["significance"]),
+        unchanged=frozenset(name for name in unchanged if name in systems and name in rows),
+    )
 
 
 def kind_significance_table(
@@ -567,7 +737,11 @@ def kind_significance_table(
     headline, the paired t-test over units when the headline is a mean of per-unit values
     (``CampaignKind.per_unit_mean``), and the randomization and t-test p-values adjusted by Holm's
     correction over every pair (``stats.holm``; m is the number of pairs with a p-value)."""
-    rows = significance_table(statistics, resamples, seed).to_pylist()
+    return _kind_significance_rows(kind, statistics, significance_table(statistics, resamples, seed))
+
+
+def _kind_significance_rows(kind: CampaignKind, statistics: UnitStatistics, pairs: pa.Table) -> pa.Table:
+    rows = pairs.to_pylist()
     t_values = stats.paired_t_tests(statistics) if kind.is_per_unit_mean() else [None] * len(rows)
     adjusted = stats.holm([row[C.randomization_p] for row in rows])
     t_adjusted = stats.holm(t_values)
@@ -757,8 +931,9 @@ def _with_attributes(kind: CampaignKind, row: Mapping[str, Any]) -> str:
     return f"{row[C.system]} ({', '.join(shown)})" if shown else row[C.system]
 
 
-def _require_same_totals(statistics: UnitStatistics, scores: Mapping[str, pa.Table]) -> None:
-    """The statistics' full-sample counts are the board's totals, or the campaign stops (internal error).
+def _require_same_totals(statistics: UnitStatistics, rows: Mapping[str, Mapping[str, Any]]) -> None:
+    """The statistics' full-sample counts are the board's totals (``board_row``), or the campaign stops
+    (internal error).
 
     A guard on the rule that intervals and significance describe the printed numbers: were the two ever
     computed from different points again, no interval would be written next to a number it is not about.
@@ -766,8 +941,7 @@ def _require_same_totals(statistics: UnitStatistics, scores: Mapping[str, pa.Tab
     totals = statistics.totals()
     names = statistics.family.statistic_names
     for index, name in enumerate(statistics.systems):
-        total = next(row for row in scores[name].to_pylist() if row[C.scope] == "total")
-        board = [int(total[category]) for category in names]
+        board = [int(rows[name][category]) for category in names]
         counted = [int(value) for value in totals[index]]
         if board != counted:
             raise RuntimeError(
@@ -788,6 +962,7 @@ def report_data(
     resamples: int,
     seed: int,
     objects: bool = False,
+    given_views: Mapping[str, pa.Table] | None = None,
 ) -> html_report.CampaignReport:
     """The HTML report's data from a campaign's artifacts.
 
@@ -796,7 +971,11 @@ def report_data(
 
     ``character_extents[name]`` says whether a system's mapping extents are characters of the reference
     text (clean text) rather than alignment columns (speech input): only then are its fills
-    highlighted in the text. The per-document view holds the first ``limit`` documents in corpus order.
+    highlighted in the text. The per-document view holds the first ``limit`` documents in corpus order
+    (``shown_documents``).
+
+    ``given_views`` (system -> its ``mapping_view`` for these documents) stand in for the mappings of the
+    systems they name: those mappings need only their ``doc_id`` column (none at all with ``documents``).
     """
     rows = board.to_pylist()
     leaderboard_rows = [
@@ -833,55 +1012,25 @@ def report_data(
         )
     order = list(texts) or sorted({d for m in mappings.values() for d in m.column(C.doc_id).to_pylist()})
     shown = order[:limit]
-    views: dict[str, dict[str, list[html_report.Pairing]]] = {doc: {} for doc in shown}
+    tables = []
     for name, mapping in mappings.items():
-        spans = character_extents.get(name, False)
-        levels = ["instance", "fill"] if objects else ["fill"]
-        selected = mapping.filter(
-            pc.and_(
-                pc.is_in(mapping.column(C.level), pa.array(levels, pa.string())),
-                pc.is_in(mapping.column(C.doc_id), pa.array(shown, pa.string())),
-            )
-        )
-        # Column by column (a campaign page holds systems x documents x fills pairings).
-        column = {c: selected.column(c).to_pylist() for c in MAPPING_VIEW_COLUMNS if c != C.points}
-        categories = point_categories(selected.column(C.points))
-        for i, (level, doc_id) in enumerate(zip(column[C.level], column[C.doc_id], strict=True)):
-            if level == "instance":
-                views[doc_id].setdefault(name, []).append(
-                    html_report.Pairing(
-                        instance_type=column[C.instance_type][i],
-                        slot=None,
-                        ref=column[C.ref_instance][i],
-                        hyp=column[C.hyp_instance][i],
-                        ref_span=None,
-                        hyp_span=None,
-                        categories=categories[i],
-                    )
-                )
-                continue
-            ref_start, hyp_start = column[C.ref_start][i], column[C.hyp_start][i]
-            views[doc_id].setdefault(name, []).append(
-                html_report.Pairing(
-                    instance_type=column[C.instance_type][i],
-                    slot=column[C.slot][i],
-                    ref=column[C.ref_fill][i],
-                    hyp=column[C.hyp_fill][i],
-                    ref_span=None if not spans or ref_start is None else (ref_start, column[C.ref_end][i]),
-                    hyp_span=None if not spans or hyp_start is None else (hyp_start, column[C.hyp_end][i]),
-                    categories=categories[i],
-                )
-            )
+        view = (given_views or {}).get(name)
+        if view is None:
+            view = mapping_view(mapping, shown, character_extents.get(name, False), objects)
+        tables.append(view.append_column(C.system, pa.array([name] * view.num_rows, pa.string())))
+    # One table of every system's pairings: the page builds its per-document view column by column.
+    rows = pa.concat_tables(tables) if tables else None
     return html_report.CampaignReport(
         title=title,
         signature_note="Each system's score signature is in the leaderboard's tooltip and JSON output.",
         leaderboard=leaderboard_rows,
         slot_f=slot_f,
         significance=pairs,
-        documents=[html_report.DocumentView(doc, texts.get(doc, ""), views[doc]) for doc in shown],
+        documents=[html_report.DocumentView(doc, texts.get(doc, ""), {}) for doc in shown],
         documents_total=len(order),
         resamples=resamples,
         seed=seed,
+        pairing_rows=rows,
     )
 
 
@@ -992,6 +1141,48 @@ MAPPING_VIEW_COLUMNS = [
     C.level, C.doc_id, C.instance_type, C.slot, C.ref_instance, C.hyp_instance, C.ref_fill, C.hyp_fill,
     C.ref_start, C.ref_end, C.hyp_start, C.hyp_end, C.points,
 ]  # fmt: skip
+
+
+def shown_documents(documents: pa.Table | None, doc_ids: Sequence[str], limit: int) -> list[str]:
+    """The documents a page's per-document view shows: the first ``limit`` of the reference corpus, or
+    without texts of every document id of the mappings (``doc_ids``), sorted."""
+    order = documents.column(C.doc_id).to_pylist() if documents is not None else sorted(set(doc_ids))
+    return order[:limit]
+
+
+def mapping_view(mapping: pa.Table, shown: Sequence[str], spans: bool, objects: bool) -> pa.Table:
+    """One system's rows of the page's per-document view (``PAGE_VIEW``): its fill pairings (and object
+    pairings with ``objects``) in the ``shown`` documents, in mapping order; ``ref`` and ``hyp`` the fills
+    (an object's pointers), spans only with ``spans`` (character extents of the reference text) and never
+    for objects; ``categories`` as ``point_categories`` writes them."""
+    levels = ["instance", "fill"] if objects else ["fill"]
+    selected = mapping.filter(
+        pc.and_(
+            pc.is_in(mapping.column(C.level), pa.array(levels, pa.string())),
+            pc.is_in(mapping.column(C.doc_id), pa.array(list(shown), pa.string())),
+        )
+    )
+    instance = pc.equal(selected.column(C.level), "instance")
+    nothing = pa.scalar(None, pa.int64())
+
+    def extent(name: str) -> pa.ChunkedArray | pa.Array:
+        if not spans:
+            return pa.nulls(selected.num_rows, pa.int64())
+        return pc.if_else(instance, nothing, selected.column(name))
+
+    columns = [
+        selected.column(C.doc_id),
+        selected.column(C.instance_type),
+        pc.if_else(instance, pa.scalar(None, pa.string()), selected.column(C.slot)),
+        pc.if_else(instance, selected.column(C.ref_instance), selected.column(C.ref_fill)),
+        pc.if_else(instance, selected.column(C.hyp_instance), selected.column(C.hyp_fill)),
+        extent(C.ref_start),
+        extent(C.ref_end),
+        extent(C.hyp_start),
+        extent(C.hyp_end),
+        pa.array(point_categories(selected.column(C.points)), pa.string()),
+    ]
+    return pa.Table.from_arrays(columns, schema=PAGE_VIEW)
 
 
 def point_categories(points: pa.ChunkedArray | pa.Array) -> list[str]:

@@ -30,6 +30,11 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+
 from pipeline.templette.report import measure_name
 
 FIELDS_PER_PAIRING = 7  # type, slot, reference fill, hypothesis fill, categories, hyp start, hyp length
@@ -151,6 +156,10 @@ class CampaignReport:
     #: The correction for multiple comparisons of ``corrected``'s "... Holm" values; with it, cells are
     #: marked where the corrected randomization p-value is below alpha.
     correction: str | None = None
+    #: The per-document view's pairings as one table (``schemas.PAGE_VIEW`` with a ``system`` column,
+    #: each system's rows in its mapping order), standing in for ``DocumentView.pairings`` (then empty):
+    #: the same page, built column by column (a campaign page holds systems x documents x fills).
+    pairing_rows: pa.Table | None = None
 
     @property
     def label(self) -> str:
@@ -170,7 +179,13 @@ def render_campaign_html(report: CampaignReport) -> str:
     systems = _system_order(report)
     coreference = report.coref is not None
     script = _COREF_SCRIPT if coreference else _SCRIPT
-    payload = script_json(_coref_data(report, systems) if coreference else _embedded_data(report, systems))
+    if coreference:
+        data = _coref_data(report, systems)
+    elif report.pairing_rows is not None:
+        data = _embedded_rows(report, systems)
+    else:
+        data = _embedded_data(report, systems)
+    payload = script_json(data)
     script_hash = base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii")
     policy = (
         f"default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-{script_hash}'; "
@@ -271,6 +286,8 @@ def _validate(report: CampaignReport) -> None:
     names = [row.system for row in report.leaderboard]
     if len(set(names)) != len(names):
         raise ValueError(f"a system appears twice in the leaderboard: {sorted(names)}")
+    if report.pairing_rows is not None:
+        _validate_rows(report)
     seen: set[str] = set()
     for document in report.documents:
         if document.doc_id in seen:
@@ -294,7 +311,34 @@ def _system_order(report: CampaignReport) -> list[str]:
         others.update((a, b))
     for document in report.documents:
         others.update(document.pairings)
+    if report.pairing_rows is not None:
+        others.update(pc.unique(report.pairing_rows.column("system")).to_pylist())
     return ranked + sorted(others - set(ranked))
+
+
+def _validate_rows(report: CampaignReport) -> None:
+    """``_validate``'s span check over ``pairing_rows``: every span inside its document's text."""
+    rows = report.pairing_rows
+    assert rows is not None
+    lengths = {document.doc_id: len(document.text) for document in report.documents}
+    doc_ids = rows.column("doc_id").to_pylist()
+    unknown = sorted(set(doc_ids) - set(lengths))
+    if unknown:
+        raise ValueError(f"pairings of document {unknown[0]!r}, which is not among the documents shown")
+    length = np.array([lengths[doc] for doc in doc_ids], dtype=np.int64)
+    for side in ("ref", "hyp"):
+        start, end = (rows.column(f"{side}_{edge}") for edge in ("start", "end"))
+        shown = pc.is_valid(start).to_numpy(zero_copy_only=False)
+        first = pc.fill_null(start, 0).to_numpy()
+        last = pc.fill_null(end, -1).to_numpy()
+        bad = shown & ~((first >= 0) & (first <= last) & (last <= length))
+        if bad.any():
+            row = int(np.flatnonzero(bad)[0])
+            span = (start[row].as_py(), end[row].as_py())
+            raise ValueError(
+                f"document {doc_ids[row]!r}, system {rows.column('system')[row].as_py()!r}: {side}_span "
+                f"{span} is outside the text's [0, {length[row]}) or ends before it starts"
+            )
 
 
 # ----------------------------------------------------------------------------------- embedded data
@@ -381,6 +425,130 @@ def _embedded_data(report: CampaignReport, systems: list[str]) -> dict[str, Any]
         "disagreeing": disagreeing,
         "documents": documents,
     }
+
+
+def _embedded_rows(report: CampaignReport, systems: list[str]) -> dict[str, Any]:
+    """``_embedded_data`` from ``report.pairing_rows``, with whole columns: the same JSON, value for value.
+
+    The rows are put in the order the loop visits pairings (documents in page order, systems in ``systems``
+    order, each system's rows in order). The string table starts as the loop's does (types, slots,
+    disagreeing categories, categories, each sorted); the loop then adds, pairing by pairing, the
+    reference fill of a reference not seen before in that document and the hypothesis fill, a string
+    taking the next index the first time it comes: ``pandas.factorize`` numbers them in that order.
+    A reference's number in its document is the order in which its (type, slot, fill, span) first comes.
+    """
+    rows = report.pairing_rows
+    assert rows is not None
+    doc_ids = [document.doc_id for document in report.documents]
+    doc_pos = _positions(rows.column("doc_id"), doc_ids)
+    sys_pos = _positions(rows.column("system"), systems)
+    order = np.lexsort((np.arange(rows.num_rows), sys_pos, doc_pos))
+    rows = rows.take(pa.array(order))
+    doc_pos, sys_pos = doc_pos[order], sys_pos[order]
+    types, slots, refs, hyps, categories_of = (
+        rows.column(name).to_numpy(zero_copy_only=False)
+        for name in ("instance_type", "slot", "ref", "hyp", "categories")
+    )
+    table = _StringTable()
+    for value in sorted(pc.unique(rows.column("instance_type")).to_pylist()):
+        table.add(value)
+    for value in sorted(pc.unique(pc.drop_null(rows.column("slot"))).to_pylist()):
+        table.add(value)
+    categories = sorted(pc.unique(rows.column("categories")).to_pylist())
+    disagreeing = [table.add(value) for value in categories if is_disagreement(value)]
+    for value in categories:
+        table.add(value)
+    type_index, slot_index, category_index = (
+        _positions(rows.column(name), table.strings) for name in ("instance_type", "slot", "categories")
+    )
+
+    def ends(side: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        start = rows.column(f"{side}_start")
+        present = pc.is_valid(start).to_numpy(zero_copy_only=False)
+        first = pc.fill_null(start, -1).to_numpy()
+        last = pc.fill_null(rows.column(f"{side}_end"), -1).to_numpy()
+        return present, np.where(present, first, -1), np.where(present, last, -1)
+
+    ref_present, ref_first, ref_last = ends("ref")
+    hyp_present, hyp_first, hyp_last = ends("hyp")
+    has_ref = pc.is_valid(rows.column("ref")).to_numpy(zero_copy_only=False)
+    has_hyp = pc.is_valid(rows.column("hyp")).to_numpy(zero_copy_only=False)
+    # Each reference (document, type, slot, fill, span) numbered in order of first appearance.
+    keys = pd.DataFrame(
+        {"doc": doc_pos, "type": types, "slot": slots, "ref": refs, "start": ref_first, "end": ref_last}
+    )[has_ref]
+    reference_group = keys.groupby(list(keys.columns), sort=False, dropna=False).ngroup().to_numpy()
+    new_reference = np.zeros(rows.num_rows, dtype=bool)
+    new_reference[np.flatnonzero(has_ref)] = ~keys.duplicated(keep="first").to_numpy()
+    reference_number = np.full(rows.num_rows, -1, dtype=np.int64)
+    if len(reference_group):
+        first_of_document = (
+            pd.Series(reference_group).groupby(keys["doc"].to_numpy()).transform("min").to_numpy()
+        )
+        reference_number[has_ref] = reference_group - first_of_document
+    # The strings the loop adds, in the order it adds them: a new reference's fill, then the hypothesis.
+    sequence = np.empty(2 * rows.num_rows, dtype=object)
+    sequence[0::2], sequence[1::2] = refs, hyps
+    added = np.zeros(2 * rows.num_rows, dtype=bool)
+    added[0::2], added[1::2] = new_reference, has_hyp
+    codes, uniques = pd.factorize(np.concatenate([np.array(table.strings, dtype=object), sequence[added]]))
+    strings = [str(value) for value in uniques]
+    coded = np.full(2 * rows.num_rows, -1, dtype=np.int64)
+    coded[added] = codes[len(table.strings) :]
+    ref_string, hyp_string = coded[0::2], coded[1::2]
+
+    bounds = np.searchsorted(doc_pos, np.arange(len(doc_ids) + 1))
+    documents = []
+    for position, document in enumerate(report.documents):
+        low, high = bounds[position], bounds[position + 1]
+        offset = _utf16_offsets(document.text)
+        spans = []
+        for present, first, last in ((ref_present, ref_first, ref_last), (hyp_present, hyp_first, hyp_last)):
+            first, last, present = first[low:high], last[low:high], present[low:high]
+            if offset is not None:
+                table_offsets = np.array(offset, dtype=np.int64)
+                first = np.where(present, table_offsets[np.where(present, first, 0)], -1)
+                last = np.where(present, table_offsets[np.where(present, last, 0)], -1)
+            spans.append((np.where(present, first, -1), np.where(present, last - first, 0)))
+        (ref_start, ref_length), (hyp_start, hyp_length) = spans
+        new = new_reference[low:high]
+        references = np.stack(
+            [type_index[low:high], slot_index[low:high], ref_string[low:high], ref_start, ref_length], axis=1
+        )[new]
+        pairings = np.stack(
+            [
+                type_index[low:high],
+                slot_index[low:high],
+                reference_number[low:high],
+                hyp_string[low:high],
+                category_index[low:high],
+                hyp_start,
+                hyp_length,
+            ],
+            axis=1,
+        )
+        flat: list[list[int]] = [[] for _ in systems]
+        owners = sys_pos[low:high]
+        starts = (
+            np.flatnonzero(np.r_[True, owners[1:] != owners[:-1]]) if high > low else np.zeros(0, dtype=int)
+        )
+        for begin, end in zip(starts, [*starts[1:], high - low], strict=True):
+            flat[owners[begin]] = pairings[begin:end].ravel().tolist()
+        documents.append(
+            {
+                "id": document.doc_id,
+                "text": document.text,
+                "refs": references.ravel().tolist(),
+                "pairings": flat,
+            }
+        )
+    return {"strings": strings, "systems": systems, "disagreeing": disagreeing, "documents": documents}
+
+
+def _positions(values: pa.ChunkedArray | pa.Array, known: list[str]) -> np.ndarray:
+    """Each value's position in ``known`` (distinct strings), -1 for a null or a value not there."""
+    found = pc.index_in(values, value_set=pa.array(known, pa.string()))
+    return pc.fill_null(found, -1).to_numpy(zero_copy_only=False).astype(np.int64)
 
 
 def _utf16_offsets(text: str) -> list[int] | None:

@@ -178,6 +178,7 @@ def paired_significance(
     seed: int = 12345,
     beta: float | None = None,
     options: Mapping[str, Any] | None = None,
+    pairs: Sequence[tuple[int, int]] | None = None,
 ) -> list[Comparison]:
     """Two-sided paired significance of ``measure(a) - measure(b)`` for every pair of systems.
 
@@ -201,6 +202,12 @@ def paired_significance(
     as not extreme; differences closer than 1e-12 to the threshold count as ties (rounding noise), hence
     extreme. With ``delta`` undefined (the measure undefined for ``a`` or ``b`` on the full set) all three
     values are ``None``.
+
+    ``pairs`` (positions ``(a, b)`` in ``systems``, ``a < b``) limits the comparisons to those pairs, in
+    that order: each gets exactly the values it gets in the full list (the same draws and the same
+    products of them with every system's statistics; a pair's arithmetic after that is its own), which is
+    what lets a campaign's rerun test only the pairs of the systems that changed
+    (``pipeline.campaign.reuse``).
 
     Cost: two (R x U) @ (U x KS) matrix products, then work of order R x K per pair; memory of order
     R x KS, never R x U per pair.
@@ -230,9 +237,22 @@ def paired_significance(
     swapped_in = (swaps @ matrix).reshape(resamples, n_systems, width)  # (R, S, K)
     del swaps
 
+    wanted: dict[int, list[int]] = {}
+    for a, b in pairs or ():
+        if not 0 <= a < b < n_systems:
+            raise ValueError(f"pair {(a, b)}: positions a < b among {n_systems} systems expected")
+        wanted.setdefault(a, []).append(b)
+    found: dict[tuple[int, int], Comparison] = {}
     comparisons: list[Comparison] = []
     for a in range(n_systems - 1):
-        others = slice(a + 1, n_systems)  # every b after a, handled at once
+        if pairs is None:
+            chosen = range(a + 1, n_systems)
+            others: slice | np.ndarray = slice(a + 1, n_systems)  # every b after a, handled at once
+        elif a in wanted:
+            chosen = wanted[a]
+            others = np.array(chosen, dtype=np.int64)
+        else:
+            continue
         delta = observed[a] - observed[others]  # (k,)
         threshold = np.abs(delta) - _TIE
         # NaN compares False, so a resample or shuffle undefined on either side is not extreme.
@@ -241,20 +261,20 @@ def paired_significance(
         moved = swapped_in[:, others, :] - swapped_in[:, a, None, :]  # (R, k, K)
         shuffled_delta = measure_of(totals[a] + moved) - measure_of(totals[others] - moved)
         shuffled_extreme = (np.abs(shuffled_delta) >= threshold).sum(axis=0)
-        for offset, b in enumerate(range(a + 1, n_systems)):
+        for offset, b in enumerate(chosen):
             if np.isnan(delta[offset]):
-                comparisons.append(Comparison(systems[a], systems[b], None, None, None))
-                continue
-            comparisons.append(
-                Comparison(
+                comparison = Comparison(systems[a], systems[b], None, None, None)
+            else:
+                comparison = Comparison(
                     systems[a],
                     systems[b],
                     float(delta[offset]),
                     (1 + int(bootstrap_extreme[offset])) / (1 + resamples),
                     (1 + int(shuffled_extreme[offset])) / (1 + resamples),
                 )
-            )
-    return comparisons
+            comparisons.append(comparison)
+            found[(a, b)] = comparison
+    return comparisons if pairs is None else [found[pair] for pair in pairs]
 
 
 @dataclass(frozen=True)

@@ -6,11 +6,14 @@ Parquet metadata, so a number can always be traced to how it was made.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from importlib import metadata
 
 
+@functools.lru_cache(maxsize=1)
 def package_version() -> str:
+    """The installed iescore's version (looked up once a process: a campaign signs every system)."""
     try:
         return metadata.version("iescore")
     except metadata.PackageNotFoundError:  # running from a checkout that was never installed

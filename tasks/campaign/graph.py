@@ -13,7 +13,7 @@ from typing import Any
 from pipeline.campaign.engine import Campaign
 from tasks.campaign import summary  # noqa: F401 - registers the summary stages
 from tasks.campaign.kinds import task_kind
-from tasks.core.base import stage_spec
+from tasks.core.base import freeze_spec, stage_spec
 from tasks.coref.stages import coref_response_spec
 from tasks.muc.stages import muc_spec
 from tasks.templette import (
@@ -36,13 +36,17 @@ def campaign_spec(campaign: Campaign) -> tuple[dict[str, Any], dict[str, dict[st
         return _muc_campaign_spec(campaign)
     if campaign.scorer == "coref":
         return _coref_campaign_spec(campaign)
+    # Frozen now (``freeze_spec``), so the summary's spec holds these very objects: each stage's spec is
+    # frozen and keyed once, not again inside the summary's.
     reports = {
-        system.name: templette_spec(
-            campaign.reference_templates,
-            system.templates,
-            campaign.reference_texts,
-            system.texts,
-            {**campaign.options, "unsegmented": system.unsegmented, "statistics": True},
+        system.name: freeze_spec(
+            templette_spec(
+                campaign.reference_templates,
+                system.templates,
+                campaign.reference_texts,
+                system.texts,
+                {**campaign.options, "unsegmented": system.unsegmented, "statistics": True},
+            )
         )
         for system in campaign.systems
     }
@@ -68,8 +72,13 @@ def _muc_campaign_spec(campaign: Campaign) -> tuple[dict[str, Any], dict[str, di
     encoding = campaign.options["encoding"]
     settings = {"resamples": int(campaign.options["resamples"]), "seed": int(campaign.options["seed"])}
     reports = {
-        system.name: muc_spec(
-            replace(config, response_file=system.templates), campaign.reference_templates, encoding, settings
+        system.name: freeze_spec(
+            muc_spec(
+                replace(config, response_file=system.templates),
+                campaign.reference_templates,
+                encoding,
+                settings,
+            )
         )
         for system in campaign.systems
     }

@@ -23,6 +23,7 @@ p-values are probabilities 0-1; counts and offsets are integers (never ``3.0``);
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import gc
 import io
@@ -33,6 +34,7 @@ from typing import Any
 
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from pipeline.campaign.engine import (
     MAPPING_VIEW_COLUMNS,
@@ -44,16 +46,19 @@ from pipeline.campaign.engine import (
     is_coref_board,
     is_family_board,
     kind_report_data,
+    mapping_view,
     output_name,
     point_categories,
     report_data,
+    shown_documents,
 )
 from pipeline.campaign.html_report import render_campaign_html
 from pipeline.core.kinds import CampaignKind
 from pipeline.coref import scorer as coref
 from pipeline.templette.report import leaderboard_text, muc_report, scores_json
-from schemas import COREF_BOARD_MEASURES, COUNT_COLUMNS, INTERVAL_COLUMNS, MEASURE_COLUMNS, C
+from schemas import COREF_BOARD_MEASURES, COUNT_COLUMNS, INTERVAL_COLUMNS, MEASURE_COLUMNS, PAGE_VIEW, C
 from tasks.campaign.kinds import TASK_KINDS, TaskKind
+from tasks.core import store as artifacts
 from tasks.core.arguments import OUTPUT_DIRECTORY, OUTPUT_FILE
 from tasks.core.base import Stage
 from tasks.core.jsontext import json_text  # noqa: F401 (re-exported: the commands' JSON)
@@ -295,9 +300,10 @@ def write_score_csv(folder: Path, scores: pa.Table, mapping: pa.Table) -> None:
     for scope, (name, keys) in SCORE_FILES.items():
         part = frame[frame[C.scope] == scope][keys + list(COUNT_COLUMNS) + list(MEASURE_COLUMNS)]
         write_text(folder / f"{name}.csv", part.to_csv(index=False))
-    pairings = _frame(mapping)
-    pairings[C.points] = point_categories(mapping.column(C.points))
-    write_text(folder / "mapping.csv", pairings.to_csv(index=False))
+    # The points as their categories' text before pandas sees them (not a Python list of dicts per row).
+    points = pa.array(point_categories(mapping.column(C.points)), pa.string())
+    index = mapping.schema.get_field_index(C.points)
+    write_text(folder / "mapping.csv", _csv(mapping.set_column(index, C.points, points)))
 
 
 def campaign_html(campaign: Campaign, summary: Stage, reports: Mapping[str, Stage]) -> str:
@@ -328,15 +334,35 @@ def campaign_html(campaign: Campaign, summary: Stage, reports: Mapping[str, Stag
             int(options["seed"]),
         )
         return render_campaign_html(data)
-    scores, mappings = {}, {}
-    for name, report in reports.items():
-        scores[name] = read_table(report.output()["scores"])
-        mappings[name] = read_table(report.requires()["scored"].output()["mapping"], MAPPING_VIEW_COLUMNS)
     documents = None
-    corpus = _reference_corpus(summary, campaign)
+    # Every system's chain reads the reference corpus: the first system's chain has it (a walk of a few
+    # tasks, not of the whole graph).
+    corpus = _reference_corpus(next(iter(reports.values()), summary), campaign)
+    if corpus is None and reports:
+        corpus = _reference_corpus(summary, campaign)
     if corpus is not None:
         documents = read_table(corpus.output()["documents"])
     muc = campaign.muc_config
+    spans = {system.name: system.texts is None and muc is None for system in campaign.systems}
+    scores, mappings = {}, {}
+    for name, report in reports.items():
+        scores[name] = read_table(report.output()["scores"])
+        # Without the reference texts the documents shown depend on every mapping's documents.
+        mappings[name] = (
+            read_table(report.requires()["scored"].output()["mapping"], [C.doc_id])
+            if documents is None
+            else pa.table({C.doc_id: pa.array([], pa.string())})
+        )
+    limit = int(options["html_documents"])
+    shown = shown_documents(
+        documents, [d for m in mappings.values() for d in m.column(C.doc_id).to_pylist()], limit
+    )
+    views = {
+        name: page_view(
+            summary.store, report.requires()["scored"], shown, spans.get(name, False), muc is not None
+        )
+        for name, report in reports.items()
+    }
     data = report_data(
         f"iescore campaign: {campaign.source.name}",
         read_table(summary.output()["leaderboard"]),
@@ -344,14 +370,52 @@ def campaign_html(campaign: Campaign, summary: Stage, reports: Mapping[str, Stag
         scores,
         mappings,
         documents,
-        {system.name: system.texts is None and muc is None for system in campaign.systems},
-        int(options["html_documents"]),
+        spans,
+        limit,
         int(options["resamples"]),
         int(options["seed"]),
         objects=muc is not None,
+        given_views=views,
     )
     beta = float(muc.beta if muc is not None else options["beta"])
     return render_campaign_html(dataclasses.replace(data, beta=beta))
+
+
+#: Where the page keeps each system's view (``mapping_view``) in the store, and its VERSION.
+PAGE_VIEW_STAGE, PAGE_VIEW_VERSION = "PageView", 1
+
+
+def page_view(store: str, scored: Stage, shown: list[str], spans: bool, objects: bool) -> pa.Table:
+    """A system's rows of the page's per-document view, from the store's cache when they were made before
+    from the same mapping artifact (its key), documents and options; else made from the mapping and kept.
+
+    The cache entry is an artifact like a stage's (``PageView/ab/KEY.view.parquet``, with provenance), its
+    key a content address of what it is made from, so a rerun reads the small views of the systems that
+    did not change instead of their mappings.
+    """
+    options = {"documents": shown, "spans": spans, "objects": objects}
+    key = artifacts.stage_key(PAGE_VIEW_STAGE, PAGE_VIEW_VERSION, options, {"mapping": scored.key})
+    target = artifacts.artifact_target(store, PAGE_VIEW_STAGE, key, "view")
+    if target.exists():
+        try:
+            view = read_table(target)
+            if view.schema.remove_metadata().equals(PAGE_VIEW.remove_metadata()):
+                return view
+        except (OSError, pa.ArrowException):
+            pass  # unreadable: made again
+    view = mapping_view(read_table(scored.output()["mapping"], MAPPING_VIEW_COLUMNS), shown, spans, objects)
+    provenance = {
+        "stage": PAGE_VIEW_STAGE,
+        "version": PAGE_VIEW_VERSION,
+        "key": key,
+        "options": {"documents": len(shown), "spans": spans, "objects": objects},
+        "inputs": {"mapping": scored.key},
+        "files": {},
+    }
+    # A cache that cannot be written is no cache: the page is made all the same.
+    with contextlib.suppress(OSError):
+        artifacts.write_table(target, view, provenance)
+    return view
 
 
 def _reference_corpus(summary: Stage, campaign: Campaign) -> Stage | None:
@@ -376,9 +440,43 @@ def _reference_corpus(summary: Stage, campaign: Campaign) -> Stage | None:
 
 
 def _csv(table: pa.Table) -> str:
+    """``table`` as pandas writes it (``_frame(table).to_csv(index=False)``); a table of only integer and
+    string columns is written column by column with Arrow (``csv_text``), the same bytes, faster."""
+    text = csv_text(table)
+    if text is not None:
+        return text
     buffer = io.StringIO()
     _frame(table).to_csv(buffer, index=False)
     return buffer.getvalue()
+
+
+def csv_text(table: pa.Table) -> str | None:
+    """``table`` in pandas' CSV (``to_csv(index=False)``: ``,`` between fields, ``\n`` after each row,
+    a null as nothing, an integer in decimal, a string quoted only when it holds ``,``, ``"`` or
+    ``\n``, its ``"`` doubled: Python's ``csv.QUOTE_MINIMAL`` with pandas' line terminator), built with
+    Arrow's string kernels; None for a table this does not cover (a column of another type, fewer than
+    two columns: a lone empty field is quoted), which pandas then writes."""
+    if table.num_columns < 2 or any(_needs_quotes(name) for name in table.column_names):
+        return None
+    fields = []
+    for column in table.columns:
+        if pa.types.is_integer(column.type):
+            text = pc.cast(column, pa.string())
+        elif pa.types.is_string(column.type) or pa.types.is_large_string(column.type):
+            quoted = pc.binary_join_element_wise('"', pc.replace_substring(column, '"', '""'), '"', "")
+            text = pc.if_else(pc.match_substring_regex(column, '[,"\n]'), quoted, column)
+        else:
+            return None
+        fields.append(pc.fill_null(pc.cast(text, pa.string()), ""))
+    header = ",".join(table.column_names) + "\n"
+    if table.num_rows == 0:
+        return header
+    rows = pc.binary_join_element_wise(*fields, ",")
+    return header + "\n".join(rows.to_pylist()) + "\n"
+
+
+def _needs_quotes(text: str) -> bool:
+    return any(character in text for character in ',"\n')
 
 
 def _frame(table: pa.Table) -> pd.DataFrame:

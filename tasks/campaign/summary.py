@@ -1,13 +1,29 @@
-"""CampaignSummary and CorefCampaignSummary: a campaign's leaderboard, intervals and significance."""
+"""CampaignSummary and CorefCampaignSummary: a campaign's leaderboard, intervals and significance.
+
+A CampaignSummary reuses what it can of an earlier summary of the same campaign settings in the store
+(``previous_summary``: the rules are ``pipeline.campaign.reuse``'s), so a rerun after one system changed
+reads and recomputes that system, not the campaign.
+"""
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 import pyarrow as pa
 
-from pipeline.campaign.engine import FAMILIES, campaign_statistics, coref_campaign_statistics, kind_statistics
+from pipeline.campaign.engine import (
+    FAMILIES,
+    campaign_summary,
+    coref_campaign_statistics,
+    kind_summary,
+    previous_kind_summary,
+    previous_summary,
+)
 from pipeline.campaign.kinds import KINDS
 from schemas import C
-from tasks.core.base import Stage
+from tasks.core import store as artifacts
+from tasks.core.base import Stage, input_key
 from tasks.templette.report import SIGNATURE_KEY
 
 #: The columns of a system's ``tallies`` its statistics count (``pipeline.templette.templette_statistics``).
@@ -22,29 +38,92 @@ class CampaignSummary(Stage):
 
     Its inputs are ``scores/NAME`` (the Report) and ``tallies/NAME`` (MapAndScore) per system: names
     are labels in the spec, never paths. Option ``family`` (absent: templette) is "muc" for a MUC
-    campaign: the same points, the MUC family.
+    campaign: the same points, the MUC family. Outputs ``units`` and ``systems`` are the record a later
+    summary reuses (``pipeline.campaign.reuse``): a system whose two inputs are the artifacts an earlier
+    summary of the same options read is not read again.
     """
 
     STAGE = "CampaignSummary"
-    VERSION = 2
-    OUTPUTS = ("leaderboard", "significance")
+    VERSION = 3
+    OUTPUTS = ("leaderboard", "significance", "units", "systems")
 
     def produce(self) -> dict[str, pa.Table]:
         names = [role.split("/", 1)[1] for role in self.spec["inputs"] if role.startswith("scores/")]
-        scores = {name: self.input_table(f"scores/{name}") for name in names}
+        family = FAMILIES[self.options.get("family", "templette")]
+        resamples, seed = int(self.options["resamples"]), int(self.options["seed"])
+        beta = float(self.options["beta"])
+        previous = None
+        found = previous_summary_tables(self)
+        if found is not None:
+            tables, provenance = found
+            inputs = input_keys(self)
+            old = provenance.get("inputs", {})
+            roles = {name: (f"scores/{name}", f"tallies/{name}") for name in names}
+            unchanged = {name for name in names if all(old.get(r) == inputs[r] for r in roles[name])}
+            try:
+                # Its own settings, as its provenance gives them: the rules compare them with today's.
+                settings = provenance["options"]
+                previous = previous_summary(
+                    FAMILIES[settings.get("family", "templette")],
+                    int(settings["resamples"]),
+                    int(settings["seed"]),
+                    float(settings["beta"]),
+                    tables,
+                    unchanged,
+                )
+            except (ValueError, KeyError, pa.ArrowException):
+                previous = None  # a record it cannot read is no record: everything is computed
+        unchanged = previous.unchanged if previous is not None else frozenset()
+        fresh = [name for name in names if name not in unchanged]
+        scores = {name: self.input_table(f"scores/{name}") for name in fresh}
         # Only the columns the statistics count (``templette_statistics``), not the whole table.
-        tallies = {name: self.input_table(f"tallies/{name}", "tallies", TALLY_COLUMNS) for name in names}
+        tallies = {name: self.input_table(f"tallies/{name}", "tallies", TALLY_COLUMNS) for name in fresh}
         signatures = {name: table.schema.metadata[SIGNATURE_KEY].decode() for name, table in scores.items()}
-        board, significance = campaign_statistics(
-            scores,
-            signatures,
-            tallies,
-            resamples=int(self.options["resamples"]),
-            seed=int(self.options["seed"]),
-            beta=float(self.options["beta"]),
-            family=FAMILIES[self.options.get("family", "templette")],
+        return campaign_summary(
+            names, scores, signatures, tallies, resamples, seed, beta, family=family, previous=previous
         )
-        return {"leaderboard": board, "significance": significance}
+
+
+def input_keys(task: Stage) -> dict[str, str]:
+    """Every input's key of ``task``, by role (as its provenance records them)."""
+    return {role: input_key(sub) for role, sub in task.spec.get("inputs", {}).items()}
+
+
+def previous_summary_tables(task: Stage) -> tuple[dict[str, pa.Table], dict[str, Any]] | None:
+    """The outputs and provenance of the earlier summary in ``task``'s store that ``task`` can reuse most
+    of: the same stage, VERSION and options, the most inputs in common (ties: the smallest key); None
+    when there is none, or it cannot be read whole (then nothing is reused).
+
+    Finding it is a look at the store's provenances (footers only); whether its results apply is
+    ``pipeline.campaign.reuse``'s rule, checked on the content.
+    """
+    if not task.store or task.__dict__.get("_memory") is not None:
+        return None
+    options = json.loads(json.dumps(artifacts.plain(task.options), sort_keys=True, default=str))
+    inputs = input_keys(task)
+    best: tuple[int, str, dict[str, Any]] | None = None
+    try:
+        provenances = artifacts.stage_provenances(task.store, task.STAGE, task.OUTPUTS[0])
+    except OSError:
+        return None
+    for provenance in provenances:
+        key = provenance.get("key")
+        same = provenance.get("version") == task.VERSION and provenance.get("options") == options
+        if not same or key == task.key:
+            continue
+        shared = sum(1 for role, old in provenance.get("inputs", {}).items() if inputs.get(role) == old)
+        if best is None or (-shared, key) < (-best[0], best[1]):
+            best = (shared, key, provenance)
+    if best is None:
+        return None
+    try:
+        tables = {
+            name: artifacts.read_table(artifacts.artifact_target(task.store, task.STAGE, best[1], name))
+            for name in task.OUTPUTS
+        }
+    except (OSError, pa.ArrowException, ValueError):
+        return None
+    return tables, best[2]
 
 
 class CorefCampaignSummary(Stage):
@@ -72,22 +151,47 @@ class KindCampaignSummary(Stage):
     Option ``attributes``: system -> the attributes the leaderboard shows beside its name; option
     ``measure``: the measure that ranks (``CampaignKind.ranked_by``; absent: the family's headline), which
     the board, intervals and significance (``FAMILY_SIGNIFICANCE``, with its t-test and Holm columns)
-    follow."""
+    follow. Outputs ``units`` and ``systems`` are the record a later summary reuses, as CampaignSummary's
+    (``pipeline.campaign.reuse``: only for a family whose statistics are all counts)."""
 
     STAGE = "KindCampaignSummary"
-    VERSION = 2
-    OUTPUTS = ("leaderboard", "significance")
+    VERSION = 3
+    OUTPUTS = ("leaderboard", "significance", "units", "systems")
 
     def produce(self) -> dict[str, pa.Table]:
         names = [role.split("/", 1)[1] for role in self.spec["inputs"] if role.startswith("statistics/")]
-        tables = {name: self.input_table(f"statistics/{name}", "statistics") for name in names}
+        kind = KINDS[self.options["kind"]].ranked_by(self.options.get("measure"))
+        resamples, seed = int(self.options["resamples"]), int(self.options["seed"])
+        previous = None
+        found = previous_summary_tables(self)
+        if found is not None:
+            tables, provenance = found
+            inputs, old = input_keys(self), provenance.get("inputs", {})
+            unchanged = {
+                name for name in names if old.get(f"statistics/{name}") == inputs[f"statistics/{name}"]
+            }
+            try:
+                settings = provenance["options"]  # its own, which the rules compare with today's
+                previous = previous_kind_summary(
+                    KINDS[settings["kind"]].ranked_by(settings.get("measure")),
+                    int(settings["resamples"]),
+                    int(settings["seed"]),
+                    tables,
+                    unchanged,
+                )
+            except (ValueError, KeyError, pa.ArrowException):
+                previous = None  # a record it cannot read is no record: everything is computed
+        unchanged = previous.unchanged if previous is not None else frozenset()
+        fresh = [name for name in names if name not in unchanged]
+        tables = {name: self.input_table(f"statistics/{name}", "statistics") for name in fresh}
         signatures = {name: table.schema.metadata[SIGNATURE_KEY].decode() for name, table in tables.items()}
-        board, significance = kind_statistics(
-            KINDS[self.options["kind"]].ranked_by(self.options.get("measure")),
+        return kind_summary(
+            kind,
+            names,
             tables,
             signatures,
             self.options.get("attributes", {}),
-            resamples=int(self.options["resamples"]),
-            seed=int(self.options["seed"]),
+            resamples,
+            seed,
+            previous=previous,
         )
-        return {"leaderboard": board, "significance": significance}

@@ -238,9 +238,10 @@ def list_artifacts(store: str | Path) -> list[dict[str, Any]]:
     return open_store(str(store)).artifacts()
 
 
-def stage_provenances(store: str | Path, stage: str) -> list[dict[str, Any]]:
-    """The provenance of every readable artifact of ``stage`` in ``store`` (unreadable ones skipped)."""
-    return open_store(str(store)).provenances(stage)
+def stage_provenances(store: str | Path, stage: str, name: str | None = None) -> list[dict[str, Any]]:
+    """The provenance of every readable artifact of ``stage`` in ``store`` (unreadable ones skipped); with
+    ``name``, of its artifacts of that output name only (one per key: every output has the same)."""
+    return open_store(str(store)).provenances(stage, name)
 
 
 def sweep_store(store: str | Path) -> list[str]:
@@ -279,9 +280,9 @@ class LocalStore:
             rows.append({"path": str(path), "rows": meta.num_rows, **_provenance(meta)})
         return rows
 
-    def provenances(self, stage: str) -> list[dict[str, Any]]:
+    def provenances(self, stage: str, name: str | None = None) -> list[dict[str, Any]]:
         entries = []
-        for path in sorted((self.root / stage).glob("*/*.parquet")):
+        for path in sorted((self.root / stage).glob(f"*/*.{name or '*'}.parquet")):
             try:
                 entries.append(provenance(path))
             except OSError:
@@ -349,12 +350,12 @@ class S3Store:
             rows.append({"path": url, "rows": meta.num_rows, **_provenance(meta)})
         return rows
 
-    def provenances(self, stage: str) -> list[dict[str, Any]]:
+    def provenances(self, stage: str, name: str | None = None) -> list[dict[str, Any]]:
         import botocore.exceptions
 
         entries = []
         for relative, size in self._objects(stage + "/"):
-            if relative.count("/") != 2 or not relative.endswith(".parquet"):
+            if relative.count("/") != 2 or not relative.endswith(f".{name}.parquet" if name else ".parquet"):
                 continue
             try:
                 entries.append(_provenance(self.metadata(self.url(relative), size)))

@@ -1,0 +1,244 @@
+"""A campaign summary that recomputes only what the systems a rerun changed affect (issue 16).
+
+A campaign's intervals and pair tests come from the systems' statistics over the campaign's units
+(``pipeline.campaign.stats``), and their random draws depend only on the seed, the number of resamples
+and the number of units (``numpy.random.default_rng(seed)``: first the (R, U) resamples, then the (R, U)
+swaps). So, with the same units, seed, resamples and family options:
+
+- a system's bootstrap intervals are a function of its own statistics (``bootstrap_intervals`` works
+  column by column after one product of the draws with the statistics);
+- a pair's delta and both p-values are a function of the two systems' statistics
+  (``paired_significance``: after the same products, each pair's arithmetic is its own). With a and b
+  swapped (the ranking changed their order), delta is exactly negated and both p-values are the same
+  bits: floating-point rounding is symmetric (``fl(x - y) = -fl(y - x)``), and every test compares
+  absolute values.
+
+The products sum statistics weighted by whole numbers. When every statistic of the family is a count
+(``Family.counts`` covers ``statistic_names``: templette, MUC, MAT, CLEF), each sum is an exact integer in
+float64, so its bits do not depend on the other systems in the product; for a family with fractional
+statistics they could (summation order inside the matrix product), so such summaries never reuse. The
+measures of these families are made of additions, multiplications and divisions, exactly rounded
+whatever the layout of the arrays they are computed on. A summary that reuses nothing makes the very
+calls it made before this module existed.
+
+A summary records, beside its leaderboard and significance, its units (``SUMMARY_UNITS``) and each
+system's statistics (``SUMMARY_SYSTEMS``, the values ``UnitStatistics.from_table`` gives that system).
+A later summary, given that record (``Previous``; finding it in the store is ``tasks.campaign.summary``'s
+business), takes from it:
+
+- the statistics of the systems whose inputs are unchanged (their tallies need not be read);
+- the leaderboard row (counts, measures, signature) of a system whose scores are unchanged;
+- the intervals of a system whose statistics over the units are identical, bit for bit, to the record's,
+  and the test of a pair whose two systems' statistics are, when the units, resamples, seed and options
+  are the same as the record's.
+
+Everything else is computed as a summary without a record computes it, so the tables are the same
+bytes either way (``tests/campaign/test_summary_reuse.py`` compares a rerun with a cold run).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+
+from pipeline.campaign.stats import Comparison, Interval
+from pipeline.core.family import Family, UnitStatistics
+from schemas import SUMMARY_SYSTEMS, SUMMARY_UNITS, C
+
+
+@dataclass(frozen=True, eq=False)
+class SystemValues:
+    """One system's statistics over the units it has a row for (sorted), shape ``(len(units), K)``."""
+
+    units: tuple[str, ...]
+    values: np.ndarray
+
+
+@dataclass(frozen=True, eq=False)
+class Previous:
+    """A previous summary's record and results (see the module doc).
+
+    ``settings``: what its draws and measures depended on (resamples, seed, family, options), compared
+    with the current ones as given; ``systems``: name -> its statistics; ``rows``: name -> its
+    leaderboard row as a dict; ``comparisons``: (a, b) -> the pair's test, a ranked above b then;
+    ``intervals``: name -> measure -> Interval; ``unchanged``: the systems whose inputs are the very
+    artifacts the previous summary read (the caller's judgement, by content address).
+    """
+
+    settings: Mapping[str, Any]
+    units: tuple[str, ...]
+    systems: Mapping[str, SystemValues]
+    rows: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    intervals: Mapping[str, Mapping[str, Interval]] = field(default_factory=dict)
+    comparisons: Mapping[tuple[str, str], Comparison] = field(default_factory=dict)
+    unchanged: frozenset[str] = frozenset()
+
+
+def system_values(family: Family, name: str, table: pa.Table) -> SystemValues:
+    """A system's statistics from its ``STATISTICS`` table, over its own units (checked as
+    ``UnitStatistics.from_table`` checks them)."""
+    statistics = UnitStatistics.from_table(family, {name: table})
+    return SystemValues(statistics.units, statistics.values[0])
+
+
+def assemble(family: Family, systems: Mapping[str, SystemValues]) -> UnitStatistics:
+    """The campaign's statistics: every unit any system has a row for, sorted; a unit a system has no row
+    for is zeros for it. The same array ``UnitStatistics.from_table`` builds from all the tables at once
+    (each cell sums the same rows in the same order)."""
+    units = sorted({unit for one in systems.values() for unit in one.units})
+    index = pd.Index(units, dtype=object)
+    values = np.zeros((len(systems), len(units), len(family.statistic_names)))
+    for position, one in enumerate(systems.values()):
+        if one.units:
+            values[position, index.get_indexer(list(one.units))] = one.values
+    return UnitStatistics(family, tuple(systems), tuple(units), values)
+
+
+def record_tables(statistics: UnitStatistics, systems: Mapping[str, SystemValues]) -> dict[str, pa.Table]:
+    """The record a summary keeps for later ones: ``units`` (SUMMARY_UNITS) and ``systems``
+    (SUMMARY_SYSTEMS), in the statistics' system order."""
+    index = pd.Index(statistics.units, dtype=object)
+    positions, values = [], []
+    for name in statistics.systems:
+        one = systems[name]
+        positions.append(index.get_indexer(list(one.units)).astype(np.int64))
+        values.append(np.asarray(one.values, dtype=np.float64).ravel())
+    units = pa.Table.from_arrays([pa.array(list(statistics.units), pa.string())], schema=SUMMARY_UNITS)
+    record = pa.Table.from_arrays(
+        [
+            pa.array(list(statistics.systems), pa.string()),
+            _lists(positions, pa.int64()),
+            _lists(values, pa.float64()),
+        ],
+        schema=SUMMARY_SYSTEMS,
+    )
+    return {"units": units, "systems": record}
+
+
+def read_record(
+    family: Family, units: pa.Table, systems: pa.Table
+) -> tuple[tuple[str, ...], dict[str, SystemValues]]:
+    """The units and every system's statistics from a record (``record_tables``'s two tables)."""
+    unit_list = tuple(units.column(C.unit).to_pylist())
+    width = len(family.statistic_names)
+    positions = systems.column(C.unit_positions).combine_chunks()
+    values = systems.column(C.statistic_values).combine_chunks()
+    flat_positions = positions.flatten().to_numpy()
+    flat_values = values.flatten().to_numpy()
+    position_offsets = positions.offsets.to_numpy() - positions.offsets[0].as_py()
+    value_offsets = values.offsets.to_numpy() - values.offsets[0].as_py()
+    found: dict[str, SystemValues] = {}
+    for row, name in enumerate(systems.column(C.system).to_pylist()):
+        own = flat_positions[position_offsets[row] : position_offsets[row + 1]]
+        numbers = flat_values[value_offsets[row] : value_offsets[row + 1]]
+        if len(numbers) != len(own) * width or (len(own) and (own.min() < 0 or own.max() >= len(unit_list))):
+            raise ValueError(f"summary record of system {name!r}: positions and values do not agree")
+        found[name] = SystemValues(tuple(unit_list[p] for p in own), numbers.reshape(len(own), width).copy())
+    return unit_list, found
+
+
+def reuses(family: Family) -> bool:
+    """Whether a summary of ``family`` may reuse results: every statistic is a count (see the module doc)."""
+    return set(family.counts) == set(family.statistic_names)
+
+
+def same_statistics(
+    previous: Previous | None, statistics: UnitStatistics, settings: Mapping[str, Any]
+) -> set[str]:
+    """The systems whose statistics over the campaign's units are those of ``previous``, bit for bit,
+    under the same units and settings (none when reuse is not allowed: see ``reuses``)."""
+    if previous is None or not reuses(statistics.family):
+        return set()
+    if dict(previous.settings) != dict(settings) or previous.units != statistics.units:
+        return set()
+    index = pd.Index(statistics.units, dtype=object)
+    same = set()
+    for position, name in enumerate(statistics.systems):
+        old = previous.systems.get(name)
+        if old is None:
+            continue
+        aligned = np.zeros_like(statistics.values[position])
+        if old.units:
+            aligned[index.get_indexer(list(old.units))] = old.values
+        if np.array_equal(aligned, statistics.values[position]):
+            same.add(name)
+    return same
+
+
+def intervals_reusing(
+    statistics: UnitStatistics,
+    same: set[str],
+    previous: Previous | None,
+    compute: Callable[[UnitStatistics], dict[str, dict[str, Interval]]],
+) -> dict[str, dict[str, Interval]]:
+    """Every system's intervals: ``previous``'s for the systems in ``same`` (``same_statistics``), the rest
+    from ``compute`` on those systems alone (the same values as over all: see the module doc)."""
+    kept = {name for name in same if previous is not None and name in previous.intervals}
+    fresh = [name for name in statistics.systems if name not in kept]
+    # Nothing reused: the very call a summary without a record makes.
+    computed = compute(statistics if not kept else statistics.select(fresh)) if fresh else {}
+    return {
+        name: dict(previous.intervals[name]) if name in kept else computed[name]  # type: ignore[union-attr]
+        for name in statistics.systems
+    }
+
+
+def comparisons_reusing(
+    ranked: UnitStatistics,
+    same: set[str],
+    previous: Previous | None,
+    compute: Callable[[UnitStatistics, list[tuple[int, int]] | None], list[Comparison]],
+) -> list[Comparison]:
+    """Every pair's test in ``paired_significance``'s order over ``ranked``: ``previous``'s for a pair of
+    two systems in ``same`` (delta negated when their order flipped), the others from ``compute``
+    (``paired_significance`` with ``pairs``; None: all of them)."""
+    systems = ranked.systems
+    found: dict[tuple[int, int], Comparison] = {}
+    missing: list[tuple[int, int]] = []
+    for a in range(len(systems) - 1):
+        for b in range(a + 1, len(systems)):
+            both = systems[a] in same and systems[b] in same
+            old = _previous_pair(previous, systems[a], systems[b]) if both else None
+            if old is None:
+                missing.append((a, b))
+            else:
+                found[(a, b)] = old
+    if missing:
+        # Nothing reused: every pair, by the very call a summary without a record makes (``pairs=None``,
+        # whose order ``missing`` follows).
+        found.update(zip(missing, compute(ranked, missing if found else None), strict=True))
+    return [found[(a, b)] for a in range(len(systems) - 1) for b in range(a + 1, len(systems))]
+
+
+def _previous_pair(previous: Previous | None, a: str, b: str) -> Comparison | None:
+    if previous is None:
+        return None
+    old = previous.comparisons.get((a, b))
+    if old is not None:
+        return old
+    flipped = previous.comparisons.get((b, a))
+    if flipped is None:
+        return None
+    delta = None if flipped.delta is None else -flipped.delta
+    return Comparison(a, b, delta, flipped.paired_bootstrap_p, flipped.randomization_p)
+
+
+def comparisons_from_table(significance: pa.Table) -> dict[tuple[str, str], Comparison]:
+    """A significance table's pairs as Comparisons, by (system_a, system_b)."""
+    columns = [
+        significance.column(name).to_pylist()
+        for name in (C.system_a, C.system_b, C.delta, C.paired_bootstrap_p, C.randomization_p)
+    ]
+    return {(a, b): Comparison(a, b, d, p, q) for a, b, d, p, q in zip(*columns, strict=True)}
+
+
+def _lists(arrays: Sequence[np.ndarray], value_type: pa.DataType) -> pa.Array:
+    lengths = np.array([len(a) for a in arrays], dtype=np.int64)
+    offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int32)
+    flat = np.concatenate(arrays) if arrays else np.zeros(0)
+    return pa.ListArray.from_arrays(pa.array(offsets, pa.int32()), pa.array(flat, value_type))

@@ -1,0 +1,153 @@
+"""The campaign page built from one table of pairings (``CampaignReport.pairing_rows``, issue 16) is the
+page built from Pairing objects, byte for byte; CSV files written with Arrow are pandas' bytes.
+
+The Pairing path (``_embedded_data``) is the page's reference implementation, tested on its own in
+test_html_report.py; here the column path must give the same bytes on data made to reach every branch:
+spurious and missing fills, object pairings, a reference repeated by several systems, the same fill text
+in several documents, characters outside the Basic Multilingual Plane, systems with no pairings in a
+document.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pyarrow as pa
+import pytest
+
+from pipeline.campaign import html_report
+from pipeline.campaign.html_report import CampaignReport, DocumentView, Pairing, SystemRow
+from schemas import PAGE_VIEW, C
+
+SYSTEMS = ["one", "two", "three", "four"]
+
+
+def pairings_of(rng: random.Random, text: str, system: int) -> list[Pairing]:
+    found = []
+    for i in range(rng.randrange(0, 7)):
+        level = rng.random()
+        if level < 0.15:  # an object pairing: pointers, no slot, no spans
+            found.append(
+                Pairing(
+                    "EVENT", None, f"<EVENT-{i}>", rng.choice([None, f"<EVENT-{i + 1}>"]), None, None, "COR"
+                )
+            )
+            continue
+        start = rng.choice([2, 5, 9])  # few spans: references repeat across systems
+        span = (start, start + rng.randrange(0, 2))
+        ref = rng.choice([None, "fill a", "fill b", "\U0001f600 fill"])
+        hyp = rng.choice([None, "fill a", f"hyp {system}", "fill b"])
+        categories = rng.choice(["content:COR extent:COR", "content:INC", "extent:MIS", "content:SPU", "COR"])
+        found.append(
+            Pairing(
+                rng.choice(["EVENT", "TEMPLATE"]),
+                rng.choice(["WINNER", "LOSER", "EVENT"]),
+                ref,
+                hyp,
+                None if ref is None or rng.random() < 0.2 else span,
+                None if hyp is None or rng.random() < 0.2 else (span[0], min(len(text), span[1] + 1)),
+                categories,
+            )
+        )
+    return found
+
+
+def reports(seed: int) -> tuple[CampaignReport, CampaignReport]:
+    rng = random.Random(seed)
+    documents = []
+    for d in range(6):
+        text = "".join(rng.choice(["a", "b", " ", "\U0001f600", "é"]) for _ in range(40))
+        documents.append(
+            DocumentView(
+                f"D{d}",
+                text,
+                {name: pairings_of(rng, text, s) for s, name in enumerate(SYSTEMS) if rng.random() < 0.8},
+            )
+        )
+    board = [
+        SystemRow(rank, name, {}, {"F": 0.5, "REC": 0.5, "PRE": 0.5}, {}, "sig")
+        for rank, name in enumerate(["three", "one", "four", "two"], start=1)
+    ]
+    objects = CampaignReport("t", "n", board, {}, {}, documents, 9, 10, 1)
+    rows = []
+    for document in documents:
+        for name, found in document.pairings.items():
+            for p in found:
+                rows.append(
+                    {
+                        C.doc_id: document.doc_id,
+                        C.instance_type: p.instance_type,
+                        C.slot: p.slot,
+                        C.ref: p.ref,
+                        C.hyp: p.hyp,
+                        C.ref_start: None if p.ref_span is None else p.ref_span[0],
+                        C.ref_end: None if p.ref_span is None else p.ref_span[1],
+                        C.hyp_start: None if p.hyp_span is None else p.hyp_span[0],
+                        C.hyp_end: None if p.hyp_span is None else p.hyp_span[1],
+                        C.categories: p.categories,
+                        "system": name,
+                    }
+                )
+    schema = PAGE_VIEW.append(pa.field("system", pa.string()))
+    table = pa.Table.from_pylist(rows, schema=schema)
+    # Rows of one system need not be together, only in their own order.
+    table = table.take(pa.array(sorted(range(len(rows)), key=lambda i: (rows[i]["system"] != "two", i))))
+    columns = dataclasses.replace(
+        objects, documents=[DocumentView(d.doc_id, d.text, {}) for d in documents], pairing_rows=table
+    )
+    return objects, columns
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_the_page_from_one_table_is_the_page_from_pairings(seed: int) -> None:
+    objects, columns = reports(seed)
+    assert html_report.render_campaign_html(columns) == html_report.render_campaign_html(objects)
+
+
+def test_a_span_outside_its_text_is_refused_from_the_table_too() -> None:
+    _, columns = reports(3)
+    table = columns.pairing_rows
+    assert table is not None
+    starts = table.column(C.ref_start).to_pylist()
+    row = next(i for i, value in enumerate(starts) if value is not None)
+    ends = table.column(C.ref_end).to_pylist()
+    ends[row] = 10_000
+    broken = table.set_column(table.schema.get_field_index(C.ref_end), C.ref_end, pa.array(ends, pa.int64()))
+    with pytest.raises(ValueError, match="outside the text"):
+        html_report.render_campaign_html(dataclasses.replace(columns, pairing_rows=broken))
+
+
+# --- CSV files written with Arrow: pandas' bytes -------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_csv_text_writes_what_pandas_writes(seed: int) -> None:
+    from tasks.campaign.outputs import _frame, csv_text
+
+    rng = random.Random(seed)
+    pieces = ["a", ",", '"', "\n", "\r", " ", "", "é", "\U0001f600", "\t", "x y", "'", ";", "\\"]
+    rows = rng.randrange(0, 40)
+
+    def text() -> str | None:
+        return None if rng.random() < 0.2 else "".join(rng.choice(pieces) for _ in range(rng.randrange(0, 5)))
+
+    table = pa.table(
+        {
+            "name": pa.array([text() for _ in range(rows)], pa.string()),
+            "count": pa.array(
+                [None if rng.random() < 0.2 else rng.randrange(-5, 10**12) for _ in range(rows)], pa.int64()
+            ),
+            "small": pa.array([rng.randrange(0, 100) for _ in range(rows)], pa.int32()),
+            "other": pa.array([text() for _ in range(rows)], pa.string()),
+        }
+    )
+    assert csv_text(table) == _frame(table).to_csv(index=False)
+
+
+def test_csv_text_leaves_other_tables_to_pandas() -> None:
+    from tasks.campaign.outputs import csv_text
+
+    assert csv_text(pa.table({"a": [1.5], "b": ["x"]})) is None  # floats: pandas' formatting
+    assert csv_text(pa.table({"a": ["x"]})) is None  # one column: a lone empty field is quoted
+    assert csv_text(pa.table({"a,b": ["x"], "c": ["y"]})) is None  # a header that needs quotes
