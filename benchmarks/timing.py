@@ -18,6 +18,10 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
+# The processes timed run as a user's do: Python writes (and then reads) the bytecode of iescore's
+# modules. Some environments (this workplace's among them) set PYTHONDONTWRITEBYTECODE, which makes
+# every process compile all of iescore's modules from source again (about 0.45 s at each start).
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 CONLL_SCORER_VARIABLE = "IESCORE_CONLL_SCORER"  # path of the CoNLL reference scorer's scorer.pl
 
 
