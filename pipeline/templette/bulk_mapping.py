@@ -2,8 +2,8 @@
 
 The rules are those of :class:`pipeline.templette.scoring._Scorer`, which stays their statement; this
 module applies them to whole columns instead of one dataclass per fill, for the case most runs are:
-instance sets mapped by document, one reference alternative per slot, no MUC thresholds, non-committal
-alternatives, implicit optionality, regions, noisy or GLM-alternative contents. :func:`score_fills`
+instance sets mapped by document, no MUC thresholds, non-committal alternatives, implicit
+optionality, regions, noisy or GLM-alternative contents. :func:`score_fills`
 returns ``None`` whenever a table or an option falls outside that case (including every input the
 plain algorithm refuses, so that its errors are raised by it), and the caller runs the plain algorithm.
 
@@ -11,8 +11,9 @@ How the work is done: instance types are taken in mapping order; for one type, e
 (a reference and a hypothesis instance of one document) is listed at once; its counts are the missing
 points of the reference's slots plus the spurious points of the hypothesis's, corrected slot by slot
 where both have the slot (a slot with one fill a side compared on arrays, one with several mapped by
-the greedy algorithm on its few fills). The greedy choice sweeps the candidates in rank order; the
-chosen pairs' pointers are then known to the next types. The ``mapping`` and ``tallies`` rows are
+the greedy algorithm on its few fills; once per reference fill-alternative, the best one kept). The
+greedy choice sweeps the candidates in rank order; the chosen pairs' pointers are then known to the
+next types. The ``mapping`` and ``tallies`` rows are
 built as index arrays into the two tables and taken a column at a time.
 """
 
@@ -88,7 +89,6 @@ class _Side:
 
     table: pa.Table
     n_inst: int
-    inst_keys: list[str]  # type \x1f doc \x1f one_up: pointers are resolved on them
     inst_type: list[str]
     inst_doc: list[str]
     inst_one_up: list[str]
@@ -140,7 +140,6 @@ class _Side:
             return None  # an instance's rows are not together: left to the plain algorithm
         n_inst = len(encoded.dictionary)
         first = np.searchsorted(row_inst, np.arange(n_inst))
-        inst_keys = encoded.dictionary.to_pylist()
         take = pa.array(first)
         inst_type = type_.take(take).to_pylist()
         inst_doc = doc.take(take).to_pylist()
@@ -284,7 +283,6 @@ class _Side:
         return cls(
             table=table,
             n_inst=n_inst,
-            inst_keys=inst_keys,
             inst_type=inst_type,
             inst_doc=inst_doc,
             inst_one_up=inst_one_up,
