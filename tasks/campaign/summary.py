@@ -8,10 +8,12 @@ reads and recomputes that system, not the campaign.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import pyarrow as pa
 
+from pipeline.campaign import reuse
 from pipeline.campaign.engine import (
     FAMILIES,
     campaign_summary,
@@ -52,27 +54,18 @@ class CampaignSummary(Stage):
         family = FAMILIES[self.options.get("family", "templette")]
         resamples, seed = int(self.options["resamples"]), int(self.options["seed"])
         beta = float(self.options["beta"])
-        previous = None
-        found = previous_summary_tables(self)
-        if found is not None:
-            tables, provenance = found
-            inputs = input_keys(self)
-            old = provenance.get("inputs", {})
-            roles = {name: (f"scores/{name}", f"tallies/{name}") for name in names}
-            unchanged = {name for name in names if all(old.get(r) == inputs[r] for r in roles[name])}
-            try:
-                # Its own settings, as its provenance gives them: the rules compare them with today's.
-                settings = provenance["options"]
-                previous = previous_summary(
-                    FAMILIES[settings.get("family", "templette")],
-                    int(settings["resamples"]),
-                    int(settings["seed"]),
-                    float(settings["beta"]),
-                    tables,
-                    unchanged,
-                )
-            except (ValueError, KeyError, pa.ArrowException):
-                previous = None  # a record it cannot read is no record: everything is computed
+        previous = previous_record(
+            self,
+            {name: (f"scores/{name}", f"tallies/{name}") for name in names},
+            lambda settings, tables, unchanged: previous_summary(
+                FAMILIES[settings.get("family", "templette")],
+                int(settings["resamples"]),
+                int(settings["seed"]),
+                float(settings["beta"]),
+                tables,
+                unchanged,
+            ),
+        )
         unchanged = previous.unchanged if previous is not None else frozenset()
         fresh = [name for name in names if name not in unchanged]
         scores = {name: self.input_table(f"scores/{name}") for name in fresh}
@@ -82,6 +75,30 @@ class CampaignSummary(Stage):
         return campaign_summary(
             names, scores, signatures, tallies, resamples, seed, beta, family=family, previous=previous
         )
+
+
+def previous_record(
+    task: Stage,
+    roles: Mapping[str, Sequence[str]],
+    read: Callable[[dict[str, Any], dict[str, pa.Table], set[str]], reuse.Previous],
+) -> reuse.Previous | None:
+    """What ``task`` may reuse of the earlier summary :func:`previous_summary_tables` finds, or None.
+
+    ``roles``: each system's input roles; a system is unchanged when all of them have the keys the
+    earlier summary read. ``read(settings, tables, unchanged)`` applies ``pipeline.campaign.reuse``'s
+    rules to the earlier tables with the earlier summary's own settings (its provenance's options),
+    which the rules compare with today's; a record it cannot read is no record (everything is computed).
+    """
+    found = previous_summary_tables(task)
+    if found is None:
+        return None
+    tables, provenance = found
+    inputs, old = input_keys(task), provenance.get("inputs", {})
+    unchanged = {name for name, keys in roles.items() if all(old.get(r) == inputs[r] for r in keys)}
+    try:
+        return read(provenance["options"], tables, unchanged)
+    except (ValueError, KeyError, pa.ArrowException):
+        return None
 
 
 def input_keys(task: Stage) -> dict[str, str]:
@@ -162,25 +179,17 @@ class KindCampaignSummary(Stage):
         names = [role.split("/", 1)[1] for role in self.spec["inputs"] if role.startswith("statistics/")]
         kind = KINDS[self.options["kind"]].ranked_by(self.options.get("measure"))
         resamples, seed = int(self.options["resamples"]), int(self.options["seed"])
-        previous = None
-        found = previous_summary_tables(self)
-        if found is not None:
-            tables, provenance = found
-            inputs, old = input_keys(self), provenance.get("inputs", {})
-            unchanged = {
-                name for name in names if old.get(f"statistics/{name}") == inputs[f"statistics/{name}"]
-            }
-            try:
-                settings = provenance["options"]  # its own, which the rules compare with today's
-                previous = previous_kind_summary(
-                    KINDS[settings["kind"]].ranked_by(settings.get("measure")),
-                    int(settings["resamples"]),
-                    int(settings["seed"]),
-                    tables,
-                    unchanged,
-                )
-            except (ValueError, KeyError, pa.ArrowException):
-                previous = None  # a record it cannot read is no record: everything is computed
+        previous = previous_record(
+            self,
+            {name: (f"statistics/{name}",) for name in names},
+            lambda settings, tables, unchanged: previous_kind_summary(
+                KINDS[settings["kind"]].ranked_by(settings.get("measure")),
+                int(settings["resamples"]),
+                int(settings["seed"]),
+                tables,
+                unchanged,
+            ),
+        )
         unchanged = previous.unchanged if previous is not None else frozenset()
         fresh = [name for name in names if name not in unchanged]
         tables = {name: self.input_table(f"statistics/{name}", "statistics") for name in fresh}
