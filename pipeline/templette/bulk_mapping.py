@@ -36,7 +36,7 @@ from pipeline.templette.model import (
     SetFill,
     TextFill,
 )
-from pipeline.templette.scoring import ScoringOptions, fold
+from pipeline.templette.scoring import ScoringOptions, fold, types_in_order
 from pipeline.templette.templates import render_fill
 from schemas import MAPPING, TALLIES, C
 
@@ -474,17 +474,8 @@ class _Run:
             seen[type_of[side.row_inst[rows]] * len(types) + type_of[side.target[rows]]] = True
             for pair in np.flatnonzero(seen).tolist():
                 edges.setdefault(types[pair // len(types)], set()).add(types[pair % len(types)])
-        order: list[str] = []
-        done: set[str] = set()
-        remaining = set(types)
-        while remaining:
-            ready = sorted(t for t in remaining if edges.get(t, set()) <= done)
-            if not ready:
-                return None
-            order.extend(ready)
-            done.update(ready)
-            remaining.difference_update(ready)
-        return order
+        order, remaining = types_in_order(types, edges)
+        return None if remaining else order
 
     # -- the rules on rows -------------------------------------------------------------------------
 

@@ -88,6 +88,13 @@ def read_fills(
     table = fills_table_of_text(text, source)
     if table is not None and checks_hold(table, role, documents, unsegmented):
         return table
+    return fills_by_parser(text, source, role, documents, unsegmented)
+
+
+def fills_by_parser(
+    text: str, source: str, role: str | None, documents: pa.Table | None, unsegmented: bool
+) -> pa.Table:
+    """:func:`read_fills` by the parser alone (the specification of the format and its checks)."""
     template_set = parse_template_set(text, source)
     check_pointers(template_set)
     if role == "hypothesis":

@@ -310,22 +310,28 @@ def mapping_order(*template_sets: TemplateSet) -> list[str]:
                     types.add(fill.target.type)
                     edges.setdefault(source_type, set()).add(fill.target.type)
                     where.setdefault((source_type, fill.target.type), (template_set.source, fill.line))
+    order, remaining = types_in_order(types, edges)
+    if remaining:
+        cycle = sorted(remaining)
+        source, line = min(where[(a, b)] for a in cycle for b in edges.get(a, ()) if b in remaining)
+        raise InputError(source, line, f"pointers between instance types form a cycle: {', '.join(cycle)}")
+    return order
+
+
+def types_in_order(types: Iterable[str], edges: Mapping[str, set[str]]) -> tuple[list[str], set[str]]:
+    """The rule of :func:`mapping_order` on its graph (``edges``: type -> the types it points at):
+    the types in order, and those a cycle leaves unordered (empty when there is none)."""
     order: list[str] = []
     done: set[str] = set()
     remaining = set(types)
     while remaining:
         ready = sorted(t for t in remaining if edges.get(t, set()) <= done)
         if not ready:
-            cycle = sorted(remaining)
-            source, line = min(where[(a, b)] for a in cycle for b in edges.get(a, ()) if b in remaining)
-            raise InputError(
-                source, line, f"pointers between instance types form a cycle: {', '.join(cycle)}"
-            )
-        for type_name in ready:
-            order.append(type_name)
-            done.add(type_name)
-            remaining.discard(type_name)
-    return order
+            break
+        order.extend(ready)
+        done.update(ready)
+        remaining.difference_update(ready)
+    return order, remaining
 
 
 def weighted_f(pairings: Iterable[FillPairing], weights: Mapping[str, float]) -> float:

@@ -31,6 +31,7 @@ from pipeline.templette.model import (
 from pipeline.templette.scoring import ScoringOptions, score_template_sets
 from pipeline.templette.tables import scoring_to_tables, template_set_from_table, template_set_to_table
 from pipeline.templette.templates import read_template_set
+from schemas import C
 
 OPTIONS = [
     ScoringOptions("both"),
@@ -164,7 +165,7 @@ def test_the_seeds_sample_is_scored_on_columns(hypothesis: str, compare: str) ->
     # The seed's reference offers fill-alternatives ("/ the tournament"): still the columns' case.
     ref = template_set_to_table(read_template_set(SAMPLE / "ref.tpl"))
     hyp = template_set_to_table(read_template_set(SAMPLE / hypothesis))
-    assert pc.max(ref.column("alternative")).as_py() > 0
+    assert pc.max(ref.column(C.alternative)).as_py() > 0
     options = ScoringOptions(compare)
     got = score_fills(ref, hyp, options)
     assert got is not None

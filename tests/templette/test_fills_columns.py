@@ -28,8 +28,14 @@ from pipeline.templette.checks import (
     check_reference_not_empty,
     check_single_alternatives,
 )
-from pipeline.templette.columns import ODD_SPACES, checks_hold, fills_table_of_text, read_fills
-from pipeline.templette.tables import corpus_from_table, corpus_to_table, template_set_to_table
+from pipeline.templette.columns import (
+    ODD_SPACES,
+    checks_hold,
+    fills_by_parser,
+    fills_table_of_text,
+    read_fills,
+)
+from pipeline.templette.tables import corpus_to_table, template_set_to_table
 from pipeline.templette.templates import check_pointers, parse_template_set
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -353,15 +359,7 @@ def test_the_checks_hold_on_a_good_file() -> None:
 
 def ingest_by_parser(text: str, role: str, documents, unsegmented: bool):
     """What IngestTemplates did before the column path: parse, check, convert."""
-    template_set = parse_template_set(text, "m.tpl")
-    check_pointers(template_set)
-    if role == "hypothesis":
-        check_single_alternatives(template_set)
-    else:
-        check_reference_not_empty(template_set)
-    if documents is not None:
-        check_against_corpus(template_set, corpus_from_table(documents), unsegmented)
-    return template_set_to_table(template_set)
+    return fills_by_parser(text, "m.tpl", role, documents, unsegmented)
 
 
 def outcome(function, *args) -> object:
