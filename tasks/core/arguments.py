@@ -114,6 +114,9 @@ def _creatable(directory: Path, probed: set[int]) -> str | None:
         return f"cannot be written: {ancestor} is not writable"
     # Permission bits are not the whole story (a read-only mount, /proc, which root "may" write): make a
     # directory there and take it away again, as writing will need.
+    # A read-only mount (a bind mount shares its file system's device) is refused at once.
+    if os.statvfs(ancestor).f_flag & os.ST_RDONLY:
+        return f"cannot be written: {ancestor} is on a read-only mount"
     # A file system that took such a directory once is taken at its permission bits for the other
     # paths checked with it (a campaign checks a thousand; making a directory can take milliseconds).
     device = ancestor.stat().st_dev

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from pipeline.core.errors import InputError
 from tasks.campaign.outputs import json_text
 from tasks.cli.main import _parser, main
 from tasks.core.arguments import (
@@ -462,6 +463,20 @@ def test_many_output_paths_make_one_probe_directory_per_file_system(
     # Each check on its own still probes.
     assert path_problem(directory / "one.json", OUTPUT_FILE) is None
     assert len(made) == 2
+    # A read-only mount of a probed file system (a bind mount has its device) is still refused.
+    real_statvfs = arguments.os.statvfs
+    readonly = directory / "readonly"
+    readonly.mkdir()
+
+    def statvfs(path: object) -> object:
+        result = real_statvfs(path)
+        if Path(path) == readonly:
+            return type("V", (), {"f_flag": result.f_flag | arguments.os.ST_RDONLY})()
+        return result
+
+    monkeypatch.setattr(arguments.os, "statvfs", statvfs)
+    with pytest.raises(InputError, match="read-only mount"):
+        check_paths([("--a", directory / "x.json", OUTPUT_FILE), ("--b", readonly / "y.json", OUTPUT_FILE)])
 
 
 # --- help --------------------------------------------------------------------------------------------
