@@ -36,7 +36,7 @@ from pipeline.templette.checks import (
     check_reference_not_empty,
     check_single_alternatives,
 )
-from pipeline.templette.model import OPTIONAL_STATUS_SLOT, OPTIONAL_STATUS_VALUE
+from pipeline.templette.model import OPTIONAL_STATUS_SLOT, OPTIONAL_STATUS_VALUE, TemplateSet
 from pipeline.templette.tables import corpus_from_table, template_set_to_table
 from pipeline.templette.templates import check_pointers, parse_lines, parse_template_set
 from schemas import FILLS, C
@@ -55,7 +55,9 @@ _ODD_SPACE = re.compile("[" + ODD_SPACES + "]")
 # differ in the first character after the slot name, and a slot name is followed by whitespace,
 # which no bare word ending in ':' could be), with the same groups. The bare word's "not ending in
 # ':'" (a look-behind there) is spelled out. An optional group that does not take part is "".
-_SLOT = r"(?:(?P<slot>[A-Za-z0-9_-]+):\s+)?"
+# A line begins with a slot name, or with '/' and whitespace (a further alternative of the slot, the
+# seed's layout of reference alternatives), or with neither (a further fill of the alternative).
+_SLOT = r"(?:(?P<slot>[A-Za-z0-9_-]+):\s+|(?P<slash>/)\s+)?"
 _EXTENT = r"##(?P<start>[0-9]{1,15})#(?P<end>[0-9]{1,15})#"
 _QUOTED_LINE = r"^\s*" + _SLOT + r'"(?P<text>[^"]*)"\s*' + _EXTENT + r"\s*$"
 _HEADER_LINE = r"^\s*(?P<header><[^\s<>]*>)\s*:=\s*$"
@@ -138,13 +140,15 @@ def fills_table_of_text(text: str, source: str) -> pa.Table | None:
     if len(blocks) == len(headers):
         return None
     bounds = np.append(headers, len(split))
-    parsed = []
+    instances = []
     try:
         for block in blocks.tolist():
             low, high = int(bounds[block]), int(bounds[block + 1])
-            parsed.append(template_set_to_table(parse_lines(split[low:high], source, low + 1)))
+            instances.extend(parse_lines(split[low:high], source, low + 1).instances)
     except InputError:
         return None
+    # All parsed blocks' rows as one table (a table per block cost a millisecond each).
+    parsed = template_set_to_table(TemplateSet(tuple(instances), source))
     kept = [
         (where[keep], parts.filter(pa.array(keep)))
         for where, parts in kinds
@@ -153,25 +157,14 @@ def fills_table_of_text(text: str, source: str) -> pa.Table | None:
     common = _common_rows(kept)
     if common is None:
         return None
-    # Instance headers unique across the two (each is already unique within itself).
-    seen = set(kept[HEADER][1].field("header").to_pylist())
-    for table in parsed:
-        keys = pc.unique(
-            pc.binary_join_element_wise(
-                table.column(C.instance_type), table.column(C.doc_id), table.column(C.one_up), "-"
-            )
-        ).to_pylist()
-        named = {f"<{key}>" for key in keys}
-        if named & seen:
-            return None
-        seen |= named
+    # Instance headers unique across the two (the common lines' are already unique among themselves).
+    named = [instance.pointer.render() for instance in instances]
+    if len(set(named)) != len(named) or set(named) & set(kept[HEADER][1].field("header").to_pylist()):
+        return None
     # Rows in file order: by the line of their instance block's header.
-    common_lines = pc.fill_null(common.column(C.instance_line), 0)
-    keys = [_numpy(common_lines)] + [
-        np.full(t.num_rows, headers[b] + 1) for b, t in zip(blocks, parsed, strict=True)
-    ]
+    keys = [_numpy(pc.fill_null(table.column(C.instance_line), 0)) for table in (common, parsed)]
     order = np.argsort(np.concatenate(keys), kind="stable")
-    merged = pa.concat_tables([common, *(t.replace_schema_metadata(FILLS.metadata) for t in parsed)])
+    merged = pa.concat_tables([common, parsed.replace_schema_metadata(FILLS.metadata)])
     return _with_source(merged.take(pa.array(order)), source)
 
 
@@ -196,9 +189,14 @@ def _common_rows(kinds: list[tuple[np.ndarray, pa.StructArray]]) -> pa.Table | N
 
     slots = gather("slot")
     is_slot = _non_empty(slots)
+    is_slash = _non_empty(gather("slash"))
     position = np.arange(n)
     last_header = np.maximum.accumulate(np.where(is_header, position, -1))
     last_slot = np.maximum.accumulate(np.where(is_slot, position, -1))
+    # Every slot line holds a fill, so a '/' always follows a fill of its slot: it starts the next
+    # alternative (the parser's ``slash``), whose fills are counted from it.
+    slashes = np.cumsum(is_slash)
+    last_start = np.maximum.accumulate(np.where(is_slot | is_slash, position, -1))
     is_fill = ~is_header
     if (last_slot[is_fill] <= last_header[is_fill]).any():
         return None  # a fill before the instance's first slot name
@@ -269,8 +267,10 @@ def _common_rows(kinds: list[tuple[np.ndarray, pa.StructArray]]) -> pa.Table | N
         C.slot: at(slots, row_slot, has_slot),
         C.slot_line: ints(numbers[np.clip(row_slot, 0, None)], has_slot, pa.int32()),
         C.slot_optional: pa.array(np.zeros(len(rows), bool), pa.bool_(), mask=no_slot),
-        C.alternative: ints(np.zeros(len(rows), np.int32), has_slot, pa.int32()),
-        C.fill_index: ints((rows - row_slot).astype(np.int32), has_slot, pa.int32()),
+        C.alternative: ints(
+            (slashes[rows] - slashes[np.clip(row_slot, 0, None)]).astype(np.int32), has_slot, pa.int32()
+        ),
+        C.fill_index: ints((rows - last_start[rows]).astype(np.int32), has_slot, pa.int32()),
         C.kind: at(_KINDS, row_pointer + 2 * row_set, has_slot),
         C.line: ints(numbers[rows], has_slot, pa.int32()),
         C.content: content,

@@ -85,6 +85,12 @@ CONTINUATIONS = [
     "           <EVENT-D1-2>",
     '           "more" ##2#3#',
     '         / "alt" ##1#2#',
+    "         / <EVENT-D1-2>",
+    "         / WIN",
+    '         / "alt"',
+    "         / alt ##1#2#",
+    '         /"alt" ##1#2#',
+    '         / / "alt" ##1#2#',
     "   bare ##1#2#",
     "   a: ##1#2#",
     "   ##1#2#",
@@ -250,6 +256,27 @@ def test_a_block_with_another_line_is_parsed_and_kept_in_file_order() -> None:
     assert table.column("line").to_pylist() == [2, 4, 5, 6, 8]
     assert table.column("alternative").to_pylist() == [0, 0, 1, 0, 0]
     assert table.column("content").to_pylist() == ["goal", "x", "y", "TWO WORDS", "<EVENT-D1-2>"]
+
+
+def test_the_seeds_alternative_lines_are_read_into_columns() -> None:
+    # Seed 000 writes a reference's further alternatives one per line, each after a '/'. By hand:
+    # "a" is alternative 0; '/' starts alternative 1 ("b", then "c" on a line of its own); '/' again
+    # starts alternative 2 ("d").
+    text = "\n".join(
+        [
+            "<EVENT-D1-1> :=",
+            '    WINNER: "a" ##1#2#',
+            '           / "b" ##3#4#',
+            '             "c" ##5#6#',
+            '           / "d" ##7#8#',
+            "    TYPE: WIN",
+            "           / LOSS",
+        ]
+    )
+    assert assert_agrees(text)
+    table = fills_table_of_text(text, "r.tpl")
+    assert table.column("alternative").to_pylist() == [0, 1, 1, 2, 0, 1]
+    assert table.column("fill_index").to_pylist() == [0, 0, 1, 0, 0, 0]
 
 
 @pytest.mark.parametrize(
