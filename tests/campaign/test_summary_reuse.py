@@ -40,6 +40,19 @@ def statistics_of(values: np.ndarray, names: list[str], units: list[str] | None 
     return UnitStatistics(TEMPLETTE, tuple(names), tuple(units), values)
 
 
+def spied_pairs(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, int]]:
+    """The pairs every later ``paired_significance`` call is asked to test, as they are asked."""
+    pairs: list[tuple[int, int]] = []
+    original = stats.paired_significance
+
+    def spy(*args: object, **kwargs: object) -> list[Comparison]:
+        pairs.extend(kwargs.get("pairs") or [])  # type: ignore[arg-type]
+        return original(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(stats, "paired_significance", spy)
+    return pairs
+
+
 def test_a_pair_tested_alone_is_the_same_as_among_all_pairs() -> None:
     statistics = statistics_of(counts(np.random.default_rng(1), 6, 40), list("abcdef"))
     every = stats.paired_significance(statistics, resamples=300, seed=9)
@@ -250,14 +263,8 @@ def test_a_rerun_after_one_system_changed_writes_what_a_cold_run_writes(
 
     # s3 becomes the best system: its pairs change, and its order against every other system flips.
     write_system(data, "s3", chosen, 0.01, 99)
-    pairs: list[tuple[int, int]] = []
     original = stats.paired_significance
-
-    def spy(*args: object, **kwargs: object) -> list[Comparison]:
-        pairs.extend(kwargs.get("pairs") or [])  # type: ignore[arg-type]
-        return original(*args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(stats, "paired_significance", spy)
+    pairs = spied_pairs(monkeypatch)
     run_campaign(data, tmp_path / "store", tmp_path / "warm")
     assert len(pairs) == 4  # the rerun tested s3's four pairs only
     monkeypatch.setattr(stats, "paired_significance", original)
@@ -300,14 +307,8 @@ def test_a_kind_campaign_rerun_after_one_system_changed_writes_what_a_cold_run_w
     run_campaign(tmp_path / "data", tmp_path / "store", tmp_path / "warm")
 
     drop_annotation(sample / "less-location", "b.json", 0)  # one system changes
-    pairs: list[tuple[int, int]] = []
     original = stats.paired_significance
-
-    def spy(*args: object, **kwargs: object) -> list[Comparison]:
-        pairs.extend(kwargs.get("pairs") or [])  # type: ignore[arg-type]
-        return original(*args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(stats, "paired_significance", spy)
+    pairs = spied_pairs(monkeypatch)
     run_campaign(tmp_path / "data", tmp_path / "store", tmp_path / "warm")
     assert len(pairs) == 3  # the changed system's three pairs only
     monkeypatch.setattr(stats, "paired_significance", original)
