@@ -218,7 +218,15 @@ def read_table(target: luigi.Target | str | Path, columns: list[str] | None = No
         sink = pa.BufferOutputStream()
         sink.write(S3Store.of(path).download(path))
         return pq.read_table(pa.BufferReader(sink.getvalue()), columns=columns)
-    return pq.read_table(path, columns=columns)
+    # One file, read by its own reader: half the time of ``pq.read_table``'s dataset set-up, which a
+    # campaign's page (two small artifacts per system) pays hundreds of times. That reader skips a column
+    # it does not have; ``pq.read_table`` refuses it, and so does this.
+    with pq.ParquetFile(path) as file:
+        missing = [name for name in columns or () if name not in file.schema_arrow.names]
+        if missing:
+            names = file.schema_arrow.names
+            raise pa.ArrowInvalid(f"{path}: no column {', '.join(missing)} (it has {', '.join(names)})")
+        return file.read(columns=columns)
 
 
 def provenance(path: str | Path) -> dict[str, Any]:
