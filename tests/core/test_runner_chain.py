@@ -1,0 +1,96 @@
+"""Several workers, one chain: a run whose pending tasks each need the one before runs in this process
+(no two of them could run at once, and a fork per task costs start-up); any other run forks as before."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pyarrow as pa
+
+from tasks.core import runner
+from tasks.core.base import Stage, file_spec, stage_spec, task_for
+from tasks.core.store import read_table
+
+
+class PidWords(Stage):
+    """The words of a file, and the process that read them."""
+
+    STAGE = "PidWords"
+    VERSION = 1
+    OUTPUTS = ("words",)
+
+    def produce(self) -> dict[str, pa.Table]:
+        words = Path(self.input_file("text")).read_text().split()
+        return {"words": pa.table({"word": words, "pid": [os.getpid()] * len(words)})}
+
+
+class PidJoin(Stage):
+    """Words of ``left`` also in ``right`` (and ``extra``'s, when given), and the process that joined them."""
+
+    STAGE = "PidJoin"
+    VERSION = 1
+    OUTPUTS = ("common",)
+
+    def produce(self) -> dict[str, pa.Table]:
+        right = set(self.input_table("right").column("word").to_pylist())
+        common = [w for w in self.input_table("left").column("word").to_pylist() if w in right]
+        return {"common": pa.table({"word": common, "pid": [os.getpid()] * len(common)})}
+
+
+def _words(path: Path, text: str) -> dict:
+    path.write_text(text)
+    return stage_spec("PidWords", {}, {"text": file_spec(path)})
+
+
+def _pids(task: Stage) -> set[int]:
+    return set(read_table(next(iter(task.output().values()))).column("pid").to_pylist())
+
+
+def test_a_chain_runs_here_with_two_workers(tmp_path: Path) -> None:
+    store = str(tmp_path / "store")
+    words = task_for(_words(tmp_path / "a.txt", "the cat sat on the mat"), store)
+    # The join needs the same words task twice (two roles): still one chain, words then join.
+    join = task_for(stage_spec("PidJoin", {}, {"left": words.spec, "right": words.spec}), store)
+    assert runner._one_chain([join])
+    outcome = runner.run([join], workers=2)
+    assert outcome.ok and len(outcome.ran) == 2
+    assert _pids(words) == _pids(join) == {os.getpid()}
+
+
+def test_two_tasks_that_can_run_at_once_are_forked(tmp_path: Path) -> None:
+    store = str(tmp_path / "store")
+    left = task_for(_words(tmp_path / "a.txt", "the cat sat on the mat"), store)
+    right = task_for(_words(tmp_path / "b.txt", "a cat on a mat"), store)
+    join = task_for(stage_spec("PidJoin", {}, {"left": left.spec, "right": right.spec}), store)
+    assert not runner._one_chain([join])  # left and right need nothing of each other
+    outcome = runner.run([join], workers=2)
+    assert outcome.ok and len(outcome.ran) == 3
+    assert os.getpid() not in _pids(left) | _pids(right) | _pids(join)
+    assert read_table(join.output()["common"]).column("word").to_pylist() == ["cat", "on", "mat"]
+
+
+def test_a_rerun_after_one_input_changed_is_a_chain(tmp_path: Path) -> None:
+    # The same graph as above, built; then one file changes: its words and the join run again, here.
+    store = str(tmp_path / "store")
+    right = task_for(_words(tmp_path / "b.txt", "a cat on a mat"), store)
+    first = task_for(_words(tmp_path / "a.txt", "the cat sat on the mat"), store)
+    before = task_for(stage_spec("PidJoin", {}, {"left": first.spec, "right": right.spec}), store)
+    assert runner.run([before], workers=2).ok
+    left = task_for(_words(tmp_path / "a.txt", "the dog sat on the mat"), store)
+    join = task_for(stage_spec("PidJoin", {}, {"left": left.spec, "right": right.spec}), store)
+    assert runner._one_chain([join])
+    outcome = runner.run([join], workers=2)
+    assert sorted(task_id.split("_")[0] for task_id in outcome.ran) == ["PidJoin", "PidWords"]
+    assert _pids(left) == _pids(join) == {os.getpid()}
+    assert read_table(join.output()["common"]).column("word").to_pylist() == ["on", "mat"]
+
+
+def test_past_the_limit_it_is_not_taken_for_a_chain(tmp_path: Path, monkeypatch) -> None:
+    store = str(tmp_path / "store")
+    words = task_for(_words(tmp_path / "a.txt", "x y"), store)
+    join = task_for(stage_spec("PidJoin", {}, {"left": words.spec, "right": words.spec}), store)
+    monkeypatch.setattr(runner, "CHAIN_LIMIT", 1)
+    assert not runner._one_chain([join])
+    monkeypatch.setattr(runner, "CHAIN_LIMIT", 2)
+    assert runner._one_chain([join])
