@@ -17,6 +17,10 @@ class InputError(ValueError):
         self.message = message
         super().__init__(self.render())
 
+    def __reduce__(self) -> tuple:
+        # As it was made, so that it crosses to the parent from a forked worker (multiprocessing pickles it).
+        return type(self), (self.file, self.line, self.message)
+
     def render(self) -> str:
         """The user-facing form, ``file:line: message`` (``file: message`` when line is 0)."""
         if self.line > 0:

@@ -28,7 +28,7 @@ import dataclasses
 import gc
 import io
 import multiprocessing
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -166,26 +166,30 @@ def write_campaign_outputs(
     reports: Mapping[str, Any],
     kind: CampaignKind | None = None,
     workers: int = 1,
+    page: Callable[[], None] | None = None,
 ) -> None:
     """Write the output directory from the artifacts (``reports``: system name -> its Report task, or
-    the task a registered ``kind``'s system runs). The systems whose files are not fresh are written by
-    up to ``workers`` processes (each system's files are its own: the same files in any order)."""
-    write_text(directory / "leaderboard.txt", board_text(board, significance, kind))
-    write_leaderboard(board, significance, directory / "leaderboard.json", directory / "leaderboard.csv")
-    kind = is_family_board(board)
-    write_text(directory / "significance.csv", _csv(significance if kind else _in_percent(significance)))
-    index, stale = [], []
+    the task a registered ``kind``'s system runs). The systems whose files are not fresh, and ``page``
+    (what writes the HTML page, when it is to be written), are run by up to ``workers`` processes while
+    this one writes the leaderboard's files (each system's files are its own: the same files in any
+    order)."""
+    family = is_family_board(board)
+    index, jobs = [], [] if page is None else [(page,)]
     for name, report in reports.items():
         folder = directory / "systems" / output_name(name)
         index.append({"system": name, "directory": f"systems/{output_name(name)}"})
-        if kind:
+        if family:
             files = (*TASK_KINDS[_kind_of(report)].system_files, KIND_STATISTICS_FILE)
         else:
             files = COREF_SYSTEM_FILES if report.STAGE == "ScoreCorefResponse" else SYSTEM_FILES
         if not _fresh(folder / STAMP, report.key, [folder / f for f in files]):
-            stale.append((folder, report, bool(kind)))
-    _in_processes(_write_system_folder, stale, workers)
-    write_text(directory / "systems" / "index.csv", _csv(pa.Table.from_pylist(index)))
+            jobs.append((_write_system_folder, folder, report, family))
+    with in_processes(jobs, workers):
+        write_text(directory / "leaderboard.txt", board_text(board, significance, kind))
+        write_leaderboard(board, significance, directory / "leaderboard.json", directory / "leaderboard.csv")
+        pairs = significance if family else _in_percent(significance)
+        write_text(directory / "significance.csv", _csv(pairs))
+        write_text(directory / "systems" / "index.csv", _csv(pa.Table.from_pylist(index)))
 
 
 def _write_system_folder(folder: Path, report: Stage, kind: bool) -> None:
@@ -202,22 +206,32 @@ def _write_system_folder(folder: Path, report: Stage, kind: bool) -> None:
 _JOBS: list[tuple[Any, ...]] = []
 
 
-def _in_processes(function: Callable[..., None], jobs: list[tuple[Any, ...]], workers: int) -> None:
-    """``function(*job)`` for every job, in up to ``workers`` forked processes (here when one suffices).
+@contextlib.contextmanager
+def in_processes(jobs: list[tuple[Any, ...]], workers: int) -> Iterator[None]:
+    """Each job ``(function, *arguments)`` run by up to ``workers`` forked processes, in order, while the
+    block runs here; with one worker (or no fork), here after the block. An exception of any job is
+    raised when the block ends (the block's own comes first).
 
     The jobs reach the processes by the fork itself (a campaign's tasks carry their whole specs: not
-    worth pickling); an exception in any job is raised here.
+    worth pickling). A campaign's rerun after one system changed has two jobs, its page (the longest
+    part of writing the outputs) and that system's files; the leaderboard's files are written here
+    meanwhile.
     """
-    processes = min(workers, len(jobs))
-    if processes <= 1 or "fork" not in multiprocessing.get_all_start_methods():
-        for job in jobs:
-            function(*job)
+    if not jobs or workers <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+        yield
+        for function, *arguments in jobs:
+            function(*arguments)
         return
-    _JOBS[:] = [(function, *job) for job in jobs]
-    gc.freeze()  # as before Luigi's forks (tasks.core.runner): the workers need not copy the heap
+    _JOBS[:] = jobs
+    # As before Luigi's forks (tasks.core.runner): the workers need not copy the heap.
+    gc.freeze()
     try:
-        with multiprocessing.get_context("fork").Pool(processes) as pool:
-            pool.map(_run_job, range(len(jobs)), chunksize=1)
+        with multiprocessing.get_context("fork").Pool(min(workers, len(jobs))) as pool:
+            done = pool.map_async(_run_job, range(len(jobs)), chunksize=1)
+            gc.unfreeze()
+            _JOBS.clear()  # each worker has its copy
+            yield
+            done.get()
     finally:
         gc.unfreeze()
         _JOBS.clear()
@@ -226,6 +240,18 @@ def _in_processes(function: Callable[..., None], jobs: list[tuple[Any, ...]], wo
 def _run_job(index: int) -> None:
     function, *arguments = _JOBS[index]
     function(*arguments)
+
+
+def write_pages(pages: list[Path], campaign: Campaign, summary: Stage, reports: Mapping[str, Stage]) -> None:
+    """The campaign's page written to each of ``pages`` that was not made from this run's artifacts, and
+    stamped (see ``stamp_html``)."""
+    recipe = html_recipe(campaign, summary)
+    page = None
+    for path in pages:
+        if not html_is_fresh(path, recipe):
+            page = page or campaign_html(campaign, summary, reports)
+            write_text(path, page)
+            stamp_html(path, recipe)
 
 
 def html_recipe(campaign: Campaign, summary: Stage) -> str:

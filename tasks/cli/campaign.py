@@ -15,15 +15,14 @@ from pipeline.templette.report import printable
 from tasks.campaign.graph import campaign_spec
 from tasks.campaign.outputs import (
     board_text,
-    campaign_html,
     campaign_output_paths,
     html_is_fresh,
     html_paths,
     html_recipe,
     json_text,
-    stamp_html,
     write_campaign_outputs,
     write_leaderboard,
+    write_pages,
 )
 from tasks.cli.common import (
     DEFAULT_STORE,
@@ -104,14 +103,12 @@ def campaign(args: argparse.Namespace) -> int:
     significance = read_table(summary.output()["significance"])
     sys.stdout.write(board_text(board, significance, parsed.kind))
     write_leaderboard(board, significance, args.json, args.csv)
+    stale = [html for html in pages if not html_is_fresh(html, html_recipe(parsed, summary))]
+    page = (lambda: write_pages(stale, parsed, summary, reports)) if stale else None
     if output:
-        write_campaign_outputs(output, board, significance, reports, parsed.kind, args.workers)
-    page = None
-    for html in pages:
-        if not html_is_fresh(html, html_recipe(parsed, summary)):
-            page = page or campaign_html(parsed, summary, reports)
-            write_text(html, page)
-            stamp_html(html, html_recipe(parsed, summary))
+        write_campaign_outputs(output, board, significance, reports, parsed.kind, args.workers, page)
+    elif page:
+        page()
     return EXIT_OK
 
 
