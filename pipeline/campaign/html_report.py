@@ -1110,42 +1110,12 @@ def _heat_map_section(report: CampaignReport, systems: list[str]) -> str:
 
 def _significance_section(report: CampaignReport, systems: list[str]) -> str:
     f_name = report.label
-    head = "".join(f'<th class="col"><span class="vertical">{_e(system)}</span></th>' for system in systems)
     corrected = report.corrected or {}
-    mark_on = "randomization Holm" if report.correction else None
-    short = {"randomization Holm": "ar Holm", "t-test": "t", "t-test Holm": "t Holm"}
-    rows = []
-    for a in systems:
-        cells = []
-        for b in systems:
-            if a == b:
-                cells.append('<td class="diagonal">&mdash;</td>')
-                continue
-            result = _comparison(report.significance, a, b)
-            if result is None:
-                cells.append('<td class="cell missing">-</td>')
-                continue
-            delta, p_bootstrap, p_randomization = result
-            more = corrected.get((a, b), corrected.get((b, a), {}))
-            p_marked = more.get(mark_on) if mark_on else p_randomization
-            marked = p_marked is not None and p_marked < report.alpha
-            title = (
-                f"{a} vs {b}: {f_name} difference {_points(delta)} points, "
-                f"paired bootstrap p = {_p(p_bootstrap)}, "
-                f"approximate randomization p = {_p(p_randomization)}"
-                + "".join(f", {name} p = {_p(value)}" for name, value in more.items())
-            )
-            cells.append(
-                f'<td class="cell{" marked" if marked else ""}" title="{_e(title)}">'
-                f'<span class="delta">{_points(delta)}{" *" if marked else ""}</span>'
-                f"<span>bs {_e(_p(p_bootstrap))}</span><span>ar {_e(_p(p_randomization))}</span>"
-                + "".join(
-                    f"<span>{_e(short.get(name, name))} {_e(_p(value))}</span>"
-                    for name, value in more.items()
-                )
-                + "</td>"
-            )
-        rows.append(f'<tr><th class="row">{_e(a)}</th>{"".join(cells)}</tr>')
+    head = "".join(f'<th class="col"><span class="vertical">{_e(system)}</span></th>' for system in systems)
+    rows = [
+        f'<tr><th class="row">{_e(a)}</th>{"".join(cells)}</tr>'
+        for a, cells in zip(systems, _significance_cells(report, systems), strict=True)
+    ]
     table = (
         '<div class="scroll"><table class="significance"><thead><tr><th class="row">Row vs column</th>'
         f"{head}</tr></thead>\n<tbody>" + "\n".join(rows) + "</tbody></table></div>\n"
@@ -1182,6 +1152,65 @@ def _significance_section(report: CampaignReport, systems: list[str]) -> str:
         f"randomization{more_legend}"
         "&#8220;-&#8221;: pair not tested.</p></section>\n"
     )
+
+
+def _significance_cells(report: CampaignReport, systems: list[str]) -> list[list[str]]:
+    """Each row's cells of the significance matrix (row system vs column system).
+
+    A pair's p-values are formatted once for its two cells, and names escaped once: escaping works
+    character by character, so a title escaped in parts is the title escaped whole.
+    """
+    significance = report.significance
+    corrected = report.corrected or {}
+    mark_on = "randomization Holm" if report.correction else None
+    short = {"randomization Holm": "ar Holm", "t-test": "t", "t-test Holm": "t Holm"}
+    name = {system: _e(system) for system in systems}
+    f_name = _e(report.label)
+    p_values: dict[tuple[str, str], tuple[str, str]] = {}  # significance key -> (title's end, spans)
+    more_values: dict[tuple[str, str] | None, tuple[str, str]] = {}  # corrected key -> (title's, spans)
+    rows = []
+    for a in systems:
+        cells = []
+        for b in systems:
+            if a == b:
+                cells.append('<td class="diagonal">&mdash;</td>')
+                continue
+            key = (a, b) if (a, b) in significance else (b, a) if (b, a) in significance else None
+            if key is None:
+                cells.append('<td class="cell missing">-</td>')
+                continue
+            delta, p_bootstrap, p_randomization = significance[key]
+            if key != (a, b):
+                delta = _defined(delta)
+                delta = None if delta is None else -delta
+            if key not in p_values:
+                bootstrap, randomization = _e(_p(p_bootstrap)), _e(_p(p_randomization))
+                p_values[key] = (
+                    f", paired bootstrap p = {bootstrap}, approximate randomization p = {randomization}",
+                    f"<span>bs {bootstrap}</span><span>ar {randomization}</span>",
+                )
+            more_key = (a, b) if (a, b) in corrected else (b, a) if (b, a) in corrected else None
+            more = corrected[more_key] if more_key is not None else {}
+            if more_key not in more_values:
+                more_values[more_key] = (
+                    "".join(f", {_e(label)} p = {_e(_p(value))}" for label, value in more.items()),
+                    "".join(
+                        f"<span>{_e(short.get(label, label))} {_e(_p(value))}</span>"
+                        for label, value in more.items()
+                    ),
+                )
+            p_title, p_spans = p_values[key]
+            more_title, more_spans = more_values[more_key]
+            p_marked = more.get(mark_on) if mark_on else p_randomization
+            marked = p_marked is not None and p_marked < report.alpha
+            points = _points(delta)
+            cells.append(
+                f'<td class="cell{" marked" if marked else ""}" '
+                f'title="{name[a]} vs {name[b]}: {f_name} difference {points} points{p_title}{more_title}">'
+                f'<span class="delta">{points}{" *" if marked else ""}</span>{p_spans}{more_spans}</td>'
+            )
+        rows.append(cells)
+    return rows
 
 
 def _documents_section(report: CampaignReport, systems: list[str]) -> str:
