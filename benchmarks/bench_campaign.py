@@ -203,6 +203,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--keep", help="generate into this directory and keep it")
     args = parser.parse_args()
+    import timing  # noqa: F401 - its import lets the timed processes write bytecode, as a user's Python does
+
     with tempfile.TemporaryDirectory() as tmp:
         directory = Path(args.keep or tmp)
         directory.mkdir(parents=True, exist_ok=True)
