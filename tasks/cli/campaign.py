@@ -79,7 +79,7 @@ def campaign(args: argparse.Namespace) -> int:
         check_scheduler(args.scheduler_host, args.scheduler_port or SCHEDULER_PORT)
     progress = None
     if args.progress != "none" or args.tasks_log:
-        pending, _ = pending_tasks(roots, explain=False, reference=parsed.reference_files)
+        pending, _ = pending_tasks(roots, False, parsed.reference_files, whole=False)
         labels = {p.task.task_id: p.label for p in pending}
         bar = None if args.progress == "auto" else args.progress == "bar"
         progress = Progress(len(pending), labels, bar=bar)

@@ -1,6 +1,7 @@
 """What a run would do, and why: the pending tasks of a graph in dependency order.
 
-A task is pending when its artifacts are absent. Its reason is either an input that is itself pending
+A task is pending when its artifacts are absent and it is a root or a pending task needs it (what Luigi
+runs). Its reason is either an input that is itself pending
 ("after ..."), or, for the first pending task of a chain, what differs from the artifacts this stage
 already has in the store: a file that changed under the same path, the stage's VERSION, an option,
 or nothing comparable at all (built for the first time). Used by ``iescore campaign --dry-run`` and to
@@ -33,16 +34,22 @@ class Pending:
 
 
 def pending_tasks(
-    roots: Mapping[str, Stage], explain: bool = True, reference: Collection[Path] = ()
+    roots: Mapping[str, Stage], explain: bool = True, reference: Collection[Path] = (), whole: bool = True
 ) -> tuple[list[Pending], int]:
-    """The pending tasks under ``roots`` (label -> root task), dependencies first, and the task count.
+    """The pending tasks under ``roots`` (label -> root task), dependencies first, and the task count
+    (of the whole graph when ``whole``, else of the tasks looked at).
+
+    As Luigi does, the inputs of a task that is complete are not looked at: such a task is not run, and
+    nothing is run for it, whatever its inputs' state (a rerun after one system changed looks at that
+    system's chain and the reports of the others, not at their chains).
 
     Each task is labelled by the roots that need it: several names, or "shared by N" past three. A
     task built from the ``reference`` files alone (the reference's templates and texts, the GLM) is
     "reference (shared by N)", N the roots using it, whatever their names. A root that holds other
     roots (the campaign summary holds every system's report) labels only what no other root needs.
     """
-    order, children = _walk(roots)
+    complete: dict[str, bool] = {}
+    order, children = _walk(roots, complete)
     closures = {label: _closure(root.task_id, children) for label, root in roots.items()}
     root_ids = {root.task_id for root in roots.values()}
     holders = [label for label in roots if len(closures[label] & root_ids) > 1]
@@ -57,7 +64,7 @@ def pending_tasks(
     result = []
     previous = _Previous()
     for task in order:
-        if task.complete():
+        if complete[task.task_id]:
             continue
         pending_ids.add(task.task_id)
         upstream = [
@@ -71,11 +78,14 @@ def pending_tasks(
         own = files[task.task_id]
         label = _label(users[task.task_id], bool(own) and own <= shared_files)
         result.append(Pending(task, label, reason))
-    return result, len(order)
+    return result, len(_walk(roots)[0]) if whole else len(order)
 
 
-def _walk(roots: Mapping[str, Stage]) -> tuple[list[Stage], dict[str, list[str]]]:
-    """Every task under ``roots`` once, dependencies first, and each task's inputs (by task id)."""
+def _walk(
+    roots: Mapping[str, Stage], complete: dict[str, bool] | None = None
+) -> tuple[list[Stage], dict[str, list[str]]]:
+    """Every task under ``roots`` once, dependencies first, and each task's inputs (by task id). With
+    ``complete`` (filled in: task id -> complete), the inputs of a complete task are not walked."""
     order: list[Stage] = []
     children: dict[str, list[str]] = {}
     for root in roots.values():
@@ -85,6 +95,12 @@ def _walk(roots: Mapping[str, Stage]) -> tuple[list[Stage], dict[str, list[str]]
             if expanded:
                 order.append(task)
             elif task.task_id not in children:
+                if complete is not None:
+                    complete[task.task_id] = task.complete()
+                    if complete[task.task_id]:
+                        children[task.task_id] = []
+                        order.append(task)
+                        continue
                 inputs = list(task.requires().values())
                 children[task.task_id] = [sub.task_id for sub in inputs]
                 stack.append((task, True))

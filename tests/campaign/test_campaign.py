@@ -203,6 +203,23 @@ def test_dry_run_lists_what_would_run_and_why(
     assert all(f"RemoveNonEvaluated VERSION {version - 1} -> {version}" in line for line in first_causes)
 
 
+def test_dry_run_lists_only_what_luigi_would_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # An intermediate artifact gone while what was made from it is still there: Luigi does not look
+    # under a complete task, so nothing runs; the plan (and the progress bar) count nothing either.
+    campaign_file = copy_campaign(tmp_path)
+    store = tmp_path / "store"
+    run_campaign(campaign_file, store)
+    removed = sorted((store / "NormalizeContent").rglob("*.parquet"))
+    for path in removed:
+        path.unlink()
+    status, out, _ = cli(capsys, "campaign", campaign_file, "--store", store, "--dry-run")
+    assert status == 0 and out == f"would run 0 of {ALL_TASKS} tasks\n"
+    log = tmp_path / "tasks.json"
+    status, _, _ = cli(capsys, "campaign", campaign_file, "--store", store, "--tasks-log", log)
+    assert status == 0 and json.loads(log.read_text())["ran"] == []
+    assert not any(path.exists() for path in removed)
+
+
 REFERENCE_CHAIN = Counter(
     IngestCorpus=1,
     AlignCorpora=1,
