@@ -434,7 +434,7 @@ def _embedded_rows(report: CampaignReport, systems: list[str]) -> dict[str, Any]
     order, each system's rows in order). The string table starts as the loop's does (types, slots,
     disagreeing categories, categories, each sorted); the loop then adds, pairing by pairing, the
     reference fill of a reference not seen before in that document and the hypothesis fill, a string
-    taking the next index the first time it comes: ``pandas.factorize`` numbers them in that order.
+    taking the next index the first time it comes: a dictionary encoding numbers them in that order.
     A reference's number in its document is the order in which its (type, slot, fill, span) first comes.
     """
     rows = report.pairing_rows
@@ -445,10 +445,6 @@ def _embedded_rows(report: CampaignReport, systems: list[str]) -> dict[str, Any]
     order = np.lexsort((np.arange(rows.num_rows), sys_pos, doc_pos))
     rows = rows.take(pa.array(order))
     doc_pos, sys_pos = doc_pos[order], sys_pos[order]
-    types, slots, refs, hyps, categories_of = (
-        rows.column(name).to_numpy(zero_copy_only=False)
-        for name in ("instance_type", "slot", "ref", "hyp", "categories")
-    )
     table = _StringTable()
     for value in sorted(pc.unique(rows.column("instance_type")).to_pylist()):
         table.add(value)
@@ -471,13 +467,24 @@ def _embedded_rows(report: CampaignReport, systems: list[str]) -> dict[str, Any]
 
     ref_present, ref_first, ref_last = ends("ref")
     hyp_present, hyp_first, hyp_last = ends("hyp")
-    has_ref = pc.is_valid(rows.column("ref")).to_numpy(zero_copy_only=False)
-    has_hyp = pc.is_valid(rows.column("hyp")).to_numpy(zero_copy_only=False)
-    # Each reference (document, type, slot, fill, span) numbered in order of first appearance.
+    refs = rows.column("ref").combine_chunks()
+    hyps = rows.column("hyp").combine_chunks()
+    has_ref = pc.is_valid(refs).to_numpy(zero_copy_only=False)
+    has_hyp = pc.is_valid(hyps).to_numpy(zero_copy_only=False)
+    # Each reference (document, type, slot, fill, span) numbered in order of first appearance: the
+    # strings as numbers first (Arrow numbers a dictionary's values in order of first appearance).
+    ref_code = pc.fill_null(pc.dictionary_encode(refs).indices, -1).to_numpy(zero_copy_only=False)
     keys = pd.DataFrame(
-        {"doc": doc_pos, "type": types, "slot": slots, "ref": refs, "start": ref_first, "end": ref_last}
+        {
+            "doc": doc_pos,
+            "type": type_index,
+            "slot": slot_index,
+            "ref": ref_code,
+            "start": ref_first,
+            "end": ref_last,
+        }
     )[has_ref]
-    reference_group = keys.groupby(list(keys.columns), sort=False, dropna=False).ngroup().to_numpy()
+    reference_group = keys.groupby(list(keys.columns), sort=False).ngroup().to_numpy()
     new_reference = np.zeros(rows.num_rows, dtype=bool)
     new_reference[np.flatnonzero(has_ref)] = ~keys.duplicated(keep="first").to_numpy()
     reference_number = np.full(rows.num_rows, -1, dtype=np.int64)
@@ -486,13 +493,20 @@ def _embedded_rows(report: CampaignReport, systems: list[str]) -> dict[str, Any]
             pd.Series(reference_group).groupby(keys["doc"].to_numpy()).transform("min").to_numpy()
         )
         reference_number[has_ref] = reference_group - first_of_document
-    # The strings the loop adds, in the order it adds them: a new reference's fill, then the hypothesis.
-    sequence = np.empty(2 * rows.num_rows, dtype=object)
-    sequence[0::2], sequence[1::2] = refs, hyps
+    # The strings the loop adds, in the order it adds them: a new reference's fill, then the hypothesis;
+    # numbered after the table's first strings in order of first appearance.
     added = np.zeros(2 * rows.num_rows, dtype=bool)
     added[0::2], added[1::2] = new_reference, has_hyp
-    codes, uniques = pd.factorize(np.concatenate([np.array(table.strings, dtype=object), sequence[added]]))
-    strings = [str(value) for value in uniques]
+    interleaved = np.empty(2 * rows.num_rows, dtype=np.int64)
+    interleaved[0::2] = np.arange(rows.num_rows)
+    interleaved[1::2] = np.arange(rows.num_rows) + rows.num_rows
+    sequence = pa.concat_arrays(
+        [pa.array(table.strings, pa.string()), refs.cast(pa.string()), hyps.cast(pa.string())]
+    )
+    wanted = np.concatenate([np.arange(len(table.strings)), len(table.strings) + interleaved[added]])
+    encoded = pc.dictionary_encode(sequence.take(pa.array(wanted)))
+    strings = encoded.dictionary.to_pylist()
+    codes = encoded.indices.to_numpy(zero_copy_only=False)
     coded = np.full(2 * rows.num_rows, -1, dtype=np.int64)
     coded[added] = codes[len(table.strings) :]
     ref_string, hyp_string = coded[0::2], coded[1::2]

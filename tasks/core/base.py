@@ -89,6 +89,16 @@ class Stage(luigi.Task):
         if cls.STAGE:
             _STAGES[cls.STAGE] = cls
 
+    @classmethod
+    def get_params(cls) -> list[tuple[str, luigi.Parameter]]:
+        # Luigi finds a task's parameters with dir() each time it makes a task or writes its parameters
+        # (several times per task); a stage's parameters are the three above, whatever the class.
+        found = cls.__dict__.get("_parameters")
+        if found is None:
+            found = super().get_params()
+            cls._parameters = found
+        return list(found)
+
     @property
     def options(self) -> Mapping[str, Any]:
         return self.spec.get("options", {})
