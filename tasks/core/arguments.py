@@ -14,6 +14,7 @@ import argparse
 import math
 import os
 import socket
+import stat
 import tempfile
 import threading
 from collections.abc import Iterable
@@ -36,16 +37,23 @@ def check_paths(checks: Iterable[tuple[str, str | Path | None, str]]) -> None:
     output file that is one of the inputs (the scores would overwrite what they were made from).
     """
     checks = [(option, Path(path), kind) for option, path, kind in checks if path is not None]
-    probed: set[int] = set()  # the file systems that took a new directory (see ``_creatable``)
+    probes = Probes()
     for option, path, kind in checks:
-        problem = path_problem(path, kind, probed)
+        problem = path_problem(path, kind, probes)
         if problem:
             raise InputError(str(path), 0, f"{problem} ({option})")
     seen: dict[Path, tuple[str, str]] = {}
+    folders: dict[Path, Path] = {}  # each folder resolved once (a campaign writes nine files a folder)
     for option, path, kind in checks:
         if kind not in (INPUT_FILE, OUTPUT_FILE):
             continue
-        resolved = path.resolve()
+        if path.name in ("", "..") or path.is_symlink():
+            resolved = path.resolve()
+        else:
+            folder = folders.get(path.parent)
+            if folder is None:
+                folder = folders[path.parent] = path.parent.resolve()
+            resolved = folder / path.name
         if resolved in seen and OUTPUT_FILE in (kind, seen[resolved][1]):
             other, other_kind = seen[resolved]
             if kind == other_kind:
@@ -58,14 +66,23 @@ def check_paths(checks: Iterable[tuple[str, str | Path | None, str]]) -> None:
         seen.setdefault(resolved, (option, kind))
 
 
-def path_problem(path: str | Path, kind: str, probed: set[int] | None = None) -> str | None:
+class Probes:
+    """What checking many paths at once has found out about their folders: the file systems that took a
+    new directory (see ``_creatable``), and each folder's answer (a campaign writes nine files a folder)."""
+
+    def __init__(self) -> None:
+        self.devices: set[int] = set()
+        self.folders: dict[Path, str | None] = {}
+
+
+def path_problem(path: str | Path, kind: str, probes: Probes | None = None) -> str | None:
     """What stops ``path`` from serving as ``kind`` (one of the four kinds above), or None.
 
     A name the system refuses outright (too long, a NUL character) is a problem too, not a crash.
-    ``probed``: the devices already known to take a new directory, when many paths are checked at once.
+    ``probes``: what is known already, when many paths are checked at once.
     """
     try:
-        return _path_problem(Path(path), kind, set() if probed is None else probed)
+        return _path_problem(Path(path), kind, Probes() if probes is None else probes)
     except OSError as error:
         return f"cannot be used: {error.strerror or error}"
     except ValueError as error:
@@ -74,7 +91,7 @@ def path_problem(path: str | Path, kind: str, probed: set[int] | None = None) ->
         return f"cannot be used: {error}"
 
 
-def _path_problem(path: Path, kind: str, probed: set[int]) -> str | None:
+def _path_problem(path: Path, kind: str, probes: Probes) -> str | None:
     if kind == INPUT_FILE:
         if path.is_dir():
             return "is a directory; expected a file to read"
@@ -90,21 +107,32 @@ def _path_problem(path: Path, kind: str, probed: set[int]) -> str | None:
             return None
         return "is a file; expected a directory" if path.exists() else "directory not found"
     if kind == OUTPUT_FILE:
-        if path.is_dir():
+        try:
+            mode: int | None = path.stat().st_mode
+        except (FileNotFoundError, NotADirectoryError):
+            mode = None  # not there (a parent that is a file is the folder's problem, below)
+        if mode is not None and stat.S_ISDIR(mode):
             return "is a directory; expected a file to write"
-        if path.exists() and not path.is_file():
+        if mode is not None and not stat.S_ISREG(mode):
             return "is not a regular file; expected a file to write (iescore replaces it)"
         # Files are written to a temporary file beside them and renamed: the directory must be writable.
-        return _creatable(path.parent, probed)
+        return _creatable(path.parent, probes)
     if kind == OUTPUT_DIRECTORY:
         if path.exists() and not path.is_dir():
             return "is a file; expected a directory to write into"
-        return _creatable(path, probed)
+        return _creatable(path, probes)
     raise ValueError(f"unknown path kind {kind!r}")
 
 
-def _creatable(directory: Path, probed: set[int]) -> str | None:
-    """Whether ``directory`` exists writable or can be made: its nearest existing ancestor decides."""
+def _creatable(directory: Path, probes: Probes) -> str | None:
+    """Whether ``directory`` exists writable or can be made: its nearest existing ancestor decides (each
+    folder found out once among ``probes``)."""
+    if directory not in probes.folders:
+        probes.folders[directory] = _folder_problem(directory, probes.devices)
+    return probes.folders[directory]
+
+
+def _folder_problem(directory: Path, probed: set[int]) -> str | None:
     ancestor = directory
     while not ancestor.exists() and ancestor != ancestor.parent:
         ancestor = ancestor.parent

@@ -119,6 +119,14 @@ def test_output_that_is_an_input_or_another_output(
     )
     assert status == 2 and "named by both --json and --summary" in err
     assert not (tmp_path / "store").exists()
+    # Through links: a link to the input, and a folder linked to the input's folder.
+    (tmp_path / "link.json").symlink_to(reference)
+    status, _, err = cli(capsys, *argv, "--json", tmp_path / "link.json")
+    assert status == 2 and "is both an input and an output (--ref, --json)" in err
+    (tmp_path / "same").symlink_to(tmp_path, target_is_directory=True)
+    status, _, err = cli(capsys, *argv, "--json", tmp_path / "same" / "ref.tpl")
+    assert status == 2 and "is both an input and an output (--ref, --json)" in err
+    assert reference.read_bytes() == before
 
 
 def test_unwritable_directory(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -460,9 +468,20 @@ def test_many_output_paths_make_one_probe_directory_per_file_system(
     directory = places["dir"]
     check_paths([(f"--out{i}", directory / f"system{i}" / "scores.json", OUTPUT_FILE) for i in range(50)])
     assert len(made) == 1
+    # Each folder is looked at once, however many files it gets.
+    folders = []
+    real_folder = arguments._folder_problem
+
+    def folder_problem(folder: Path, probed: set[int]) -> str | None:
+        folders.append(folder)
+        return real_folder(folder, probed)
+
+    monkeypatch.setattr(arguments, "_folder_problem", folder_problem)
+    check_paths([(f"--o{i}", directory / "one" / f"{i}.csv", OUTPUT_FILE) for i in range(9)])
+    assert folders == [directory / "one"] and len(made) == 2
     # Each check on its own still probes.
     assert path_problem(directory / "one.json", OUTPUT_FILE) is None
-    assert len(made) == 2
+    assert len(made) == 3
     # A read-only mount of a probed file system (a bind mount has its device) is still refused.
     real_statvfs = arguments.os.statvfs
     readonly = directory / "readonly"
