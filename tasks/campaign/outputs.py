@@ -28,6 +28,9 @@ import dataclasses
 import gc
 import io
 import multiprocessing
+import pickle
+import sys
+import traceback
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -203,43 +206,88 @@ def _write_system_folder(folder: Path, report: Stage, kind: bool) -> None:
     write_text(folder / STAMP, report.key + "\n")
 
 
-_JOBS: list[tuple[Any, ...]] = []
-
-
 @contextlib.contextmanager
 def in_processes(jobs: list[tuple[Any, ...]], workers: int) -> Iterator[None]:
-    """Each job ``(function, *arguments)`` run by up to ``workers`` forked processes, in order, while the
-    block runs here; with one worker (or no fork), here after the block. An exception of any job is
-    raised when the block ends (the block's own comes first).
+    """Each job ``(function, *arguments)`` run once, taken in order by ``workers`` processes: this one,
+    once the block has run, and ``workers - 1`` forked ones from the start. With one worker (or no
+    fork) the jobs run here after the block. An exception of the block or of any job is raised here
+    (the block's first, then this process's jobs', then the forked ones').
 
-    The jobs reach the processes by the fork itself (a campaign's tasks carry their whole specs: not
-    worth pickling). A campaign's rerun after one system changed has two jobs, its page (the longest
-    part of writing the outputs) and that system's files; the leaderboard's files are written here
-    meanwhile.
+    The jobs reach the forked processes by the fork itself (a campaign's tasks carry their whole specs:
+    not worth pickling); each process takes the next job not yet taken (a shared counter). A campaign's
+    rerun after one system changed has two jobs, its page (the longest part of writing the outputs) and
+    that system's files: one forked process makes the page while this one writes the leaderboard's
+    files and then that system's.
     """
     if not jobs or workers <= 1 or "fork" not in multiprocessing.get_all_start_methods():
         yield
         for function, *arguments in jobs:
             function(*arguments)
         return
-    _JOBS[:] = jobs
-    # As before Luigi's forks (tasks.core.runner): the workers need not copy the heap.
+    context = multiprocessing.get_context("fork")
+    taken = context.Value("q", 0)  # how many jobs have been taken, under its lock
+    failures, failure_end = context.Pipe(duplex=False)  # what a forked process sends when it fails
+    processes = [
+        context.Process(target=_forked_worker, args=(jobs, taken, failure_end))
+        for _ in range(min(workers - 1, len(jobs)))
+    ]
+    # As before Luigi's forks (tasks.core.runner): the forked processes need not copy the heap.
     gc.freeze()
     try:
-        with multiprocessing.get_context("fork").Pool(min(workers, len(jobs))) as pool:
-            done = pool.map_async(_run_job, range(len(jobs)), chunksize=1)
-            gc.unfreeze()
-            _JOBS.clear()  # each worker has its copy
-            yield
-            done.get()
+        for process in processes:
+            process.start()
     finally:
         gc.unfreeze()
-        _JOBS.clear()
+    try:
+        yield
+        _take_jobs(jobs, taken)
+    finally:
+        failed_here = sys.exc_info()[0] is not None
+        for process in processes:
+            if failed_here and process.is_alive():
+                process.terminate()  # the run fails: the other processes' work is not wanted
+            process.join()
+    if failures.poll():
+        raise pickle.loads(failures.recv_bytes())
+    for process in processes:
+        if process.exitcode != 0:
+            raise RuntimeError(f"a process writing the campaign's outputs ended with {process.exitcode}")
 
 
-def _run_job(index: int) -> None:
-    function, *arguments = _JOBS[index]
-    function(*arguments)
+def _take_jobs(jobs: list[tuple[Any, ...]], taken: Any) -> None:
+    while True:
+        with taken.get_lock():
+            index = taken.value
+            taken.value += 1
+        if index >= len(jobs):
+            return
+        function, *arguments = jobs[index]
+        function(*arguments)
+
+
+#: The most a forked process's failure may take in the pipe to its parent (well under a pipe's buffer,
+#: so that the process ends without waiting for its parent to read).
+FAILURE_BYTES = 16_384
+
+
+def _forked_worker(jobs: list[tuple[Any, ...]], taken: Any, failures: Any) -> None:
+    """A forked process's part of ``in_processes``: jobs until none is left. A failure goes to the
+    parent: the exception itself when it pickles small, else its traceback (its ends, when long)."""
+    try:
+        _take_jobs(jobs, taken)
+    except BaseException as error:  # noqa: BLE001 - every failure is the parent's to raise
+        try:
+            sent = pickle.dumps(error)
+        except Exception:  # noqa: BLE001 - an exception that cannot be pickled
+            sent = b""
+        if not sent or len(sent) > FAILURE_BYTES:
+            text = traceback.format_exc()
+            part = FAILURE_BYTES // 4
+            if len(text) > 2 * part:
+                text = f"{text[:part]}\n[...]\n{text[-part:]}"
+            sent = pickle.dumps(RuntimeError(text))
+        failures.send_bytes(sent)
+        sys.exit(1)
 
 
 def write_pages(pages: list[Path], campaign: Campaign, summary: Stage, reports: Mapping[str, Stage]) -> None:
