@@ -6,8 +6,11 @@ Exit status: 0 scored, 2 bad input (``file:line: what was expected`` on stderr),
 from __future__ import annotations
 
 import argparse
+import atexit
 import importlib
+import os
 import sys
+import threading
 
 # Each command's module and the function adding its parser, in the order of ``iescore --help``. A command
 # named first imports only its own module (the campaign engine alone takes most of a second, and the
@@ -76,5 +79,30 @@ def _parser(command: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+def run() -> None:
+    """The ``iescore`` program: ``main``, then an exit that does not take the interpreter apart.
+
+    Freeing, one by one, every object a large run leaves (a campaign's tables, Luigi's graph) took 0.3 s
+    after a campaign's work was done. The exit handlers still run (logging's, multiprocessing's) and the
+    standard streams are flushed; a stream that cannot be flushed (a reader that went away) or a thread
+    still running gets Python's own exit, which reports or waits for it as it always has.
+    """
+    status = main()
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        sys.exit(status)
+    if threading.active_count() > 1:
+        sys.exit(status)
+    atexit._run_exitfuncs()  # what Python's exit runs before taking the interpreter apart
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        sys.exit(status)
+    os._exit(status)
+
+
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    run()
