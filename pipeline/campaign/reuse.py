@@ -91,22 +91,40 @@ def assemble(family: Family, systems: Mapping[str, SystemValues]) -> UnitStatist
     for is zeros for it. The same array ``UnitStatistics.from_table`` builds from all the tables at once
     (each cell sums the same rows in the same order)."""
     units = sorted({unit for one in systems.values() for unit in one.units})
-    index = pd.Index(units, dtype=object)
+    positions = unit_positions(units)
     values = np.zeros((len(systems), len(units), len(family.statistic_names)))
     for position, one in enumerate(systems.values()):
         if one.units:
-            values[position, index.get_indexer(list(one.units))] = one.values
+            values[position, positions(one.units)] = one.values
     return UnitStatistics(family, tuple(systems), tuple(units), values)
+
+
+def unit_positions(units: Sequence[str]) -> Callable[[Sequence[str]], np.ndarray]:
+    """Where each of a system's units is among ``units``: a function, which looks each distinct list of
+    units up once (a campaign's systems mostly have the same units: all the documents)."""
+    index = pd.Index(list(units), dtype=object)
+    whole = tuple(units)
+    found: dict[tuple[str, ...], np.ndarray] = {}
+
+    def positions(own: Sequence[str]) -> np.ndarray:
+        own = tuple(own)
+        if own == whole:
+            return np.arange(len(whole), dtype=np.int64)
+        if own not in found:
+            found[own] = index.get_indexer(list(own)).astype(np.int64)
+        return found[own]
+
+    return positions
 
 
 def record_tables(statistics: UnitStatistics, systems: Mapping[str, SystemValues]) -> dict[str, pa.Table]:
     """The record a summary keeps for later ones: ``units`` (SUMMARY_UNITS) and ``systems``
     (SUMMARY_SYSTEMS), in the statistics' system order."""
-    index = pd.Index(statistics.units, dtype=object)
+    where = unit_positions(statistics.units)
     positions, values = [], []
     for name in statistics.systems:
         one = systems[name]
-        positions.append(index.get_indexer(list(one.units)).astype(np.int64))
+        positions.append(where(one.units))
         values.append(np.asarray(one.values, dtype=np.float64).ravel())
     units = pa.Table.from_arrays([pa.array(list(statistics.units), pa.string())], schema=SUMMARY_UNITS)
     record = pa.Table.from_arrays(
@@ -132,13 +150,16 @@ def read_record(
     flat_values = values.flatten().to_numpy()
     position_offsets = positions.offsets.to_numpy() - positions.offsets[0].as_py()
     value_offsets = values.offsets.to_numpy() - values.offsets[0].as_py()
+    every = np.arange(len(unit_list))
     found: dict[str, SystemValues] = {}
     for row, name in enumerate(systems.column(C.system).to_pylist()):
         own = flat_positions[position_offsets[row] : position_offsets[row + 1]]
         numbers = flat_values[value_offsets[row] : value_offsets[row + 1]]
         if len(numbers) != len(own) * width or (len(own) and (own.min() < 0 or own.max() >= len(unit_list))):
             raise ValueError(f"summary record of system {name!r}: positions and values do not agree")
-        found[name] = SystemValues(tuple(unit_list[p] for p in own), numbers.reshape(len(own), width).copy())
+        # A system with every unit (most of them) shares the one tuple of units.
+        system_units = unit_list if np.array_equal(own, every) else tuple(unit_list[p] for p in own)
+        found[name] = SystemValues(system_units, numbers.reshape(len(own), width).copy())
     return unit_list, found
 
 
@@ -156,7 +177,7 @@ def same_statistics(
         return set()
     if dict(previous.settings) != dict(settings) or previous.units != statistics.units:
         return set()
-    index = pd.Index(statistics.units, dtype=object)
+    where = unit_positions(statistics.units)
     same = set()
     for position, name in enumerate(statistics.systems):
         old = previous.systems.get(name)
@@ -164,7 +185,7 @@ def same_statistics(
             continue
         aligned = np.zeros_like(statistics.values[position])
         if old.units:
-            aligned[index.get_indexer(list(old.units))] = old.values
+            aligned[where(old.units)] = old.values
         if np.array_equal(aligned, statistics.values[position]):
             same.add(name)
     return same
