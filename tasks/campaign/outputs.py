@@ -276,28 +276,121 @@ def _forked_worker(jobs: list[tuple[Any, ...]], taken: Any, failures: Any) -> No
     try:
         _take_jobs(jobs, taken)
     except BaseException as error:  # noqa: BLE001 - every failure is the parent's to raise
-        try:
-            sent = pickle.dumps(error)
-        except Exception:  # noqa: BLE001 - an exception that cannot be pickled
-            sent = b""
-        if not sent or len(sent) > FAILURE_BYTES:
-            text = traceback.format_exc()
-            part = FAILURE_BYTES // 4
-            if len(text) > 2 * part:
-                text = f"{text[:part]}\n[...]\n{text[-part:]}"
-            sent = pickle.dumps(RuntimeError(text))
-        failures.send_bytes(sent)
+        _send_failure(error, failures)
         sys.exit(1)
 
 
-def write_pages(pages: list[Path], campaign: Campaign, summary: Stage, reports: Mapping[str, Stage]) -> None:
+def _send_failure(error: BaseException, failures: Any) -> None:
+    """``error`` sent to the parent process: itself when it pickles small, else its traceback (its ends,
+    when long). Called while it is being handled."""
+    try:
+        sent = pickle.dumps(error)
+    except Exception:  # noqa: BLE001 - an exception that cannot be pickled
+        sent = b""
+    if not sent or len(sent) > FAILURE_BYTES:
+        text = traceback.format_exc()
+        part = FAILURE_BYTES // 4
+        if len(text) > 2 * part:
+            text = f"{text[:part]}\n[...]\n{text[-part:]}"
+        sent = pickle.dumps(RuntimeError(text))
+    failures.send_bytes(sent)
+
+
+class PageRun:
+    """The page of a campaign run, as ``page_process`` arranges it: ``go`` once the run is done;
+    ``workers``, the processes left for the other outputs; ``here``, the page's writing when it is to
+    be done in this process (None when a process of its own does it, or nothing is to be written)."""
+
+    def __init__(self, workers: int, here: Callable[[], None] | None, signal: Any = None) -> None:
+        self.workers, self.here, self.signal, self.started = workers, here, signal, False
+
+    def go(self) -> None:
+        if self.signal is not None:
+            self.signal.send_bytes(b"go")
+            self.started = True
+
+
+@contextlib.contextmanager
+def page_process(
+    pages: list[Path], campaign: Campaign, summary: Stage, reports: Mapping[str, Stage], workers: int
+) -> Iterator[PageRun]:
+    """The pages (``pages``, those to write) made by a process of their own, forked now, before the run:
+    it reads what the run will not change (the systems whose reports are done: their scores and views)
+    while the run goes on, then waits; told ``go`` it reads the rest, the summary's last, and writes the
+    pages. Leaving the block waits for it (its failure is raised here); leaving without ``go`` stops
+    it. With one worker (or no fork) there is no such process: ``PageRun.here`` writes the pages.
+
+    A campaign's rerun after one system changed spends its time on one core, that system's chain and
+    the summary; the other core reads the other systems' parts of the page meanwhile.
+    """
+    here = (lambda: write_pages(pages, campaign, summary, reports)) if pages else None
+    if not pages or workers <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+        yield PageRun(workers, here)
+        return
+    context = multiprocessing.get_context("fork")
+    signal_end, signal = context.Pipe(duplex=False)
+    failures, failure_end = context.Pipe(duplex=False)
+    ready = [name for name, report in reports.items() if report.complete()]
+    process = context.Process(
+        target=_page_worker, args=(pages, campaign, summary, reports, ready, signal_end, failure_end)
+    )
+    gc.freeze()  # as before every fork here: the process need not copy the heap
+    try:
+        process.start()
+    finally:
+        gc.unfreeze()
+    run = PageRun(workers - 1, None, signal)
+    try:
+        yield run
+    finally:
+        if not run.started or sys.exc_info()[0] is not None:
+            with contextlib.suppress(OSError):
+                signal.send_bytes(b"stop")
+            if sys.exc_info()[0] is not None and process.is_alive():
+                process.terminate()
+        process.join()
+    if failures.poll():
+        raise pickle.loads(failures.recv_bytes())
+    if run.started and process.exitcode != 0:
+        raise RuntimeError(f"the process writing the campaign's page ended with {process.exitcode}")
+
+
+def _page_worker(
+    pages: list[Path],
+    campaign: Campaign,
+    summary: Stage,
+    reports: Mapping[str, Stage],
+    ready: list[str],
+    signal: Any,
+    failures: Any,
+) -> None:
+    try:
+        sources = PageSources(campaign, summary, reports)
+        sources.read(ready)
+        if signal.recv_bytes() != b"go":
+            return
+        write_pages(pages, campaign, summary, reports, sources)
+    except EOFError:
+        return  # the parent is gone: no page is wanted
+    except BaseException as error:  # noqa: BLE001 - every failure is the parent's to raise
+        _send_failure(error, failures)
+        sys.exit(1)
+
+
+def write_pages(
+    pages: list[Path],
+    campaign: Campaign,
+    summary: Stage,
+    reports: Mapping[str, Stage],
+    sources: PageSources | None = None,
+) -> None:
     """The campaign's page written to each of ``pages`` that was not made from this run's artifacts, and
-    stamped (see ``stamp_html``)."""
+    stamped (see ``stamp_html``); ``sources``, what was read of it already."""
     recipe = html_recipe(campaign, summary)
     page = None
     for path in pages:
         if not html_is_fresh(path, recipe):
-            page = page or campaign_html(campaign, summary, reports)
+            page = page or (sources or PageSources(campaign, summary, reports)).render()
             write_text(path, page)
             stamp_html(path, recipe)
 
@@ -382,77 +475,113 @@ def write_score_csv(folder: Path, scores: pa.Table, mapping: pa.Table) -> None:
 
 def campaign_html(campaign: Campaign, summary: Stage, reports: Mapping[str, Stage]) -> str:
     """The campaign's self-contained HTML page, from the artifacts of a finished run."""
-    options = campaign.options
-    if campaign.kind is not None:
-        statistics = {name: read_table(task.output()["statistics"]) for name, task in reports.items()}
-        return render_campaign_html(
-            kind_report_data(
-                campaign.kind,
+    return PageSources(campaign, summary, reports).render()
+
+
+class PageSources:
+    """What the page is made from, read in two steps: ``read`` takes the systems whose artifacts are
+    done (their scores and per-document views), ``render`` reads what is left, the summary's tables
+    last, and makes the page. A process that starts before the run reads what the run does not
+    change while the run goes on (``page_process``)."""
+
+    def __init__(self, campaign: Campaign, summary: Stage, reports: Mapping[str, Stage]) -> None:
+        self.campaign, self.summary, self.reports = campaign, summary, reports
+        self.scores: dict[str, pa.Table] = {}
+        self.mappings: dict[str, pa.Table] = {}
+        self.views: dict[str, pa.Table] = {}
+        self.documents: pa.Table | None = None
+        self.muc = campaign.muc_config
+        self.spans = {system.name: system.texts is None and self.muc is None for system in campaign.systems}
+        self.templette = campaign.kind is None and campaign.scorer != "coref"
+        self.started = False
+
+    def read(self, names: list[str]) -> None:
+        """The scores and views of the systems ``names`` (a templette or MUC campaign's; nothing for the
+        others, whose pages are read whole by ``render``)."""
+        if not self.templette:
+            return
+        if not self.started:
+            # Every system's chain reads the reference corpus: the first system's chain has it (a walk
+            # of a few tasks, not of the whole graph).
+            corpus = _reference_corpus(next(iter(self.reports.values()), self.summary), self.campaign)
+            if corpus is None and self.reports:
+                corpus = _reference_corpus(self.summary, self.campaign)
+            if corpus is not None:
+                if not corpus.complete():
+                    return  # the run makes it (a first run): everything is read after the run
+                self.documents = read_table(corpus.output()["documents"])
+            self.started = True
+        for name in names:
+            if name in self.scores:
+                continue
+            report = self.reports[name]
+            self.scores[name] = read_table(report.output()["scores"])
+            # Without the reference texts the documents shown depend on every mapping's documents.
+            self.mappings[name] = (
+                read_table(report.requires()["scored"].output()["mapping"], [C.doc_id])
+                if self.documents is None
+                else pa.table({C.doc_id: pa.array([], pa.string())})
+            )
+            if self.documents is not None:
+                self.views[name] = self._view(name, self._shown([]))
+
+    def _shown(self, doc_ids: list[str]) -> list[str]:
+        return shown_documents(self.documents, doc_ids, int(self.campaign.options["html_documents"]))
+
+    def _view(self, name: str, shown: list[str]) -> pa.Table:
+        report = self.reports[name]
+        scored = report.requires()["scored"]
+        return page_view(self.summary.store, scored, shown, self.spans.get(name, False), self.muc is not None)
+
+    def render(self) -> str:
+        """The page, once the run is done."""
+        campaign, summary, reports, options = self.campaign, self.summary, self.reports, self.campaign.options
+        if campaign.kind is not None:
+            statistics = {name: read_table(task.output()["statistics"]) for name, task in reports.items()}
+            return render_campaign_html(
+                kind_report_data(
+                    campaign.kind,
+                    f"iescore campaign: {campaign.source.name}",
+                    read_table(summary.output()["leaderboard"]),
+                    read_table(summary.output()["significance"]),
+                    statistics,
+                    int(options["resamples"]),
+                    int(options["seed"]),
+                )
+            )
+        if campaign.scorer == "coref":
+            mentions = {name: read_table(task.output()["mentions"]) for name, task in reports.items()}
+            data = coref_report_data(
                 f"iescore campaign: {campaign.source.name}",
                 read_table(summary.output()["leaderboard"]),
                 read_table(summary.output()["significance"]),
-                statistics,
+                mentions,
+                int(options["html_documents"]),
                 int(options["resamples"]),
                 int(options["seed"]),
             )
-        )
-    if campaign.scorer == "coref":
-        mentions = {name: read_table(task.output()["mentions"]) for name, task in reports.items()}
-        data = coref_report_data(
+            return render_campaign_html(data)
+        self.read(list(reports))
+        if self.documents is None:
+            shown = self._shown([d for m in self.mappings.values() for d in m.column(C.doc_id).to_pylist()])
+            self.views = {name: self._view(name, shown) for name in reports}
+        limit = int(options["html_documents"])
+        data = report_data(
             f"iescore campaign: {campaign.source.name}",
             read_table(summary.output()["leaderboard"]),
             read_table(summary.output()["significance"]),
-            mentions,
-            int(options["html_documents"]),
+            {name: self.scores[name] for name in reports},
+            {name: self.mappings[name] for name in reports},
+            self.documents,
+            self.spans,
+            limit,
             int(options["resamples"]),
             int(options["seed"]),
+            objects=self.muc is not None,
+            given_views={name: self.views[name] for name in reports},
         )
-        return render_campaign_html(data)
-    documents = None
-    # Every system's chain reads the reference corpus: the first system's chain has it (a walk of a few
-    # tasks, not of the whole graph).
-    corpus = _reference_corpus(next(iter(reports.values()), summary), campaign)
-    if corpus is None and reports:
-        corpus = _reference_corpus(summary, campaign)
-    if corpus is not None:
-        documents = read_table(corpus.output()["documents"])
-    muc = campaign.muc_config
-    spans = {system.name: system.texts is None and muc is None for system in campaign.systems}
-    scores, mappings = {}, {}
-    for name, report in reports.items():
-        scores[name] = read_table(report.output()["scores"])
-        # Without the reference texts the documents shown depend on every mapping's documents.
-        mappings[name] = (
-            read_table(report.requires()["scored"].output()["mapping"], [C.doc_id])
-            if documents is None
-            else pa.table({C.doc_id: pa.array([], pa.string())})
-        )
-    limit = int(options["html_documents"])
-    shown = shown_documents(
-        documents, [d for m in mappings.values() for d in m.column(C.doc_id).to_pylist()], limit
-    )
-    views = {
-        name: page_view(
-            summary.store, report.requires()["scored"], shown, spans.get(name, False), muc is not None
-        )
-        for name, report in reports.items()
-    }
-    data = report_data(
-        f"iescore campaign: {campaign.source.name}",
-        read_table(summary.output()["leaderboard"]),
-        read_table(summary.output()["significance"]),
-        scores,
-        mappings,
-        documents,
-        spans,
-        limit,
-        int(options["resamples"]),
-        int(options["seed"]),
-        objects=muc is not None,
-        given_views=views,
-    )
-    beta = float(muc.beta if muc is not None else options["beta"])
-    return render_campaign_html(dataclasses.replace(data, beta=beta))
+        beta = float(self.muc.beta if self.muc is not None else options["beta"])
+        return render_campaign_html(dataclasses.replace(data, beta=beta))
 
 
 #: Where the page keeps each system's view (``mapping_view``) in the store, and its VERSION.

@@ -20,9 +20,9 @@ from tasks.campaign.outputs import (
     html_paths,
     html_recipe,
     json_text,
+    page_process,
     write_campaign_outputs,
     write_leaderboard,
-    write_pages,
 )
 from tasks.cli.common import (
     DEFAULT_STORE,
@@ -85,30 +85,33 @@ def campaign(args: argparse.Namespace) -> int:
         progress = Progress(len(pending), labels, bar=bar)
         if args.progress == "none" or (args.progress == "auto" and not progress.bar):
             progress.stream = io.StringIO()  # not shown (only timed for the tasks log)
-    status, outcome = run_outcome([summary], args.workers, args.scheduler_host, args.scheduler_port, progress)
-    if args.tasks_log:
-        log = {
-            "ran": outcome.ran,
-            "reused": outcome.reused,
-            "elsewhere": outcome.elsewhere,
-            # Seconds inside tasks' run (all workers of this process), and the run's wall time.
-            "task_seconds": round(progress.task_seconds, 3) if progress else None,
-            "task_cpu_seconds": round(progress.task_cpu_seconds, 3) if progress else None,
-            "wall_seconds": round(time.monotonic() - progress.started, 3) if progress else None,
-        }
-        write_text(args.tasks_log, json_text(log))
-    if status != EXIT_OK:
-        return status
-    board = read_table(summary.output()["leaderboard"])
-    significance = read_table(summary.output()["significance"])
-    sys.stdout.write(board_text(board, significance, parsed.kind))
-    write_leaderboard(board, significance, args.json, args.csv)
     stale = [html for html in pages if not html_is_fresh(html, html_recipe(parsed, summary))]
-    page = (lambda: write_pages(stale, parsed, summary, reports)) if stale else None
-    if output:
-        write_campaign_outputs(output, board, significance, reports, parsed.kind, args.workers, page)
-    elif page:
-        page()
+    with page_process(stale, parsed, summary, reports, args.workers) as page:
+        status, outcome = run_outcome(
+            [summary], args.workers, args.scheduler_host, args.scheduler_port, progress
+        )
+        if args.tasks_log:
+            log = {
+                "ran": outcome.ran,
+                "reused": outcome.reused,
+                "elsewhere": outcome.elsewhere,
+                # Seconds inside tasks' run (all workers of this process), and the run's wall time.
+                "task_seconds": round(progress.task_seconds, 3) if progress else None,
+                "task_cpu_seconds": round(progress.task_cpu_seconds, 3) if progress else None,
+                "wall_seconds": round(time.monotonic() - progress.started, 3) if progress else None,
+            }
+            write_text(args.tasks_log, json_text(log))
+        if status != EXIT_OK:
+            return status
+        page.go()
+        board = read_table(summary.output()["leaderboard"])
+        significance = read_table(summary.output()["significance"])
+        sys.stdout.write(board_text(board, significance, parsed.kind))
+        write_leaderboard(board, significance, args.json, args.csv)
+        if output:
+            write_campaign_outputs(output, board, significance, reports, parsed.kind, page.workers, page.here)
+        elif page.here:
+            page.here()
     return EXIT_OK
 
 
