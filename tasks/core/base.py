@@ -12,6 +12,7 @@ import contextlib
 import functools
 import gc
 import hashlib
+import json
 import os
 import stat
 import time
@@ -44,6 +45,7 @@ class FrozenSpec(FrozenOrderedDict):
         super().__init__(*args, **kwargs)
         self.stage_key: str | None = None
         self._repr: str | None = None
+        self._json: str | None = None
 
     def __repr__(self) -> str:
         # Luigi writes every task's parameters into a message string each time it builds one (in case of
@@ -65,10 +67,35 @@ def freeze_spec(value: Any) -> Any:
 
 
 class SpecParameter(luigi.DictParameter):
-    """Luigi's DictParameter, freezing with ``freeze_spec`` (the same values, each frozen once)."""
+    """Luigi's DictParameter, freezing with ``freeze_spec`` (the same values, each frozen once), and
+    written out as its JSON once per frozen spec (``spec_json``)."""
 
     def normalize(self, x: Any) -> Any:
         return freeze_spec(x)
+
+    def serialize(self, x: Any) -> str:
+        return spec_json(x) if isinstance(x, FrozenSpec) else super().serialize(x)
+
+
+def spec_json(spec: FrozenSpec) -> str:
+    """What ``DictParameter.serialize`` writes (``json.dumps``), each frozen part written once and kept:
+    Luigi writes every task's parameters several times per run, and a campaign summary's spec holds
+    every system's whole chain, each also its own task's spec."""
+    if spec._json is None:
+        if all(isinstance(key, str) for key in spec):
+            items = (f"{json.dumps(key)}: {_json_value(value)}" for key, value in spec.items())
+            spec._json = "{" + ", ".join(items) + "}"
+        else:  # not a spec iescore makes: Luigi's own way
+            spec._json = luigi.DictParameter().serialize(spec)
+    return spec._json
+
+
+def _json_value(value: Any) -> str:
+    if isinstance(value, FrozenSpec):
+        return spec_json(value)
+    if isinstance(value, tuple):
+        return "[" + ", ".join(_json_value(item) for item in value) + "]"
+    return json.dumps(value)
 
 
 class Stage(luigi.Task):
@@ -118,9 +145,17 @@ class Stage(luigi.Task):
 
     def output(self) -> dict[str, luigi.Target]:
         # A LocalTarget, or an S3Target when the store is s3://BUCKET/PREFIX (see tasks/core/store.py).
-        return {
-            name: artifacts.artifact_target(self.store, self.STAGE, self.key, name) for name in self.OUTPUTS
-        }
+        # Local targets are made once per task object (Luigi asks for them each time it checks the task
+        # is complete); an S3 target holds its process's client, which a forked worker must not share.
+        targets = self.__dict__.get("_targets")
+        if targets is None:
+            targets = {
+                name: artifacts.artifact_target(self.store, self.STAGE, self.key, name)
+                for name in self.OUTPUTS
+            }
+            if not artifacts.is_s3(self.store):
+                self.__dict__["_targets"] = targets
+        return dict(targets)
 
     def input_file(self, role: str) -> str | None:
         """Path of a raw input file given in the spec, or None."""
