@@ -208,18 +208,15 @@ def _write_system_folder(folder: Path, report: Stage, kind: bool) -> None:
 
 @contextlib.contextmanager
 def in_processes(jobs: list[tuple[Any, ...]], workers: int) -> Iterator[None]:
-    """Each job ``(function, *arguments)`` run once, taken in order by ``workers`` processes: this one,
-    once the block has run, and ``workers - 1`` forked ones from the start. With one worker (or no
-    fork) the jobs run here after the block. An exception of the block or of any job is raised here
-    (the block's first, then this process's jobs', then the forked ones').
+    """Each job ``(function, *arguments)`` run once, taken in order by ``workers`` processes (at most one
+    a job): this one, once the block has run, and the others forked from the start. With one worker,
+    one job (or no fork) the jobs run here after the block. An exception of the block or of any job is
+    raised here (the block's first, then this process's jobs', then the forked ones').
 
     The jobs reach the forked processes by the fork itself (a campaign's tasks carry their whole specs:
-    not worth pickling); each process takes the next job not yet taken (a shared counter). A campaign's
-    rerun after one system changed has two jobs, its page (the longest part of writing the outputs) and
-    that system's files: one forked process makes the page while this one writes the leaderboard's
-    files and then that system's.
+    not worth pickling); each process takes the next job not yet taken (a shared counter).
     """
-    if not jobs or workers <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+    if len(jobs) <= 1 or workers <= 1 or "fork" not in multiprocessing.get_all_start_methods():
         yield
         for function, *arguments in jobs:
             function(*arguments)
@@ -229,7 +226,7 @@ def in_processes(jobs: list[tuple[Any, ...]], workers: int) -> Iterator[None]:
     failures, failure_end = context.Pipe(duplex=False)  # what a forked process sends when it fails
     processes = [
         context.Process(target=_forked_worker, args=(jobs, taken, failure_end))
-        for _ in range(min(workers - 1, len(jobs)))
+        for _ in range(min(workers, len(jobs)) - 1)
     ]
     # As before Luigi's forks (tasks.core.runner): the forked processes need not copy the heap.
     gc.freeze()
@@ -298,11 +295,11 @@ def _send_failure(error: BaseException, failures: Any) -> None:
 
 class PageRun:
     """The page of a campaign run, as ``page_process`` arranges it: ``go`` once the run is done;
-    ``workers``, the processes left for the other outputs; ``here``, the page's writing when it is to
-    be done in this process (None when a process of its own does it, or nothing is to be written)."""
+    ``here``, the page's writing when it is to be done in this process (None when a process of its own
+    does it, or nothing is to be written)."""
 
-    def __init__(self, workers: int, here: Callable[[], None] | None, signal: Any = None) -> None:
-        self.workers, self.here, self.signal, self.started = workers, here, signal, False
+    def __init__(self, here: Callable[[], None] | None, signal: Any = None) -> None:
+        self.here, self.signal, self.started = here, signal, False
 
     def go(self) -> None:
         if self.signal is not None:
@@ -325,7 +322,7 @@ def page_process(
     """
     here = (lambda: write_pages(pages, campaign, summary, reports)) if pages else None
     if not pages or workers <= 1 or "fork" not in multiprocessing.get_all_start_methods():
-        yield PageRun(workers, here)
+        yield PageRun(here)
         return
     context = multiprocessing.get_context("fork")
     signal_end, signal = context.Pipe(duplex=False)
@@ -339,7 +336,9 @@ def page_process(
         process.start()
     finally:
         gc.unfreeze()
-    run = PageRun(workers - 1, None, signal)
+    # The other outputs keep every worker (this process is one): the page's process waits through most
+    # of the run, and a first run's page takes seconds beside its files' minute.
+    run = PageRun(None, signal)
     try:
         yield run
     finally:

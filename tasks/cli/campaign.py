@@ -109,7 +109,7 @@ def campaign(args: argparse.Namespace) -> int:
         sys.stdout.write(board_text(board, significance, parsed.kind))
         write_leaderboard(board, significance, args.json, args.csv)
         if output:
-            write_campaign_outputs(output, board, significance, reports, parsed.kind, page.workers, page.here)
+            write_campaign_outputs(output, board, significance, reports, parsed.kind, args.workers, page.here)
         elif page.here:
             page.here()
     return EXIT_OK

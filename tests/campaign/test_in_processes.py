@@ -44,6 +44,14 @@ def test_with_one_worker_the_jobs_run_here_after_the_block() -> None:
     assert order == ["block", "first", "second"]
 
 
+def test_one_job_is_done_here_after_the_block() -> None:
+    # No process is forked for it: this one is free once the block has run.
+    order: list[str] = []
+    with in_processes([(order.append, f"job {os.getpid()}")], workers=2):
+        order.append("block")
+    assert order == ["block", f"job {os.getpid()}"]
+
+
 def test_no_jobs_no_processes() -> None:
     with in_processes([], workers=2):
         pass
@@ -57,7 +65,7 @@ def _mark_then_fail(path: Path, error: BaseException) -> None:
 def test_an_input_error_of_a_forked_job_is_raised_here_as_it_was(tmp_path: Path) -> None:
     taken = tmp_path / "taken"
     job = (_mark_then_fail, taken, InputError("ref.tpl", 7, "no such slot"))
-    with pytest.raises(InputError) as raised, in_processes([job], workers=2):
+    with pytest.raises(InputError) as raised, in_processes([job, (_mark, tmp_path / "b")], workers=2):
         _wait_for(taken)  # the forked process has it
     error = raised.value
     assert (error.file, error.line, str(error)) == ("ref.tpl", 7, "ref.tpl:7: no such slot")
@@ -66,13 +74,15 @@ def test_an_input_error_of_a_forked_job_is_raised_here_as_it_was(tmp_path: Path)
 def test_a_forked_failure_too_big_for_the_pipe_comes_as_its_traceback(tmp_path: Path) -> None:
     taken = tmp_path / "taken"
     job = (_mark_then_fail, taken, ValueError("x" * 100_000))
-    with pytest.raises(RuntimeError, match="Traceback") as raised, in_processes([job], workers=2):
+    jobs = [job, (_mark, tmp_path / "b")]
+    with pytest.raises(RuntimeError, match="Traceback") as raised, in_processes(jobs, workers=2):
         _wait_for(taken)
     assert "_mark_then_fail" in str(raised.value) and len(str(raised.value)) < 10_000
 
 
 def test_an_error_of_the_block_is_not_hidden_by_the_jobs(tmp_path: Path) -> None:
-    with pytest.raises(KeyError, match="block"), in_processes([(_mark, tmp_path / "a")], workers=2):
+    jobs = [(_mark, tmp_path / "a"), (_mark, tmp_path / "b")]
+    with pytest.raises(KeyError, match="block"), in_processes(jobs, workers=2):
         raise KeyError("block")
 
 
