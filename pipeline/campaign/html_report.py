@@ -180,12 +180,11 @@ def render_campaign_html(report: CampaignReport) -> str:
     coreference = report.coref is not None
     script = _COREF_SCRIPT if coreference else _SCRIPT
     if coreference:
-        data = _coref_data(report, systems)
+        payload = script_json(_coref_data(report, systems))
     elif report.pairing_rows is not None:
-        data = _embedded_rows(report, systems)
+        payload = _embedded_rows(report, systems)
     else:
-        data = _embedded_data(report, systems)
-    payload = script_json(data)
+        payload = script_json(_embedded_data(report, systems))
     script_hash = base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii")
     policy = (
         f"default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-{script_hash}'; "
@@ -267,7 +266,10 @@ def script_json(data: Any) -> str:
     JSON.parse reads ``\\u003c`` back as ``<``, so the data is unchanged, while ``</script>`` or
     ``<!--`` in any string can no longer end or alter the element.
     """
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    return _script_safe(json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False))
+
+
+def _script_safe(text: str) -> str:
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
@@ -427,8 +429,10 @@ def _embedded_data(report: CampaignReport, systems: list[str]) -> dict[str, Any]
     }
 
 
-def _embedded_rows(report: CampaignReport, systems: list[str]) -> dict[str, Any]:
-    """``_embedded_data`` from ``report.pairing_rows``, with whole columns: the same JSON, value for value.
+def _embedded_rows(report: CampaignReport, systems: list[str]) -> str:
+    """``script_json(_embedded_data(...))`` from ``report.pairing_rows``, with whole columns: the same
+    text, byte for byte. The numbers are written by Arrow, a group of rows at a time; only the strings
+    go through ``json.dumps``.
 
     The rows are put in the order the loop visits pairings (documents in page order, systems in ``systems``
     order, each system's rows in order). The string table starts as the loop's does (types, slots,
@@ -511,52 +515,68 @@ def _embedded_rows(report: CampaignReport, systems: list[str]) -> dict[str, Any]
     coded[added] = codes[len(table.strings) :]
     ref_string, hyp_string = coded[0::2], coded[1::2]
 
+    # Spans in UTF-16 code units: a document with characters outside the Basic Multilingual Plane has
+    # its offsets converted (``_span``); in the others a character is one unit.
     bounds = np.searchsorted(doc_pos, np.arange(len(doc_ids) + 1))
-    documents = []
-    for position, document in enumerate(report.documents):
-        low, high = bounds[position], bounds[position + 1]
-        offset = _utf16_offsets(document.text)
-        spans = []
-        for present, first, last in ((ref_present, ref_first, ref_last), (hyp_present, hyp_first, hyp_last)):
-            first, last, present = first[low:high], last[low:high], present[low:high]
-            if offset is not None:
-                table_offsets = np.array(offset, dtype=np.int64)
-                first = np.where(present, table_offsets[np.where(present, first, 0)], -1)
-                last = np.where(present, table_offsets[np.where(present, last, 0)], -1)
-            spans.append((np.where(present, first, -1), np.where(present, last - first, 0)))
-        (ref_start, ref_length), (hyp_start, hyp_length) = spans
-        new = new_reference[low:high]
-        references = np.stack(
-            [type_index[low:high], slot_index[low:high], ref_string[low:high], ref_start, ref_length], axis=1
-        )[new]
-        pairings = np.stack(
-            [
-                type_index[low:high],
-                slot_index[low:high],
-                reference_number[low:high],
-                hyp_string[low:high],
-                category_index[low:high],
-                hyp_start,
-                hyp_length,
-            ],
-            axis=1,
-        )
-        flat: list[list[int]] = [[] for _ in systems]
-        owners = sys_pos[low:high]
-        starts = (
-            np.flatnonzero(np.r_[True, owners[1:] != owners[:-1]]) if high > low else np.zeros(0, dtype=int)
-        )
-        for begin, end in zip(starts, [*starts[1:], high - low], strict=True):
-            flat[owners[begin]] = pairings[begin:end].ravel().tolist()
-        documents.append(
-            {
-                "id": document.doc_id,
-                "text": document.text,
-                "refs": references.ravel().tolist(),
-                "pairings": flat,
-            }
-        )
-    return {"strings": strings, "systems": systems, "disagreeing": disagreeing, "documents": documents}
+    spans = []
+    for present, first, last in ((ref_present, ref_first, ref_last), (hyp_present, hyp_first, hyp_last)):
+        first, last = first.copy(), last.copy()
+        for position, document in enumerate(report.documents):
+            offset = _utf16_offsets(document.text)
+            low, high = bounds[position], bounds[position + 1]
+            if offset is None or high == low:
+                continue
+            units = np.array(offset, dtype=np.int64)
+            part = present[low:high]
+            first[low:high] = np.where(part, units[np.where(part, first[low:high], 0)], -1)
+            last[low:high] = np.where(part, units[np.where(part, last[low:high], 0)], -1)
+        spans.append((np.where(present, first, -1), np.where(present, last - first, 0)))
+    (ref_start, ref_length), (hyp_start, hyp_length) = spans
+    pairings = np.stack(
+        [type_index, slot_index, reference_number, hyp_string, category_index, hyp_start, hyp_length], axis=1
+    )
+    references = np.stack([type_index, slot_index, ref_string, ref_start, ref_length], axis=1)[new_reference]
+    # The numbers of each (document, system) group of rows, and of each document's new references, as
+    # the comma-separated text JSON writes them, made by Arrow for all groups at once.
+    shown = (doc_pos >= 0) & (doc_pos < len(doc_ids))
+    group_start = np.flatnonzero(
+        shown & np.r_[True, (doc_pos[1:] != doc_pos[:-1]) | (sys_pos[1:] != sys_pos[:-1])]
+    )
+    group_end = np.r_[group_start[1:], rows.num_rows]
+    pairing_text = _joined(pairings, group_start, group_end)
+    cells = np.full((len(doc_ids), len(systems)), "", dtype=object)
+    cells[doc_pos[group_start], sys_pos[group_start]] = pairing_text
+    reference_doc = doc_pos[new_reference]
+    reference_bounds = np.searchsorted(reference_doc, np.arange(len(doc_ids) + 1))
+    reference_text = _joined(references, reference_bounds[:-1], reference_bounds[1:])
+
+    def dumps(value: Any) -> str:
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+    documents = [
+        f'{{"id":{dumps(document.doc_id)},"text":{dumps(document.text)},"refs":[{reference_text[position]}],'
+        f'"pairings":[[{"],[".join(cells[position])}]]}}'
+        for position, document in enumerate(report.documents)
+    ]
+    text = (
+        f'{{"strings":{dumps(strings)},"systems":{dumps(systems)},"disagreeing":{dumps(disagreeing)},'
+        f'"documents":[{",".join(documents)}]}}'
+    )
+    return _script_safe(text)
+
+
+def _joined(numbers: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> list[str]:
+    """For each row range ``[start, end)`` of the integer matrix ``numbers`` (ranges one after the other,
+    each starting where the one before ends), its values row by row as ``1,2,3``: what JSON writes inside
+    a list's brackets; an empty range is the empty string."""
+    if len(starts) == 0:
+        return []
+    if not np.array_equal(ends[:-1], starts[1:]):
+        raise ValueError("row ranges to join must follow one another")
+    width = numbers.shape[1]
+    values = pa.array(numbers[starts[0] : ends[-1]].ravel()).cast(pa.string())
+    offsets = np.r_[starts - starts[0], ends[-1] - starts[0]].astype(np.int32) * width
+    return pc.binary_join(pa.ListArray.from_arrays(pa.array(offsets), values), ",").to_pylist()
 
 
 def _positions(values: pa.ChunkedArray | pa.Array, known: list[str]) -> np.ndarray:
