@@ -12,7 +12,6 @@ import contextlib
 import functools
 import gc
 import hashlib
-import json
 import os
 import stat
 import time
@@ -45,7 +44,6 @@ class FrozenSpec(FrozenOrderedDict):
         super().__init__(*args, **kwargs)
         self.stage_key: str | None = None
         self._repr: str | None = None
-        self._json: str | None = None
 
     def __repr__(self) -> str:
         # Luigi writes every task's parameters into a message string each time it builds one (in case of
@@ -67,42 +65,23 @@ def freeze_spec(value: Any) -> Any:
 
 
 class SpecParameter(luigi.DictParameter):
-    """Luigi's DictParameter, freezing with ``freeze_spec`` (the same values, each frozen once), and
-    written out as its JSON once per frozen spec (``spec_json``)."""
+    """Luigi's DictParameter, freezing with ``freeze_spec`` (the same values, each frozen once)."""
 
     def normalize(self, x: Any) -> Any:
         return freeze_spec(x)
-
-    def serialize(self, x: Any) -> str:
-        return spec_json(x) if isinstance(x, FrozenSpec) else super().serialize(x)
-
-
-def spec_json(spec: FrozenSpec) -> str:
-    """What ``DictParameter.serialize`` writes (``json.dumps``), each frozen part written once and kept:
-    Luigi writes every task's parameters several times per run, and a campaign summary's spec holds
-    every system's whole chain, each also its own task's spec."""
-    if spec._json is None:
-        if all(isinstance(key, str) for key in spec):
-            items = (f"{json.dumps(key)}: {_json_value(value)}" for key, value in spec.items())
-            spec._json = "{" + ", ".join(items) + "}"
-        else:  # not a spec iescore makes: Luigi's own way
-            spec._json = luigi.DictParameter().serialize(spec)
-    return spec._json
-
-
-def _json_value(value: Any) -> str:
-    if isinstance(value, FrozenSpec):
-        return spec_json(value)
-    if isinstance(value, tuple):
-        return "[" + ", ".join(_json_value(item) for item in value) + "]"
-    return json.dumps(value)
 
 
 class Stage(luigi.Task):
     """Base of every stage: subclasses set STAGE, VERSION, OUTPUTS and implement ``produce``."""
 
     key = luigi.Parameter(description="content address of the stage's artifacts")
-    spec = SpecParameter(significant=False, description="how to build the artifacts")
+    # Private: Luigi does not write it out for its scheduler (a campaign summary's spec holds every
+    # system's whole chain: hundreds of kB each time Luigi adds the task); the key names the task.
+    spec = SpecParameter(
+        significant=False,
+        visibility=luigi.parameter.ParameterVisibility.PRIVATE,
+        description="how to build the artifacts",
+    )
     store = luigi.Parameter(
         significant=False, description="artifact store: a directory or s3://BUCKET/PREFIX"
     )

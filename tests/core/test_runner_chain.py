@@ -94,3 +94,15 @@ def test_past_the_limit_it_is_not_taken_for_a_chain(tmp_path: Path, monkeypatch)
     assert not runner._one_chain([join])
     monkeypatch.setattr(runner, "CHAIN_LIMIT", 2)
     assert runner._one_chain([join])
+
+
+def test_the_scheduler_is_given_the_key_and_store_not_the_spec(tmp_path: Path) -> None:
+    # A campaign summary's spec holds every system's chain: Luigi would write it out each time it adds
+    # the task (and send it to a central scheduler); the key names the task.
+    words = task_for(_words(tmp_path / "a.txt", "x y"), str(tmp_path / "store"))
+    join = task_for(
+        stage_spec("PidJoin", {}, {"left": words.spec, "right": words.spec}), str(tmp_path / "store")
+    )
+    assert set(join.to_str_params()) == {"key", "store"}
+    assert join.to_str_params()["key"] == join.key
+    assert runner.run([join], workers=1).ok
