@@ -312,13 +312,14 @@ def page_process(
     pages: list[Path], campaign: Campaign, summary: Stage, reports: Mapping[str, Stage], workers: int
 ) -> Iterator[PageRun]:
     """The pages (``pages``, those to write) made by a process of their own, forked now, before the run:
-    it reads what the run will not change (the systems whose reports are done: their scores and views)
-    while the run goes on, then waits; told ``go`` it reads the rest, the summary's last, and writes the
-    pages. Leaving the block waits for it (its failure is raised here); leaving without ``go`` stops
-    it. With one worker (or no fork) there is no such process: ``PageRun.here`` writes the pages.
+    while the run goes on it reads each system's part (its scores and view) once that system's report is
+    done, then waits; told ``go`` it reads the rest, the summary's tables last, and writes the pages.
+    Leaving the block waits for it (its failure is raised here); leaving without ``go`` stops it. With
+    one worker (or no fork) there is no such process: ``PageRun.here`` writes the pages.
 
     A campaign's rerun after one system changed spends its time on one core, that system's chain and
-    the summary; the other core reads the other systems' parts of the page meanwhile.
+    the summary; the other core reads the other systems' parts of the page meanwhile, and that system's
+    once its chain is done, while the summary is computed.
     """
     here = (lambda: write_pages(pages, campaign, summary, reports)) if pages else None
     if not pages or workers <= 1 or "fork" not in multiprocessing.get_all_start_methods():
@@ -327,9 +328,8 @@ def page_process(
     context = multiprocessing.get_context("fork")
     signal_end, signal = context.Pipe(duplex=False)
     failures, failure_end = context.Pipe(duplex=False)
-    ready = [name for name, report in reports.items() if report.complete()]
     process = context.Process(
-        target=_page_worker, args=(pages, campaign, summary, reports, ready, signal_end, failure_end)
+        target=_page_worker, args=(pages, campaign, summary, reports, signal_end, failure_end)
     )
     gc.freeze()  # as before every fork here: the process need not copy the heap
     try:
@@ -354,18 +354,32 @@ def page_process(
         raise RuntimeError(f"the process writing the campaign's page ended with {process.exitcode}")
 
 
+#: How often the page's process looks again, while the run goes on, for systems whose reports are done.
+WATCH_SECONDS = 0.02
+
+
 def _page_worker(
     pages: list[Path],
     campaign: Campaign,
     summary: Stage,
     reports: Mapping[str, Stage],
-    ready: list[str],
     signal: Any,
     failures: Any,
 ) -> None:
+    """The page's process: reads each system's part of the page as soon as its report is done (those
+    done before the run at once; in a local store, the others as the run makes them), then, told
+    ``go``, the rest, and writes the pages."""
     try:
         sources = PageSources(campaign, summary, reports)
-        sources.read(ready)
+        waiting = list(reports)
+        while True:
+            done = [name for name in waiting if reports[name].complete()]
+            if done:
+                sources.read(done)
+                waiting = [name for name in waiting if name not in done]
+            # An S3 store is looked at once: each look is a request per system.
+            if signal.poll(WATCH_SECONDS if waiting and not artifacts.is_s3(summary.store) else None):
+                break
         if signal.recv_bytes() != b"go":
             return
         write_pages(pages, campaign, summary, reports, sources)
