@@ -13,7 +13,7 @@ from typing import Any
 from pipeline.campaign.engine import Campaign
 from tasks.campaign import summary  # noqa: F401 - registers the summary stages
 from tasks.campaign.kinds import task_kind
-from tasks.core.base import freeze_spec, stage_spec
+from tasks.core.base import freeze_spec, prefetch_digests, stage_spec
 from tasks.coref.stages import coref_response_spec
 from tasks.muc.stages import muc_spec
 from tasks.templette import (
@@ -30,6 +30,9 @@ from tasks.templette.graph import templette_spec
 def campaign_spec(campaign: Campaign) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
     """The summary spec and each system's spec: a templette or MUC campaign's CampaignSummary and each
     system's Report, a coreference campaign's CorefCampaignSummary and each system's ScoreCorefResponse."""
+    # Every file the specs name is hashed; two at a time first (each file once, whatever names it).
+    named = [path for system in campaign.systems for path in (system.templates, system.texts) if path]
+    prefetch_digests([*campaign.reference_files, *named])
     if campaign.kind is not None:
         return _kind_campaign_spec(campaign)
     if campaign.scorer == "muc":

@@ -77,7 +77,7 @@ def campaign(args: argparse.Namespace) -> int:
         print(f"iescore: removed a killed run's temporary file {path}", file=sys.stderr)
     if args.scheduler_host:
         check_scheduler(args.scheduler_host, args.scheduler_port or SCHEDULER_PORT)
-    progress = None
+    progress, pending = None, None
     if args.progress != "none" or args.tasks_log:
         pending, _ = pending_tasks(roots, False, parsed.reference_files, whole=False)
         labels = {p.task.task_id: p.label for p in pending}
@@ -88,7 +88,12 @@ def campaign(args: argparse.Namespace) -> int:
     stale = [html for html in pages if not html_is_fresh(html, html_recipe(parsed, summary))]
     with page_process(stale, parsed, summary, reports, args.workers) as page:
         status, outcome = run_outcome(
-            [summary], args.workers, args.scheduler_host, args.scheduler_port, progress
+            [summary],
+            args.workers,
+            args.scheduler_host,
+            args.scheduler_port,
+            progress,
+            [item.task for item in pending] if pending is not None else None,
         )
         if args.tasks_log:
             log = {

@@ -28,10 +28,14 @@ def run_outcome(
     host: str | None = None,
     port: int | None = None,
     progress: Progress | None = None,
+    pending: list | None = None,
 ) -> tuple[int, runner.Outcome]:
-    """Run ``tasks`` with a progress display; the exit status and what ran, was reused or ran elsewhere."""
+    """Run ``tasks`` with a progress display; the exit status and what ran, was reused or ran elsewhere.
+    ``pending``: the tasks the run will do, dependencies first, when found already."""
     created = new_stores(tasks)
-    outcome = runner.run(tasks, workers=workers, scheduler_host=host, scheduler_port=port, progress=progress)
+    outcome = runner.run(
+        tasks, workers=workers, scheduler_host=host, scheduler_port=port, progress=progress, pending=pending
+    )
     for message in dict.fromkeys(outcome.input_errors):  # two tasks reading one bad file: one line
         print(f"iescore: {message}", file=sys.stderr)
     for message in outcome.errors:

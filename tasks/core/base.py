@@ -8,6 +8,7 @@ the content would. Stages are thin: read their inputs, call ``pipeline``, write 
 
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
 import functools
 import gc
@@ -16,7 +17,7 @@ import os
 import stat
 import time
 import traceback
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -232,6 +233,30 @@ def file_spec(path: str | Path) -> dict[str, str]:
             hasher.update(f"{name}\0{_digest(str(file), info.st_size, info.st_mtime_ns)}\0".encode())
         return {"file": resolved, "sha256": hasher.hexdigest()}
     return {"file": resolved, "sha256": _digest(resolved, status.st_size, status.st_mtime_ns)}
+
+
+def prefetch_digests(paths: Iterable[str | Path], threads: int = 2) -> None:
+    """Hash the regular files among ``paths`` now, ``threads`` at a time, so that ``file_spec`` finds
+    their digests made (Python's sha256 and file reads let other threads run: a campaign's hundred system
+    files take half the time on two cores). A path that cannot be read is left to ``file_spec``."""
+    files = []
+    for path in dict.fromkeys(str(p) for p in paths):
+        try:
+            resolved = os.path.realpath(path)
+            status = os.stat(resolved)
+        except OSError:
+            continue
+        if stat.S_ISREG(status.st_mode):
+            files.append((resolved, status.st_size, status.st_mtime_ns))
+    if len(files) < 2 or threads < 2:
+        return
+    with concurrent.futures.ThreadPoolExecutor(threads) as pool:
+        list(pool.map(_digest_quietly, files))
+
+
+def _digest_quietly(file: tuple[str, int, int]) -> None:
+    with contextlib.suppress(OSError):  # unreadable now: ``file_spec`` says so, with its path
+        _digest(*file)
 
 
 @functools.lru_cache(maxsize=4096)

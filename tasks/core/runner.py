@@ -57,11 +57,14 @@ def run(
     scheduler_host: str | None = None,
     scheduler_port: int | None = None,
     progress: progress_events.Progress | None = None,
+    pending: list[Stage] | None = None,
 ) -> Outcome:
     """Build ``tasks`` (local scheduler unless a host is given) and report the outcome.
 
     With a central scheduler, a task another client is running is waited for (the worker stays
     alive), so every client ends with the whole graph built, each task having run exactly once.
+    ``pending``: the tasks the run will do, dependencies first, when the caller has found them already
+    (``tasks.core.plan.pending_tasks``); else they are looked for here when it matters.
     """
     configure()
     level = luigi.configuration.get_config().get("core", "log_level", "CRITICAL")
@@ -73,7 +76,7 @@ def run(
         params["local_scheduler"] = True
         luigi.configuration.get_config().set("worker", "keep_alive", "false")
     roots = list(tasks)
-    if workers > 1 and not scheduler_host and _one_chain(roots):
+    if workers > 1 and not scheduler_host and _one_chain(roots, pending):
         # No two of the pending tasks can run at once: in this process, without a fork per task.
         params["workers"] = 1
     ran: set[str] = set()
@@ -123,14 +126,16 @@ def run(
 CHAIN_LIMIT = 32
 
 
-def _one_chain(roots: list[Stage]) -> bool:
+def _one_chain(roots: list[Stage], pending: list[Stage] | None = None) -> bool:
     """True when the tasks Luigi would run under ``roots`` (the incomplete ones, reached through incomplete
     tasks, as Luigi reaches them) are one chain: each needs the one before it. Such a run gains nothing
     from several workers, and each task forked costs about 0.1 s of start-up (a one-system rerun of a
     campaign: the system's six stages and the summary). Past ``CHAIN_LIMIT`` pending tasks it says no
     without checking further: those runs are long enough, and a walk of an S3 store costs a request per
-    task."""
-    pending: dict[str, Stage] = {}
+    task. ``pending``, when given, are those tasks, dependencies first (no walk)."""
+    if pending is not None:
+        return len(pending) <= CHAIN_LIMIT and _chained(pending)
+    found: dict[str, Stage] = {}
     done: set[str] = set()
     order: list[Stage] = []  # dependencies first
     stack: list[tuple[Stage, bool]] = [(task, False) for task in reversed(roots)]
@@ -138,16 +143,21 @@ def _one_chain(roots: list[Stage]) -> bool:
         task, expanded = stack.pop()
         if expanded:
             order.append(task)
-        elif task.task_id in pending or task.task_id in done:
+        elif task.task_id in found or task.task_id in done:
             continue
         elif task.complete():
             done.add(task.task_id)
         else:
-            pending[task.task_id] = task
-            if len(pending) > CHAIN_LIMIT:
+            found[task.task_id] = task
+            if len(found) > CHAIN_LIMIT:
                 return False
             stack.append((task, True))
             stack.extend((sub, False) for sub in reversed(list(task.requires().values())))
+    return _chained(order)
+
+
+def _chained(order: list[Stage]) -> bool:
+    """Each task of ``order`` (dependencies first) needs the one before it."""
     return all(
         any(sub.task_id == before.task_id for sub in task.requires().values())
         for before, task in zip(order, order[1:], strict=False)

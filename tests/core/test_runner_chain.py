@@ -106,3 +106,21 @@ def test_the_scheduler_is_given_the_key_and_store_not_the_spec(tmp_path: Path) -
     assert set(join.to_str_params()) == {"key", "store"}
     assert join.to_str_params()["key"] == join.key
     assert runner.run([join], workers=1).ok
+
+
+def test_pending_tasks_found_already_are_not_looked_for_again(tmp_path: Path, monkeypatch) -> None:
+    # The campaign command finds them for its progress count: the runner takes them as they are.
+    store = str(tmp_path / "store")
+    left = task_for(_words(tmp_path / "a.txt", "the cat"), store)
+    right = task_for(_words(tmp_path / "b.txt", "a cat"), store)
+    join = task_for(stage_spec("PidJoin", {}, {"left": left.spec, "right": right.spec}), store)
+
+    def no_look(self: Stage) -> bool:
+        raise AssertionError("looked at the store")
+
+    monkeypatch.setattr(PidWords, "complete", no_look)
+    monkeypatch.setattr(PidJoin, "complete", no_look)
+    assert runner._one_chain([join], [left, join])
+    assert not runner._one_chain([join], [left, right, join])
+    monkeypatch.setattr(runner, "CHAIN_LIMIT", 1)
+    assert not runner._one_chain([join], [left, join])
