@@ -52,7 +52,9 @@ def test_a_frozen_spec_keys_and_reads_like_the_plain_one() -> None:
     assert freeze_spec(frozen) is frozen
     assert frozen["options"]["list"] == (1, (2, 3))  # as Luigi's own DictParameter freezes it
     assert input_key(frozen) == input_key(plain) == frozen.stage_key
-    assert repr(frozen) == repr(plain).replace("[1, [2, 3]]", "(1, (2, 3))")
+    # A part reads as the plain one; a stage's whole spec as its stage and key (what names it).
+    assert repr(frozen["options"]) == repr(plain["options"]).replace("[1, [2, 3]]", "(1, (2, 3))")
+    assert repr(frozen) == f"FrozenSpec(stage='CampaignSummary', key={input_key(plain)!r})"
 
 
 def test_point_categories_join_each_pairings_points_in_order() -> None:

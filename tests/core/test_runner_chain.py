@@ -9,8 +9,8 @@ from pathlib import Path
 import pyarrow as pa
 
 from tasks.core import runner
-from tasks.core.base import Stage, file_spec, stage_spec, task_for
-from tasks.core.store import read_table
+from tasks.core.base import Stage, file_spec, freeze_spec, input_key, stage_spec, task_for
+from tasks.core.store import plain, read_table
 
 
 class PidWords(Stage):
@@ -124,3 +124,18 @@ def test_pending_tasks_found_already_are_not_looked_for_again(tmp_path: Path, mo
     assert not runner._one_chain([join], [left, right, join])
     monkeypatch.setattr(runner, "CHAIN_LIMIT", 1)
     assert not runner._one_chain([join], [left, join])
+
+
+def test_a_stage_spec_is_hashed_and_written_by_its_key(tmp_path: Path) -> None:
+    # Luigi hashes every task's parameters and writes them into a message each time it makes a task: a
+    # campaign summary's spec holds the whole graph, so its stage and key stand for it.
+    store = str(tmp_path / "store")
+    words = task_for(_words(tmp_path / "a.txt", "x y"), store)
+    spec = stage_spec("PidJoin", {"n": 1}, {"left": words.spec, "right": words.spec})
+    first, again = freeze_spec(spec), freeze_spec(plain(spec))
+    assert first is not again and first == again and hash(first) == hash(again)
+    other = freeze_spec(stage_spec("PidJoin", {"n": 2}, {"left": words.spec, "right": words.spec}))
+    assert other != first and hash(other) != hash(first)
+    assert repr(first) == f"FrozenSpec(stage='PidJoin', key={input_key(first)!r})"
+    assert "sha256" in repr(first["inputs"]["left"]["inputs"]["text"])  # other parts written whole
+    assert task_for(spec, store) is task_for(plain(spec), store)  # one task object
