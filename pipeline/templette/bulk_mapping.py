@@ -265,21 +265,9 @@ class _Side:
         sub_first = sub_first_all[in_scored]
         sub_group = sub_group_all[in_scored]
         sub_count = boundaries[np.searchsorted(boundaries, sub_first, "right")] - sub_first
-        group_subs = np.stack(
-            [
-                np.searchsorted(sub_group, np.arange(len(scored_groups)), "left"),
-                np.searchsorted(sub_group, np.arange(len(scored_groups)), "right"),
-            ],
-            axis=1,
-        )
+        group_subs = _spans(sub_group, len(scored_groups))
         slot_optional = col[C.slot_optional].fill_null(False).to_numpy(zero_copy_only=False)
-        inst_groups = np.stack(
-            [
-                np.searchsorted(group_inst, np.arange(n_inst), "left"),
-                np.searchsorted(group_inst, np.arange(n_inst), "right"),
-            ],
-            axis=1,
-        )
+        inst_groups = _spans(group_inst, n_inst)
         return cls(
             table=table,
             n_inst=n_inst,
@@ -309,6 +297,12 @@ class _Side:
             line=_ints(col[C.line], _NONE),
             row_inst=row_inst,
         )
+
+
+def _spans(owners: np.ndarray, count: int) -> np.ndarray:
+    """For each owner ``0 .. count - 1``, the ``[start, end)`` of its entries in ``owners`` (sorted)."""
+    keys = np.arange(count)
+    return np.stack([np.searchsorted(owners, keys, "left"), np.searchsorted(owners, keys, "right")], axis=1)
 
 
 def _ints(array: pa.Array, null: int) -> np.ndarray:
