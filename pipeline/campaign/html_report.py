@@ -36,6 +36,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipeline.templette.report import measure_name
+from schemas import C
 
 FIELDS_PER_PAIRING = 7  # type, slot, reference fill, hypothesis fill, categories, hyp start, hyp length
 FIELDS_PER_REFERENCE = 5  # type, slot, fill, start, length
@@ -314,7 +315,7 @@ def _system_order(report: CampaignReport) -> list[str]:
     for document in report.documents:
         others.update(document.pairings)
     if report.pairing_rows is not None:
-        others.update(pc.unique(report.pairing_rows.column("system")).to_pylist())
+        others.update(pc.unique(report.pairing_rows.column(C.system)).to_pylist())
     return ranked + sorted(others - set(ranked))
 
 
@@ -323,13 +324,13 @@ def _validate_rows(report: CampaignReport) -> None:
     rows = report.pairing_rows
     assert rows is not None
     lengths = {document.doc_id: len(document.text) for document in report.documents}
-    doc_ids = rows.column("doc_id").to_pylist()
+    doc_ids = rows.column(C.doc_id).to_pylist()
     unknown = sorted(set(doc_ids) - set(lengths))
     if unknown:
         raise ValueError(f"pairings of document {unknown[0]!r}, which is not among the documents shown")
     length = np.array([lengths[doc] for doc in doc_ids], dtype=np.int64)
-    for side in ("ref", "hyp"):
-        start, end = (rows.column(f"{side}_{edge}") for edge in ("start", "end"))
+    for side, start_column, end_column in (("ref", C.ref_start, C.ref_end), ("hyp", C.hyp_start, C.hyp_end)):
+        start, end = rows.column(start_column), rows.column(end_column)
         shown = pc.is_valid(start).to_numpy(zero_copy_only=False)
         first = pc.fill_null(start, 0).to_numpy()
         last = pc.fill_null(end, -1).to_numpy()
@@ -444,35 +445,35 @@ def _embedded_rows(report: CampaignReport, systems: list[str]) -> str:
     rows = report.pairing_rows
     assert rows is not None
     doc_ids = [document.doc_id for document in report.documents]
-    doc_pos = _positions(rows.column("doc_id"), doc_ids)
-    sys_pos = _positions(rows.column("system"), systems)
+    doc_pos = _positions(rows.column(C.doc_id), doc_ids)
+    sys_pos = _positions(rows.column(C.system), systems)
     order = np.lexsort((np.arange(rows.num_rows), sys_pos, doc_pos))
     rows = rows.take(pa.array(order))
     doc_pos, sys_pos = doc_pos[order], sys_pos[order]
     table = _StringTable()
-    for value in sorted(pc.unique(rows.column("instance_type")).to_pylist()):
+    for value in sorted(pc.unique(rows.column(C.instance_type)).to_pylist()):
         table.add(value)
-    for value in sorted(pc.unique(pc.drop_null(rows.column("slot"))).to_pylist()):
+    for value in sorted(pc.unique(pc.drop_null(rows.column(C.slot))).to_pylist()):
         table.add(value)
-    categories = sorted(pc.unique(rows.column("categories")).to_pylist())
+    categories = sorted(pc.unique(rows.column(C.categories)).to_pylist())
     disagreeing = [table.add(value) for value in categories if is_disagreement(value)]
     for value in categories:
         table.add(value)
     type_index, slot_index, category_index = (
-        _positions(rows.column(name), table.strings) for name in ("instance_type", "slot", "categories")
+        _positions(rows.column(name), table.strings) for name in (C.instance_type, C.slot, C.categories)
     )
 
-    def ends(side: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        start = rows.column(f"{side}_start")
+    def ends(start_column: str, end_column: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        start = rows.column(start_column)
         present = pc.is_valid(start).to_numpy(zero_copy_only=False)
         first = pc.fill_null(start, -1).to_numpy()
-        last = pc.fill_null(rows.column(f"{side}_end"), -1).to_numpy()
+        last = pc.fill_null(rows.column(end_column), -1).to_numpy()
         return present, np.where(present, first, -1), np.where(present, last, -1)
 
-    ref_present, ref_first, ref_last = ends("ref")
-    hyp_present, hyp_first, hyp_last = ends("hyp")
-    refs = rows.column("ref").combine_chunks()
-    hyps = rows.column("hyp").combine_chunks()
+    ref_present, ref_first, ref_last = ends(C.ref_start, C.ref_end)
+    hyp_present, hyp_first, hyp_last = ends(C.hyp_start, C.hyp_end)
+    refs = rows.column(C.ref).combine_chunks()
+    hyps = rows.column(C.hyp).combine_chunks()
     has_ref = pc.is_valid(refs).to_numpy(zero_copy_only=False)
     has_hyp = pc.is_valid(hyps).to_numpy(zero_copy_only=False)
     # Each reference (document, type, slot, fill, span) numbered in order of first appearance: the
