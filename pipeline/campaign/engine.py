@@ -68,6 +68,7 @@ finite number > 0 (0 is refused: F with beta 0 is the precision, which PRE alrea
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import math
@@ -963,6 +964,7 @@ def report_data(
     seed: int,
     objects: bool = False,
     given_views: Mapping[str, pa.Table] | None = None,
+    page: PageRows | None = None,
 ) -> html_report.CampaignReport:
     """The HTML report's data from a campaign's artifacts.
 
@@ -976,7 +978,10 @@ def report_data(
 
     ``given_views`` (system -> its ``mapping_view`` for these documents) stand in for the mappings of the
     systems they name: those mappings need only their ``doc_id`` column (none at all with ``documents``).
+    ``page``, the per-document view already made from them (``page_rows``), stands in for all of that.
     """
+    if page is None:
+        page = page_rows(mappings, documents, character_extents, limit, objects, given_views)
     rows = board.to_pylist()
     leaderboard_rows = [
         html_report.SystemRow(
@@ -1005,6 +1010,49 @@ def report_data(
         (row[C.system_a], row[C.system_b]): (row[C.delta], row[C.paired_bootstrap_p], row[C.randomization_p])
         for row in significance.to_pylist()
     }
+    return html_report.CampaignReport(
+        title=title,
+        signature_note="Each system's score signature is in the leaderboard's tooltip and JSON output.",
+        leaderboard=leaderboard_rows,
+        slot_f=slot_f,
+        significance=pairs,
+        documents=page.documents,
+        documents_total=page.documents_total,
+        resamples=resamples,
+        seed=seed,
+        pairing_rows=page.rows,
+        embedded=page.embedded,
+    )
+
+
+@dataclass(frozen=True, eq=False)
+class PageRows:
+    """A templette or MUC campaign page's per-document view (``page_rows``): the documents shown, how many
+    the campaign has, every system's pairing rows, and their JSON when made already (``embedded``)."""
+
+    documents: list[html_report.DocumentView]
+    documents_total: int
+    rows: pa.Table | None
+    embedded: html_report.EmbeddedRows | None = None
+
+    def with_embedded(self, systems: Sequence[str]) -> PageRows:
+        """These rows with their JSON for a page whose systems are in the order ``systems``."""
+        if self.rows is None:
+            return self
+        embedded = html_report.embedded_rows(self.documents, self.rows, systems)
+        return dataclasses.replace(self, embedded=embedded)
+
+
+def page_rows(
+    mappings: Mapping[str, pa.Table],
+    documents: pa.Table | None,
+    character_extents: Mapping[str, bool],
+    limit: int,
+    objects: bool = False,
+    given_views: Mapping[str, pa.Table] | None = None,
+) -> PageRows:
+    """The per-document view of ``report_data`` (see there), which needs no summary: the first ``limit``
+    documents and one table of every system's pairings in them (in ``mappings`` order)."""
     texts: dict[str, str] = {}
     if documents is not None:
         texts = dict(
@@ -1019,19 +1067,21 @@ def report_data(
             view = mapping_view(mapping, shown, character_extents.get(name, False), objects)
         tables.append(view.append_column(C.system, pa.array([name] * view.num_rows, pa.string())))
     # One table of every system's pairings: the page builds its per-document view column by column.
-    rows = pa.concat_tables(tables) if tables else None
-    return html_report.CampaignReport(
-        title=title,
-        signature_note="Each system's score signature is in the leaderboard's tooltip and JSON output.",
-        leaderboard=leaderboard_rows,
-        slot_f=slot_f,
-        significance=pairs,
+    return PageRows(
         documents=[html_report.DocumentView(doc, texts.get(doc, ""), {}) for doc in shown],
         documents_total=len(order),
-        resamples=resamples,
-        seed=seed,
-        pairing_rows=rows,
+        rows=pa.concat_tables(tables) if tables else None,
     )
+
+
+def board_order(scores: Mapping[str, pa.Table]) -> list[str]:
+    """The systems in the order of the leaderboard made from their ``scores`` (``ranked_board``: by the F of
+    their ``total`` row)."""
+    f = {}
+    for name, table in scores.items():
+        total = table.filter(pc.equal(table.column(C.scope), "total"))
+        f[name] = total.column(C.F)[0].as_py() if total.num_rows else None
+    return [name for name, _ in stats.ranking(f)]
 
 
 def coref_report_data(

@@ -26,7 +26,7 @@ import hashlib
 import html
 import json
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -161,6 +161,10 @@ class CampaignReport:
     #: each system's rows in its mapping order), standing in for ``DocumentView.pairings`` (then empty):
     #: the same page, built column by column (a campaign page holds systems x documents x fills).
     pairing_rows: pa.Table | None = None
+    #: The per-document view's JSON made before the page was (``embedded_rows``): used when it was made
+    #: from this report's ``documents`` and ``pairing_rows`` (the same objects) in the page's system
+    #: order; otherwise the page makes its own.
+    embedded: EmbeddedRows | None = None
 
     @property
     def label(self) -> str:
@@ -183,7 +187,10 @@ def render_campaign_html(report: CampaignReport) -> str:
     if coreference:
         payload = script_json(_coref_data(report, systems))
     elif report.pairing_rows is not None:
-        payload = _embedded_rows(report, systems)
+        embedded = report.embedded
+        if embedded is None or not embedded.made_from(report) or embedded.systems != tuple(systems):
+            embedded = embedded_rows(report.documents, report.pairing_rows, systems)
+        payload = embedded.payload
     else:
         payload = script_json(_embedded_data(report, systems))
     script_hash = base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii")
@@ -289,8 +296,8 @@ def _validate(report: CampaignReport) -> None:
     names = [row.system for row in report.leaderboard]
     if len(set(names)) != len(names):
         raise ValueError(f"a system appears twice in the leaderboard: {sorted(names)}")
-    if report.pairing_rows is not None:
-        _validate_rows(report)
+    if report.pairing_rows is not None and not (report.embedded and report.embedded.made_from(report)):
+        _validate_rows(report.documents, report.pairing_rows)
     seen: set[str] = set()
     for document in report.documents:
         if document.doc_id in seen:
@@ -319,11 +326,9 @@ def _system_order(report: CampaignReport) -> list[str]:
     return ranked + sorted(others - set(ranked))
 
 
-def _validate_rows(report: CampaignReport) -> None:
+def _validate_rows(documents: list[DocumentView], rows: pa.Table) -> None:
     """``_validate``'s span check over ``pairing_rows``: every span inside its document's text."""
-    rows = report.pairing_rows
-    assert rows is not None
-    lengths = {document.doc_id: len(document.text) for document in report.documents}
+    lengths = {document.doc_id: len(document.text) for document in documents}
     doc_ids = rows.column(C.doc_id).to_pylist()
     unknown = sorted(set(doc_ids) - set(lengths))
     if unknown:
@@ -430,8 +435,32 @@ def _embedded_data(report: CampaignReport, systems: list[str]) -> dict[str, Any]
     }
 
 
-def _embedded_rows(report: CampaignReport, systems: list[str]) -> str:
-    """``script_json(_embedded_data(...))`` from ``report.pairing_rows``, with whole columns: the same
+@dataclass(frozen=True, eq=False)
+class EmbeddedRows:
+    """The per-document view's JSON (``payload``) made from ``documents`` and ``rows`` (checked: every
+    span inside its text) for the page's systems in the order ``systems``."""
+
+    documents: list[DocumentView]
+    rows: pa.Table
+    systems: tuple[str, ...]
+    payload: str
+
+    def made_from(self, report: CampaignReport) -> bool:
+        """Made from ``report``'s own documents and pairing rows (the objects, not equal copies)."""
+        return self.documents is report.documents and self.rows is report.pairing_rows
+
+
+def embedded_rows(documents: list[DocumentView], rows: pa.Table, systems: Sequence[str]) -> EmbeddedRows:
+    """The per-document view's JSON of a page showing ``documents`` whose systems are in the order
+    ``systems`` (``_system_order``), from its pairing rows (``CampaignReport.pairing_rows``), which are
+    checked first. A campaign makes it before its summary is done, in the order the summary will rank
+    the systems; the page uses it when that is the order (``CampaignReport.embedded``)."""
+    _validate_rows(documents, rows)
+    return EmbeddedRows(documents, rows, tuple(systems), _embedded_rows(documents, rows, list(systems)))
+
+
+def _embedded_rows(documents: list[DocumentView], rows: pa.Table, systems: list[str]) -> str:
+    """``script_json(_embedded_data(...))`` from the pairing rows, with whole columns: the same
     text, byte for byte. The numbers are written by Arrow, a group of rows at a time; only the strings
     go through ``json.dumps``.
 
@@ -442,9 +471,7 @@ def _embedded_rows(report: CampaignReport, systems: list[str]) -> str:
     taking the next index the first time it comes: a dictionary encoding numbers them in that order.
     A reference's number in its document is the order in which its (type, slot, fill, span) first comes.
     """
-    rows = report.pairing_rows
-    assert rows is not None
-    doc_ids = [document.doc_id for document in report.documents]
+    doc_ids = [document.doc_id for document in documents]
     doc_pos = _positions(rows.column(C.doc_id), doc_ids)
     sys_pos = _positions(rows.column(C.system), systems)
     order = np.lexsort((np.arange(rows.num_rows), sys_pos, doc_pos))
@@ -522,7 +549,7 @@ def _embedded_rows(report: CampaignReport, systems: list[str]) -> str:
     spans = []
     for present, first, last in ((ref_present, ref_first, ref_last), (hyp_present, hyp_first, hyp_last)):
         first, last = first.copy(), last.copy()
-        for position, document in enumerate(report.documents):
+        for position, document in enumerate(documents):
             offset = _utf16_offsets(document.text)
             low, high = bounds[position], bounds[position + 1]
             if offset is None or high == low:
@@ -557,7 +584,7 @@ def _embedded_rows(report: CampaignReport, systems: list[str]) -> str:
     documents = [
         f'{{"id":{dumps(document.doc_id)},"text":{dumps(document.text)},"refs":[{reference_text[position]}],'
         f'"pairings":[[{"],[".join(cells[position])}]]}}'
-        for position, document in enumerate(report.documents)
+        for position, document in enumerate(documents)
     ]
     text = (
         f'{{"strings":{dumps(strings)},"systems":{dumps(systems)},"disagreeing":{dumps(disagreeing)},'

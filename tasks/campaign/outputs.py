@@ -42,6 +42,8 @@ import pyarrow.compute as pc
 from pipeline.campaign.engine import (
     MAPPING_VIEW_COLUMNS,
     Campaign,
+    PageRows,
+    board_order,
     board_rows,
     coref_leaderboard_text,
     coref_report_data,
@@ -51,6 +53,7 @@ from pipeline.campaign.engine import (
     kind_report_data,
     mapping_view,
     output_name,
+    page_rows,
     point_categories,
     report_data,
     shown_documents,
@@ -377,6 +380,8 @@ def _page_worker(
             if done:
                 sources.read(done)
                 waiting = [name for name in waiting if name not in done]
+                if not waiting:
+                    sources.prepare()  # while the summary is computed
             # An S3 store is looked at once: each look is a request per system.
             if signal.poll(WATCH_SECONDS if waiting and not artifacts.is_s3(summary.store) else None):
                 break
@@ -507,6 +512,7 @@ class PageSources:
         self.spans = {system.name: system.texts is None and self.muc is None for system in campaign.systems}
         self.templette = campaign.kind is None and campaign.scorer != "coref"
         self.started = False
+        self.page: PageRows | None = None
 
     def read(self, names: list[str]) -> None:
         """The scores and views of the systems ``names`` (a templette or MUC campaign's; nothing for the
@@ -546,6 +552,31 @@ class PageSources:
         scored = report.requires()["scored"]
         return page_view(self.summary.store, scored, shown, self.spans.get(name, False), self.muc is not None)
 
+    def prepare(self) -> None:
+        """The per-document view (``page_rows``) and its JSON, once every system's part is read (a
+        templette or MUC campaign's): its systems in the order the summary will rank them, which follows
+        from their scores (``board_order``), so a page's process makes it while the summary is computed.
+        Should the leaderboard's order differ, the page makes the JSON again (``CampaignReport.embedded``).
+        """
+        if (
+            not self.templette
+            or self.page is not None
+            or any(name not in self.scores for name in self.reports)
+        ):
+            return
+        if self.documents is None:
+            shown = self._shown([d for m in self.mappings.values() for d in m.column(C.doc_id).to_pylist()])
+            self.views = {name: self._view(name, shown) for name in self.reports}
+        page = page_rows(
+            {name: self.mappings[name] for name in self.reports},
+            self.documents,
+            self.spans,
+            int(self.campaign.options["html_documents"]),
+            objects=self.muc is not None,
+            given_views={name: self.views[name] for name in self.reports},
+        )
+        self.page = page.with_embedded(board_order({name: self.scores[name] for name in self.reports}))
+
     def render(self) -> str:
         """The page, once the run is done."""
         campaign, summary, reports, options = self.campaign, self.summary, self.reports, self.campaign.options
@@ -575,10 +606,7 @@ class PageSources:
             )
             return render_campaign_html(data)
         self.read(list(reports))
-        if self.documents is None:
-            shown = self._shown([d for m in self.mappings.values() for d in m.column(C.doc_id).to_pylist()])
-            self.views = {name: self._view(name, shown) for name in reports}
-        limit = int(options["html_documents"])
+        self.prepare()
         data = report_data(
             f"iescore campaign: {campaign.source.name}",
             read_table(summary.output()["leaderboard"]),
@@ -587,11 +615,11 @@ class PageSources:
             {name: self.mappings[name] for name in reports},
             self.documents,
             self.spans,
-            limit,
+            int(options["html_documents"]),
             int(options["resamples"]),
             int(options["seed"]),
             objects=self.muc is not None,
-            given_views={name: self.views[name] for name in reports},
+            page=self.page,
         )
         beta = float(self.muc.beta if self.muc is not None else options["beta"])
         return render_campaign_html(dataclasses.replace(data, beta=beta))

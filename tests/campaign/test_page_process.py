@@ -10,8 +10,12 @@ from pathlib import Path
 
 import pytest
 
+from pipeline.campaign import html_report
+from pipeline.campaign.engine import read_campaign
 from pipeline.core.errors import InputError
 from tasks.campaign import outputs
+from tasks.campaign.graph import campaign_spec
+from tasks.core.base import task_for
 from tests.campaign.test_campaign import cli, copy_campaign
 
 
@@ -80,3 +84,33 @@ def test_a_failed_run_stops_the_page_process(tmp_path: Path, capsys: pytest.Capt
     )
     assert status == 2 and "eager.tpl" in err
     assert not (out / "report.html").exists()
+
+
+def test_the_per_document_json_is_made_before_the_summary_in_the_leaderboards_order(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``PageSources.prepare`` makes the view's JSON from the systems' scores alone (the page's process
+    does so while the summary is computed); the page then uses it as it is: the leaderboard ranks the
+    systems as their scores do."""
+    # Listed worst first: the campaign's order is not the leaderboard's.
+    names = ["eager", "forgetful", "sloppy", "perfect"]
+    campaign_file = copy_campaign(
+        tmp_path, systems="".join(f'[systems.{n}]\ntemplates = "hub4-sports/{n}.tpl"\n\n' for n in names)
+    )
+    store, out = tmp_path / "store", tmp_path / "out"
+    assert cli(capsys, "campaign", campaign_file, "--store", store, "--out", out)[0] == 0
+    campaign = read_campaign(str(campaign_file))
+    summary_spec, report_specs = campaign_spec(campaign)
+    summary = task_for(summary_spec, str(store))
+    reports = {name: task_for(spec, str(store)) for name, spec in report_specs.items()}
+    sources = outputs.PageSources(campaign, summary, reports)
+    sources.read(list(reports))
+    sources.prepare()
+    assert sources.page is not None and sources.page.embedded is not None
+    ranked = [row["system"] for row in json.loads((out / "leaderboard.json").read_text())["leaderboard"]]
+    assert list(reports) == names and ranked != names
+    assert sources.page.embedded.systems == tuple(ranked)
+    made = []
+    monkeypatch.setattr(html_report, "embedded_rows", lambda *a: made.append(a))
+    assert sources.render() == (out / "report.html").read_text(encoding="utf-8")
+    assert made == []  # the JSON made before was the page's

@@ -151,3 +151,42 @@ def test_csv_text_leaves_other_tables_to_pandas() -> None:
     assert csv_text(pa.table({"a": [1.5], "b": ["x"]})) is None  # floats: pandas' formatting
     assert csv_text(pa.table({"a": ["x"]})) is None  # one column: a lone empty field is quoted
     assert csv_text(pa.table({"a,b": ["x"], "c": ["y"]})) is None  # a header that needs quotes
+
+
+# --- The per-document view's JSON made before the page (``CampaignReport.embedded``) -------------
+
+
+def test_json_made_before_is_used_only_for_its_own_rows_in_the_pages_order() -> None:
+    _, columns = reports(5)
+    assert columns.pairing_rows is not None
+    page = html_report.render_campaign_html(columns)
+    order = ["three", "one", "four", "two"]  # the leaderboard's
+    made = html_report.embedded_rows(columns.documents, columns.pairing_rows, order)
+    # Made in the page's order from the report's own rows: the page's JSON, and the page uses it.
+    assert made.payload in page
+    assert html_report.render_campaign_html(dataclasses.replace(columns, embedded=made)) == page
+    marked = dataclasses.replace(made, payload="MADE-BEFORE")
+    assert "MADE-BEFORE" in html_report.render_campaign_html(dataclasses.replace(columns, embedded=marked))
+    # Another order, equal copies of the rows or documents: the page makes its own, the same page.
+    others = [
+        dataclasses.replace(marked, systems=tuple(sorted(order))),
+        dataclasses.replace(marked, rows=columns.pairing_rows.slice(0)),
+        dataclasses.replace(marked, documents=list(columns.documents)),
+    ]
+    for other in others:
+        assert html_report.render_campaign_html(dataclasses.replace(columns, embedded=other)) == page
+
+
+def test_json_made_before_was_checked_and_a_page_without_it_checks_its_rows() -> None:
+    _, columns = reports(3)
+    table = columns.pairing_rows
+    assert table is not None
+    ends = table.column(C.ref_end).to_pylist()
+    ends[next(i for i, value in enumerate(ends) if value is not None)] = 10_000
+    broken = table.set_column(table.schema.get_field_index(C.ref_end), C.ref_end, pa.array(ends, pa.int64()))
+    with pytest.raises(ValueError, match="outside the text"):
+        html_report.embedded_rows(columns.documents, broken, ["three", "one", "four", "two"])
+    # JSON made from other rows does not spare the page's own rows their check.
+    made = html_report.embedded_rows(columns.documents, table, ["three", "one", "four", "two"])
+    with pytest.raises(ValueError, match="outside the text"):
+        html_report.render_campaign_html(dataclasses.replace(columns, pairing_rows=broken, embedded=made))
