@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 from collections.abc import Mapping
@@ -63,8 +64,46 @@ def _indented(value: Any, newline: str) -> str:
     if type(value) is list or type(value) is tuple:
         if not value:
             return "[]"
+        if all(type(row) is dict and row and _scalars(row) for row in value):
+            rows = _rows(value, newline)
+            if rows is not None:
+                return rows
         return "[" + inner + ("," + inner).join(_indented(item, inner) for item in value) + newline + "]"
     raise _UnusualValueError
+
+
+_SCALARS = frozenset((str, int, float, bool, type(None)))
+
+
+def _scalars(row: dict[Any, Any]) -> bool:
+    return all(type(item) in _SCALARS for item in row.values())
+
+
+def _rows(rows: list[Any] | tuple[Any, ...], newline: str) -> str | None:
+    """A list of non-empty dicts of scalars (a table's rows: a system's scores by document, a campaign's
+    pairs) at the nesting ``newline`` gives, written by json's C encoder in one call; None when a value
+    is not finite (a NaN, written null, is left to ``_indented``).
+
+    Without an indent the encoder separates the items of the dicts and of the list alike. Given the
+    dicts' separator, the text between two rows is ``},`` that separator and ``{``, and nowhere else can
+    a ``}`` be followed by a line break (a string's line breaks are escaped): there the rows' separators,
+    and each dict's opening and closing, are put at their own nesting.
+    """
+    row_newline = newline + "  "
+    item_newline = row_newline + "  "
+    try:
+        text = _row_encoder(item_newline).encode(rows)
+    except ValueError:
+        return None
+    between = "}," + item_newline + "{"
+    text = text[2:-2].replace(between, row_newline + "}," + row_newline + "{" + item_newline)
+    return "[" + row_newline + "{" + item_newline + text + row_newline + "}" + newline + "]"
+
+
+@functools.cache
+def _row_encoder(item_newline: str) -> json.JSONEncoder:
+    """json's C encoder (no indent) separating items by ``,`` and ``item_newline``; NaN refused."""
+    return json.JSONEncoder(separators=("," + item_newline, ": "), allow_nan=False)
 
 
 def _nan_to_none(value: Any) -> Any:

@@ -73,3 +73,29 @@ def test_other_values_are_json_dumps_own(data: Any) -> None:
 def test_infinity_is_refused_as_before() -> None:
     with pytest.raises(ValueError):
         json_text({"a": [math.inf]})
+
+
+def rows(rng: random.Random) -> list[dict[str, Any]]:
+    """A table's rows (dicts of scalars: the shape ``json_text`` writes in one go), with strings that
+    look like the text between rows."""
+    texts = ["},\n      {", "}, {", "},\\n{", '"}', "{", "é\U0001f600", ""]
+    scalars = [*LEAVES, *texts] if rng.random() < 0.3 else [x for x in [*LEAVES, *texts] if x is not math.nan]
+    keys = ["a", "}", "b c", "é", "x"]
+    return [
+        {key: rng.choice(scalars) for key in rng.sample(keys, rng.randrange(1, len(keys) + 1))}
+        for _ in range(rng.randrange(1, 6))
+    ]
+
+
+@pytest.mark.parametrize("seed", range(100))
+def test_rows_of_scalars_are_json_dumps_indented(seed: int) -> None:
+    rng = random.Random(seed)
+    data = rows(rng)
+    nested = {"by_document": data, "totals": data[0], "more": [data, rows(rng)]}
+    assert json_text(data) == expected(data)
+    assert json_text(nested) == expected(nested)
+
+
+def test_rows_with_an_infinity_are_refused_as_before() -> None:
+    with pytest.raises(ValueError):
+        json_text([{"a": 1.0}, {"a": -math.inf}])
