@@ -173,17 +173,18 @@ def write_campaign_outputs(
     kind: CampaignKind | None = None,
     workers: int = 1,
     page: Callable[[], None] | None = None,
+    campaign_files: bool = True,
 ) -> None:
     """Write the output directory from the artifacts (``reports``: system name -> its Report task, or
     the task a registered ``kind``'s system runs). The systems whose files are not fresh, and ``page``
     (what writes the HTML page, when it is to be written), are run by up to ``workers`` processes while
-    this one writes the leaderboard's files (each system's files are its own: the same files in any
-    order)."""
+    this one writes the campaign's own files (``write_campaign_files``; each system's files are its own:
+    the same files in any order). ``campaign_files`` False: another process writes those (the page's,
+    ``page_process``)."""
     family = is_family_board(board)
-    index, jobs = [], [] if page is None else [(page,)]
+    jobs = [] if page is None else [(page,)]
     for name, report in reports.items():
         folder = directory / "systems" / output_name(name)
-        index.append({"system": name, "directory": f"systems/{output_name(name)}"})
         if family:
             files = (*TASK_KINDS[_kind_of(report)].system_files, KIND_STATISTICS_FILE)
         else:
@@ -191,11 +192,20 @@ def write_campaign_outputs(
         if not _fresh(folder / STAMP, report.key, [folder / f for f in files]):
             jobs.append((_write_system_folder, folder, report, family))
     with in_processes(jobs, workers):
-        write_text(directory / "leaderboard.txt", board_text(board, significance, kind))
-        write_leaderboard(board, significance, directory / "leaderboard.json", directory / "leaderboard.csv")
-        pairs = significance if family else _in_percent(significance)
-        write_text(directory / "significance.csv", _csv(pairs))
-        write_text(directory / "systems" / "index.csv", _csv(pa.Table.from_pylist(index)))
+        if campaign_files:
+            write_campaign_files(directory, board, significance, list(reports), kind)
+
+
+def write_campaign_files(
+    directory: Path, board: pa.Table, significance: pa.Table, systems: list[str], kind: CampaignKind | None
+) -> None:
+    """The campaign's own files: leaderboard.txt, .json and .csv, significance.csv, systems/index.csv."""
+    write_text(directory / "leaderboard.txt", board_text(board, significance, kind))
+    write_leaderboard(board, significance, directory / "leaderboard.json", directory / "leaderboard.csv")
+    pairs = significance if is_family_board(board) else _in_percent(significance)
+    write_text(directory / "significance.csv", _csv(pairs))
+    index = [{"system": name, "directory": f"systems/{output_name(name)}"} for name in systems]
+    write_text(directory / "systems" / "index.csv", _csv(pa.Table.from_pylist(index)))
 
 
 def _write_system_folder(folder: Path, report: Stage, kind: bool) -> None:
@@ -299,10 +309,15 @@ def _send_failure(error: BaseException, failures: Any) -> None:
 class PageRun:
     """The page of a campaign run, as ``page_process`` arranges it: ``go`` once the run is done;
     ``here``, the page's writing when it is to be done in this process (None when a process of its own
-    does it, or nothing is to be written)."""
+    does it, or nothing is to be written); ``files_elsewhere``, whether that process writes the
+    campaign's own files too (once told ``go``)."""
 
-    def __init__(self, here: Callable[[], None] | None, signal: Any = None) -> None:
-        self.here, self.signal, self.started = here, signal, False
+    def __init__(self, here: Callable[[], None] | None, signal: Any = None, files: bool = False) -> None:
+        self.here, self.signal, self.started, self.files = here, signal, False, files
+
+    @property
+    def files_elsewhere(self) -> bool:
+        return self.started and self.files
 
     def go(self) -> None:
         if self.signal is not None:
@@ -312,13 +327,20 @@ class PageRun:
 
 @contextlib.contextmanager
 def page_process(
-    pages: list[Path], campaign: Campaign, summary: Stage, reports: Mapping[str, Stage], workers: int
+    pages: list[Path],
+    campaign: Campaign,
+    summary: Stage,
+    reports: Mapping[str, Stage],
+    workers: int,
+    output: Path | None = None,
 ) -> Iterator[PageRun]:
     """The pages (``pages``, those to write) made by a process of their own, forked now, before the run:
     while the run goes on it reads each system's part (its scores and view) once that system's report is
-    done, then waits; told ``go`` it reads the rest, the summary's tables last, and writes the pages.
-    Leaving the block waits for it (its failure is raised here); leaving without ``go`` stops it. With
-    one worker (or no fork) there is no such process: ``PageRun.here`` writes the pages.
+    done, and makes the per-document view, then waits; told ``go`` it reads the summary's tables,
+    writes the pages, then the campaign's own files into the output directory ``output`` (when given:
+    ``write_campaign_files``), while this process writes the systems' files. Leaving the block waits
+    for it (its failure is raised here); leaving without ``go`` stops it. With one worker (or no fork)
+    there is no such process: ``PageRun.here`` writes the pages.
 
     A campaign's rerun after one system changed spends its time on one core, that system's chain and
     the summary; the other core reads the other systems' parts of the page meanwhile, and that system's
@@ -332,7 +354,7 @@ def page_process(
     signal_end, signal = context.Pipe(duplex=False)
     failures, failure_end = context.Pipe(duplex=False)
     process = context.Process(
-        target=_page_worker, args=(pages, campaign, summary, reports, signal_end, failure_end)
+        target=_page_worker, args=(pages, campaign, summary, reports, output, signal_end, failure_end)
     )
     gc.freeze()  # as before every fork here: the process need not copy the heap
     try:
@@ -341,7 +363,7 @@ def page_process(
         gc.unfreeze()
     # The other outputs keep every worker (this process is one): the page's process waits through most
     # of the run, and a first run's page takes seconds beside its files' minute.
-    run = PageRun(None, signal)
+    run = PageRun(None, signal, files=output is not None)
     try:
         yield run
     finally:
@@ -366,12 +388,13 @@ def _page_worker(
     campaign: Campaign,
     summary: Stage,
     reports: Mapping[str, Stage],
+    output: Path | None,
     signal: Any,
     failures: Any,
 ) -> None:
     """The page's process: reads each system's part of the page as soon as its report is done (those
     done before the run at once; in a local store, the others as the run makes them), then, told
-    ``go``, the rest, and writes the pages."""
+    ``go``, the rest, and writes the pages, then the campaign's own files in ``output``."""
     try:
         sources = PageSources(campaign, summary, reports)
         waiting = list(reports)
@@ -388,6 +411,10 @@ def _page_worker(
         if signal.recv_bytes() != b"go":
             return
         write_pages(pages, campaign, summary, reports, sources)
+        if output is not None:
+            board = read_table(summary.output()["leaderboard"])
+            significance = read_table(summary.output()["significance"])
+            write_campaign_files(output, board, significance, list(reports), campaign.kind)
     except EOFError:
         return  # the parent is gone: no page is wanted
     except BaseException as error:  # noqa: BLE001 - every failure is the parent's to raise

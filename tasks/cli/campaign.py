@@ -86,7 +86,7 @@ def campaign(args: argparse.Namespace) -> int:
         if args.progress == "none" or (args.progress == "auto" and not progress.bar):
             progress.stream = io.StringIO()  # not shown (only timed for the tasks log)
     stale = [html for html in pages if not html_is_fresh(html, html_recipe(parsed, summary))]
-    with page_process(stale, parsed, summary, reports, args.workers) as page:
+    with page_process(stale, parsed, summary, reports, args.workers, output) as page:
         status, outcome = run_outcome(
             [summary],
             args.workers,
@@ -114,7 +114,16 @@ def campaign(args: argparse.Namespace) -> int:
         sys.stdout.write(board_text(board, significance, parsed.kind))
         write_leaderboard(board, significance, args.json, args.csv)
         if output:
-            write_campaign_outputs(output, board, significance, reports, parsed.kind, args.workers, page.here)
+            write_campaign_outputs(
+                output,
+                board,
+                significance,
+                reports,
+                parsed.kind,
+                args.workers,
+                page.here,
+                campaign_files=not page.files_elsewhere,
+            )
         elif page.here:
             page.here()
     return EXIT_OK

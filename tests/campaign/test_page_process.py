@@ -114,3 +114,44 @@ def test_the_per_document_json_is_made_before_the_summary_in_the_leaderboards_or
     monkeypatch.setattr(html_report, "embedded_rows", lambda *a: made.append(a))
     assert sources.render() == (out / "report.html").read_text(encoding="utf-8")
     assert made == []  # the JSON made before was the page's
+
+
+def test_the_page_process_writes_the_campaigns_own_files_after_the_page(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With a page to write and an output directory, the page's process writes the leaderboard's and
+    significance's files once the page is written, while the command's writes the systems' files: the
+    same files as one worker writes."""
+    campaign_file = copy_campaign(tmp_path)
+    argv = ("campaign", campaign_file, "--store", tmp_path / "store")
+    assert cli(capsys, *argv, "--out", tmp_path / "one", "--workers", "1")[0] == 0
+    calls = tmp_path / "calls.jsonl"
+    for name in ("write_campaign_files", "write_pages"):
+        original = getattr(outputs, name)
+
+        def spy(*args: object, name: str = name, original: object = original) -> None:
+            with calls.open("a") as log:
+                log.write(json.dumps({"pid": os.getpid(), "call": name}) + "\n")
+            original(*args)  # type: ignore[operator]
+
+        monkeypatch.setattr(outputs, name, spy)
+    status, out, err = cli(capsys, *argv, "--out", tmp_path / "two", "--workers", "2")
+    assert status == 0, err
+    logged = [json.loads(line) for line in calls.read_text().splitlines()]
+    assert [call["call"] for call in logged] == ["write_pages", "write_campaign_files"]
+    assert {call["pid"] for call in logged} != {os.getpid()} and len({call["pid"] for call in logged}) == 1
+    one = sorted(p.relative_to(tmp_path / "one") for p in (tmp_path / "one").rglob("*") if p.is_file())
+    two = sorted(p.relative_to(tmp_path / "two") for p in (tmp_path / "two").rglob("*") if p.is_file())
+    assert one == two and "leaderboard.json" in {str(p) for p in one}
+    for path in one:
+        assert (tmp_path / "one" / path).read_bytes() == (tmp_path / "two" / path).read_bytes(), path
+    # Without a page to write (it is fresh), this process writes them.
+    calls.unlink()
+    (tmp_path / "two" / "leaderboard.json").unlink()
+    assert cli(capsys, *argv, "--out", tmp_path / "two", "--workers", "2")[0] == 0
+    assert [json.loads(line) for line in calls.read_text().splitlines()] == [
+        {"pid": os.getpid(), "call": "write_campaign_files"}
+    ]
+    assert (tmp_path / "two" / "leaderboard.json").read_bytes() == (
+        tmp_path / "one" / "leaderboard.json"
+    ).read_bytes()
