@@ -333,18 +333,22 @@ def page_process(
     reports: Mapping[str, Stage],
     workers: int,
     output: Path | None = None,
+    early: bool = False,
 ) -> Iterator[PageRun]:
     """The pages (``pages``, those to write) made by a process of their own, forked now, before the run:
     while the run goes on it reads each system's part (its scores and view) once that system's report is
-    done, and makes the per-document view, then waits; told ``go`` it reads the summary's tables,
-    writes the pages, then the campaign's own files into the output directory ``output`` (when given:
-    ``write_campaign_files``), while this process writes the systems' files. Leaving the block waits
-    for it (its failure is raised here); leaving without ``go`` stops it. With one worker (or no fork)
-    there is no such process: ``PageRun.here`` writes the pages.
+    done, then waits; told ``go`` it reads the summary's tables, writes the pages, then the campaign's
+    own files into the output directory ``output`` (when given: ``write_campaign_files``), while this
+    process writes the systems' files. Leaving the block waits for it (its failure is raised here);
+    leaving without ``go`` stops it. With one worker (or no fork) there is no such process:
+    ``PageRun.here`` writes the pages.
 
     A campaign's rerun after one system changed spends its time on one core, that system's chain and
-    the summary; the other core reads the other systems' parts of the page meanwhile, and that system's
-    once its chain is done, while the summary is computed.
+    the summary (``early``: the run is one chain, run in this process); the other core reads the other
+    systems' parts of the page meanwhile, and that system's once its chain is done, then makes the
+    per-document view (``PageSources.prepare``) while the summary is computed. In a run of several
+    chains every worker is busy, and the view made beside the summary would add to the run's peak
+    memory (120 MiB of 930 at 100 systems): it is made after the run.
     """
     here = (lambda: write_pages(pages, campaign, summary, reports)) if pages else None
     if not pages or workers <= 1 or "fork" not in multiprocessing.get_all_start_methods():
@@ -354,7 +358,8 @@ def page_process(
     signal_end, signal = context.Pipe(duplex=False)
     failures, failure_end = context.Pipe(duplex=False)
     process = context.Process(
-        target=_page_worker, args=(pages, campaign, summary, reports, output, signal_end, failure_end)
+        target=_page_worker,
+        args=(pages, campaign, summary, reports, output, early, signal_end, failure_end),
     )
     gc.freeze()  # as before every fork here: the process need not copy the heap
     try:
@@ -389,12 +394,14 @@ def _page_worker(
     summary: Stage,
     reports: Mapping[str, Stage],
     output: Path | None,
+    early: bool,
     signal: Any,
     failures: Any,
 ) -> None:
     """The page's process: reads each system's part of the page as soon as its report is done (those
-    done before the run at once; in a local store, the others as the run makes them), then, told
-    ``go``, the rest, and writes the pages, then the campaign's own files in ``output``."""
+    done before the run at once; in a local store, the others as the run makes them), and with
+    ``early`` makes the per-document view once all are read; then, told ``go``, the rest, and writes
+    the pages, then the campaign's own files in ``output``."""
     try:
         sources = PageSources(campaign, summary, reports)
         waiting = list(reports)
@@ -403,7 +410,7 @@ def _page_worker(
             if done:
                 sources.read(done)
                 waiting = [name for name in waiting if name not in done]
-                if not waiting:
+                if not waiting and early:
                     sources.prepare()  # while the summary is computed
             # An S3 store is looked at once: each look is a request per system.
             if signal.poll(WATCH_SECONDS if waiting and not artifacts.is_s3(summary.store) else None):

@@ -44,6 +44,7 @@ from tasks.core.arguments import (
 from tasks.core.base import task_for
 from tasks.core.plan import pending_tasks
 from tasks.core.progress import Progress
+from tasks.core.runner import one_chain
 from tasks.core.store import check_store, is_s3, read_table, sweep_store, write_text
 
 
@@ -86,14 +87,12 @@ def campaign(args: argparse.Namespace) -> int:
         if args.progress == "none" or (args.progress == "auto" and not progress.bar):
             progress.stream = io.StringIO()  # not shown (only timed for the tasks log)
     stale = [html for html in pages if not html_is_fresh(html, html_recipe(parsed, summary))]
-    with page_process(stale, parsed, summary, reports, args.workers, output) as page:
+    tasks = [item.task for item in pending] if pending is not None else None
+    # One chain (a one-system rerun) runs in this process: the page's process has the other core.
+    chain = one_chain([summary], tasks) if args.workers > 1 and not args.scheduler_host else None
+    with page_process(stale, parsed, summary, reports, args.workers, output, bool(chain)) as page:
         status, outcome = run_outcome(
-            [summary],
-            args.workers,
-            args.scheduler_host,
-            args.scheduler_port,
-            progress,
-            [item.task for item in pending] if pending is not None else None,
+            [summary], args.workers, args.scheduler_host, args.scheduler_port, progress, tasks, chain
         )
         if args.tasks_log:
             log = {

@@ -29,12 +29,20 @@ def run_outcome(
     port: int | None = None,
     progress: Progress | None = None,
     pending: list | None = None,
+    chain: bool | None = None,
 ) -> tuple[int, runner.Outcome]:
     """Run ``tasks`` with a progress display; the exit status and what ran, was reused or ran elsewhere.
-    ``pending``: the tasks the run will do, dependencies first, when found already."""
+    ``pending``: the tasks the run will do, dependencies first, when found already; ``chain``, whether
+    they are one chain (``runner.one_chain``), when found already."""
     created = new_stores(tasks)
     outcome = runner.run(
-        tasks, workers=workers, scheduler_host=host, scheduler_port=port, progress=progress, pending=pending
+        tasks,
+        workers=workers,
+        scheduler_host=host,
+        scheduler_port=port,
+        progress=progress,
+        pending=pending,
+        chain=chain,
     )
     for message in dict.fromkeys(outcome.input_errors):  # two tasks reading one bad file: one line
         print(f"iescore: {message}", file=sys.stderr)

@@ -58,13 +58,15 @@ def run(
     scheduler_port: int | None = None,
     progress: progress_events.Progress | None = None,
     pending: list[Stage] | None = None,
+    chain: bool | None = None,
 ) -> Outcome:
     """Build ``tasks`` (local scheduler unless a host is given) and report the outcome.
 
     With a central scheduler, a task another client is running is waited for (the worker stays
     alive), so every client ends with the whole graph built, each task having run exactly once.
     ``pending``: the tasks the run will do, dependencies first, when the caller has found them already
-    (``tasks.core.plan.pending_tasks``); else they are looked for here when it matters.
+    (``tasks.core.plan.pending_tasks``); else they are looked for here when it matters. ``chain``:
+    whether they are one chain (``one_chain``), when the caller has found that out already.
     """
     configure()
     level = luigi.configuration.get_config().get("core", "log_level", "CRITICAL")
@@ -76,7 +78,7 @@ def run(
         params["local_scheduler"] = True
         luigi.configuration.get_config().set("worker", "keep_alive", "false")
     roots = list(tasks)
-    if workers > 1 and not scheduler_host and _one_chain(roots, pending):
+    if workers > 1 and not scheduler_host and (one_chain(roots, pending) if chain is None else chain):
         # No two of the pending tasks can run at once: in this process, without a fork per task.
         params["workers"] = 1
     ran: set[str] = set()
@@ -126,7 +128,7 @@ def run(
 CHAIN_LIMIT = 32
 
 
-def _one_chain(roots: list[Stage], pending: list[Stage] | None = None) -> bool:
+def one_chain(roots: list[Stage], pending: list[Stage] | None = None) -> bool:
     """True when the tasks Luigi would run under ``roots`` (the incomplete ones, reached through incomplete
     tasks, as Luigi reaches them) are one chain: each needs the one before it. Such a run gains nothing
     from several workers, and each task forked costs about 0.1 s of start-up (a one-system rerun of a

@@ -155,3 +155,31 @@ def test_the_page_process_writes_the_campaigns_own_files_after_the_page(
     assert (tmp_path / "two" / "leaderboard.json").read_bytes() == (
         tmp_path / "one" / "leaderboard.json"
     ).read_bytes()
+
+
+def test_the_view_is_made_during_the_run_only_when_the_run_is_one_chain(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A one-system rerun runs in the command's process: the page's process makes the per-document view
+    while the summary is computed. A first run keeps both workers busy: the view is made after it (its
+    memory beside the summary's would add to the run's peak)."""
+    campaign_file = copy_campaign(tmp_path)
+    argv = ("campaign", campaign_file, "--store", tmp_path / "store", "--out", tmp_path / "out")
+    calls = tmp_path / "calls.jsonl"
+    prepare = outputs.PageSources.prepare
+
+    def spy(self: outputs.PageSources) -> None:
+        if self.page is None:  # the call that makes it
+            with calls.open("a") as log:
+                log.write(json.dumps({"pid": os.getpid(), "summary": self.summary.complete()}) + "\n")
+        prepare(self)
+
+    monkeypatch.setattr(outputs.PageSources, "prepare", spy)
+    assert cli(capsys, *argv, "--workers", "2")[0] == 0
+    [first] = [json.loads(line) for line in calls.read_text().splitlines()]
+    assert first["pid"] != os.getpid() and first["summary"]  # after the run
+    calls.unlink()
+    _change_eager(campaign_file)
+    assert cli(capsys, *argv, "--workers", "2")[0] == 0
+    [rerun] = [json.loads(line) for line in calls.read_text().splitlines()]
+    assert rerun["pid"] != os.getpid() and not rerun["summary"]  # during the run (the summary's turn)

@@ -52,7 +52,7 @@ def test_a_chain_runs_here_with_two_workers(tmp_path: Path) -> None:
     words = task_for(_words(tmp_path / "a.txt", "the cat sat on the mat"), store)
     # The join needs the same words task twice (two roles): still one chain, words then join.
     join = task_for(stage_spec("PidJoin", {}, {"left": words.spec, "right": words.spec}), store)
-    assert runner._one_chain([join])
+    assert runner.one_chain([join])
     outcome = runner.run([join], workers=2)
     assert outcome.ok and len(outcome.ran) == 2
     assert _pids(words) == _pids(join) == {os.getpid()}
@@ -63,7 +63,7 @@ def test_two_tasks_that_can_run_at_once_are_forked(tmp_path: Path) -> None:
     left = task_for(_words(tmp_path / "a.txt", "the cat sat on the mat"), store)
     right = task_for(_words(tmp_path / "b.txt", "a cat on a mat"), store)
     join = task_for(stage_spec("PidJoin", {}, {"left": left.spec, "right": right.spec}), store)
-    assert not runner._one_chain([join])  # left and right need nothing of each other
+    assert not runner.one_chain([join])  # left and right need nothing of each other
     outcome = runner.run([join], workers=2)
     assert outcome.ok and len(outcome.ran) == 3
     assert os.getpid() not in _pids(left) | _pids(right) | _pids(join)
@@ -79,7 +79,7 @@ def test_a_rerun_after_one_input_changed_is_a_chain(tmp_path: Path) -> None:
     assert runner.run([before], workers=2).ok
     left = task_for(_words(tmp_path / "a.txt", "the dog sat on the mat"), store)
     join = task_for(stage_spec("PidJoin", {}, {"left": left.spec, "right": right.spec}), store)
-    assert runner._one_chain([join])
+    assert runner.one_chain([join])
     outcome = runner.run([join], workers=2)
     assert sorted(task_id.split("_")[0] for task_id in outcome.ran) == ["PidJoin", "PidWords"]
     assert _pids(left) == _pids(join) == {os.getpid()}
@@ -91,9 +91,9 @@ def test_past_the_limit_it_is_not_taken_for_a_chain(tmp_path: Path, monkeypatch)
     words = task_for(_words(tmp_path / "a.txt", "x y"), store)
     join = task_for(stage_spec("PidJoin", {}, {"left": words.spec, "right": words.spec}), store)
     monkeypatch.setattr(runner, "CHAIN_LIMIT", 1)
-    assert not runner._one_chain([join])
+    assert not runner.one_chain([join])
     monkeypatch.setattr(runner, "CHAIN_LIMIT", 2)
-    assert runner._one_chain([join])
+    assert runner.one_chain([join])
 
 
 def test_the_scheduler_is_given_the_key_and_store_not_the_spec(tmp_path: Path) -> None:
@@ -120,10 +120,10 @@ def test_pending_tasks_found_already_are_not_looked_for_again(tmp_path: Path, mo
 
     monkeypatch.setattr(PidWords, "complete", no_look)
     monkeypatch.setattr(PidJoin, "complete", no_look)
-    assert runner._one_chain([join], [left, join])
-    assert not runner._one_chain([join], [left, right, join])
+    assert runner.one_chain([join], [left, join])
+    assert not runner.one_chain([join], [left, right, join])
     monkeypatch.setattr(runner, "CHAIN_LIMIT", 1)
-    assert not runner._one_chain([join], [left, join])
+    assert not runner.one_chain([join], [left, join])
 
 
 def test_a_stage_spec_is_hashed_and_written_by_its_key(tmp_path: Path) -> None:
