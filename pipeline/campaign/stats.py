@@ -150,9 +150,8 @@ def bootstrap_intervals(
     _check_resamples(resamples)
     if not 0.0 < confidence < 1.0:
         raise ValueError(f"confidence must lie strictly between 0 and 1, got {confidence}")
-    rng = np.random.default_rng(seed)
     n_systems, n_units, width = statistics.values.shape
-    weights = _resample_weights(rng, resamples, n_units)
+    weights, _ = _drawn_resamples(seed, resamples, n_units)
     sums = (weights @ _unit_matrix(statistics)).reshape(resamples, n_systems, width)
     every = family.measures(sums, options)  # (resamples, systems, measures)
     tail = (1.0 - confidence) / 2.0
@@ -221,14 +220,13 @@ def paired_significance(
     def measure_of(sums: np.ndarray) -> np.ndarray:
         return family.measures(sums, options)[..., column]
 
-    rng = np.random.default_rng(seed)
     n_systems, n_units, width = statistics.values.shape
     systems = statistics.systems
     matrix = _unit_matrix(statistics)
     totals = statistics.totals()  # (S, K)
     observed = measure_of(totals)  # (S,)
 
-    weights = _resample_weights(rng, resamples, n_units)
+    weights, rng = _drawn_resamples(seed, resamples, n_units)
     resampled = measure_of((weights @ matrix).reshape(resamples, n_systems, width))  # (R, S)
     del weights
     swaps = rng.integers(0, 2, size=(resamples, n_units)).astype(np.float64)
@@ -417,6 +415,30 @@ def _unit_matrix(statistics: UnitStatistics) -> np.ndarray:
     """Statistics as a (units, systems * K) float matrix: column ``K s + k`` is system s, statistic k."""
     n_systems, n_units, width = statistics.values.shape
     return statistics.values.transpose(1, 0, 2).reshape(n_units, n_systems * width)
+
+
+def _drawn_resamples(seed: int, resamples: int, n_units: int) -> tuple[np.ndarray, np.random.Generator]:
+    """The resamples' multiplicities drawn first from ``default_rng(seed)`` (``_resample_weights``), and
+    the generator as it is after them. A campaign's summary draws the same resamples for its intervals
+    and for its pair tests: the last draw is kept (read-only), and the generator's state with it, when
+    it is small (``KEPT_CELLS``; a larger one is drawn again rather than held while the tests run)."""
+    key = (seed, resamples, n_units)
+    if _LAST_DRAWN.get("key") == key:
+        rng = np.random.default_rng(seed)
+        rng.bit_generator.state = _LAST_DRAWN["state"]
+        return _LAST_DRAWN["weights"], rng
+    rng = np.random.default_rng(seed)
+    weights = _resample_weights(rng, resamples, n_units)
+    weights.setflags(write=False)
+    _LAST_DRAWN.clear()
+    if weights.size <= KEPT_CELLS:
+        _LAST_DRAWN.update(key=key, weights=weights, state=rng.bit_generator.state)
+    return weights, rng
+
+
+#: The largest draw ``_drawn_resamples`` keeps (cells of resamples x units: 32 MB of float64).
+KEPT_CELLS = 4_000_000
+_LAST_DRAWN: dict[str, Any] = {}
 
 
 def _resample_weights(rng: np.random.Generator, resamples: int, n_documents: int) -> np.ndarray:

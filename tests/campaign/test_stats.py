@@ -391,3 +391,27 @@ def test_seed_makes_results_reproducible() -> None:
     assert bootstrap_intervals(t, resamples=300, seed=4) == bootstrap_intervals(t, resamples=300, seed=4)
     assert paired_significance(t, resamples=300, seed=4) != paired_significance(t, resamples=300, seed=5)
     assert bootstrap_intervals(t, resamples=300, seed=4) != bootstrap_intervals(t, resamples=300, seed=5)
+
+
+def test_a_kept_draw_gives_the_values_of_a_fresh_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A summary's intervals and pair tests draw the same resamples: the draw is kept for the second
+    (``stats._drawn_resamples``), with the generator's state after it, and changes nothing."""
+    from pipeline.campaign import stats
+
+    counts = np.random.default_rng(3).integers(0, 5, size=(3, 40, 5))
+    t = Tallies(("a", "b", "c"), tuple(f"d{i}" for i in range(40)), counts)
+
+    def both() -> tuple[object, object]:
+        return bootstrap_intervals(t, resamples=200, seed=9), paired_significance(t, resamples=200, seed=9)
+
+    monkeypatch.setattr(stats, "KEPT_CELLS", 0)  # every draw made afresh
+    fresh = both()
+    assert stats._LAST_DRAWN == {}
+    monkeypatch.setattr(stats, "KEPT_CELLS", 10**9)
+    assert both() == fresh
+    assert stats._LAST_DRAWN["key"] == (9, 200, 40)
+    # The other way round, and after another seed's draw.
+    assert paired_significance(t, resamples=200, seed=9) == fresh[1]
+    assert bootstrap_intervals(t, resamples=200, seed=8) != fresh[0]
+    assert paired_significance(t, resamples=200, seed=9) == fresh[1]
+    assert bootstrap_intervals(t, resamples=200, seed=9) == fresh[0]
