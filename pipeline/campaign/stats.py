@@ -24,9 +24,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import pandas as pd
 
 from pipeline.core.family import Family, UnitStatistics
+from pipeline.core.lazy import pd
 from pipeline.templette import TEMPLETTE
 
 #: The last axis of ``Tallies.counts`` (the templette family's statistics); NON enters no measure.

@@ -27,10 +27,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from pipeline.core.lazy import pd
 from pipeline.coref.scorer import (
     DEFAULT_METRICS,
     CorefScores,

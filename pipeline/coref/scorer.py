@@ -80,10 +80,10 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import pandas as pd
 
 from pipeline.core.corpus import read_input
 from pipeline.core.errors import InputError
+from pipeline.core.lazy import pd
 from schemas import COREF_MENTIONS
 
 METRICS = ("muc", "b3", "ceafe", "ceafm", "blanc", "lea")  # every measure, in report order

@@ -11,9 +11,8 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 
-import pandas as pd
-
 from pipeline.core.errors import InputError
+from pipeline.core.lazy import pd
 from pipeline.mat.files import FilePair
 from pipeline.mat.labels import LabelRules, annotation_frame
 from pipeline.mat.readers import read_document

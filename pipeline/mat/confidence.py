@@ -20,8 +20,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 import numpy as np
-import pandas as pd
 
+from pipeline.core.lazy import pd
 from pipeline.mat.fixed import ACCURACY_COLUMNS, COUNT_COLUMNS, accuracy_columns
 from pipeline.mat.measures import rates
 

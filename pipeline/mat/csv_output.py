@@ -24,8 +24,8 @@ import math
 from collections.abc import Callable, Sequence
 
 import numpy as np
-import pandas as pd
 
+from pipeline.core.lazy import pd
 from pipeline.mat.tables import headers
 
 #: File name of each table in the output directory (seed: bytag.csv, bytoken.csv, ...).

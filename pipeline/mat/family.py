@@ -12,10 +12,10 @@ from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 
 from pipeline.core.family import Family, statistics_table
+from pipeline.core.lazy import pd
 from pipeline.mat.measures import MEASURE_COLUMNS, rates
 from pipeline.mat.tally import COUNT_COLUMNS
 

@@ -28,10 +28,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from pipeline.core.lazy import pd
 from pipeline.mat.measures import NO_TAG
 from pipeline.mat.tally import COUNT_COLUMNS, DETAIL_COLUMNS
 

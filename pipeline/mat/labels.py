@@ -38,9 +38,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 
 from pipeline.core.errors import InputError
+from pipeline.core.lazy import pd
 from pipeline.mat.readers import Document
 
 DEFAULT_TOKEN_LABELS = ("lex",)

@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 import numpy as np
-import pandas as pd
 
+from pipeline.core.lazy import pd
 from pipeline.mat.tally import COUNT_COLUMNS, DETAIL_COLUMNS
 
 ALL = "<all>"

@@ -23,8 +23,8 @@ taken. The same annotations in any order therefore pair the same way.
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
 
+from pipeline.core.lazy import pd
 from pipeline.core.spans import overlap_chunks, overlap_pairs, pair_lengths
 
 LABEL_WEIGHT = 0.1

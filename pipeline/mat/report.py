@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 import numpy as np
-import pandas as pd
 
+from pipeline.core.lazy import pd
 from pipeline.mat.measures import ALL, MEASURE_COLUMNS, report_columns
 
 TITLES = {

@@ -11,8 +11,8 @@ CSV files, so the three always agree.
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
 
+from pipeline.core.lazy import pd
 from pipeline.mat.confidence import DEFAULT_RESAMPLES, DEFAULT_SEED, confidence_data, insert_confidence
 from pipeline.mat.fixed import ACCURACY_COLUMNS, accuracy_columns
 from pipeline.mat.measures import ALL, MEASURE_COLUMNS, rates, report_columns

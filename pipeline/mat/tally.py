@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-import pandas as pd
+
+from pipeline.core.lazy import pd
 
 COUNT_COLUMNS = ("match", "refclash", "missing", "hypclash", "spurious")
 DETAIL_KINDS = (

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from pipeline.core.lazy import pd
 from pipeline.core.measures import Counts
 from pipeline.muc.report import OBJECT, fill_content, worst_category
 from pipeline.templette import (

@@ -14,9 +14,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-import pandas as pd
 import pyarrow as pa
 
+from pipeline.core.lazy import pd
 from pipeline.core.measures import Counts
 from pipeline.templette import (
     PAGE_DIVIDER,

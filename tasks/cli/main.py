@@ -57,6 +57,11 @@ def _run(argv: list[str]) -> int:
         # while the page was made beside it. Set before numpy is imported; a user's own setting stays.
         for name in BLAS_THREADS:
             os.environ.setdefault(name, "1")
+        # pandas imported only where it is used (``pipeline.core.lazy``): a one-system rerun's own process
+        # needs none, and its import is a fifth of a second of the rerun.
+        from pipeline.core.lazy import spare_pandas
+
+        spare_pandas()
     if argv[:1] == ["trec"]:  # the lean path: trec_eval's own option parsing, no argparse set-up
         from tasks.cli.trec import trec_main
 

@@ -27,10 +27,10 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 
 from pipeline.core.errors import InputError
+from pipeline.core.lazy import pd
 from pipeline.mat.csv_output import CSV_FILES, EXCEL_SEPARATOR, OPENOFFICE_SEPARATOR, score_csv, text_csv
 from pipeline.mat.files import file_pairs
 from pipeline.mat.labels import label_rules

@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pyarrow as pa
 
+from pipeline.core.lazy import spare_pandas
 from pipeline.senseval.formats import (
     answer_warnings,
     read_answers,
@@ -201,7 +202,7 @@ def run_senseval(args: argparse.Namespace) -> int:
 
 def _score_here(args: argparse.Namespace, options: dict) -> _Scored:
     """Score in this process: the functions the stages call, in their order, without their artifacts."""
-    _spare_pandas()
+    spare_pandas()
     _keep_freed_memory()
     encoding = options["encoding"]
     key = read_key(args.key, encoding)
@@ -250,55 +251,6 @@ def _keep_freed_memory() -> None:
         libc.mallopt(_M_TRIM_THRESHOLD, 1 << 62)  # and the heap not trimmed when they are freed
     except (OSError, AttributeError):
         pass
-
-
-def _spare_pandas() -> None:
-    """Keep pyarrow from importing pandas (a quarter of a second, a sixth of the whole run) in a process
-    that needs it not. pyarrow tries to import pandas, once, the first time it converts a Python or
-    numpy value (``pa.array``, a scalar argument of a compute function), to see whether the value is a
-    pandas object. That first try is made here, with pandas hidden for its duration; pyarrow then goes
-    on without pandas. Should this process import pandas later (a caller of :func:`run_senseval` in the
-    same process), pyarrow is told as soon as that import is done (:class:`_PandasImports`), and treats
-    pandas objects as before. Nothing is changed when pandas is imported already (a test process, the
-    campaign engine)."""
-    if "pandas" in sys.modules:
-        return
-    sys.meta_path.insert(0, _PandasImports)
-    _PandasImports.hidden = True
-    try:
-        pa.array([0])  # pyarrow's first conversion: its one try at importing pandas
-    finally:
-        _PandasImports.hidden = False
-
-
-class _PandasImports:
-    """An import finder for pandas: finds none while ``hidden``; afterwards, the first import of pandas
-    runs as usual, then has pyarrow's pandas shim import it again (it finds it done) so that pyarrow
-    knows it has pandas, and this finder leaves ``sys.meta_path``."""
-
-    hidden = False
-
-    @classmethod
-    def find_spec(cls, name: str, path: object = None, target: object = None) -> object:
-        if name != "pandas":
-            return None
-        if cls.hidden:
-            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
-        import importlib.util
-
-        sys.meta_path.remove(cls)
-        spec = importlib.util.find_spec(name)
-        if spec is None or spec.loader is None:
-            return spec
-        loader = spec.loader
-        run = loader.exec_module
-
-        def exec_module(module: object) -> None:
-            run(module)
-            pa.lib._pandas_api.pd  # noqa: B018 - pyarrow's shim imports pandas (done) and uses it
-
-        loader.exec_module = exec_module  # type: ignore[method-assign]
-        return spec
 
 
 def _score_by_stages(args: argparse.Namespace, options: dict) -> _Scored | int:

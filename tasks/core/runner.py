@@ -81,6 +81,10 @@ def run(
     if workers > 1 and not scheduler_host and (one_chain(roots, pending) if chain is None else chain):
         # No two of the pending tasks can run at once: in this process, without a fork per task.
         params["workers"] = 1
+    if params["workers"] > 1:
+        # Luigi forks a process per task: pandas (imported where first used, ``pipeline.core.lazy``) is
+        # imported here once, not by every task's process.
+        import pandas  # noqa: F401
     ran: set[str] = set()
     elsewhere: set[str] = set()
     reused: set[str] | None = None

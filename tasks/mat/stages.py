@@ -20,9 +20,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-import pandas as pd
 import pyarrow as pa
 
+from pipeline.core.lazy import pd
 from pipeline.core.signature import make_signature
 from pipeline.mat import mat_statistics
 from pipeline.mat.compare import check_signals, ingest
