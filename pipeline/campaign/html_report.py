@@ -31,7 +31,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
@@ -506,23 +505,17 @@ def _embedded_rows(documents: list[DocumentView], rows: pa.Table, systems: list[
     # Each reference (document, type, slot, fill, span) numbered in order of first appearance: the
     # strings as numbers first (Arrow numbers a dictionary's values in order of first appearance).
     ref_code = pc.fill_null(pc.dictionary_encode(refs).indices, -1).to_numpy(zero_copy_only=False)
-    keys = pd.DataFrame(
-        {
-            "doc": doc_pos,
-            "type": type_index,
-            "slot": slot_index,
-            "ref": ref_code,
-            "start": ref_first,
-            "end": ref_last,
-        }
-    )[has_ref]
-    reference_group = keys.groupby(list(keys.columns), sort=False).ngroup().to_numpy()
+    keys = np.stack([doc_pos, type_index, slot_index, ref_code, ref_first, ref_last], axis=1)[has_ref]
+    reference_group, repeated = _groups_in_order(keys)
     new_reference = np.zeros(rows.num_rows, dtype=bool)
-    new_reference[np.flatnonzero(has_ref)] = ~keys.duplicated(keep="first").to_numpy()
+    new_reference[np.flatnonzero(has_ref)] = ~repeated
     reference_number = np.full(rows.num_rows, -1, dtype=np.int64)
     if len(reference_group):
-        first_of_document = (
-            pd.Series(reference_group).groupby(keys["doc"].to_numpy()).transform("min").to_numpy()
+        # Rows are in document order, so are their groups: a document's first group is its smallest.
+        owner = keys[:, 0]
+        starts = np.flatnonzero(np.r_[True, owner[1:] != owner[:-1]])
+        first_of_document = np.repeat(
+            np.minimum.reduceat(reference_group, starts), np.diff(np.r_[starts, len(owner)])
         )
         reference_number[has_ref] = reference_group - first_of_document
     # The strings the loop adds, in the order it adds them: a new reference's fill, then the hypothesis;
@@ -591,6 +584,19 @@ def _embedded_rows(documents: list[DocumentView], rows: pa.Table, systems: list[
         f'"documents":[{",".join(documents)}]}}'
     )
     return _script_safe(text)
+
+
+def _groups_in_order(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For each row of the integer matrix ``keys``, the number of its group of equal rows, groups numbered
+    in order of first appearance; and whether the row repeats an earlier one."""
+    if len(keys) == 0:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=bool)
+    _, first, inverse = np.unique(keys, axis=0, return_index=True, return_inverse=True)
+    number = np.empty(len(first), dtype=np.int64)
+    number[np.argsort(first, kind="stable")] = np.arange(len(first))
+    repeated = np.ones(len(keys), dtype=bool)
+    repeated[first] = False
+    return number[inverse.reshape(-1)], repeated
 
 
 def _joined(numbers: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> list[str]:

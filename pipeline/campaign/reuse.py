@@ -43,7 +43,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 
 from pipeline.campaign.stats import Comparison, Interval
@@ -102,7 +101,7 @@ def assemble(family: Family, systems: Mapping[str, SystemValues]) -> UnitStatist
 def unit_positions(units: Sequence[str]) -> Callable[[Sequence[str]], np.ndarray]:
     """Where each of a system's units is among ``units``: a function, which looks each distinct list of
     units up once (a campaign's systems mostly have the same units: all the documents)."""
-    index = pd.Index(list(units), dtype=object)
+    index = {unit: position for position, unit in enumerate(units)}
     whole = tuple(units)
     found: dict[tuple[str, ...], np.ndarray] = {}
 
@@ -111,7 +110,7 @@ def unit_positions(units: Sequence[str]) -> Callable[[Sequence[str]], np.ndarray
         if own == whole:
             return np.arange(len(whole), dtype=np.int64)
         if own not in found:
-            found[own] = index.get_indexer(list(own)).astype(np.int64)
+            found[own] = np.array([index.get(unit, -1) for unit in own], dtype=np.int64)
         return found[own]
 
     return positions

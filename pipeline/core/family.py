@@ -23,11 +23,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from schemas import STATISTICS, C
 
@@ -185,23 +185,23 @@ class UnitStatistics:
         the same (unit, category, statistic) raise ValueError naming the system and the row: nothing
         is dropped or merged silently.
         """
-        frames = {name: _statistics_frame(family, name, table) for name, table in tables.items()}
+        checked = {name: _statistics_rows(family, name, table) for name, table in tables.items()}
         if units is None:
-            units = sorted({unit for frame in frames.values() for unit in frame[C.unit]})
+            units = sorted({u for rows in checked.values() for u in pc.unique(rows.unit).to_pylist()})
         units = tuple(units)
         _require_unique("unit", units)
-        unit_index = pd.Index(units, dtype=object)
+        known = pa.array(units, pa.string())
         width = len(family.statistic_names)
-        values = np.zeros((len(frames), len(units), width))
-        for position, (name, frame) in enumerate(frames.items()):
-            rows = unit_index.get_indexer(frame[C.unit])
-            if (rows < 0).any():
-                unknown = frame[C.unit][rows < 0].iloc[0]
+        values = np.zeros((len(checked), len(units), width))
+        for position, (name, rows) in enumerate(checked.items()):
+            found = _positions(rows.unit, known)
+            if (found < 0).any():
+                unknown = rows.unit[int(np.flatnonzero(found < 0)[0])].as_py()
                 raise ValueError(f"system {name!r}: unit {unknown!r} is not among the units resampled")
-            cells = rows * width + frame["_statistic"].to_numpy()
-            flat = np.bincount(cells, weights=frame[C.value].to_numpy(), minlength=len(units) * width)
+            cells = found * width + rows.statistic
+            flat = np.bincount(cells, weights=rows.value, minlength=len(units) * width)
             values[position] = flat.reshape(len(units), width)
-        return cls(family, tuple(frames), units, values)
+        return cls(family, tuple(checked), units, values)
 
 
 def statistics_table(
@@ -227,15 +227,14 @@ def category_measures(
     A category's statistics are the sums over units of its rows; rows without a category (null) count
     in their unit's sums only. Categories in sorted order.
     """
-    frame = _statistics_frame(family, system, table)
-    frame = frame[frame[C.category].notna()]
+    rows = _statistics_rows(family, system, table)
+    kept = pc.is_valid(rows.category).to_numpy(zero_copy_only=False)
+    categories = rows.category.filter(pa.array(kept))
     width = len(family.statistic_names)
-    names = sorted(set(frame[C.category]))
-    index = pd.Index(names, dtype=object).get_indexer(frame[C.category])
+    names = sorted(pc.unique(categories).to_pylist())
+    index = _positions(categories, pa.array(names, pa.string()))
     sums = np.bincount(
-        index * width + frame["_statistic"].to_numpy(),
-        weights=frame[C.value].to_numpy(),
-        minlength=len(names) * width,
+        index * width + rows.statistic[kept], weights=rows.value[kept], minlength=len(names) * width
     ).reshape(len(names), width)
     values = family.measures(sums, options)
     return {
@@ -247,38 +246,62 @@ def category_measures(
     }
 
 
-def _statistics_frame(family: Family, system: str, table: pa.Table) -> pd.DataFrame:
-    """A system's STATISTICS table as a checked frame, with ``_statistic`` the statistic's index."""
+class _Rows(NamedTuple):
+    """A system's STATISTICS table, checked (``_statistics_rows``): its columns, and each row's
+    statistic as its index among the family's."""
+
+    unit: pa.Array
+    category: pa.Array
+    statistic: np.ndarray
+    value: np.ndarray
+
+
+def _statistics_rows(family: Family, system: str, table: pa.Table) -> _Rows:
+    """A system's STATISTICS table checked: every statistic the family's, every value finite, every count
+    a whole number >= 0, no (unit, category, statistic) twice; a row that is not is a ValueError naming
+    the system and the row."""
     missing = [name for name in STATISTICS.names if name not in table.column_names]
     if missing:
         raise ValueError(f"system {system!r}: statistics table without the columns {missing}")
     for column in (C.unit, C.statistic, C.value):
         nulls = table.column(column).is_null().to_numpy(zero_copy_only=False)
-        if nulls.any():  # checked in Arrow: pandas would take a NaN value for a null
+        if nulls.any():
             raise ValueError(f"system {system!r}: row {int(np.flatnonzero(nulls)[0])} has no {column}")
-    frame = table.select(STATISTICS.names).to_pandas()
-    codes = pd.Index(family.statistic_names, dtype=object).get_indexer(frame[C.statistic])
+    table = table.select(STATISTICS.names).combine_chunks()
+    unit, category = (table.column(name).combine_chunks() for name in (C.unit, C.category))
+    codes = _positions(table.column(C.statistic), pa.array(family.statistic_names, pa.string()))
     if (codes < 0).any():
-        unknown = frame[C.statistic][codes < 0].iloc[0]
+        unknown = table.column(C.statistic)[int(np.flatnonzero(codes < 0)[0])].as_py()
         raise ValueError(
             f"system {system!r}: unknown statistic {unknown!r} for family {family.name!r}; "
             f"expected one of {family.statistic_names}"
         )
-    value = frame[C.value].to_numpy(dtype=np.float64)
-    _require_rows(system, frame, ~np.isfinite(value), "is not a finite number")
+    value = table.column(C.value).to_numpy().astype(np.float64)
+    _require_rows(system, table, ~np.isfinite(value), "is not a finite number")
     is_count = np.isin(codes, [family.statistic_names.index(name) for name in family.counts])
-    _require_rows(system, frame, is_count & (value < 0), "is a negative count")
-    _require_rows(system, frame, is_count & (value != np.round(value)), "is a count but not a whole number")
-    duplicated = frame.duplicated([C.unit, C.category, C.statistic]).to_numpy()
-    _require_rows(system, frame, duplicated, "repeats an earlier row's (unit, category, statistic)")
-    frame["_statistic"] = codes
-    return frame
+    _require_rows(system, table, is_count & (value < 0), "is a negative count")
+    _require_rows(system, table, is_count & (value != np.round(value)), "is a count but not a whole number")
+    # A row is a repeat when its (unit, category, statistic) came before: each key's first row is not.
+    unit_code = pc.dictionary_encode(unit).indices.to_numpy(zero_copy_only=False).astype(np.int64)
+    encoded = pc.dictionary_encode(category)
+    category_code = pc.fill_null(encoded.indices, -1).to_numpy(zero_copy_only=False).astype(np.int64) + 1
+    key = (unit_code * (len(encoded.dictionary) + 1) + category_code) * len(family.statistic_names) + codes
+    repeated = np.ones(len(key), dtype=bool)
+    repeated[np.unique(key, return_index=True)[1]] = False
+    _require_rows(system, table, repeated, "repeats an earlier row's (unit, category, statistic)")
+    return _Rows(unit, category, codes, value)
 
 
-def _require_rows(system: str, frame: pd.DataFrame, bad: np.ndarray, problem: str) -> None:
+def _positions(values: pa.Array | pa.ChunkedArray, known: pa.Array) -> np.ndarray:
+    """Each value's position in ``known`` (distinct strings), -1 for one not there."""
+    found = pc.fill_null(pc.index_in(values, value_set=known), -1)
+    return found.to_numpy(zero_copy_only=False).astype(np.int64)
+
+
+def _require_rows(system: str, table: pa.Table, bad: np.ndarray, problem: str) -> None:
     if bad.any():
         row = int(np.flatnonzero(bad)[0])
-        unit, category, statistic, value = (frame[c].iloc[row] for c in STATISTICS.names)
+        unit, category, statistic, value = (table.column(c)[row].as_py() for c in STATISTICS.names)
         raise ValueError(
             f"system {system!r}: row {row} (unit {unit!r}, category {category!r}, {statistic} = {value}) "
             f"{problem} ({int(bad.sum())} row(s))"

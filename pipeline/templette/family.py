@@ -1,8 +1,9 @@
 """The templette family under the contract of ``pipeline.core.family`` (seed 000).
 
 Per document, the COR INC PAR MIS SPU points ALL SLOTS counts (fill points, selected by
-``pipeline.templette.report.slot_points``, the rule the leaderboard prints), by slot; measures REC, PRE,
-F with the run's ``beta``, ``pipeline.core.measures``'s formulas; headline F; categories: slots.
+``pipeline.templette.report.slot_points``, on a table ``slot_point_table``: the rule the leaderboard
+prints), by slot; measures REC, PRE, F with the run's ``beta``, ``pipeline.core.measures``'s formulas;
+headline F; categories: slots.
 ``templette_statistics`` turns a system's ``tallies`` into its ``STATISTICS`` table.
 """
 
@@ -14,9 +15,10 @@ from typing import Any
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from pipeline.core.family import Family, statistics_table
-from pipeline.templette.report import slot_points
+from pipeline.templette.report import slot_point_table
 from schemas import C
 
 #: The templette statistics: the five categories that enter a measure (NON enters none).
@@ -69,17 +71,24 @@ def templette_statistics(tallies: pa.Table, system: str = "system") -> pa.Table:
     value 0 (COR, no category), so it is still a unit that resampling draws, as it always was. A
     category other than COR INC PAR MIS SPU NON is a ValueError naming the system.
     """
-    frame = slot_points(tallies.select([C.doc_id, C.instance_type, C.slot, C.aspect, C.category]).to_pandas())
-    frame = frame[frame[C.category] != "NON"]
-    unknown = sorted(set(frame[C.category].unique().tolist()) - set(POINTS))
+    table = slot_point_table(tallies.select([C.doc_id, C.instance_type, C.slot, C.aspect, C.category]))
+    category = table.column(C.category)
+    table = table.filter(pc.fill_null(pc.not_equal(category, "NON"), True))
+    unknown = set(pc.unique(table.column(C.category)).to_pylist()) - set(POINTS)
     if unknown:
-        raise ValueError(f"system {system!r}: unknown point categories {unknown}")
-    slots = frame[C.instance_type].astype(str) + "." + frame[C.slot].astype(str)
-    grouped = frame.assign(_slot=slots).groupby([C.doc_id, "_slot", C.category], sort=True).size()
-    # The group keys a level at a time (iterating the index's tuples is one Python call per element).
-    units, categories, statistics = (grouped.index.get_level_values(k).tolist() for k in range(3))
-    values = grouped.to_numpy(dtype=np.float64).tolist()
-    for document in sorted(set(tallies.column(C.doc_id).unique().to_pylist()) - set(units)):
+        raise ValueError(f"system {system!r}: unknown point categories {sorted(unknown, key=str)}")
+    # Counted by (document, TYPE.SLOT, category), sorted; a missing type or slot is written "None".
+    slots = pc.binary_join_element_wise(
+        *(pc.fill_null(table.column(k), "None") for k in (C.instance_type, C.slot)), "."
+    )
+    keys = pa.table({"unit": table.column(C.doc_id), "slot": slots, "category": table.column(C.category)})
+    keys = keys.filter(pc.is_valid(keys.column("unit")))
+    counted = keys.group_by(["unit", "slot", "category"]).aggregate([([], "count_all")])
+    counted = counted.sort_by([("unit", "ascending"), ("slot", "ascending"), ("category", "ascending")])
+    units, categories, statistics = (counted.column(k).to_pylist() for k in ("unit", "slot", "category"))
+    values = counted.column("count_all").to_numpy().astype(np.float64).tolist()
+    every = pc.drop_null(pc.unique(tallies.column(C.doc_id))).to_pylist()
+    for document in sorted(set(every) - set(units)):
         units.append(document)
         categories.append(None)
         statistics.append(POINTS[0])

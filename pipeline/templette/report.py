@@ -17,10 +17,10 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from pipeline.core.lazy import pd
 from pipeline.core.measures import CATEGORIES, Counts, f_measure, measures, percent
 from schemas import COUNT_COLUMNS, MEASURE_COLUMNS, SCORES, C, table_from_rows
 
@@ -37,6 +37,12 @@ def slot_points(frame: pd.DataFrame) -> pd.DataFrame:
     OBJ SCORES only (seed 001's report keeps them out of ALL SLOTS).
     """
     return frame[frame[C.aspect] != OBJECT]
+
+
+def slot_point_table(table: pa.Table) -> pa.Table:
+    """``slot_points`` on an Arrow table: its rows whose aspect is not ``object`` (a null aspect is kept,
+    as pandas' ``!=`` keeps it)."""
+    return table.filter(pc.fill_null(pc.not_equal(table.column(C.aspect), OBJECT), True))
 
 
 def score_table(tallies: pa.Table, beta: float = 1.0) -> pa.Table:

@@ -27,6 +27,7 @@ import contextlib
 import dataclasses
 import gc
 import io
+import math
 import multiprocessing
 import pickle
 import sys
@@ -35,7 +36,7 @@ from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-import pandas as pd
+import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
@@ -60,6 +61,7 @@ from pipeline.campaign.engine import (
 )
 from pipeline.campaign.html_report import render_campaign_html
 from pipeline.core.kinds import CampaignKind
+from pipeline.core.lazy import pd
 from pipeline.coref import scorer as coref
 from pipeline.templette.report import leaderboard_text, muc_report, scores_json
 from schemas import COREF_BOARD_MEASURES, COUNT_COLUMNS, INTERVAL_COLUMNS, MEASURE_COLUMNS, PAGE_VIEW, C
@@ -515,10 +517,11 @@ def write_score_csv(folder: Path, scores: pa.Table, mapping: pa.Table) -> None:
 
     Measures are percentages (0-100), as in ``--json``; counts and offsets are integers.
     """
-    frame = _frame(_in_percent(scores))
+    table = _in_percent(scores)
     for scope, (name, keys) in SCORE_FILES.items():
-        part = frame[frame[C.scope] == scope][keys + list(COUNT_COLUMNS) + list(MEASURE_COLUMNS)]
-        write_text(folder / f"{name}.csv", part.to_csv(index=False))
+        part = table.filter(pc.equal(table.column(C.scope), scope))
+        part = part.select(keys + list(COUNT_COLUMNS) + list(MEASURE_COLUMNS))
+        write_text(folder / f"{name}.csv", _csv(part))
     # The points as their categories' text before pandas sees them (not a Python list of dicts per row).
     points = pa.array(point_categories(mapping.column(C.points)), pa.string())
     index = mapping.schema.get_field_index(C.points)
@@ -730,16 +733,20 @@ def _csv(table: pa.Table) -> str:
 
 def csv_text(table: pa.Table) -> str | None:
     """``table`` in pandas' CSV (``to_csv(index=False)``: ``,`` between fields, ``\n`` after each row,
-    a null as nothing, an integer in decimal, a string quoted only when it holds ``,``, ``"`` or
-    ``\n``, its ``"`` doubled: Python's ``csv.QUOTE_MINIMAL`` with pandas' line terminator), built with
-    Arrow's string kernels; None for a table this does not cover (a column of another type, fewer than
-    two columns: a lone empty field is quoted), which pandas then writes."""
+    a null as nothing, an integer in decimal, a float64 as numpy's ``astype(str)`` writes it (pandas
+    does the same) and a NaN as nothing, a string quoted only when it holds ``,``, ``"`` or ``\n``, its
+    ``"`` doubled: Python's ``csv.QUOTE_MINIMAL`` with pandas' line terminator), built with Arrow's
+    string kernels; None for a table this does not cover (a column of another type, fewer than two
+    columns: a lone empty field is quoted), which pandas then writes."""
     if table.num_columns < 2 or any(_needs_quotes(name) for name in table.column_names):
         return None
     fields = []
     for column in table.columns:
         if pa.types.is_integer(column.type):
             text = pc.cast(column, pa.string())
+        elif column.type == pa.float64():
+            values = pc.fill_null(column, math.nan).to_numpy()
+            text = pa.array(np.where(np.isnan(values), "", values.astype(str)), pa.string())
         elif pa.types.is_string(column.type) or pa.types.is_large_string(column.type):
             quoted = pc.binary_join_element_wise('"', pc.replace_substring(column, '"', '""'), '"', "")
             text = pc.if_else(pc.match_substring_regex(column, '[,"\n]'), quoted, column)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,7 @@ from pipeline.campaign.engine import read_campaign
 from pipeline.core.errors import InputError
 from tasks.campaign import outputs
 from tasks.campaign.graph import campaign_spec
+from tasks.campaign.summary import CampaignSummary
 from tasks.core.base import task_for
 from tests.campaign.test_campaign import cli, copy_campaign
 
@@ -161,25 +163,45 @@ def test_the_view_is_made_during_the_run_only_when_the_run_is_one_chain(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A one-system rerun runs in the command's process: the page's process makes the per-document view
-    while the summary is computed. A first run keeps both workers busy: the view is made after it (its
-    memory beside the summary's would add to the run's peak)."""
+    as soon as it has read every system's part, before it renders the page (while the summary is
+    computed). A first run keeps both workers busy: the view is made when the page is rendered, after
+    the run (its memory beside the summary's would add to the run's peak)."""
     campaign_file = copy_campaign(tmp_path)
     argv = ("campaign", campaign_file, "--store", tmp_path / "store", "--out", tmp_path / "out")
     calls = tmp_path / "calls.jsonl"
-    prepare = outputs.PageSources.prepare
+    prepare, render = outputs.PageSources.prepare, outputs.PageSources.render
 
-    def spy(self: outputs.PageSources) -> None:
+    def log(event: str) -> None:
+        with calls.open("a") as handle:
+            handle.write(json.dumps({"pid": os.getpid(), "event": event}) + "\n")
+
+    def spy_prepare(self: outputs.PageSources) -> None:
         if self.page is None:  # the call that makes it
-            with calls.open("a") as log:
-                log.write(json.dumps({"pid": os.getpid(), "summary": self.summary.complete()}) + "\n")
+            log("view")
         prepare(self)
 
-    monkeypatch.setattr(outputs.PageSources, "prepare", spy)
+    def spy_render(self: outputs.PageSources) -> str:
+        log("render")
+        return render(self)
+
+    monkeypatch.setattr(outputs.PageSources, "prepare", spy_prepare)
+    monkeypatch.setattr(outputs.PageSources, "render", spy_render)
+    produce = CampaignSummary.produce
+
+    def slow_summary(self: CampaignSummary) -> dict:
+        time.sleep(0.5)  # a summary that takes as long as a real campaign's, not a sample's moment
+        return produce(self)
+
+    monkeypatch.setattr(CampaignSummary, "produce", slow_summary)
+
+    def events() -> list[str]:
+        logged = [json.loads(line) for line in calls.read_text().splitlines()]
+        assert {call["pid"] for call in logged} != {os.getpid()} and len({c["pid"] for c in logged}) == 1
+        calls.unlink()
+        return [call["event"] for call in logged]
+
     assert cli(capsys, *argv, "--workers", "2")[0] == 0
-    [first] = [json.loads(line) for line in calls.read_text().splitlines()]
-    assert first["pid"] != os.getpid() and first["summary"]  # after the run
-    calls.unlink()
+    assert events() == ["render", "view"]  # after the run
     _change_eager(campaign_file)
     assert cli(capsys, *argv, "--workers", "2")[0] == 0
-    [rerun] = [json.loads(line) for line in calls.read_text().splitlines()]
-    assert rerun["pid"] != os.getpid() and not rerun["summary"]  # during the run (the summary's turn)
+    assert events() == ["view", "render"]  # during the run

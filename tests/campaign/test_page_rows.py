@@ -11,6 +11,7 @@ document.
 from __future__ import annotations
 
 import dataclasses
+import math
 import random
 
 import pyarrow as pa
@@ -140,15 +141,23 @@ def test_csv_text_writes_what_pandas_writes(seed: int) -> None:
             ),
             "small": pa.array([rng.randrange(0, 100) for _ in range(rows)], pa.int32()),
             "other": pa.array([text() for _ in range(rows)], pa.string()),
+            "measure": pa.array([number(rng) for _ in range(rows)], pa.float64()),
         }
     )
     assert csv_text(table) == _frame(table).to_csv(index=False)
 
 
+FLOATS = [0.0, -0.0, 0.1, 0.1 + 0.2, 1e16, 1e-5, 1e-4, 123456789.125, 98.767185, 1.0, math.nan, math.inf]
+
+
+def number(rng: random.Random) -> float | None:
+    return None if rng.random() < 0.2 else rng.choice([*FLOATS, rng.uniform(-1e6, 1e6), rng.random()])
+
+
 def test_csv_text_leaves_other_tables_to_pandas() -> None:
     from tasks.campaign.outputs import csv_text
 
-    assert csv_text(pa.table({"a": [1.5], "b": ["x"]})) is None  # floats: pandas' formatting
+    assert csv_text(pa.table({"a": pa.array([1.5], pa.float32()), "b": ["x"]})) is None  # float32
     assert csv_text(pa.table({"a": ["x"]})) is None  # one column: a lone empty field is quoted
     assert csv_text(pa.table({"a,b": ["x"], "c": ["y"]})) is None  # a header that needs quotes
 

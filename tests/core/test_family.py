@@ -252,6 +252,37 @@ def test_templette_statistics_keep_documents_without_fill_points() -> None:
     assert unit.values.tolist() == [[[1, 0, 0, 1, 0], [0, 0, 0, 0, 0]]]
 
 
+@pytest.mark.parametrize("seed", range(20))
+def test_templette_statistics_count_what_all_slots_counts(seed: int) -> None:
+    """The statistics, counted on the tallies' columns, against a count row by row: each (document,
+    TYPE.SLOT, category) of a fill point (aspect not ``object``; NON left out) once per point, sorted;
+    a document without any such point one row of value 0."""
+    rng = np.random.default_rng(seed)
+    rows = [
+        (
+            f"d{rng.integers(6)}",
+            str(rng.choice(["EVENT", "TEMPLATE", "é"])),
+            [None, "WINNER", "LOSER", "DATE"][rng.integers(4)],
+            str(rng.choice(["content", "extent", "object"])),
+            str(rng.choice(["COR", "INC", "PAR", "MIS", "SPU", "NON"])),
+        )
+        for _ in range(rng.integers(0, 60))
+    ]
+    tallies = pa.Table.from_pylist(
+        [dict(zip([C.doc_id, C.instance_type, C.slot, C.aspect, C.category], r, strict=True)) for r in rows],
+        schema=TALLIES,
+    )
+    counted: dict[tuple[str, str, str], int] = {}
+    for doc, kind, slot, aspect, category in rows:
+        if aspect != "object" and category != "NON":
+            key = (doc, f"{kind}.{slot}", category)
+            counted[key] = counted.get(key, 0) + 1
+    expected = [(*key, float(n)) for key, n in sorted(counted.items())]
+    expected += [(doc, None, "COR", 0.0) for doc in sorted({r[0] for r in rows} - {k[0] for k in counted})]
+    got = [tuple(row.values()) for row in templette_statistics(tallies, "s").to_pylist()]
+    assert got == expected
+
+
 def _sample_artifacts(tmp_path: Path) -> tuple[dict, dict]:
     """The README's sample campaign run; each system's ``scores`` and ``tallies`` artifacts."""
     shutil.copytree(DATA / "hub4-sports", tmp_path / "hub4-sports")
