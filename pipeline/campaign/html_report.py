@@ -328,11 +328,12 @@ def _system_order(report: CampaignReport) -> list[str]:
 def _validate_rows(documents: list[DocumentView], rows: pa.Table) -> None:
     """``_validate``'s span check over ``pairing_rows``: every span inside its document's text."""
     lengths = {document.doc_id: len(document.text) for document in documents}
-    doc_ids = rows.column(C.doc_id).to_pylist()
-    unknown = sorted(set(doc_ids) - set(lengths))
-    if unknown:
+    doc_ids = rows.column(C.doc_id)
+    position = _positions(doc_ids, list(lengths))
+    if (position < 0).any():
+        unknown = sorted(set(pc.unique(doc_ids.filter(pa.array(position < 0))).to_pylist()), key=str)
         raise ValueError(f"pairings of document {unknown[0]!r}, which is not among the documents shown")
-    length = np.array([lengths[doc] for doc in doc_ids], dtype=np.int64)
+    length = np.array(list(lengths.values()), dtype=np.int64)[position]
     for side, start_column, end_column in (("ref", C.ref_start, C.ref_end), ("hyp", C.hyp_start, C.hyp_end)):
         start, end = rows.column(start_column), rows.column(end_column)
         shown = pc.is_valid(start).to_numpy(zero_copy_only=False)
@@ -342,8 +343,9 @@ def _validate_rows(documents: list[DocumentView], rows: pa.Table) -> None:
         if bad.any():
             row = int(np.flatnonzero(bad)[0])
             span = (start[row].as_py(), end[row].as_py())
+            document, system = doc_ids[row].as_py(), rows.column(C.system)[row].as_py()
             raise ValueError(
-                f"document {doc_ids[row]!r}, system {rows.column('system')[row].as_py()!r}: {side}_span "
+                f"document {document!r}, system {system!r}: {side}_span "
                 f"{span} is outside the text's [0, {length[row]}) or ends before it starts"
             )
 
@@ -588,10 +590,21 @@ def _embedded_rows(documents: list[DocumentView], rows: pa.Table, systems: list[
 
 def _groups_in_order(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """For each row of the integer matrix ``keys``, the number of its group of equal rows, groups numbered
-    in order of first appearance; and whether the row repeats an earlier one."""
+    in order of first appearance; and whether the row repeats an earlier one.
+
+    The columns are folded into one integer a column at a time (mixed radix, each column's range its
+    radix), the partial key ranked densely first whenever the next column would overflow it.
+    """
     if len(keys) == 0:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=bool)
-    _, first, inverse = np.unique(keys, axis=0, return_index=True, return_inverse=True)
+    flat = np.zeros(len(keys), dtype=np.int64)
+    for column in keys.T:
+        low = int(column.min())
+        span = int(column.max()) - low + 1
+        if (int(flat.max()) + 1) * span >= 1 << 62:
+            flat = np.unique(flat, return_inverse=True)[1].reshape(-1).astype(np.int64)
+        flat = flat * span + (column - low)
+    _, first, inverse = np.unique(flat, return_index=True, return_inverse=True)
     number = np.empty(len(first), dtype=np.int64)
     number[np.argsort(first, kind="stable")] = np.arange(len(first))
     repeated = np.ones(len(keys), dtype=bool)

@@ -14,6 +14,7 @@ import dataclasses
 import math
 import random
 
+import numpy as np
 import pyarrow as pa
 import pytest
 
@@ -199,3 +200,20 @@ def test_json_made_before_was_checked_and_a_page_without_it_checks_its_rows() ->
     made = html_report.embedded_rows(columns.documents, table, ["three", "one", "four", "two"])
     with pytest.raises(ValueError, match="outside the text"):
         html_report.render_campaign_html(dataclasses.replace(columns, pairing_rows=broken, embedded=made))
+
+
+@pytest.mark.parametrize("scale", [1, 10**15])
+def test_groups_are_numbered_in_order_of_first_appearance(scale: int) -> None:
+    """``_groups_in_order`` against a dict: its folded keys, re-ranked before they would overflow (a
+    column of huge values), number each row's group as the dict meets it."""
+    rng = np.random.default_rng(scale % 97)
+    keys = rng.integers(-3, 4, size=(500, 5)) * np.array([1, scale, 1, scale, 1])
+    seen: dict[tuple[int, ...], int] = {}
+    expected, repeats = [], []
+    for row in map(tuple, keys.tolist()):
+        repeats.append(row in seen)
+        expected.append(seen.setdefault(row, len(seen)))
+    number, repeated = html_report._groups_in_order(keys)
+    assert number.tolist() == expected and repeated.tolist() == repeats
+    empty = html_report._groups_in_order(np.zeros((0, 3), dtype=np.int64))
+    assert empty[0].tolist() == [] and empty[1].tolist() == []
