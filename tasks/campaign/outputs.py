@@ -175,14 +175,14 @@ def write_campaign_outputs(
     kind: CampaignKind | None = None,
     workers: int = 1,
     page: Callable[[], None] | None = None,
-    campaign_files: bool = True,
+    claim: Callable[[], bool] | None = None,
 ) -> None:
     """Write the output directory from the artifacts (``reports``: system name -> its Report task, or
     the task a registered ``kind``'s system runs). The systems whose files are not fresh, and ``page``
-    (what writes the HTML page, when it is to be written), are run by up to ``workers`` processes while
-    this one writes the campaign's own files (``write_campaign_files``; each system's files are its own:
-    the same files in any order). ``campaign_files`` False: another process writes those (the page's,
-    ``page_process``)."""
+    (what writes the HTML page, when it is to be written), are run by up to ``workers`` processes (each
+    system's files are its own: the same files in any order); then this one writes the campaign's own
+    files (``write_campaign_files``), unless ``claim`` says another process took them (the page's,
+    ``PageRun.claim``)."""
     family = is_family_board(board)
     jobs = [] if page is None else [(page,)]
     for name, report in reports.items():
@@ -194,8 +194,9 @@ def write_campaign_outputs(
         if not _fresh(folder / STAMP, report.key, [folder / f for f in files]):
             jobs.append((_write_system_folder, folder, report, family))
     with in_processes(jobs, workers):
-        if campaign_files:
-            write_campaign_files(directory, board, significance, list(reports), kind)
+        pass
+    if claim is None or claim():
+        write_campaign_files(directory, board, significance, list(reports), kind)
 
 
 def write_campaign_files(
@@ -311,15 +312,15 @@ def _send_failure(error: BaseException, failures: Any) -> None:
 class PageRun:
     """The page of a campaign run, as ``page_process`` arranges it: ``go`` once the run is done;
     ``here``, the page's writing when it is to be done in this process (None when a process of its own
-    does it, or nothing is to be written); ``files_elsewhere``, whether that process writes the
-    campaign's own files too (once told ``go``)."""
+    does it, or nothing is to be written); ``claim``, whether the campaign's own files are still this
+    process's to write (the page's process, its page written, claims them too: the first to ask
+    writes them)."""
 
-    def __init__(self, here: Callable[[], None] | None, signal: Any = None, files: bool = False) -> None:
-        self.here, self.signal, self.started, self.files = here, signal, False, files
+    def __init__(self, here: Callable[[], None] | None, signal: Any = None, taken: Any = None) -> None:
+        self.here, self.signal, self.started, self.taken = here, signal, False, taken
 
-    @property
-    def files_elsewhere(self) -> bool:
-        return self.started and self.files
+    def claim(self) -> bool:
+        return _claim(self.taken)
 
     def go(self) -> None:
         if self.signal is not None:
@@ -359,9 +360,10 @@ def page_process(
     context = multiprocessing.get_context("fork")
     signal_end, signal = context.Pipe(duplex=False)
     failures, failure_end = context.Pipe(duplex=False)
+    taken = context.Value("b", 0)  # the campaign's own files claimed (``_claim``)
     process = context.Process(
         target=_page_worker,
-        args=(pages, campaign, summary, reports, output, early, signal_end, failure_end),
+        args=(pages, campaign, summary, reports, output, early, taken, signal_end, failure_end),
     )
     gc.freeze()  # as before every fork here: the process need not copy the heap
     try:
@@ -370,7 +372,7 @@ def page_process(
         gc.unfreeze()
     # The other outputs keep every worker (this process is one): the page's process waits through most
     # of the run, and a first run's page takes seconds beside its files' minute.
-    run = PageRun(None, signal, files=output is not None)
+    run = PageRun(None, signal, taken if output is not None else None)
     try:
         yield run
     finally:
@@ -386,6 +388,16 @@ def page_process(
         raise RuntimeError(f"the process writing the campaign's page ended with {process.exitcode}")
 
 
+def _claim(taken: Any) -> bool:
+    """Whether the caller is the first of the processes sharing ``taken`` to claim it (always, alone)."""
+    if taken is None:
+        return True
+    with taken.get_lock():
+        first = taken.value == 0
+        taken.value = 1
+    return first
+
+
 #: How often the page's process looks again, while the run goes on, for systems whose reports are done.
 WATCH_SECONDS = 0.02
 
@@ -397,13 +409,15 @@ def _page_worker(
     reports: Mapping[str, Stage],
     output: Path | None,
     early: bool,
+    taken: Any,
     signal: Any,
     failures: Any,
 ) -> None:
     """The page's process: reads each system's part of the page as soon as its report is done (those
     done before the run at once; in a local store, the others as the run makes them), and with
     ``early`` makes the per-document view once all are read; then, told ``go``, the rest, and writes
-    the pages, then the campaign's own files in ``output``."""
+    the pages, then the campaign's own files in ``output`` unless the command's process claimed them
+    first (``taken``)."""
     try:
         sources = PageSources(campaign, summary, reports)
         waiting = list(reports)
@@ -420,7 +434,7 @@ def _page_worker(
         if signal.recv_bytes() != b"go":
             return
         write_pages(pages, campaign, summary, reports, sources)
-        if output is not None:
+        if output is not None and _claim(taken):
             board = read_table(summary.output()["leaderboard"])
             significance = read_table(summary.output()["significance"])
             write_campaign_files(output, board, significance, list(reports), campaign.kind)

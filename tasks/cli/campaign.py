@@ -121,7 +121,7 @@ def campaign(args: argparse.Namespace) -> int:
                 parsed.kind,
                 args.workers,
                 page.here,
-                campaign_files=not page.files_elsewhere,
+                claim=page.claim,
             )
         elif page.here:
             page.here()

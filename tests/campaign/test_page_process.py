@@ -118,20 +118,23 @@ def test_the_per_document_json_is_made_before_the_summary_in_the_leaderboards_or
     assert made == []  # the JSON made before was the page's
 
 
-def test_the_page_process_writes_the_campaigns_own_files_after_the_page(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("slow", ["_write_system_folder", "write_pages"])
+def test_the_process_free_first_writes_the_campaigns_own_files(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, slow: str
 ) -> None:
-    """With a page to write and an output directory, the page's process writes the leaderboard's and
-    significance's files once the page is written, while the command's writes the systems' files: the
-    same files as one worker writes."""
+    """The leaderboard's, significance's and index's files are written once, by the first of the two
+    processes to be free: the page's, its page written, or the command's, the systems' files written
+    (``slow``: the other one's work made long). The same files as one worker writes."""
     campaign_file = copy_campaign(tmp_path)
     argv = ("campaign", campaign_file, "--store", tmp_path / "store")
     assert cli(capsys, *argv, "--out", tmp_path / "one", "--workers", "1")[0] == 0
     calls = tmp_path / "calls.jsonl"
-    for name in ("write_campaign_files", "write_pages"):
+    for name in ("write_campaign_files", "write_pages", "_write_system_folder"):
         original = getattr(outputs, name)
 
         def spy(*args: object, name: str = name, original: object = original) -> None:
+            if name == slow:
+                time.sleep(0.4)
             with calls.open("a") as log:
                 log.write(json.dumps({"pid": os.getpid(), "call": name}) + "\n")
             original(*args)  # type: ignore[operator]
@@ -140,8 +143,10 @@ def test_the_page_process_writes_the_campaigns_own_files_after_the_page(
     status, out, err = cli(capsys, *argv, "--out", tmp_path / "two", "--workers", "2")
     assert status == 0, err
     logged = [json.loads(line) for line in calls.read_text().splitlines()]
-    assert [call["call"] for call in logged] == ["write_pages", "write_campaign_files"]
-    assert {call["pid"] for call in logged} != {os.getpid()} and len({call["pid"] for call in logged}) == 1
+    page = {call["pid"] for call in logged if call["call"] == "write_pages"}
+    assert page and page != {os.getpid()}
+    [files] = [call["pid"] for call in logged if call["call"] == "write_campaign_files"]
+    assert files == (os.getpid() if slow == "write_pages" else page.pop())
     one = sorted(p.relative_to(tmp_path / "one") for p in (tmp_path / "one").rglob("*") if p.is_file())
     two = sorted(p.relative_to(tmp_path / "two") for p in (tmp_path / "two").rglob("*") if p.is_file())
     assert one == two and "leaderboard.json" in {str(p) for p in one}
