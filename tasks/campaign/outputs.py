@@ -194,7 +194,7 @@ def write_campaign_outputs(
         if not _fresh(folder / STAMP, report.key, [folder / f for f in files]):
             jobs.append((_write_system_folder, folder, report, family))
     with in_processes(jobs, workers):
-        pass
+        pass  # the jobs are the block's work: they run as it is left
     if claim is None or claim():
         write_campaign_files(directory, board, significance, list(reports), kind)
 
@@ -340,9 +340,10 @@ def page_process(
 ) -> Iterator[PageRun]:
     """The pages (``pages``, those to write) made by a process of their own, forked now, before the run:
     while the run goes on it reads each system's part (its scores and view) once that system's report is
-    done, then waits; told ``go`` it reads the summary's tables, writes the pages, then the campaign's
-    own files into the output directory ``output`` (when given: ``write_campaign_files``), while this
-    process writes the systems' files. Leaving the block waits for it (its failure is raised here);
+    done, then waits; told ``go`` it reads the summary's tables and writes the pages, while this process
+    writes the systems' files; the campaign's own files in the output directory ``output`` (when given:
+    ``write_campaign_files``) are written by whichever of the two is done first (``PageRun.claim``).
+    Leaving the block waits for it (its failure is raised here);
     leaving without ``go`` stops it. With one worker (or no fork) there is no such process:
     ``PageRun.here`` writes the pages.
 
