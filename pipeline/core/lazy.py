@@ -1,6 +1,6 @@
 """pandas imported when first used (``pd``), and kept from being imported by pyarrow's first conversion
-(``spare_pandas``): a process that needs no pandas does not pay its import (a fifth of a second, which a
-command's whole run may not be more than ten times).
+(``spare_pandas``): a process that needs no pandas does not pay its import (a fifth of a second; a
+campaign's one-system rerun takes a second and a half).
 
 A module writes ``from pipeline.core.lazy import pd`` where it would ``import pandas as pd``: ``pd.X``
 imports pandas the first time any module asks for one of its names, then is pandas' own ``X``.
