@@ -34,6 +34,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from pipeline.core.lookup import positions
 from pipeline.templette.report import measure_name
 from schemas import C
 
@@ -329,7 +330,7 @@ def _validate_rows(documents: list[DocumentView], rows: pa.Table) -> None:
     """``_validate``'s span check over ``pairing_rows``: every span inside its document's text."""
     lengths = {document.doc_id: len(document.text) for document in documents}
     doc_ids = rows.column(C.doc_id)
-    position = _positions(doc_ids, list(lengths))
+    position = positions(doc_ids, list(lengths))
     if (position < 0).any():
         unknown = sorted(set(pc.unique(doc_ids.filter(pa.array(position < 0))).to_pylist()), key=str)
         raise ValueError(f"pairings of document {unknown[0]!r}, which is not among the documents shown")
@@ -473,8 +474,8 @@ def _embedded_rows(documents: list[DocumentView], rows: pa.Table, systems: list[
     A reference's number in its document is the order in which its (type, slot, fill, span) first comes.
     """
     doc_ids = [document.doc_id for document in documents]
-    doc_pos = _positions(rows.column(C.doc_id), doc_ids)
-    sys_pos = _positions(rows.column(C.system), systems)
+    doc_pos = positions(rows.column(C.doc_id), doc_ids)
+    sys_pos = positions(rows.column(C.system), systems)
     order = np.lexsort((np.arange(rows.num_rows), sys_pos, doc_pos))
     rows = rows.take(pa.array(order))
     doc_pos, sys_pos = doc_pos[order], sys_pos[order]
@@ -488,7 +489,7 @@ def _embedded_rows(documents: list[DocumentView], rows: pa.Table, systems: list[
     for value in categories:
         table.add(value)
     type_index, slot_index, category_index = (
-        _positions(rows.column(name), table.strings) for name in (C.instance_type, C.slot, C.categories)
+        positions(rows.column(name), table.strings) for name in (C.instance_type, C.slot, C.categories)
     )
 
     def ends(start_column: str, end_column: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -624,12 +625,6 @@ def _joined(numbers: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> list[s
     values = pa.array(numbers[starts[0] : ends[-1]].ravel()).cast(pa.string())
     offsets = np.r_[starts - starts[0], ends[-1] - starts[0]].astype(np.int32) * width
     return pc.binary_join(pa.ListArray.from_arrays(pa.array(offsets), values), ",").to_pylist()
-
-
-def _positions(values: pa.ChunkedArray | pa.Array, known: list[str]) -> np.ndarray:
-    """Each value's position in ``known`` (distinct strings), -1 for a null or a value not there."""
-    found = pc.index_in(values, value_set=pa.array(known, pa.string()))
-    return pc.fill_null(found, -1).to_numpy(zero_copy_only=False).astype(np.int64)
 
 
 def _utf16_offsets(text: str) -> list[int] | None:

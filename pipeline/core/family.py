@@ -29,6 +29,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from pipeline.core.lookup import positions
 from schemas import STATISTICS, C
 
 #: ``formula(sums[..., K] as float64, options) -> values[..., M]``; NaN where undefined.
@@ -194,7 +195,7 @@ class UnitStatistics:
         width = len(family.statistic_names)
         values = np.zeros((len(checked), len(units), width))
         for position, (name, rows) in enumerate(checked.items()):
-            found = _positions(rows.unit, known)
+            found = positions(rows.unit, known)
             if (found < 0).any():
                 unknown = rows.unit[int(np.flatnonzero(found < 0)[0])].as_py()
                 raise ValueError(f"system {name!r}: unit {unknown!r} is not among the units resampled")
@@ -232,7 +233,7 @@ def category_measures(
     categories = rows.category.filter(pa.array(kept))
     width = len(family.statistic_names)
     names = sorted(pc.unique(categories).to_pylist())
-    index = _positions(categories, pa.array(names, pa.string()))
+    index = positions(categories, names)
     sums = np.bincount(
         index * width + rows.statistic[kept], weights=rows.value[kept], minlength=len(names) * width
     ).reshape(len(names), width)
@@ -269,7 +270,7 @@ def _statistics_rows(family: Family, system: str, table: pa.Table) -> _Rows:
             raise ValueError(f"system {system!r}: row {int(np.flatnonzero(nulls)[0])} has no {column}")
     table = table.select(STATISTICS.names).combine_chunks()
     unit, category = (table.column(name).combine_chunks() for name in (C.unit, C.category))
-    codes = _positions(table.column(C.statistic), pa.array(family.statistic_names, pa.string()))
+    codes = positions(table.column(C.statistic), family.statistic_names)
     if (codes < 0).any():
         unknown = table.column(C.statistic)[int(np.flatnonzero(codes < 0)[0])].as_py()
         raise ValueError(
@@ -290,12 +291,6 @@ def _statistics_rows(family: Family, system: str, table: pa.Table) -> _Rows:
     repeated[np.unique(key, return_index=True)[1]] = False
     _require_rows(system, table, repeated, "repeats an earlier row's (unit, category, statistic)")
     return _Rows(unit, category, codes, value)
-
-
-def _positions(values: pa.Array | pa.ChunkedArray, known: pa.Array) -> np.ndarray:
-    """Each value's position in ``known`` (distinct strings), -1 for one not there."""
-    found = pc.fill_null(pc.index_in(values, value_set=known), -1)
-    return found.to_numpy(zero_copy_only=False).astype(np.int64)
 
 
 def _require_rows(system: str, table: pa.Table, bad: np.ndarray, problem: str) -> None:
