@@ -69,8 +69,12 @@ def templette_statistics(tallies: pa.Table, system: str = "system") -> pa.Table:
     One row per (document, slot ``TYPE.SLOT``, category) with a point, its value the number of points;
     a document of the tallies without any fill point (only object or unscored points) gets one row of
     value 0 (COR, no category), so it is still a unit that resampling draws, as it always was. A
-    category other than COR INC PAR MIS SPU NON is a ValueError naming the system.
+    category other than COR INC PAR MIS SPU NON, or a point without a document, is a ValueError naming
+    the system.
     """
+    missing = tallies.column(C.doc_id).null_count
+    if missing:
+        raise ValueError(f"system {system!r}: {missing} point(s) of the tallies without a document")
     table = slot_point_table(tallies.select([C.doc_id, C.instance_type, C.slot, C.aspect, C.category]))
     category = table.column(C.category)
     table = table.filter(pc.fill_null(pc.not_equal(category, "NON"), True))
@@ -82,12 +86,11 @@ def templette_statistics(tallies: pa.Table, system: str = "system") -> pa.Table:
         *(pc.fill_null(table.column(k), "None") for k in (C.instance_type, C.slot)), "."
     )
     keys = pa.table({"unit": table.column(C.doc_id), "slot": slots, "category": table.column(C.category)})
-    keys = keys.filter(pc.is_valid(keys.column("unit")))
     counted = keys.group_by(["unit", "slot", "category"]).aggregate([([], "count_all")])
     counted = counted.sort_by([("unit", "ascending"), ("slot", "ascending"), ("category", "ascending")])
     units, categories, statistics = (counted.column(k).to_pylist() for k in ("unit", "slot", "category"))
     values = counted.column("count_all").to_numpy().astype(np.float64).tolist()
-    every = pc.drop_null(pc.unique(tallies.column(C.doc_id))).to_pylist()
+    every = pc.unique(tallies.column(C.doc_id)).to_pylist()
     for document in sorted(set(every) - set(units)):
         units.append(document)
         categories.append(None)

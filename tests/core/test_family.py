@@ -283,6 +283,12 @@ def test_templette_statistics_count_what_all_slots_counts(seed: int) -> None:
     assert got == expected
 
 
+def test_templette_statistics_refuse_a_point_without_a_document() -> None:
+    row = {C.doc_id: None, C.instance_type: "EVENT", C.slot: "WINNER", C.aspect: "content", C.category: "COR"}
+    with pytest.raises(ValueError, match="'s': 1 point"):
+        templette_statistics(pa.Table.from_pylist([row]), "s")
+
+
 def _sample_artifacts(tmp_path: Path) -> tuple[dict, dict]:
     """The README's sample campaign run; each system's ``scores`` and ``tallies`` artifacts."""
     shutil.copytree(DATA / "hub4-sports", tmp_path / "hub4-sports")
