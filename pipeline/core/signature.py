@@ -10,6 +10,9 @@ import functools
 from collections.abc import Mapping
 from importlib import metadata
 
+#: The key under which an artifact's Parquet schema metadata holds its score signature.
+SIGNATURE_KEY = b"iescore.signature"
+
 
 @functools.lru_cache(maxsize=1)
 def package_version() -> str:

@@ -62,6 +62,7 @@ from pipeline.campaign.engine import (
 from pipeline.campaign.html_report import render_campaign_html
 from pipeline.core.kinds import CampaignKind
 from pipeline.core.lazy import pd
+from pipeline.core.signature import SIGNATURE_KEY
 from pipeline.coref import scorer as coref
 from pipeline.templette.report import leaderboard_text, muc_report, scores_json
 from schemas import COREF_BOARD_MEASURES, COUNT_COLUMNS, INTERVAL_COLUMNS, MEASURE_COLUMNS, PAGE_VIEW, C
@@ -72,7 +73,6 @@ from tasks.core.base import Stage
 from tasks.core.jsontext import json_text  # noqa: F401 (re-exported: the commands' JSON)
 from tasks.core.store import read_table, write_text
 from tasks.muc.stages import DUPLICATES_KEY
-from tasks.templette.report import SIGNATURE_KEY
 
 # A system's folder (and the HTML page) records the key of the artifact it was made from: a rerun
 # rewrites only what changed, so one resubmission does not rewrite a hundred systems' tables.

@@ -23,10 +23,10 @@ from pipeline.campaign.engine import (
     previous_summary,
 )
 from pipeline.campaign.kinds import KINDS
+from pipeline.core.signature import SIGNATURE_KEY
 from schemas import C
 from tasks.core import store as artifacts
 from tasks.core.base import Stage, input_key
-from tasks.templette.report import SIGNATURE_KEY
 
 #: The columns of a system's ``tallies`` its statistics count (``pipeline.templette.templette_statistics``).
 TALLY_COLUMNS = [C.doc_id, C.instance_type, C.slot, C.aspect, C.category]

@@ -29,12 +29,11 @@ from pipeline.clef import (
     totals,
 )
 from pipeline.clef.reader import annotation_files, directory_digest
-from pipeline.core.signature import make_signature
+from pipeline.core.signature import SIGNATURE_KEY, make_signature
 from schemas import CLEF_SCORES
 from tasks.core import store as artifacts
 from tasks.core.base import Stage, stage_spec
 
-SIGNATURE_KEY = b"iescore.signature"
 WARNINGS_KEY = b"iescore.clef.warnings"
 
 

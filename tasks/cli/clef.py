@@ -155,7 +155,8 @@ def _score_in_store(args: argparse.Namespace, store: str, output: Path) -> int:
     """Run the stages of :mod:`tasks.clef.stages` into ``store`` and write the outputs from its artifacts."""
     import json
 
-    from tasks.clef.stages import SIGNATURE_KEY, WARNINGS_KEY, artifact_metadata, clef_spec, score_sums
+    from pipeline.core.signature import SIGNATURE_KEY
+    from tasks.clef.stages import WARNINGS_KEY, artifact_metadata, clef_spec, score_sums
     from tasks.cli.common import EXIT_OK, run_tasks
     from tasks.core.base import task_for
     from tasks.core.store import read_table

@@ -31,6 +31,7 @@ import pyarrow as pa
 
 from pipeline.core.errors import InputError
 from pipeline.core.lazy import pd
+from pipeline.core.signature import SIGNATURE_KEY
 from pipeline.mat.csv_output import CSV_FILES, EXCEL_SEPARATOR, OPENOFFICE_SEPARATOR, score_csv, text_csv
 from pipeline.mat.files import file_pairs
 from pipeline.mat.labels import label_rules
@@ -51,7 +52,6 @@ from tasks.core.base import compute_here, task_for
 from tasks.core.jsontext import json_text
 from tasks.core.store import check_store, is_s3, read_table, write_text
 from tasks.mat.stages import NOTES_KEY, mat_spec
-from tasks.templette.report import SIGNATURE_KEY
 
 DEFAULT_SEED = 12345
 DEFAULT_RESAMPLES = 1000

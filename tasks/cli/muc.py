@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 from pipeline.core.errors import InputError
+from pipeline.core.signature import SIGNATURE_KEY
 from pipeline.coref.scorer import (
     align_documents,
     partitions_report,
@@ -45,7 +46,6 @@ from tasks.core.arguments import (
 from tasks.core.base import task_for
 from tasks.core.store import check_store, is_s3, read_table, write_text
 from tasks.muc.stages import DUPLICATES_KEY, coreference_spec, muc_spec
-from tasks.templette.report import SIGNATURE_KEY
 
 
 def add_muc_command(commands: argparse._SubParsersAction) -> None:

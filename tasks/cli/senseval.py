@@ -255,11 +255,11 @@ def _keep_freed_memory() -> None:
 
 def _score_by_stages(args: argparse.Namespace, options: dict) -> _Scored | int:
     """Score by the Luigi stages, their artifacts in ``--store``; an exit status if they failed."""
+    from pipeline.core.signature import SIGNATURE_KEY
     from tasks.cli.common import EXIT_OK, run_tasks
     from tasks.core.base import task_for
     from tasks.core.store import read_table
     from tasks.senseval.stages import senseval_spec
-    from tasks.templette.report import SIGNATURE_KEY
 
     spec = senseval_spec(
         Path(args.answers),

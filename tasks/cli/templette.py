@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from pipeline.campaign.defaults import DEFAULT_OPTIONS
+from pipeline.core.signature import SIGNATURE_KEY
 from pipeline.speech.align import COST_MODELS
 from pipeline.templette.removal import DEFAULT_PREMODIFIERS, DEFAULT_PUNCTUATION
 from pipeline.templette.report import muc_report, report_summary, scores_json
@@ -30,7 +31,6 @@ from tasks.core.base import task_for
 from tasks.core.jsontext import json_text
 from tasks.core.store import check_store, is_s3, read_table, write_text
 from tasks.templette.graph import templette_spec
-from tasks.templette.report import SIGNATURE_KEY
 
 
 def templette(args: argparse.Namespace) -> int:

@@ -8,7 +8,7 @@ from typing import Any
 
 import pyarrow as pa
 
-from pipeline.core.signature import make_signature
+from pipeline.core.signature import SIGNATURE_KEY, make_signature
 from pipeline.coref import coref_statistics
 from pipeline.coref.columns import conll_mention_table, scores_from_columns
 from pipeline.coref.scorer import METRICS, align_documents, mention_table, read_pair, score_documents
@@ -19,7 +19,6 @@ from tasks.templette import (
     report,  # noqa: F401 - registers MapAndScore and Report
     score,  # noqa: F401 - registers MapAndScore and Report
 )
-from tasks.templette.report import SIGNATURE_KEY
 
 
 class ScoreCorefResponse(Stage):

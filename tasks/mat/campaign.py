@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.campaign.engine import Campaign, System
+from pipeline.core.signature import SIGNATURE_KEY
 from pipeline.mat.files import campaign_pairs
 from pipeline.mat.labels import label_rules
 from pipeline.mat.measures import report_columns, score_table
@@ -18,7 +19,6 @@ from tasks.campaign.kinds import TaskKind, register_task_kind
 from tasks.core.base import Stage
 from tasks.core.store import read_table, write_text
 from tasks.mat.stages import TEST_UNITS_KEY, mat_tally_spec
-from tasks.templette.report import SIGNATURE_KEY
 
 
 def mat_system_spec(campaign: Campaign, system: System) -> dict[str, Any]:

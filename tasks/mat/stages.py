@@ -23,7 +23,7 @@ from typing import Any
 import pyarrow as pa
 
 from pipeline.core.lazy import pd
-from pipeline.core.signature import make_signature
+from pipeline.core.signature import SIGNATURE_KEY, make_signature
 from pipeline.mat import mat_statistics
 from pipeline.mat.compare import check_signals, ingest
 from pipeline.mat.files import FilePair
@@ -34,7 +34,6 @@ from pipeline.mat.pairing import pair_spans
 from pipeline.mat.tally import tag_counts
 from schemas import MAT_ANNOTATIONS, MAT_COUNTS, MAT_DOCUMENTS, MAT_PAIRS, MAT_SCORES
 from tasks.core.base import Stage, file_spec, stage_spec
-from tasks.templette.report import SIGNATURE_KEY
 
 #: Parquet metadata key of the counts' notes (JSON list): fixed-span tables left out, and why.
 NOTES_KEY = b"mat_notes"

@@ -18,6 +18,7 @@ from typing import Any
 
 import pyarrow as pa
 
+from pipeline.core.signature import SIGNATURE_KEY
 from pipeline.senseval import senseval_statistics
 from pipeline.senseval.formats import (
     answer_warnings,
@@ -31,7 +32,6 @@ from pipeline.senseval.report import senseval_signature, totals_table
 from pipeline.senseval.scoring import SenseOptions, score_senses
 from schemas import SENSE_MAP
 from tasks.core.base import Stage, file_spec, stage_spec
-from tasks.templette.report import SIGNATURE_KEY
 
 HAS_MAP_KEY = b"iescore.senseval.has_map"
 WARNINGS_KEY = b"iescore.senseval.warnings"

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import pyarrow as pa
 
+from pipeline.core.signature import SIGNATURE_KEY
 from pipeline.templette.report import score_table
 from tasks.core.base import Stage
-
-SIGNATURE_KEY = b"iescore.signature"
 
 
 class Report(Stage):

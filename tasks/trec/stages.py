@@ -19,7 +19,7 @@ from typing import Any
 
 import pyarrow as pa
 
-from pipeline.core.signature import make_signature
+from pipeline.core.signature import SIGNATURE_KEY, make_signature
 from pipeline.trec.evaluate import MAXLONG, Options, evaluate
 from pipeline.trec.family import CAMPAIGN_REQUEST, TREC, trec_statistics
 from pipeline.trec.formats import (
@@ -34,7 +34,6 @@ from pipeline.trec.measures import parse_measures
 from pipeline.trec.report import evaluation_table
 from schemas import C
 from tasks.core.base import Stage, file_spec, stage_spec
-from tasks.templette.report import SIGNATURE_KEY
 
 
 class IngestQrels(Stage):

@@ -20,10 +20,10 @@ from pipeline.campaign.kinds import KINDS, register_kind
 from pipeline.core.errors import InputError
 from pipeline.core.family import Family, statistics_table
 from pipeline.core.kinds import CampaignKind, Field
+from pipeline.core.signature import SIGNATURE_KEY
 from tasks.campaign.kinds import TASK_KINDS, TaskKind, register_task_kind
 from tasks.cli.main import main
 from tasks.core.base import Stage, file_spec, stage_spec
-from tasks.templette.report import SIGNATURE_KEY
 
 
 def _accuracy(sums: np.ndarray, options: Mapping[str, Any]) -> np.ndarray:

@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
+from test_campaign import cli, copy_campaign
 
 from pipeline.campaign import html_report
 from pipeline.campaign.engine import read_campaign
@@ -18,7 +19,6 @@ from tasks.campaign import outputs
 from tasks.campaign.graph import campaign_spec
 from tasks.campaign.summary import CampaignSummary
 from tasks.core.base import task_for
-from tests.campaign.test_campaign import cli, copy_campaign
 
 
 def _change_eager(campaign_file: Path) -> None:
