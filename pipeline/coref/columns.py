@@ -3,11 +3,11 @@ per token or mention.
 
 :func:`conll_mention_table` gives what ``mention_table(align_documents(*read_pair(key, response)))``
 gives (the same rows in the same order, the same dtypes), and :func:`scores_from_columns` what
-:func:`~pipeline.coref.scorer.score_documents` gives from it, for well-formed CoNLL input. The lines are
+:func:`~pipeline.coref.score_documents` gives from it, for well-formed CoNLL input. The lines are
 split and classified with pyarrow's string kernels; the coreference column is parsed on its bytes with
 numpy (digit runs, the bracket before and after each); brackets are matched per (document, chain
 label) by nesting depth, which is the reference scorer's stack; duplicate response extents are removed
-in the order :func:`~pipeline.coref.scorer.read_pair` removes them.
+in the order :func:`~pipeline.coref.read_pair` removes them.
 
 Anything this path does not handle exactly as the line-by-line reader returns ``None`` and the caller
 uses that reader, which then gives the same result or raises the same :class:`InputError` (file, line,
@@ -31,7 +31,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipeline.core.lazy import pd
-from pipeline.coref.scorer import (
+from pipeline.coref.readers import (
     DEFAULT_METRICS,
     CorefScores,
     DocumentScores,
@@ -72,7 +72,7 @@ class ConllColumns:
 class ConllTable:
     """The mention table of a key and a response, and what the scores and reports need besides."""
 
-    table: pd.DataFrame  # the columns of :func:`~pipeline.coref.scorer.mention_table`
+    table: pd.DataFrame  # the columns of :func:`~pipeline.coref.mention_table`
     doc_ids: list[str]  # key documents, file order
     key_chains: np.ndarray  # per key document: its chains (every key mention is scored in CoNLL)
     response_chains: np.ndarray  # per key document: the response document's chains
@@ -86,7 +86,7 @@ def conll_mention_table(
 ) -> ConllTable | None:
     """The mention table of a CoNLL key and response, or ``None`` where the line reader must decide.
 
-    ``None`` means: read the pair with :func:`~pipeline.coref.scorer.read_pair` instead (it raises the
+    ``None`` means: read the pair with :func:`~pipeline.coref.read_pair` instead (it raises the
     :class:`InputError` the input deserves, or handles a rare case this path leaves to it).
     """
     key = read_conll_columns(key_path, encoding, response=False)
@@ -188,7 +188,7 @@ def conll_mention_table(
 
 
 def scores_from_columns(conll: ConllTable, metrics: Iterable[str] = DEFAULT_METRICS) -> CorefScores:
-    """:func:`~pipeline.coref.scorer.score_documents` of the same documents, from the mention table."""
+    """:func:`~pipeline.coref.score_documents` of the same documents, from the mention table."""
     table = conll.table
     batch = score_batch(
         table["doc"].to_numpy(),

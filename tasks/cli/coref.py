@@ -3,7 +3,7 @@
 ``iescore coref --key KEY --response RESPONSE [-f conll|sgml] [--match exact|min] [--json OUT.json]
 [--partitions OUT.txt] [--summary OUT.txt] [--encoding utf-8] [--zero-division undefined|0]`` prints
 the seed-001 coreference score report (MUC by document, totals, then the totals of B3, CEAF-e, CEAF-m,
-BLANC and LEA; see :mod:`pipeline.coref.scorer`). Bad input raises :class:`InputError`, which the command
+BLANC and LEA; see :mod:`pipeline.coref`). Bad input raises :class:`InputError`, which the command
 line's ``main`` prints as ``iescore: file:line: message`` with exit status 2.
 """
 
@@ -13,17 +13,18 @@ import argparse
 import sys
 
 from pipeline.core.errors import InputError
-from pipeline.coref.columns import conll_mention_table, scores_from_columns
-from pipeline.coref.scorer import (
+from pipeline.coref import (
     FORMATS,
     MATCH_MODES,
     METRICS,
     ZERO_DIVISION,
     align_documents,
+    conll_mention_table,
     partitions_report,
     read_pair,
     score_documents,
     score_report,
+    scores_from_columns,
     scores_json,
     summary_report,
 )

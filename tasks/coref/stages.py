@@ -9,9 +9,16 @@ from typing import Any
 import pyarrow as pa
 
 from pipeline.core.signature import SIGNATURE_KEY, make_signature
-from pipeline.coref import coref_statistics
-from pipeline.coref.columns import conll_mention_table, scores_from_columns
-from pipeline.coref.scorer import METRICS, align_documents, mention_table, read_pair, score_documents
+from pipeline.coref import (
+    METRICS,
+    align_documents,
+    conll_mention_table,
+    coref_statistics,
+    mention_table,
+    read_pair,
+    score_documents,
+    scores_from_columns,
+)
 from schemas import COREF_MENTIONS
 from tasks.core.base import Stage, file_spec, stage_spec
 from tasks.muc.stages import DUPLICATES_KEY

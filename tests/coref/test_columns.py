@@ -17,14 +17,16 @@ import pandas as pd
 import pytest
 
 from pipeline.core.errors import InputError
-from pipeline.coref.columns import conll_mention_table, read_conll_columns, scores_from_columns
-from pipeline.coref.scorer import (
+from pipeline.coref import (
     METRICS,
     align_documents,
+    conll_mention_table,
     mention_table,
+    read_conll_columns,
     read_pair,
     score_documents,
     score_report,
+    scores_from_columns,
     scores_json,
 )
 from tasks.cli.main import main

@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pipeline.core.errors import InputError
-from pipeline.coref.scorer import (
+from pipeline.coref import (
     METRICS,
     BlancCounts,
     align_documents,

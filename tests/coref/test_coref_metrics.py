@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from pipeline.coref.scorer import (
+from pipeline.coref import (
     METRICS,
     BlancCounts,
     Counts,
