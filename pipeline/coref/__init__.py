@@ -4,6 +4,7 @@ response files, with seed 001's partitions report and summary.
 Every public name of the wing is importable from here, and other wings import it from here only.
 """
 
+from pipeline.coref.alignment import MATCH_MODES, AlignedDocument, align_documents, mention_table
 from pipeline.coref.columns import (
     ConllColumns,
     ConllTable,
@@ -12,44 +13,39 @@ from pipeline.coref.columns import (
     scores_from_columns,
 )
 from pipeline.coref.family import COREF, coref_statistics
-from pipeline.coref.readers import (
+from pipeline.coref.metrics import (
     BLANC_ZERO,
     DEFAULT_METRICS,
-    FORMATS,
-    MATCH_MODES,
     METRIC_NAMES,
     METRICS,
     ZERO,
     ZERO_DIVISION,
-    AlignedDocument,
     BatchScores,
     BlancCounts,
-    ConllTokens,
-    CorefDocument,
     CorefScores,
     Counts,
     DocumentScores,
-    Mention,
     MetricCounts,
     Number,
-    align_documents,
-    check_same_tokens,
     max_weight_assignment,
-    mention_table,
-    partitions_report,
     rates,
-    read_conll,
-    read_muc_sgml,
-    read_pair,
     score_batch,
     score_chains,
     score_documents,
-    score_report,
     scores_from_table,
-    scores_json,
-    summary_report,
     zero_counts,
 )
+from pipeline.coref.readers import (
+    FORMATS,
+    ConllTokens,
+    CorefDocument,
+    Mention,
+    check_same_tokens,
+    read_conll,
+    read_muc_sgml,
+    read_pair,
+)
+from pipeline.coref.report import partitions_report, score_report, scores_json, summary_report
 
 __all__ = [
     "BLANC_ZERO",

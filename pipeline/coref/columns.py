@@ -31,14 +31,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipeline.core.lazy import pd
-from pipeline.coref.readers import (
-    DEFAULT_METRICS,
-    CorefScores,
-    DocumentScores,
-    _read_text,
-    _sum_counts,
-    score_batch,
-)
+from pipeline.coref.metrics import DEFAULT_METRICS, CorefScores, DocumentScores, score_batch, sum_counts
+from pipeline.coref.readers import read_text
 
 # Characters Python's str.split() splits on that pyarrow's ascii_split_whitespace keeps: with any of
 # them in a file, the columns could disagree with the line-by-line reader, so that reader is used.
@@ -201,7 +195,7 @@ def scores_from_columns(conll: ConllTable, metrics: Iterable[str] = DEFAULT_METR
         DocumentScores(doc_id, int(conll.key_chains[n]), int(conll.response_chains[n]), batch.document(n))
         for n, doc_id in enumerate(conll.doc_ids)
     ]
-    totals = {metric: _sum_counts(metric, (d.scores[metric] for d in documents)) for metric in batch.arrays}
+    totals = {metric: sum_counts(metric, (d.scores[metric] for d in documents)) for metric in batch.arrays}
     return CorefScores(
         documents,
         totals,
@@ -217,7 +211,7 @@ def read_conll_columns(
     path: str | Path, encoding: str = "utf-8", response: bool = False
 ) -> ConllColumns | None:
     """One CoNLL file as :class:`ConllColumns`, or ``None`` where the line reader must decide."""
-    text = _read_text(path, encoding)
+    text = read_text(path, encoding)
     if _ODD_SPACE.search(text):
         return None
     lines = pc.utf8_rtrim(pc.split_pattern(pa.array([text], pa.large_string()), "\n").flatten(), "\r")

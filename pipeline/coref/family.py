@@ -16,7 +16,7 @@ import numpy as np
 import pyarrow as pa
 
 from pipeline.core.family import Family, statistics_table
-from pipeline.coref.readers import METRICS, BlancCounts, CorefScores
+from pipeline.coref.metrics import METRICS, BlancCounts, CorefScores
 
 _PARTS = ("recall_num", "recall_den", "precision_num", "precision_den")
 _LINK_TYPES = ("coreference", "non_coreference")
