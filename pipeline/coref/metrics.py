@@ -8,7 +8,7 @@ micro-averaged exactly as both reference scorers do):
 - B3: recall = sum over key mentions m of |K(m) & R(m)| / |K(m)| over the number of key mentions
   (R(m) empty when m is not in the response); precision symmetric.
 - CEAF-e: phi4(K, R) = 2 |K & R| / (|K| + |R|), the optimal one-to-one assignment of key to response
-  chains (:func:`max_weight_assignment`, Kuhn-Munkres); recall = sum of phi4 / number of key chains,
+  chains (Kuhn-Munkres); recall = sum of phi4 / number of key chains,
   precision = sum / number of response chains.
 - CEAF-m: the same with phi3(K, R) = |K & R| (its own optimal assignment); recall = sum of phi3 / number
   of key mentions, precision = sum / number of response mentions.
@@ -31,15 +31,15 @@ and as an entity in CEAF-e's denominators. A ratio with a zero denominator is un
 default; with ``zero_division=0`` it is 0 (and F is computed from those zeros: 0), which is what the
 reference scorers print (:func:`rates`).
 
-:func:`score_batch` scores many documents at once with numpy from mention -> chain arrays;
-:func:`score_documents` and :func:`scores_from_table` apply it to aligned documents and to a mention
-table.
+:func:`score_batch` scores many documents at once with numpy from mention -> chain arrays, counting
+links and partitions instead of listing them; :func:`score_documents` and :func:`scores_from_table`
+apply it to aligned documents and to a mention table. The definitions themselves, one document at a
+time with exact fractions, are the tests' oracle (``tests/coref/oracle_chains.py``).
 """
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -493,148 +493,3 @@ def _rank_in_group(group: np.ndarray, values: np.ndarray) -> np.ndarray:
     rank = np.empty_like(running)
     rank[order] = running - at_group_start
     return rank
-
-
-def score_chains(
-    key_chains: Iterable[Iterable[Hashable]], response_chains: Iterable[Iterable[Hashable]]
-) -> dict[str, MetricCounts]:
-    """The per-document reference path: every measure from its definition, with exact fractions.
-
-    Mentions are any hashable values; a mention in two chains of one side is a :class:`ValueError`.
-    BLANC and LEA enumerate their links (quadratic in a document's mentions: for tests and checks).
-    """
-    key = [frozenset(c) for c in key_chains]
-    response = [frozenset(c) for c in response_chains]
-    key, response = [c for c in key if c], [c for c in response if c]
-    key_of, response_of = _chain_index(key), _chain_index(response)
-
-    def muc_side(chains: list[frozenset], other_of: dict) -> tuple[int, int]:
-        num = den = 0
-        for chain in chains:
-            cells = {other_of[m] for m in chain if m in other_of}
-            partition_size = len(cells) + sum(1 for m in chain if m not in other_of)
-            num += len(chain) - partition_size
-            den += len(chain) - 1
-        return num, den
-
-    def b3_side(chains: list[frozenset], others: list[frozenset], other_of: dict) -> Fraction:
-        total = Fraction(0)
-        for chain in chains:
-            for m in chain:
-                if m in other_of:
-                    total += Fraction(len(chain & others[other_of[m]]), len(chain))
-        return total
-
-    def coreference_links(chains: list[frozenset]) -> set[frozenset]:
-        return {frozenset(pair) for chain in chains for pair in itertools.combinations(chain, 2)}
-
-    def non_coreference_links(chains: list[frozenset]) -> set[frozenset]:
-        return {
-            frozenset((a, b)) for one, other in itertools.combinations(chains, 2) for a in one for b in other
-        }
-
-    def lea_links(chain: frozenset) -> set[frozenset]:
-        # a singleton's one link is its self-link (Moosavi and Strube 2016)
-        return {chain} if len(chain) == 1 else {frozenset(p) for p in itertools.combinations(chain, 2)}
-
-    def lea_side(chains: list[frozenset], others: list[frozenset]) -> Fraction:
-        other_links = set().union(*(lea_links(c) for c in others))
-        total = Fraction(0)
-        for chain in chains:
-            links = lea_links(chain)
-            total += len(chain) * Fraction(len(links & other_links), len(links))
-        return total
-
-    muc_r, muc_rd = muc_side(key, response_of)
-    muc_p, muc_pd = muc_side(response, key_of)
-    similarity = [[Fraction(2 * len(k & r), len(k) + len(r)) for r in response] for k in key]
-    ceaf = sum((similarity[i][j] for i, j in max_weight_assignment(similarity)), Fraction(0))
-    common = [[len(k & r) for r in response] for k in key]
-    ceafm = sum((common[i][j] for i, j in max_weight_assignment(common)), 0)
-    key_mentions, response_mentions = sum(map(len, key)), sum(map(len, response))
-    key_c, response_c = coreference_links(key), coreference_links(response)
-    key_n, response_n = non_coreference_links(key), non_coreference_links(response)
-    return {
-        "muc": Counts(muc_r, muc_rd, muc_p, muc_pd),
-        "b3": Counts(
-            b3_side(key, response, response_of),
-            key_mentions,
-            b3_side(response, key, key_of),
-            response_mentions,
-        ),
-        "ceafe": Counts(ceaf, len(key), ceaf, len(response)),
-        "ceafm": Counts(ceafm, key_mentions, ceafm, response_mentions),
-        "blanc": BlancCounts(
-            Counts(len(key_c & response_c), len(key_c), len(key_c & response_c), len(response_c)),
-            Counts(len(key_n & response_n), len(key_n), len(key_n & response_n), len(response_n)),
-        ),
-        "lea": Counts(lea_side(key, response), key_mentions, lea_side(response, key), response_mentions),
-    }
-
-
-def max_weight_assignment(weights: Sequence[Sequence[Number]]) -> list[tuple[int, int]]:
-    """A one-to-one assignment of rows to columns with the largest total weight (Kuhn-Munkres).
-
-    Works on rectangular matrices (the smaller side is assigned completely) and on exact fractions
-    as well as floats. Returns (row, column) pairs sorted by row. O(n^2 m) for n <= m.
-    """
-    rows = len(weights)
-    cols = len(weights[0]) if rows else 0
-    if rows == 0 or cols == 0:
-        return []
-    transposed = rows > cols
-    if transposed:
-        weights = [[weights[i][j] for i in range(rows)] for j in range(cols)]
-        rows, cols = cols, rows
-    # Shortest augmenting paths with potentials, minimising the negated weights (1-based arrays).
-    u = [0] * (rows + 1)
-    v = [0] * (cols + 1)
-    owner = [0] * (cols + 1)  # owner[j] = row assigned to column j (0: none)
-    way = [0] * (cols + 1)
-    for i in range(1, rows + 1):
-        owner[0] = i
-        j0 = 0
-        min_to = [None] * (cols + 1)
-        used = [False] * (cols + 1)
-        while True:
-            used[j0] = True
-            i0 = owner[j0]
-            row = weights[i0 - 1]
-            delta = None
-            j1 = 0
-            for j in range(1, cols + 1):
-                if not used[j]:
-                    reduced = -row[j - 1] - u[i0] - v[j]
-                    if min_to[j] is None or reduced < min_to[j]:
-                        min_to[j] = reduced
-                        way[j] = j0
-                    if delta is None or min_to[j] < delta:
-                        delta = min_to[j]
-                        j1 = j
-            for j in range(cols + 1):
-                if used[j]:
-                    u[owner[j]] += delta
-                    v[j] -= delta
-                else:
-                    min_to[j] -= delta
-            j0 = j1
-            if owner[j0] == 0:
-                break
-        while j0:
-            j1 = way[j0]
-            owner[j0] = owner[j1]
-            j0 = j1
-    pairs = [(owner[j] - 1, j - 1) for j in range(1, cols + 1) if owner[j]]
-    if transposed:
-        pairs = [(j, i) for i, j in pairs]
-    return sorted(pairs)
-
-
-def _chain_index(chains: list[frozenset]) -> dict[Hashable, int]:
-    index: dict[Hashable, int] = {}
-    for number, chain in enumerate(chains):
-        for mention in chain:
-            if mention in index:
-                raise ValueError(f"mention {mention!r} is in two chains")
-            index[mention] = number
-    return index
