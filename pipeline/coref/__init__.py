@@ -4,14 +4,15 @@ response files, with seed 001's partitions report and summary.
 Every public name of the wing is importable from here, and other wings import it from here only.
 """
 
-from pipeline.coref.alignment import MATCH_MODES, AlignedDocument, align_documents, mention_table
-from pipeline.coref.columns import (
-    ConllColumns,
-    ConllTable,
-    conll_mention_table,
-    read_conll_columns,
-    scores_from_columns,
+from pipeline.coref.alignment import (
+    MATCH_MODES,
+    AlignedDocument,
+    MentionTable,
+    align_documents,
+    aligned_mentions,
+    mention_table,
 )
+from pipeline.coref.columns import ConllColumns, read_mentions
 from pipeline.coref.family import COREF, coref_statistics
 from pipeline.coref.metrics import (
     BLANC_ZERO,
@@ -30,6 +31,7 @@ from pipeline.coref.metrics import (
     rates,
     score_batch,
     score_documents,
+    score_mentions,
     scores_from_table,
     zero_counts,
 )
@@ -59,30 +61,30 @@ __all__ = [
     "BatchScores",
     "BlancCounts",
     "ConllColumns",
-    "ConllTable",
     "ConllTokens",
     "CorefDocument",
     "CorefScores",
     "Counts",
     "DocumentScores",
     "Mention",
+    "MentionTable",
     "MetricCounts",
     "Number",
     "align_documents",
+    "aligned_mentions",
     "check_same_tokens",
-    "conll_mention_table",
     "coref_statistics",
     "mention_table",
     "partitions_report",
     "rates",
     "read_conll",
-    "read_conll_columns",
+    "read_mentions",
     "read_muc_sgml",
     "read_pair",
     "score_batch",
     "score_documents",
+    "score_mentions",
     "score_report",
-    "scores_from_columns",
     "scores_from_table",
     "scores_json",
     "summary_report",

@@ -20,6 +20,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from pipeline.core.errors import InputError
 from pipeline.core.lazy import pd
 from pipeline.coref.readers import CorefDocument, Mention
@@ -41,6 +43,19 @@ class AlignedDocument:
     def scored_key(self, index: int) -> bool:
         """False for an optional key mention the response left out (it is not scored)."""
         return self.key_match[index] >= 0 or not self.key.mentions[index].optional
+
+
+@dataclass(frozen=True)
+class MentionTable:
+    """A key and a response aligned: their :func:`mention_table` and what the scores need besides."""
+
+    table: pd.DataFrame  # the columns of :func:`mention_table` (``schemas.COREF_MENTIONS``)
+    doc_ids: list[str]  # the key's documents, file order (the table's ``doc`` numbers them)
+    key_chains: np.ndarray  # per document: the chains of its scored key mentions
+    response_chains: np.ndarray  # per document: the response's chains
+    duplicates: int  # response mentions removed as duplicates
+    differing_words: int = 0  # CoNLL: response tokens whose word differs from the key's
+    first_differing_word: str = ""  # the first of them, as :class:`CorefDocument` describes it
 
 
 def align_documents(
@@ -114,6 +129,26 @@ def mention_table(aligned: Sequence[AlignedDocument]) -> pd.DataFrame:
                     mention.text,
                 )
     return pd.DataFrame(rows)
+
+
+def aligned_mentions(aligned: Sequence[AlignedDocument]) -> MentionTable:
+    """The :class:`MentionTable` of aligned documents."""
+    table = mention_table(aligned)
+    number = table["doc"].to_numpy().astype(np.int64)
+    chain = table["key_chain"].to_numpy().astype(np.int64)
+    scored_key = table["scored"].to_numpy().astype(bool) & (table["key_mention"].to_numpy() >= 0)
+    width = int(chain.max(initial=0)) + 1
+    chains = np.unique(number[scored_key] * width + chain[scored_key]) // width  # a document per chain
+    differing = [doc.response for doc in aligned if doc.response.differing_words]
+    return MentionTable(
+        table,
+        [doc.doc_id for doc in aligned],
+        np.bincount(chains, minlength=len(aligned)),
+        np.array([doc.response.chains for doc in aligned], dtype=np.int64),
+        sum(doc.response.duplicates for doc in aligned),
+        sum(doc.differing_words for doc in differing),
+        differing[0].first_differing_word if differing else "",
+    )
 
 
 def _match_mentions(

@@ -47,7 +47,7 @@ from typing import Any
 import numpy as np
 
 from pipeline.core.lazy import pd
-from pipeline.coref.alignment import AlignedDocument, mention_table
+from pipeline.coref.alignment import AlignedDocument, MentionTable, aligned_mentions
 
 METRICS = ("muc", "b3", "ceafe", "ceafm", "blanc", "lea")  # every measure, in report order
 
@@ -251,34 +251,43 @@ def scores_from_table(
     )
 
 
-def score_documents(
-    aligned: Sequence[AlignedDocument], metrics: Iterable[str] = DEFAULT_METRICS
-) -> CorefScores:
-    """Score aligned documents with :func:`score_batch`; totals are sums of the per-document counts."""
-    table = mention_table(aligned)
-    table = table[table["scored"]]
+def score_mentions(mentions: MentionTable, metrics: Iterable[str] = DEFAULT_METRICS) -> CorefScores:
+    """Score a key and a response from their :class:`~pipeline.coref.alignment.MentionTable` with
+    :func:`score_batch`; totals are sums of the per-document counts."""
+    table = mentions.table
+    scored = table["scored"].to_numpy().astype(bool)
+    if not scored.all():  # optional key mentions the response left out are not scored
+        table = table[scored]
     batch = score_batch(
         table["doc"].to_numpy(),
         table["key_chain"].to_numpy(),
         table["response_chain"].to_numpy(),
-        docs=len(aligned),
+        docs=len(mentions.doc_ids),
         metrics=metrics,
     )
-    documents = []
-    for number, doc in enumerate(aligned):
-        key_classes = len({m.chain for i, m in enumerate(doc.key.mentions) if doc.scored_key(i)})
-        documents.append(DocumentScores(doc.doc_id, key_classes, doc.response.chains, batch.document(number)))
+    documents = [
+        DocumentScores(
+            doc_id, int(mentions.key_chains[n]), int(mentions.response_chains[n]), batch.document(n)
+        )
+        for n, doc_id in enumerate(mentions.doc_ids)
+    ]
     totals = {metric: sum_counts(metric, (d.scores[metric] for d in documents)) for metric in batch.arrays}
-    differing = [doc.response for doc in aligned if doc.response.differing_words]
     return CorefScores(
         documents,
         totals,
         sum(d.key_classes for d in documents),
         sum(d.response_classes for d in documents),
-        sum(doc.response.duplicates for doc in aligned),
-        sum(doc.differing_words for doc in differing),
-        differing[0].first_differing_word if differing else "",
+        mentions.duplicates,
+        mentions.differing_words,
+        mentions.first_differing_word,
     )
+
+
+def score_documents(
+    aligned: Sequence[AlignedDocument], metrics: Iterable[str] = DEFAULT_METRICS
+) -> CorefScores:
+    """:func:`score_mentions` of aligned documents."""
+    return score_mentions(aligned_mentions(aligned), metrics)
 
 
 def score_batch(

@@ -16,7 +16,7 @@ import pyarrow as pa
 
 from pipeline.core.corpus import read_corpus
 from pipeline.core.signature import make_signature
-from pipeline.coref import align_documents, mention_table, read_pair
+from pipeline.coref import read_mentions
 from pipeline.muc.config import MucConfig, read_config
 from pipeline.muc.named_entity import read_ne_file
 from pipeline.muc.rules import (
@@ -125,10 +125,9 @@ class ScoreCoreference(Stage):
     def produce(self) -> dict[str, pa.Table]:
         encoding = self.options["encoding"]
         response_path = self.input_file("response")
-        key, response = read_pair(self.input_file("key"), response_path, "sgml", encoding)
-        aligned = align_documents(key, response, match=self.options["match"], response_source=response_path)
-        table = pa.Table.from_pandas(mention_table(aligned), schema=COREF_MENTIONS, preserve_index=False)
-        duplicates = sum(doc.response.duplicates for doc in aligned)
+        read = read_mentions(self.input_file("key"), response_path, "sgml", self.options["match"], encoding)
+        table = pa.Table.from_pandas(read.table, schema=COREF_MENTIONS, preserve_index=False)
+        duplicates = read.duplicates
         metadata = dict(table.schema.metadata or {})
         metadata[DUPLICATES_KEY] = str(duplicates).encode()
         return {"mentions": table.replace_schema_metadata(metadata)}
