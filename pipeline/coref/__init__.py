@@ -13,7 +13,7 @@ from pipeline.coref.alignment import (
     mention_table,
 )
 from pipeline.coref.columns import ConllColumns, read_mentions
-from pipeline.coref.family import COREF, coref_statistics
+from pipeline.coref.family import COREF, COREF_MEASURES, COREF_STATISTICS, coref_statistics
 from pipeline.coref.metrics import (
     BLANC_ZERO,
     DEFAULT_METRICS,
@@ -50,6 +50,8 @@ from pipeline.coref.report import partitions_report, score_report, scores_json, 
 __all__ = [
     "BLANC_ZERO",
     "COREF",
+    "COREF_MEASURES",
+    "COREF_STATISTICS",
     "DEFAULT_METRICS",
     "FORMATS",
     "MATCH_MODES",
