@@ -6,7 +6,7 @@ Generates ``docs`` key documents of ``mentions`` mentions each, in chains of rea
 singletons and pairs, a few long chains), and a response for each: the key with mentions dropped (10%),
 moved to another chain (8%), chains split (10% of chains) and merged (5%), and spurious mentions added
 (10%, some in new chains, some in existing ones). The mention -> chain arrays are built once, outside
-the timings. Then it times :func:`pipeline.coref.scorer.score_batch` for each measure on its own (best of
+the timings. Then it times :func:`pipeline.coref.score_batch` for each measure on its own (best of
 ``--repeat`` runs) and prints documents per second. The target (issue 5) is MUC in under 0.13 s for
 1,000 x 200, ten times faster than the Perl reference scorer's 1.3 s.
 
@@ -35,7 +35,7 @@ sys.path.insert(1, str(Path(__file__).resolve().parents[1]))
 
 from timing import ROOT, best_process, conll_scorer, iescore, python_floor, row  # noqa: E402
 
-from pipeline.coref.scorer import (  # noqa: E402
+from pipeline.coref import (  # noqa: E402
     align_documents,
     mention_table,
     read_pair,

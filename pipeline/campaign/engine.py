@@ -90,8 +90,7 @@ from pipeline.campaign.stats import Interval
 from pipeline.core.errors import InputError
 from pipeline.core.family import Family, UnitStatistics, category_measures
 from pipeline.core.kinds import CampaignKind, Field
-from pipeline.coref import COREF
-from pipeline.coref.scorer import FORMATS, MATCH_MODES
+from pipeline.coref import COREF, FORMATS, MATCH_MODES
 from pipeline.muc.config import MucConfig, read_config
 from pipeline.muc.rules import TASKS
 from pipeline.speech.align import COST_MODELS

@@ -1,9 +1,94 @@
 """Coreference scoring: MUC (Vilain), B3, CEAF-e, CEAF-m, BLANC and LEA over CoNLL or SGML key and
 response files, with seed 001's partitions report and summary.
 
-What other wings may use: the coreference family's declaration and its statistics tables.
+Every public name of the wing is importable from here, and other wings import it from here only.
 """
 
-from pipeline.coref.family import COREF, coref_statistics
+from pipeline.coref.alignment import (
+    MATCH_MODES,
+    AlignedDocument,
+    MentionTable,
+    align_documents,
+    aligned_mentions,
+    mention_table,
+)
+from pipeline.coref.columns import ConllColumns, read_mentions
+from pipeline.coref.family import COREF, COREF_MEASURES, COREF_STATISTICS, coref_statistics
+from pipeline.coref.metrics import (
+    BLANC_ZERO,
+    DEFAULT_METRICS,
+    METRIC_NAMES,
+    METRICS,
+    ZERO,
+    ZERO_DIVISION,
+    BatchScores,
+    BlancCounts,
+    CorefScores,
+    Counts,
+    DocumentScores,
+    MetricCounts,
+    Number,
+    rates,
+    score_batch,
+    score_documents,
+    score_mentions,
+    scores_from_table,
+    zero_counts,
+)
+from pipeline.coref.readers import (
+    FORMATS,
+    ConllTokens,
+    CorefDocument,
+    Mention,
+    check_same_tokens,
+    read_conll,
+    read_muc_sgml,
+    read_pair,
+)
+from pipeline.coref.report import partitions_report, score_report, scores_json, summary_report
 
-__all__ = ["COREF", "coref_statistics"]
+__all__ = [
+    "BLANC_ZERO",
+    "COREF",
+    "COREF_MEASURES",
+    "COREF_STATISTICS",
+    "DEFAULT_METRICS",
+    "FORMATS",
+    "MATCH_MODES",
+    "METRICS",
+    "METRIC_NAMES",
+    "ZERO",
+    "ZERO_DIVISION",
+    "AlignedDocument",
+    "BatchScores",
+    "BlancCounts",
+    "ConllColumns",
+    "ConllTokens",
+    "CorefDocument",
+    "CorefScores",
+    "Counts",
+    "DocumentScores",
+    "Mention",
+    "MentionTable",
+    "MetricCounts",
+    "Number",
+    "align_documents",
+    "aligned_mentions",
+    "check_same_tokens",
+    "coref_statistics",
+    "mention_table",
+    "partitions_report",
+    "rates",
+    "read_conll",
+    "read_mentions",
+    "read_muc_sgml",
+    "read_pair",
+    "score_batch",
+    "score_documents",
+    "score_mentions",
+    "score_report",
+    "scores_from_table",
+    "scores_json",
+    "summary_report",
+    "zero_counts",
+]

@@ -1,28 +1,27 @@
-"""CoNLL coreference files read as columns: the mention table and the scores without a Python object
-per token or mention.
+"""A key and a response file read into their mention table (:func:`read_mentions`, the wing's reader):
+CoNLL as columns, without a Python object per token or mention, where it can.
 
-:func:`conll_mention_table` gives what ``mention_table(align_documents(*read_pair(key, response)))``
-gives (the same rows in the same order, the same dtypes), and :func:`scores_from_columns` what
-:func:`~pipeline.coref.scorer.score_documents` gives from it, for well-formed CoNLL input. The lines are
+For well-formed CoNLL matched exactly, the columns give what
+``aligned_mentions(align_documents(*read_pair(key, response)))`` gives (the same rows in the same
+order, the same dtypes, the same notes), and so the same scores. The lines are
 split and classified with pyarrow's string kernels; the coreference column is parsed on its bytes with
 numpy (digit runs, the bracket before and after each); brackets are matched per (document, chain
 label) by nesting depth, which is the reference scorer's stack; duplicate response extents are removed
-in the order :func:`~pipeline.coref.scorer.read_pair` removes them.
+in the order :func:`~pipeline.coref.read_pair` removes them.
 
-Anything this path does not handle exactly as the line-by-line reader returns ``None`` and the caller
-uses that reader, which then gives the same result or raises the same :class:`InputError` (file, line,
-what was expected): a structural problem (``#begin document`` inside a document, a token line outside
-one, a document twice or never ended), a malformed coreference column, a bracket never opened or never
-closed, a duplicate key extent, a key without mentions, documents or sentences that differ between the
-key and the response, chain labels with leading zeros (the reader keys chains by the label as written),
-and text holding a character Python's ``str.split`` treats as whitespace but pyarrow's ASCII split
-does not (``\\v``, ``\\x1c``-``\\x1f``, non-ASCII spaces).
+Everything else is read by the line-by-line reader (:mod:`pipeline.coref.readers`, the specification of
+the formats), which gives the same result or raises the :class:`InputError` the input deserves (file,
+line, what was expected): SGML, MIN matching, and in CoNLL a structural problem (``#begin document``
+inside a document, a token line outside one, a document twice or never ended), a malformed coreference
+column, a bracket never opened or never closed, a duplicate key extent, a key without mentions, documents
+or sentences that differ between the key and the response, chain labels with leading zeros (the reader
+keys chains by the label as written), and text holding a character Python's ``str.split`` treats as
+whitespace but pyarrow's ASCII split does not (``\\v``, ``\\x1c``-``\\x1f``, non-ASCII spaces).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -31,14 +30,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipeline.core.lazy import pd
-from pipeline.coref.scorer import (
-    DEFAULT_METRICS,
-    CorefScores,
-    DocumentScores,
-    _read_text,
-    _sum_counts,
-    score_batch,
-)
+from pipeline.coref.alignment import MentionTable, align_documents, aligned_mentions
+from pipeline.coref.readers import read_pair, read_text
 
 # Characters Python's str.split() splits on that pyarrow's ascii_split_whitespace keeps: with any of
 # them in a file, the columns could disagree with the line-by-line reader, so that reader is used.
@@ -68,31 +61,38 @@ class ConllColumns:
     duplicates: np.ndarray  # per document: response mentions removed as duplicates
 
 
-@dataclass
-class ConllTable:
-    """The mention table of a key and a response, and what the scores and reports need besides."""
+def read_mentions(
+    key_path: str | Path,
+    response_path: str | Path,
+    fmt: str = "conll",
+    match: str = "exact",
+    encoding: str = "utf-8",
+) -> MentionTable:
+    """The :class:`~pipeline.coref.alignment.MentionTable` of a key and a response file (``fmt``:
+    conll or sgml; ``match``: exact or min, see :func:`~pipeline.coref.alignment.align_documents`).
 
-    table: pd.DataFrame  # the columns of :func:`~pipeline.coref.scorer.mention_table`
-    doc_ids: list[str]  # key documents, file order
-    key_chains: np.ndarray  # per key document: its chains (every key mention is scored in CoNLL)
-    response_chains: np.ndarray  # per key document: the response document's chains
-    duplicates: int  # response mentions removed as duplicates
-    differing_words: int  # response tokens whose word differs from the key's
-    first_differing_word: str  # the first of them, as the line reader's note describes it
-
-
-def conll_mention_table(
-    key_path: str | Path, response_path: str | Path, encoding: str = "utf-8"
-) -> ConllTable | None:
-    """The mention table of a CoNLL key and response, or ``None`` where the line reader must decide.
-
-    ``None`` means: read the pair with :func:`~pipeline.coref.scorer.read_pair` instead (it raises the
-    :class:`InputError` the input deserves, or handles a rare case this path leaves to it).
+    Read as columns when the files are CoNLL matched exactly and the columns can take them (see the
+    module's text), by :func:`~pipeline.coref.readers.read_pair` and
+    :func:`~pipeline.coref.alignment.align_documents` otherwise; raises InputError on bad input.
     """
-    key = read_conll_columns(key_path, encoding, response=False)
+    if fmt == "conll" and match == "exact":
+        columns = _conll_mention_table(key_path, response_path, encoding)
+        if columns is not None:
+            return columns
+    key, response = read_pair(key_path, response_path, fmt, encoding)
+    return aligned_mentions(align_documents(key, response, match=match, response_source=str(response_path)))
+
+
+def _conll_mention_table(
+    key_path: str | Path, response_path: str | Path, encoding: str = "utf-8"
+) -> MentionTable | None:
+    """:func:`read_mentions` of a CoNLL key and response on columns, or ``None`` where the line reader
+    must read them (it raises the :class:`InputError` the input deserves, or handles a rare case this
+    path leaves to it)."""
+    key = _read_conll_columns(key_path, encoding, response=False)
     if key is None or not key.names or len(key.mention_doc) == 0:
         return None
-    response = read_conll_columns(response_path, encoding, response=True)
+    response = _read_conll_columns(response_path, encoding, response=True)
     if response is None or sorted(response.names) != sorted(key.names):
         return None
     # The response's documents in key order; every document must have the key's tokens and sentences.
@@ -176,7 +176,7 @@ def conll_mention_table(
     table = pd.DataFrame({name: values[rows] for name, values in columns.items()})
     for name in ("doc", "key_mention", "response_mention", "key_chain", "response_chain", "start", "end"):
         table[name] = table[name].astype(np.int64)
-    return ConllTable(
+    return MentionTable(
         table,
         key.names,
         key.chains,
@@ -187,37 +187,11 @@ def conll_mention_table(
     )
 
 
-def scores_from_columns(conll: ConllTable, metrics: Iterable[str] = DEFAULT_METRICS) -> CorefScores:
-    """:func:`~pipeline.coref.scorer.score_documents` of the same documents, from the mention table."""
-    table = conll.table
-    batch = score_batch(
-        table["doc"].to_numpy(),
-        table["key_chain"].to_numpy(),
-        table["response_chain"].to_numpy(),
-        docs=len(conll.doc_ids),
-        metrics=metrics,
-    )
-    documents = [
-        DocumentScores(doc_id, int(conll.key_chains[n]), int(conll.response_chains[n]), batch.document(n))
-        for n, doc_id in enumerate(conll.doc_ids)
-    ]
-    totals = {metric: _sum_counts(metric, (d.scores[metric] for d in documents)) for metric in batch.arrays}
-    return CorefScores(
-        documents,
-        totals,
-        sum(d.key_classes for d in documents),
-        sum(d.response_classes for d in documents),
-        conll.duplicates,
-        conll.differing_words,
-        conll.first_differing_word,
-    )
-
-
-def read_conll_columns(
+def _read_conll_columns(
     path: str | Path, encoding: str = "utf-8", response: bool = False
 ) -> ConllColumns | None:
     """One CoNLL file as :class:`ConllColumns`, or ``None`` where the line reader must decide."""
-    text = _read_text(path, encoding)
+    text = read_text(path, encoding)
     if _ODD_SPACE.search(text):
         return None
     lines = pc.utf8_rtrim(pc.split_pattern(pa.array([text], pa.large_string()), "\n").flatten(), "\r")

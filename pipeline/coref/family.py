@@ -1,7 +1,7 @@
 """The coreference family under the contract of ``pipeline.core.family``.
 
 Per document, the numerators and denominators of recall and precision of MUC, B3, CEAF-e, CEAF-m and
-LEA, and BLANC's per link type; measures every metric's R, P, F1 as ``pipeline.coref.scorer.rates``
+LEA, and BLANC's per link type; measures every metric's R, P, F1 as ``pipeline.coref.rates``
 computes them from summed counts (option ``zero_division``), and ``CoNLL_F1``, the mean of the MUC, B3
 and CEAF-e F1 (the CoNLL-2011/2012 shared tasks' score), the headline. No categories.
 ``coref_statistics`` turns a system's scores into its ``STATISTICS`` table.
@@ -16,11 +16,11 @@ import numpy as np
 import pyarrow as pa
 
 from pipeline.core.family import Family, statistics_table
-from pipeline.coref.scorer import METRICS, BlancCounts, CorefScores
+from pipeline.coref.metrics import METRICS, BlancCounts, CorefScores
 
 _PARTS = ("recall_num", "recall_den", "precision_num", "precision_den")
 _LINK_TYPES = ("coreference", "non_coreference")
-#: Measure prefixes of the coreference metrics (``pipeline.coref.scorer.METRICS`` order).
+#: Measure prefixes of the coreference metrics (``pipeline.coref.METRICS`` order).
 COREF_MEASURES = {
     "muc": "MUC",
     "b3": "B3",
@@ -45,7 +45,7 @@ COREF_STATISTICS = _coref_statistic_names()
 
 
 def _coref_measures(sums: np.ndarray, options: Mapping[str, Any]) -> np.ndarray:
-    """Every metric's R, P, F1 of summed counts, as ``pipeline.coref.scorer.rates``, then ``CoNLL_F1``.
+    """Every metric's R, P, F1 of summed counts, as ``pipeline.coref.rates``, then ``CoNLL_F1``.
 
     ``zero_division`` "undefined": a ratio over 0 is NaN, and so is F1 when R or P is; 0 (or "0"): such
     a ratio is 0 and F1 is 0 when R + P is 0. BLANC averages R, P, F1 over the link types the key has
@@ -117,7 +117,7 @@ def coref_statistics(scores: CorefScores) -> pa.Table:
     """The coreference statistics of one system from its per-document counts (every metric scored).
 
     One row per (document, statistic), no category; ``scores`` must hold every metric of
-    ``pipeline.coref.scorer.METRICS`` (``score_documents(..., metrics=METRICS)``), else ValueError.
+    ``pipeline.coref.METRICS`` (``score_documents(..., metrics=METRICS)``), else ValueError.
     """
     units: list[str] = []
     statistics: list[str] = []

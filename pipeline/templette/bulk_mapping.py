@@ -1,11 +1,14 @@
-"""Map and score two ``fills`` tables in bulk: the plain case of :mod:`pipeline.templette.scoring`.
+"""Map and score two ``fills`` tables: MapAndScore's rule, one function (:func:`score_fills`).
 
-The rules are those of :class:`pipeline.templette.scoring._Scorer`, which stays their statement; this
-module applies them to whole columns instead of one dataclass per fill, for the case most runs are:
-instance sets mapped by document, no MUC thresholds, non-committal alternatives, implicit
-optionality, regions, noisy or GLM-alternative contents. :func:`score_fills`
-returns ``None`` whenever a table or an option falls outside that case (including every input the
-plain algorithm refuses, so that its errors are raised by it), and the caller runs the plain algorithm.
+The rules are those of :class:`pipeline.templette.scoring._Scorer`, which stays their statement (the
+template sets' scorer). :func:`score_fills` applies them to whole columns instead of one dataclass
+per fill for the case most runs are, and hands every other case to the template sets' scorer: an
+option of the MUC scorer (thresholds, implicit optionality, non-committal alternatives), named entity
+regions, noisy contents, instance sets mapped by overlap (unsegmented hypothesis texts), an empty
+reference, and a table the columns cannot take exactly as the scorer would (an instance's rows not
+together, alternatives or fills out of order, a hypothesis slot with alternatives, a pointer to no
+instance, a cycle of pointers, a compared text fill without extents, GLM alternatives in a
+content...; every input the scorer refuses, so that its errors are raised by it).
 
 How the work is done: instance types are taken in mapping order; for one type, every candidate pair
 (a reference and a hypothesis instance of one document) is listed at once; its counts are the missing
@@ -19,7 +22,7 @@ built as index arrays into the two tables and taken a column at a time.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -27,6 +30,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from pipeline.templette.extents import document_extents
 from pipeline.templette.model import (
     OPTIONAL_STATUS_SLOT,
     OPTIONAL_STATUS_VALUE,
@@ -36,7 +40,8 @@ from pipeline.templette.model import (
     SetFill,
     TextFill,
 )
-from pipeline.templette.scoring import ScoringOptions, fold, types_in_order
+from pipeline.templette.scoring import ScoringOptions, fold, score_template_sets, types_in_order
+from pipeline.templette.tables import scoring_to_tables, template_set_from_table
 from pipeline.templette.templates import render_fill
 from schemas import MAPPING, TALLIES, C
 
@@ -50,11 +55,38 @@ _OPTIONAL_SLOT, _REMOVED, _OPTIONAL_INSTANCE = 1, 2, 3
 _NONE = -1
 
 
-def applies(options: ScoringOptions, regions: object = None) -> bool:
-    """Whether the options are those of the plain case (the tables are checked by :func:`score_fills`)."""
+def score_fills(
+    ref: pa.Table,
+    hyp: pa.Table,
+    options: ScoringOptions,
+    alignment: pa.Table | None = None,
+    regions: tuple[Mapping[str, Hashable], Mapping[str, Hashable]] | None = None,
+) -> tuple[pa.Table, pa.Table]:
+    """The ``mapping`` and ``tallies`` tables of scoring the ``hyp`` fills against the ``ref`` fills.
+
+    ``alignment`` (the ``alignment`` table, when the corpora were aligned) gives the reference
+    instance sets' extents for ``options.instance_sets == "overlap"``; ``regions`` the named entity
+    objects' regions (see :func:`~pipeline.templette.scoring.score_template_sets`). The columns do
+    the work where they can (see the module's text); the template sets' scorer everywhere else, with
+    the same tables as the result. Raises InputError as the scorer does.
+    """
+    tables = _score_in_bulk(ref, hyp, options) if regions is None else None
+    if tables is not None:
+        return tables
+    scoring = score_template_sets(
+        template_set_from_table(ref),
+        template_set_from_table(hyp),
+        options,
+        document_extents(alignment) if alignment is not None else None,
+        regions,
+    )
+    return scoring_to_tables(scoring)
+
+
+def _applies(options: ScoringOptions) -> bool:
+    """Whether the options are those the columns serve (the tables are checked by :func:`_score_in_bulk`)."""
     return (
-        regions is None
-        and options.instance_sets == "document"
+        options.instance_sets == "document"
         and not options.noisy
         and options.thresholds is None
         and options.implicit is None
@@ -62,11 +94,9 @@ def applies(options: ScoringOptions, regions: object = None) -> bool:
     )
 
 
-def score_fills(ref: pa.Table, hyp: pa.Table, options: ScoringOptions) -> tuple[pa.Table, pa.Table] | None:
-    """The ``mapping`` and ``tallies`` tables of scoring ``hyp`` against ``ref``, as
-    ``scoring_to_tables(score_template_sets(template_set_from_table(ref), template_set_from_table(hyp),
-    options))`` gives them; ``None`` when the plain algorithm must do it (see the module's text)."""
-    if not applies(options) or ref.num_rows == 0:
+def _score_in_bulk(ref: pa.Table, hyp: pa.Table, options: ScoringOptions) -> tuple[pa.Table, pa.Table] | None:
+    """:func:`score_fills` on the columns, or ``None`` when the template sets' scorer must do it."""
+    if not _applies(options) or ref.num_rows == 0:
         return None
     folded: dict[str, int] = {}
     sides = _Side.of(ref, options, folded, is_reference=True), _Side.of(hyp, options, folded, False)
@@ -137,7 +167,7 @@ class _Side:
         encoded = keys.dictionary_encode()
         row_inst = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
         if n and np.any(np.diff(row_inst) < 0):
-            return None  # an instance's rows are not together: left to the plain algorithm
+            return None  # an instance's rows are not together: left to the template sets' scorer
         n_inst = len(encoded.dictionary)
         first = np.searchsorted(row_inst, np.arange(n_inst))
         take = pa.array(first)
@@ -150,7 +180,7 @@ class _Side:
         alternative = _ints(col[C.alternative], -1)
         fill_index = _ints(col[C.fill_index], -1)
         if not is_reference and np.any(alternative[has_slot] != 0):
-            return None  # a hypothesis's alternatives: refused by the plain path
+            return None  # a hypothesis's alternatives: refused by the template sets' scorer
         # Slot groups over every slotted row: a new group where the instance or the slot name changes;
         # within one, an alternative (subgroup) where the alternative's index changes.
         slot_codes = _codes(slot)
@@ -165,7 +195,7 @@ class _Side:
         )  # where a subgroup (or slotless row) starts
         starts &= has_slot
         group_first_all = np.flatnonzero(starts)
-        # A slot name twice in an instance, alternatives or fills out of order: the plain algorithm's.
+        # A slot name twice in an instance, alternatives or fills out of order: the template sets' scorer's.
         pairs = row_inst[group_first_all] * (int(slot_codes.max(initial=0)) + 1) + slot_codes[group_first_all]
         pairs = np.sort(pairs)
         if np.any(pairs[1:] == pairs[:-1]):
@@ -191,7 +221,7 @@ class _Side:
         end = _ints(col[C.max_end], _NONE)
         is_text = kind == TEXT
         if "extent" in options.text_aspects and np.any(scored_row & is_text & (start == _NONE)):
-            return None  # a compared text fill without extents: the plain algorithm says where
+            return None  # a compared text fill without extents: the template sets' scorer says where
 
         # Contents: text fills compare their normalized content, set fills their value, folded.
         norm = col[C.norm_content]
@@ -202,7 +232,7 @@ class _Side:
         compared = pc.if_else(pa.array(is_text), norm, pc.if_else(pa.array(kind == SET), raw, None))
         case = options.case_sensitive
         if options.alternatives and pc.any(pc.match_substring(compared, "{")).as_py():
-            return None  # GLM alternatives in a content: the plain algorithm expands them
+            return None  # GLM alternatives in a content: the template sets' scorer expands them
         codes = compared.dictionary_encode()
         distinct = codes.dictionary.to_pylist()
         mapped_codes = np.array([_code(folded, fold(s, case)) for s in distinct] + [_NONE], dtype=np.int64)
@@ -219,7 +249,7 @@ class _Side:
             pc.list_value_length(col[C.min_extents]).fill_null(0).to_numpy(zero_copy_only=False) > 0
         )
 
-        # Pointers: the instance of this side each points at (a missing one: the plain path's error).
+        # Pointers: the instance of this side each points at (a missing one: the scorer's error).
         target = np.full(n, _NONE, dtype=np.int64)
         is_pointer = kind == POINTER
         if np.any(is_pointer):
@@ -457,7 +487,7 @@ class _Run:
         return True
 
     def _mapping_order(self) -> list[str] | None:
-        """``scoring.mapping_order`` on the columns; None for a cycle (the plain path reports it)."""
+        """``scoring.mapping_order`` on the columns; None for a cycle (the scorer reports it)."""
         types = sorted({*self.ref.inst_type, *self.hyp.inst_type})
         code = {t: i for i, t in enumerate(types)}
         edges: dict[str, set[str]] = {}

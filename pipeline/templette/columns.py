@@ -1,25 +1,24 @@
-"""Template files read straight into the ``fills`` table's columns, and IngestTemplates' checks on them.
+"""A template file read and checked into its ``fills`` table: IngestTemplates' rule, one function
+(:func:`read_fills`), on columns where it can and by the parser everywhere else.
 
-:func:`fills_table_of_text` reads the lines of six kinds with Arrow's string kernels and numpy, no
-token, fill, slot or instance object: an instance header; or an optional slot name followed by a
-pointer, a double-quoted string with one extent, one bare word with one extent (the *common lines* of
-:mod:`pipeline.templette.templates`), a double-quoted string without extents and without a quote
-inside, or one bare word without extents (a set fill). An instance block (from a header line up to
-the next) holding a line of any other kind (a ``/``, ``?``, several fills on a line, minimal
+The columns (:func:`_fills_table_of_text`) read the lines of six kinds with Arrow's string kernels and
+numpy, no token, fill, slot or instance object: an instance header; or an optional slot name followed
+by a pointer, a double-quoted string with one extent, one bare word with one extent (the *common
+lines* of :mod:`pipeline.templette.templates`), a double-quoted string without extents and without a
+quote inside, or one bare word without extents (a set fill). An instance block (from a header line up
+to the next) holding a line of any other kind (a ``/``, ``?``, several fills on a line, minimal
 strings, a single-quoted string...) is parsed by the parser on its own. The result is exactly the
-table ``template_set_to_table(parse_template_set(text, source))`` gives; the function answers None
-(the caller then parses the whole file with
-:func:`~pipeline.templette.templates.parse_template_set`, the specification of the format, which
-reads it or raises the error it always raised) for a file with anything the parser refuses (a bad
-pointer, an extent start not before its end, a fill before the first slot name, duplicate instances
-or slots, brackets in a text fill, a refused block), anything but blank lines before the first
-header line, no block without other lines, or a whitespace character other than space, tab,
-carriage return and form feed (Arrow's regular expressions know only those).
+table ``template_set_to_table(parse_template_set(text, source))`` gives.
 
-:func:`checks_hold` tells whether the checks IngestTemplates makes (pointers name instances, the
-role's check, extents inside their documents) pass on such a table, without raising: when they do
-not, the caller runs the checks on the parsed template set, which raise the usual error.
-:func:`read_fills` is IngestTemplates' work, both paths.
+The parser (:func:`~pipeline.templette.templates.parse_template_set`, the specification of the
+format, which reads the file or raises the error it always raised) reads the whole file instead when
+it holds anything the parser refuses (a bad pointer, an extent start not before its end, a fill before
+the first slot name, duplicate instances or slots, brackets in a text fill, a refused block), anything
+but blank lines before the first header line, no block without other lines, or a whitespace character
+other than space, tab, carriage return and form feed (Arrow's regular expressions know only those);
+and the template set it gives is checked as IngestTemplates checks it when the checks cannot be told
+to pass on the columns (:func:`_checks_hold`: pointers name instances, the role's check, extents
+inside their documents), so that the first failing check raises its usual error.
 """
 
 from __future__ import annotations
@@ -83,17 +82,17 @@ def read_fills(
 ) -> pa.Table:
     """IngestTemplates' work: a template file's text read and checked into its ``fills`` table.
 
-    The columns path (:func:`fills_table_of_text`, :func:`checks_hold`) when it answers; else the
+    The columns path (:func:`_fills_table_of_text`, :func:`_checks_hold`) when it answers; else the
     template set, parsed and checked (``check_pointers``, the role's check, ``check_against_corpus``
-    with the ``documents`` table), which raises the first error as it always did.
+    with the ``documents`` table), which raise the first failing check's error.
     """
-    table = fills_table_of_text(text, source)
-    if table is not None and checks_hold(table, role, documents, unsegmented):
+    table = _fills_table_of_text(text, source)
+    if table is not None and _checks_hold(table, role, documents, unsegmented):
         return table
-    return fills_by_parser(text, source, role, documents, unsegmented)
+    return _fills_by_parser(text, source, role, documents, unsegmented)
 
 
-def fills_by_parser(
+def _fills_by_parser(
     text: str, source: str, role: str | None, documents: pa.Table | None, unsegmented: bool
 ) -> pa.Table:
     """:func:`read_fills` by the parser alone (the specification of the format and its checks)."""
@@ -108,7 +107,7 @@ def fills_by_parser(
     return template_set_to_table(template_set)
 
 
-def fills_table_of_text(text: str, source: str) -> pa.Table | None:
+def _fills_table_of_text(text: str, source: str) -> pa.Table | None:
     """The ``fills`` table of a template file's text (see the module doc), or None to parse it."""
     if text.startswith("\ufeff"):
         text = text[1:]
@@ -298,8 +297,8 @@ def _with_source(table: pa.Table | None, source: str) -> pa.Table | None:
     return table.replace_schema_metadata(metadata)
 
 
-def checks_hold(table: pa.Table, role: str | None, documents: pa.Table | None, unsegmented: bool) -> bool:
-    """Whether IngestTemplates' checks pass on a table of :func:`fills_table_of_text`: every pointer
+def _checks_hold(table: pa.Table, role: str | None, documents: pa.Table | None, unsegmented: bool) -> bool:
+    """Whether IngestTemplates' checks pass on a table of :func:`_fills_table_of_text`: every pointer
     fill names an instance (``check_pointers``); a hypothesis slot has one alternative, a reference
     at least one instance; with a ``documents`` table, every instance's document is there (the first
     document when ``unsegmented``) and every extent lies inside it, start before end

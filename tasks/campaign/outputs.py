@@ -40,6 +40,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from pipeline import coref
 from pipeline.campaign.engine import (
     MAPPING_VIEW_COLUMNS,
     Campaign,
@@ -63,7 +64,6 @@ from pipeline.campaign.html_report import render_campaign_html
 from pipeline.core.kinds import CampaignKind
 from pipeline.core.lazy import pd
 from pipeline.core.signature import SIGNATURE_KEY
-from pipeline.coref import scorer as coref
 from pipeline.templette.report import leaderboard_text, muc_report, scores_json
 from schemas import COREF_BOARD_MEASURES, COUNT_COLUMNS, INTERVAL_COLUMNS, MEASURE_COLUMNS, PAGE_VIEW, C
 from tasks.campaign.kinds import TASK_KINDS, TaskKind
@@ -517,7 +517,7 @@ def write_system_tables(folder: Path, report: Any) -> None:
 def write_coref_tables(folder: Path, scored: Any) -> None:
     """One coreference system's report, JSON and mentions, from its ScoreCorefResponse's ``mentions``
     (every score of ``iescore coref`` follows from that table:
-    ``pipeline.coref.scorer.scores_from_table``)."""
+    ``pipeline.coref.scores_from_table``)."""
     mentions = read_table(scored.output()["mentions"])
     duplicates = int(mentions.schema.metadata.get(DUPLICATES_KEY, b"0"))
     scores = coref.scores_from_table(mentions.to_pandas(), duplicates, metrics=coref.METRICS)

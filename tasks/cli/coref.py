@@ -3,7 +3,7 @@
 ``iescore coref --key KEY --response RESPONSE [-f conll|sgml] [--match exact|min] [--json OUT.json]
 [--partitions OUT.txt] [--summary OUT.txt] [--encoding utf-8] [--zero-division undefined|0]`` prints
 the seed-001 coreference score report (MUC by document, totals, then the totals of B3, CEAF-e, CEAF-m,
-BLANC and LEA; see :mod:`pipeline.coref.scorer`). Bad input raises :class:`InputError`, which the command
+BLANC and LEA; see :mod:`pipeline.coref`). Bad input raises :class:`InputError`, which the command
 line's ``main`` prints as ``iescore: file:line: message`` with exit status 2.
 """
 
@@ -13,16 +13,16 @@ import argparse
 import sys
 
 from pipeline.core.errors import InputError
-from pipeline.coref.columns import conll_mention_table, scores_from_columns
-from pipeline.coref.scorer import (
+from pipeline.coref import (
     FORMATS,
     MATCH_MODES,
     METRICS,
     ZERO_DIVISION,
     align_documents,
     partitions_report,
+    read_mentions,
     read_pair,
-    score_documents,
+    score_mentions,
     score_report,
     scores_json,
     summary_report,
@@ -82,23 +82,18 @@ def run_coref(args: argparse.Namespace) -> int:
     )
     if args.match == "min" and args.format != "sgml":
         raise InputError("--match", 0, "MIN matching needs SGML input (-f sgml); CoNLL mentions have no MIN")
-    # Well-formed CoNLL is read as columns (pipeline.coref.columns); the partitions and summary reports
-    # list every mention, and anything else (bad input above all) goes through the line reader.
-    columns = None
-    if args.format == "conll" and not args.partitions and not args.summary:
-        columns = conll_mention_table(args.key, args.response, args.encoding)
-    if columns is not None:
-        scores = scores_from_columns(columns, METRICS)
-    else:
-        key, response = read_pair(args.key, args.response, args.format, args.encoding)
-        aligned = align_documents(key, response, match=args.match, response_source=args.response)
-        scores = score_documents(aligned, metrics=METRICS)
+    scores = score_mentions(
+        read_mentions(args.key, args.response, args.format, args.match, args.encoding), METRICS
+    )
     sys.stdout.write(score_report(scores, zero_division=args.zero_division))
     if args.json or args.partitions or args.summary:
         from tasks.campaign.outputs import json_text  # imported here: Luigi's import is slow to start
         from tasks.core.store import write_text
     if args.json:
         write_text(args.json, json_text(scores_json(scores, args.zero_division)))
+    if args.partitions or args.summary:  # every mention's id and text: the line reader's documents
+        key, response = read_pair(args.key, args.response, args.format, args.encoding)
+        aligned = align_documents(key, response, match=args.match, response_source=args.response)
     if args.partitions:
         write_text(args.partitions, partitions_report(aligned))
     if args.summary:

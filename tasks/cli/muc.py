@@ -15,7 +15,7 @@ from pathlib import Path
 
 from pipeline.core.errors import InputError
 from pipeline.core.signature import SIGNATURE_KEY
-from pipeline.coref.scorer import (
+from pipeline.coref import (
     align_documents,
     partitions_report,
     read_pair,

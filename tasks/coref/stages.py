@@ -9,9 +9,7 @@ from typing import Any
 import pyarrow as pa
 
 from pipeline.core.signature import SIGNATURE_KEY, make_signature
-from pipeline.coref import coref_statistics
-from pipeline.coref.columns import conll_mention_table, scores_from_columns
-from pipeline.coref.scorer import METRICS, align_documents, mention_table, read_pair, score_documents
+from pipeline.coref import METRICS, coref_statistics, read_mentions, score_mentions
 from schemas import COREF_MENTIONS
 from tasks.core.base import Stage, file_spec, stage_spec
 from tasks.muc.stages import DUPLICATES_KEY
@@ -31,22 +29,14 @@ class ScoreCorefResponse(Stage):
     OUTPUTS = ("statistics", "mentions")
 
     def produce(self) -> dict[str, pa.Table]:
-        response_path = self.input_file("response")
-        columns = None
-        if self.options["format"] == "conll" and self.options["match"] == "exact":
-            columns = conll_mention_table(self.input_file("key"), response_path, self.options["encoding"])
-        if columns is not None:  # well-formed CoNLL, read as columns (pipeline.coref.columns)
-            scores, table = scores_from_columns(columns, METRICS), columns.table
-            duplicates = columns.duplicates
-        else:
-            key, response = read_pair(
-                self.input_file("key"), response_path, self.options["format"], self.options["encoding"]
-            )
-            aligned = align_documents(
-                key, response, match=self.options["match"], response_source=response_path
-            )
-            scores, table = score_documents(aligned, metrics=METRICS), mention_table(aligned)
-            duplicates = sum(doc.response.duplicates for doc in aligned)
+        read = read_mentions(
+            self.input_file("key"),
+            self.input_file("response"),
+            self.options["format"],
+            self.options["match"],
+            self.options["encoding"],
+        )
+        scores, table, duplicates = score_mentions(read, METRICS), read.table, read.duplicates
         statistics = coref_statistics(scores)
         mentions = pa.Table.from_pandas(table, schema=COREF_MENTIONS, preserve_index=False)
         metadata = {

@@ -3,7 +3,7 @@
 Template tasks (TE, TR, ST) and named entity run ingest -> normalize strings -> map and score ->
 report, the same MapAndScore and Report stages as the templette chain, with the configuration's
 options. The configuration file is an input of every ingest task, so editing it reruns what it
-changes. Coreference is scored by ``pipeline.coref.scorer`` in one stage.
+changes. Coreference is scored by ``pipeline.coref`` in one stage.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import pyarrow as pa
 
 from pipeline.core.corpus import read_corpus
 from pipeline.core.signature import make_signature
-from pipeline.coref.scorer import align_documents, mention_table, read_pair
+from pipeline.coref import read_mentions
 from pipeline.muc.config import MucConfig, read_config
 from pipeline.muc.named_entity import read_ne_file
 from pipeline.muc.rules import (
@@ -116,7 +116,7 @@ class IngestNamedEntities(Stage):
 
 class ScoreCoreference(Stage):
     """Key and response COREF files (SGML) into the ``mentions`` table: every mention with its chains,
-    matched by extent. Every coreference score is computed from it (``pipeline.coref.scorer``)."""
+    matched by extent. Every coreference score is computed from it (``pipeline.coref``)."""
 
     STAGE = "ScoreCoreference"
     VERSION = 2  # 2: a key without mentions is bad input
@@ -125,10 +125,9 @@ class ScoreCoreference(Stage):
     def produce(self) -> dict[str, pa.Table]:
         encoding = self.options["encoding"]
         response_path = self.input_file("response")
-        key, response = read_pair(self.input_file("key"), response_path, "sgml", encoding)
-        aligned = align_documents(key, response, match=self.options["match"], response_source=response_path)
-        table = pa.Table.from_pandas(mention_table(aligned), schema=COREF_MENTIONS, preserve_index=False)
-        duplicates = sum(doc.response.duplicates for doc in aligned)
+        read = read_mentions(self.input_file("key"), response_path, "sgml", self.options["match"], encoding)
+        table = pa.Table.from_pandas(read.table, schema=COREF_MENTIONS, preserve_index=False)
+        duplicates = read.duplicates
         metadata = dict(table.schema.metadata or {})
         metadata[DUPLICATES_KEY] = str(duplicates).encode()
         return {"mentions": table.replace_schema_metadata(metadata)}

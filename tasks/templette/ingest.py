@@ -30,12 +30,8 @@ class IngestCorpus(Stage):
 
 
 class IngestTemplates(Stage):
-    """Read a template set into the ``fills`` artifact, checked against its corpus when one is given.
-
-    A file of common lines is read into columns and checked on them
-    (:mod:`pipeline.templette.columns`); any other file, or one whose checks cannot be told to pass
-    that way, is parsed into a template set and checked on it (which raises the errors).
-    """
+    """Read a template set into the ``fills`` artifact, checked against its corpus when one is given
+    (:func:`pipeline.templette.columns.read_fills`)."""
 
     STAGE = "IngestTemplates"
     VERSION = 2  # 2: an empty reference is bad input

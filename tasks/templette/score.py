@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import pyarrow as pa
 
-from pipeline.templette.bulk_mapping import applies, score_fills
-from pipeline.templette.extents import document_extents
-from pipeline.templette.scoring import ScoringOptions, score_template_sets
-from pipeline.templette.tables import scoring_to_tables, template_set_from_table
+from pipeline.templette.bulk_mapping import score_fills
+from pipeline.templette.scoring import ScoringOptions
 from schemas import C
 from tasks.core.base import Stage
 from tasks.core.store import plain
@@ -32,21 +30,13 @@ class MapAndScore(Stage):
             implicit=self.options.get("implicit"),
             noncommittal_alternatives=self.options.get("noncommittal_alternatives", False),
         )
-        ref, hyp = self.input_table("ref"), self.input_table("hyp")
-        regions = self._regions()
-        # The plain case on the tables' columns; anything else (and every refusal) by the objects.
-        tables = score_fills(ref, hyp, options) if applies(options, regions) else None
-        if tables is not None:
-            return {"mapping": tables[0], "tallies": tables[1]}
-        alignment = self.input_table("alignment")
-        scoring = score_template_sets(
-            template_set_from_table(ref),
-            template_set_from_table(hyp),
+        mapping, tallies = score_fills(
+            self.input_table("ref"),
+            self.input_table("hyp"),
             options,
-            document_extents(alignment) if alignment is not None else None,
-            regions,
+            self.input_table("alignment"),
+            self._regions(),
         )
-        mapping, tallies = scoring_to_tables(scoring)
         return {"mapping": mapping, "tallies": tallies}
 
     def _regions(self) -> tuple[dict[str, tuple[int, int]], dict[str, tuple[int, int]]] | None:

@@ -12,7 +12,7 @@ import pytest
 
 from pipeline.campaign.engine import _chain_view, read_campaign
 from pipeline.core.errors import InputError
-from pipeline.coref.scorer import align_documents, mention_table, read_conll
+from pipeline.coref import align_documents, mention_table, read_conll
 from tasks.campaign.graph import campaign_spec
 from tasks.cli.main import main
 from tasks.core import runner

@@ -1,7 +1,7 @@
 """The family contract (issue 11, points 1 and 2): statistics per unit, measures from their sums.
 
 Expected values come from hand calculations (written out beside each test), from ``pipeline.core.measures``
-and ``pipeline.coref.scorer.rates`` (the families' measures must equal them on the same totals), from the
+and ``pipeline.coref.rates`` (the families' measures must equal them on the same totals), from the
 CoNLL reference scorer's test cases (``../shared/external/coref``), and from recomputing the documented
 random draws directly.
 """
@@ -22,8 +22,15 @@ from pipeline.campaign import stats
 from pipeline.campaign.engine import campaign_statistics, read_campaign
 from pipeline.core.family import Family, UnitStatistics, category_measures, statistics_table
 from pipeline.core.measures import Counts, f_measure, precision, recall
-from pipeline.coref import COREF, coref_statistics
-from pipeline.coref.scorer import METRICS, align_documents, rates, read_pair, score_documents
+from pipeline.coref import (
+    COREF,
+    METRICS,
+    align_documents,
+    coref_statistics,
+    rates,
+    read_pair,
+    score_documents,
+)
 from pipeline.muc import MUC
 from pipeline.templette import TEMPLETTE, templette_statistics
 from pipeline.templette.report import slot_points

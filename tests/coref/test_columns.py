@@ -1,9 +1,10 @@
-"""The columnar CoNLL reader (issue 16, point 4) gives what the line-by-line reader gives.
+"""``read_mentions`` reads CoNLL on columns where it can, and gives what the line-by-line reader gives.
 
 Every expectation here is the line-by-line reader's own result on the same file (``read_pair``,
-``align_documents``, ``mention_table``, ``score_documents``), which the rest of tests/coref checks against
-the reference scorer's test cases and hand calculations: the columnar path must agree with it row for
-row, and hand every input it does not read exactly as that reader back to it (``None``).
+``align_documents``, ``aligned_mentions``, ``score_documents``), which the rest of tests/coref checks
+against the reference scorer's test cases and hand calculations: the columnar path must agree with it
+row for row, and hand every input it does not read exactly as that reader back to it (``None``), so
+that ``read_mentions`` gives that reader's result or raises its error.
 """
 
 from __future__ import annotations
@@ -17,16 +18,18 @@ import pandas as pd
 import pytest
 
 from pipeline.core.errors import InputError
-from pipeline.coref.columns import conll_mention_table, read_conll_columns, scores_from_columns
-from pipeline.coref.scorer import (
+from pipeline.coref import (
     METRICS,
     align_documents,
-    mention_table,
+    aligned_mentions,
+    read_mentions,
     read_pair,
     score_documents,
+    score_mentions,
     score_report,
     scores_json,
 )
+from pipeline.coref.columns import _conll_mention_table, _read_conll_columns
 from tasks.cli.main import main
 
 DATA = Path(__file__).resolve().parents[3] / "shared" / "external" / "coref" / "datafiles"
@@ -34,16 +37,24 @@ DATA = Path(__file__).resolve().parents[3] / "shared" / "external" / "coref" / "
 
 def assert_same(key: Path, response: Path) -> None:
     """The columnar table and scores equal the line reader's, column for column and number for number."""
-    columns = conll_mention_table(key, response)
+    columns = _conll_mention_table(key, response)
     assert columns is not None
     aligned = align_documents(*read_pair(key, response))
-    expected = mention_table(aligned)
-    pd.testing.assert_frame_equal(columns.table, expected, check_exact=True)
-    assert list(columns.table.dtypes) == list(expected.dtypes)
-    old, new = score_documents(aligned, METRICS), scores_from_columns(columns, METRICS)
+    expected = aligned_mentions(aligned)
+    pd.testing.assert_frame_equal(columns.table, expected.table, check_exact=True)
+    assert list(columns.table.dtypes) == list(expected.table.dtypes)
+    assert columns.doc_ids == expected.doc_ids
+    assert columns.key_chains.tolist() == expected.key_chains.tolist()
+    assert columns.response_chains.tolist() == expected.response_chains.tolist()
+    assert (columns.duplicates, columns.differing_words, columns.first_differing_word) == (
+        expected.duplicates, expected.differing_words, expected.first_differing_word
+    )  # fmt: skip
+    old, new = score_documents(aligned, METRICS), score_mentions(columns, METRICS)
     assert new == old
     assert score_report(new) == score_report(old)
     assert scores_json(new) == scores_json(old)
+    # The wing's reader gives the same table.
+    pd.testing.assert_frame_equal(read_mentions(key, response).table, expected.table, check_exact=True)
 
 
 @pytest.mark.skipif(not DATA.is_dir(), reason="../shared/external/coref is not beside the checkout")
@@ -121,7 +132,7 @@ def test_random_documents(tmp_path: Path) -> None:
         try:
             read_pair(key, response)
         except InputError:  # a closing read before an opening of its chain on one token: bad input
-            assert conll_mention_table(key, response) is None
+            assert _conll_mention_table(key, response) is None
             continue
         assert_same(key, response)
         compared += 1
@@ -147,7 +158,16 @@ BAD = {
 def test_left_to_the_line_reader(tmp_path: Path, name: str) -> None:
     path = tmp_path / "key.conll"
     path.write_text(BAD[name])
-    assert read_conll_columns(path) is None
+    assert _read_conll_columns(path) is None
+    # The wing's reader then says what the line reader says, or reads what it reads.
+    try:
+        expected = aligned_mentions(align_documents(*read_pair(path, path)))
+    except InputError as error:
+        with pytest.raises(InputError) as raised:
+            read_mentions(path, path)
+        assert raised.value.render() == error.render()
+    else:
+        pd.testing.assert_frame_equal(read_mentions(path, path).table, expected.table, check_exact=True)
 
 
 @pytest.mark.parametrize("name", sorted(BAD))
@@ -178,9 +198,11 @@ def test_response_problems_fall_back(tmp_path: Path) -> None:
     ):
         response = tmp_path / "rsp.conll"
         response.write_text(text)
-        assert conll_mention_table(key, response) is None
+        assert _conll_mention_table(key, response) is None
         with pytest.raises(InputError):
             read_pair(key, response)
+        with pytest.raises(InputError):
+            read_mentions(key, response)
 
 
 def test_coref_command_does_not_import_luigi(tmp_path: Path) -> None:

@@ -14,13 +14,12 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from oracle_chains import agreed_counts, assert_same, batch_of, max_weight_assignment, score_chains
 
 from pipeline.core.errors import InputError
-from pipeline.coref.scorer import (
+from pipeline.coref import (
     METRICS,
-    BlancCounts,
     align_documents,
-    max_weight_assignment,
     mention_table,
     partitions_report,
     rates,
@@ -28,7 +27,6 @@ from pipeline.coref.scorer import (
     read_muc_sgml,
     read_pair,
     score_batch,
-    score_chains,
     score_documents,
     score_report,
     summary_report,
@@ -123,10 +121,10 @@ def test_conll_reader_follows_the_reference_brackets() -> None:
 def test_vilain_examples() -> None:
     # Vilain et al. (1995), MUC-6: key {A B C D}, response {A B} {C D}: the key chain is cut into 2
     # cells, recall (4 - 2) / (4 - 1) = 2/3; each response chain lies in one key chain, precision 1.
-    muc = score_chains([["A", "B", "C", "D"]], [["A", "B"], ["C", "D"]])["muc"]
+    muc = agreed_counts([["A", "B", "C", "D"]], [["A", "B"], ["C", "D"]])["muc"]
     assert (muc.recall_num, muc.recall_den, muc.precision_num, muc.precision_den) == (2, 3, 2, 2)
     # key {A B C}, response {A C}: B is missing, a singleton cell: recall (3 - 2) / 2, precision 1/1.
-    muc = score_chains([["A", "B", "C"]], [["A", "C"]])["muc"]
+    muc = agreed_counts([["A", "B", "C"]], [["A", "C"]])["muc"]
     assert (muc.recall, muc.precision) == (0.5, 1.0)
 
 
@@ -134,7 +132,7 @@ def test_b3_and_ceafe_by_hand() -> None:
     # key {a b} {c}, response {a b c}:
     # B3 recall: a 2/2, b 2/2, c 1/1 -> 3/3; precision: a, b 2/3, c 1/3 -> (5/3) / 3.
     # CEAF-e: phi({a b}, {a b c}) = 4/5, phi({c}, {a b c}) = 2/4; best 4/5: recall 4/5 / 2, precision 4/5.
-    scores = score_chains([["a", "b"], ["c"]], [["a", "b", "c"]])
+    scores = agreed_counts([["a", "b"], ["c"]], [["a", "b", "c"]])
     assert scores["b3"].recall_num == 3 and scores["b3"].precision_num == Fraction(5, 3)
     assert scores["ceafe"].recall_num == Fraction(4, 5)
     assert (scores["ceafe"].recall_den, scores["ceafe"].precision_den) == (2, 1)
@@ -142,9 +140,9 @@ def test_b3_and_ceafe_by_hand() -> None:
 
 def test_undefined_ratios_are_none() -> None:
     # all singletons: no links in either side, MUC recall and precision 0/0
-    muc = score_chains([["a"], ["b"]], [["a"], ["b"]])["muc"]
+    muc = agreed_counts([["a"], ["b"]], [["a"], ["b"]])["muc"]
     assert muc.recall is None and muc.precision is None and muc.f1 is None
-    assert score_chains([["a", "b"]], [["a"], ["b"]])["muc"].f1 is None
+    assert agreed_counts([["a", "b"]], [["a"], ["b"]])["muc"].f1 is None
 
 
 def brute_force_assignment(weights: list[list[Fraction]]) -> Fraction:
@@ -176,7 +174,7 @@ def test_assignment_known_case() -> None:
     assert max_weight_assignment([[10, 9], [8, 1]]) == [(0, 1), (1, 0)]
 
 
-# --- the vectorised batch path equals the per-document definitions --------------------------------------
+# --- the vectorised batch path equals the per-document definitions (oracle_chains) ---------------------
 
 
 def random_document(rng: random.Random, mentions: int) -> tuple[list[list[int]], list[list[int]]]:
@@ -205,34 +203,6 @@ def _group(mentions: object, chains: list) -> list[list[int]]:
         if chain is not None:
             groups.setdefault(chain, []).append(mention)
     return list(groups.values())
-
-
-def batch_of(documents: list[tuple[list[list[int]], list[list[int]]]]):  # noqa: ANN201
-    doc, key_chain, response_chain = [], [], []
-    for number, (key, response) in enumerate(documents):
-        key_of = {m: i for i, chain in enumerate(key) for m in chain}
-        response_of = {m: i for i, chain in enumerate(response) for m in chain}
-        for mention in sorted(set(key_of) | set(response_of)):
-            doc.append(number)
-            key_chain.append(key_of.get(mention, -1))
-            response_chain.append(response_of.get(mention, -1))
-    return score_batch(
-        np.array(doc), np.array(key_chain), np.array(response_chain), docs=len(documents), metrics=METRICS
-    )
-
-
-def assert_same(batch_counts, simple_counts) -> None:  # noqa: ANN001
-    assert set(batch_counts) == set(simple_counts) == set(METRICS)
-    for metric, simple in simple_counts.items():
-        ours = batch_counts[metric]
-        if isinstance(simple, BlancCounts):
-            pairs = [(ours.coreference, simple.coreference), (ours.non_coreference, simple.non_coreference)]
-        else:
-            pairs = [(ours, simple)]
-        for a, b in pairs:
-            assert a.recall_den == b.recall_den and a.precision_den == b.precision_den, metric
-            assert a.recall_num == pytest.approx(float(b.recall_num), abs=1e-9), metric
-            assert a.precision_num == pytest.approx(float(b.precision_num), abs=1e-9), metric
 
 
 def test_batch_equals_simple_path_on_random_documents() -> None:

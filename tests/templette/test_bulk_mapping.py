@@ -1,10 +1,12 @@
-"""Mapping and scoring on columns agrees with the plain algorithm on objects (issue 16, point 5).
+"""Mapping and scoring on columns agrees with the template sets' scorer (``_Scorer``, on objects).
 
-``pipeline.templette.bulk_mapping.score_fills`` applies the rules of ``_Scorer`` to two ``fills`` tables in
-bulk. On random template sets (the strategy of ``test_scoring_paths``: two instance types, pointers,
-text, set and pointer fills, several fills in a slot, optional slots and instances, unscored slots,
-fills of the wrong kind) its ``mapping`` and ``tallies`` tables equal those of the plain algorithm
-on the same tables, row for row; and it declines (``None``) where the plain algorithm must run.
+``pipeline.templette.bulk_mapping.score_fills`` is MapAndScore's one function: it applies the rules of
+``_Scorer`` to two ``fills`` tables in bulk where it can (``_score_in_bulk``) and runs ``_Scorer``
+elsewhere. On random template sets (the strategy of ``test_scoring_paths``: two instance types,
+pointers, text, set and pointer fills, several fills in a slot, optional slots and instances,
+unscored slots, fills of the wrong kind) the bulk path's ``mapping`` and ``tallies`` tables equal
+those of the scorer on the same tables, row for row; it declines (``None``) where the scorer must
+run; and ``score_fills`` gives the scorer's tables, or raises its error, under every option.
 """
 
 from __future__ import annotations
@@ -15,9 +17,11 @@ import pyarrow.compute as pc
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_scoring_paths import OPTIONS as ALL_OPTIONS
 from test_scoring_paths import template_set_pairs
 
-from pipeline.templette.bulk_mapping import applies, score_fills
+from pipeline.core.errors import InputError
+from pipeline.templette.bulk_mapping import _applies, _score_in_bulk, score_fills
 from pipeline.templette.model import (
     Extent,
     Instance,
@@ -41,8 +45,10 @@ OPTIONS = [
 ]
 
 
-def plain_tables(ref, hyp, options):
-    scoring = score_template_sets(template_set_from_table(ref), template_set_from_table(hyp), options)
+def plain_tables(ref, hyp, options, regions=None):
+    scoring = score_template_sets(
+        template_set_from_table(ref), template_set_from_table(hyp), options, regions=regions
+    )
     return scoring_to_tables(scoring)
 
 
@@ -57,12 +63,12 @@ def assert_same(got, expected) -> None:
 
 @settings(max_examples=400, deadline=None)
 @given(template_set_pairs(alternatives=3), st.sampled_from(OPTIONS))
-def test_columns_agree_with_the_plain_algorithm(sets: tuple[TemplateSet, TemplateSet], options) -> None:
+def test_columns_agree_with_the_scorer(sets: tuple[TemplateSet, TemplateSet], options) -> None:
     reference, hypothesis = sets
     if not reference.instances:
         return
     ref, hyp = template_set_to_table(reference), template_set_to_table(hypothesis)
-    got = score_fills(ref, hyp, options)
+    got = _score_in_bulk(ref, hyp, options)
     assert got is not None
     assert_same(got, plain_tables(ref, hyp, options))
 
@@ -111,7 +117,7 @@ def rare_pairs(draw: st.DrawFn) -> tuple[TemplateSet, TemplateSet]:
 def test_columns_agree_on_rarer_shapes(sets: tuple[TemplateSet, TemplateSet], case_sensitive: bool) -> None:
     options = ScoringOptions("content", case_sensitive=case_sensitive)
     ref, hyp = (template_set_to_table(s) for s in sets)
-    got = score_fills(ref, hyp, options)
+    got = _score_in_bulk(ref, hyp, options)
     assert got is not None
     assert_same(got, plain_tables(ref, hyp, options))
 
@@ -123,37 +129,57 @@ def _one(pointer: Pointer, *slots: Slot) -> Instance:
 TEXT = Slot("NAME", ((TextFill("cup", (Extent(0, 3),)),),))
 
 
-def test_the_plain_algorithm_is_left_what_the_columns_do_not_do() -> None:
+def test_the_scorer_is_left_what_the_columns_do_not_do() -> None:
     event, item = Pointer("EVENT", "D1", "1"), Pointer("ITEM", "D1", "1")
     ref = TemplateSet((_one(event, TEXT),), "ref.tpl")
     plain = template_set_to_table(ref)
-    assert score_fills(plain, plain, ScoringOptions()) is not None
-    # Reference alternatives are the columns' too; a hypothesis's are refused by the plain algorithm.
+    assert _score_in_bulk(plain, plain, ScoringOptions()) is not None
+    # Reference alternatives are the columns' too; a hypothesis's are refused by the scorer.
     two = Slot("NAME", ((TextFill("cup", (Extent(0, 3),)),), (TextFill("final", (Extent(4, 9),)),)))
     alternatives = template_set_to_table(TemplateSet((_one(event, two),)))
-    assert score_fills(alternatives, plain, ScoringOptions()) is not None
-    assert score_fills(plain, alternatives, ScoringOptions()) is None
-    # A pointer to no instance, a cycle of pointers between types: errors the plain algorithm reports.
+    assert _score_in_bulk(alternatives, plain, ScoringOptions()) is not None
+    assert _score_in_bulk(plain, alternatives, ScoringOptions()) is None
+    # A pointer to no instance, a cycle of pointers between types: errors the scorer reports.
     dangling = TemplateSet((_one(event, Slot("ITEM", ((PointerFill(item),),))),))
-    assert score_fills(template_set_to_table(dangling), plain, ScoringOptions()) is None
+    assert _score_in_bulk(template_set_to_table(dangling), plain, ScoringOptions()) is None
     cycle = TemplateSet(
         (
             _one(event, Slot("ITEM", ((PointerFill(item),),))),
             _one(item, Slot("EVENT", ((PointerFill(event),),))),
         )
     )
-    assert score_fills(template_set_to_table(cycle), plain, ScoringOptions()) is None
+    assert _score_in_bulk(template_set_to_table(cycle), plain, ScoringOptions()) is None
     # A compared text fill without extents.
     bare = TemplateSet((_one(event, Slot("NAME", ((TextFill("cup"),),))),))
-    assert score_fills(template_set_to_table(bare), plain, ScoringOptions("both")) is None
-    assert score_fills(template_set_to_table(bare), plain, ScoringOptions("content")) is not None
+    assert _score_in_bulk(template_set_to_table(bare), plain, ScoringOptions("both")) is None
+    assert _score_in_bulk(template_set_to_table(bare), plain, ScoringOptions("content")) is not None
     # MUC's options and regions.
-    assert not applies(ScoringOptions(thresholds={"EVENT": 0.5}))
-    assert not applies(ScoringOptions(implicit="scenario"))
-    assert not applies(ScoringOptions(noncommittal_alternatives=True))
-    assert not applies(ScoringOptions(noisy=True))
-    assert not applies(ScoringOptions(instance_sets="overlap"))
-    assert not applies(ScoringOptions(), regions=({}, {}))
+    assert not _applies(ScoringOptions(thresholds={"EVENT": 0.5}))
+    assert not _applies(ScoringOptions(implicit="scenario"))
+    assert not _applies(ScoringOptions(noncommittal_alternatives=True))
+    assert not _applies(ScoringOptions(noisy=True))
+    assert not _applies(ScoringOptions(instance_sets="overlap"))
+    # Whatever the path, the one function gives the scorer's tables or raises its error.
+    regions = ({"<EVENT-D1-1>": (0, 9)}, {"<EVENT-D1-1>": (10, 19)})  # apart: never mapped
+    got = score_fills(plain, plain, ScoringOptions(), regions=regions)
+    assert_same(got, plain_tables(plain, plain, ScoringOptions(), regions))
+    categories = got[1].column(C.category).to_pylist()
+    assert "COR" not in categories and categories.count("MIS") == categories.count("SPU") > 0
+    with pytest.raises(InputError, match="ITEM-D1-1"):
+        score_fills(template_set_to_table(dangling), plain, ScoringOptions())
+    with pytest.raises(InputError, match="more than one alternative|alternative"):
+        score_fills(plain, alternatives, ScoringOptions())
+
+
+@settings(max_examples=150, deadline=None)
+@given(template_set_pairs(), st.sampled_from(ALL_OPTIONS))
+def test_score_fills_gives_the_scorers_tables(sets: tuple[TemplateSet, TemplateSet], options) -> None:
+    # Every option, the MUC scorer's too: the one function's tables are the scorer's, whichever path.
+    reference, hypothesis = sets
+    if not reference.instances:
+        return
+    ref, hyp = template_set_to_table(reference), template_set_to_table(hypothesis)
+    assert_same(score_fills(ref, hyp, options), plain_tables(ref, hyp, options))
 
 
 SAMPLE = Path(__file__).resolve().parents[2] / "data" / "hub4-sports"
@@ -167,6 +193,6 @@ def test_the_seeds_sample_is_scored_on_columns(hypothesis: str, compare: str) ->
     hyp = template_set_to_table(read_template_set(SAMPLE / hypothesis))
     assert pc.max(ref.column(C.alternative)).as_py() > 0
     options = ScoringOptions(compare)
-    got = score_fills(ref, hyp, options)
+    got = _score_in_bulk(ref, hyp, options)
     assert got is not None
     assert_same(got, plain_tables(ref, hyp, options))

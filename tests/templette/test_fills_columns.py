@@ -1,14 +1,14 @@
 """Template files read into the ``fills`` columns agree with the parser, and so do the checks on them
 (issue 16, point 5).
 
-:func:`fills_table_of_text` reads the lines of common kinds with Arrow's string kernels and parses
+:func:`_fills_table_of_text` reads the lines of common kinds with Arrow's string kernels and parses
 the instance blocks holding any other line with the parser; the parser (:func:`parse_template_set`,
 then :func:`template_set_to_table`) is the specification. On random files made of common lines and of
 every other kind of line (alternatives, optional marks, set fills, minimal strings, bad pointers,
 reversed extents, duplicate instances and slots, fills before any slot, whitespace Arrow's regular
 expressions do not know), whenever the column reader answers, its table is the parser's, metadata
 included; where the parser raises, it does not answer. It answers for the benchmark's layout and for
-every sample file. :func:`checks_hold` says the checks pass exactly where IngestTemplates' checks on
+every sample file. :func:`_checks_hold` says the checks pass exactly where IngestTemplates' checks on
 the template set pass.
 """
 
@@ -30,9 +30,9 @@ from pipeline.templette.checks import (
 )
 from pipeline.templette.columns import (
     ODD_SPACES,
-    checks_hold,
-    fills_by_parser,
-    fills_table_of_text,
+    _checks_hold,
+    _fills_by_parser,
+    _fills_table_of_text,
     read_fills,
 )
 from pipeline.templette.tables import corpus_to_table, template_set_to_table
@@ -101,7 +101,7 @@ BLANKS = ["", "   ", "\t", "\r", "\x0b", "\u3000", "\f"]
 LINES = HEADERS + SLOT_LINES + CONTINUATIONS + BLANKS
 # Files mostly of common lines (the reader answers for about a third of them), now and then another.
 COMMON = [
-    line for line in LINES if fills_table_of_text("<E-D-1> :=\n X: <E-D-1>\n" + line, "r.tpl") is not None
+    line for line in LINES if _fills_table_of_text("<E-D-1> :=\n X: <E-D-1>\n" + line, "r.tpl") is not None
 ]
 WEIGHTED = COMMON * 12 + LINES
 
@@ -116,7 +116,7 @@ def expected_table(text: str):
 
 def assert_agrees(text: str) -> bool:
     """The column reader's table is the parser's whenever it answers; whether it answered."""
-    got = fills_table_of_text(text, "r.tpl")
+    got = _fills_table_of_text(text, "r.tpl")
     if got is None:
         return False
     expected = expected_table(text)
@@ -149,7 +149,7 @@ GOOD = "\n".join(
 
 def test_a_file_of_common_lines_is_read_into_columns_as_the_parser_reads_it() -> None:
     assert assert_agrees(GOOD)
-    table = fills_table_of_text(GOOD, "r.tpl")
+    table = _fills_table_of_text(GOOD, "r.tpl")
     assert table is not None
     # By hand: 3 fills, 3 fills, one row for the slotless <EVENT-D1-2> (row 6), 2 fills; <EVENT-D1-1>
     # is optional (its OBJ_STATUS reads " optional ").
@@ -250,7 +250,7 @@ BLOCKS = [
 
 def test_a_block_with_another_line_is_parsed_and_kept_in_file_order() -> None:
     assert assert_agrees("\n".join(BLOCKS))
-    table = fills_table_of_text("\n".join(BLOCKS), "r.tpl")
+    table = _fills_table_of_text("\n".join(BLOCKS), "r.tpl")
     assert table is not None
     # By hand: WINNER; LOSER's two alternatives and TYPE (parsed); the pointer fill.
     assert table.column("line").to_pylist() == [2, 4, 5, 6, 8]
@@ -274,7 +274,7 @@ def test_the_seeds_alternative_lines_are_read_into_columns() -> None:
         ]
     )
     assert assert_agrees(text)
-    table = fills_table_of_text(text, "r.tpl")
+    table = _fills_table_of_text(text, "r.tpl")
     assert table.column("alternative").to_pylist() == [0, 1, 1, 2, 0, 1]
     assert table.column("fill_index").to_pylist() == [0, 0, 1, 0, 0, 0]
 
@@ -289,7 +289,7 @@ def test_the_seeds_alternative_lines_are_read_into_columns() -> None:
 )
 def test_a_file_with_a_bad_block_is_left_to_the_parser(change: tuple[str, str]) -> None:
     text = "\n".join(BLOCKS).replace(*change)
-    assert fills_table_of_text(text, "r.tpl") is None
+    assert _fills_table_of_text(text, "r.tpl") is None
     assert expected_table(text) is None
 
 
@@ -358,10 +358,10 @@ def test_the_column_checks_pass_only_where_the_template_set_checks_do(
     lines: list[str], role: str, with_corpus: bool, unsegmented: bool
 ) -> None:
     text = "\n".join(lines)
-    table = fills_table_of_text(text, "r.tpl")
+    table = _fills_table_of_text(text, "r.tpl")
     if table is None:
         return
-    holds = checks_hold(table, role, DOCUMENTS if with_corpus else None, unsegmented)
+    holds = _checks_hold(table, role, DOCUMENTS if with_corpus else None, unsegmented)
     passes = old_checks_pass(text, role, with_corpus, unsegmented)
     assert not holds or passes
     # The column checks are exact on these files: they say "pass" wherever the checks pass.
@@ -372,13 +372,13 @@ def test_the_checks_hold_on_a_good_file() -> None:
     text = "\n".join(
         ["<EVENT-D1-1> :=", "    EVENT: <EVENT-D2-1>", '    WINNER: "x" ##0#5#', "<EVENT-D2-1> :="]
     )
-    table = fills_table_of_text(text, "r.tpl")
+    table = _fills_table_of_text(text, "r.tpl")
     assert table is not None
-    assert checks_hold(table, "reference", DOCUMENTS, False)
-    assert checks_hold(table, "hypothesis", None, False)
+    assert _checks_hold(table, "reference", DOCUMENTS, False)
+    assert _checks_hold(table, "hypothesis", None, False)
     # A pointer to no instance of the set: check_pointers raises, so the columns do not say "pass".
-    dangling = fills_table_of_text(text.replace("EVENT: <EVENT-D2-1>", "EVENT: <EVENT-D2-2>"), "r.tpl")
-    assert dangling is not None and not checks_hold(dangling, "reference", None, False)
+    dangling = _fills_table_of_text(text.replace("EVENT: <EVENT-D2-1>", "EVENT: <EVENT-D2-2>"), "r.tpl")
+    assert dangling is not None and not _checks_hold(dangling, "reference", None, False)
 
 
 # --- IngestTemplates' outcome on mutated sample files --------------------------------------------------
@@ -386,7 +386,7 @@ def test_the_checks_hold_on_a_good_file() -> None:
 
 def ingest_by_parser(text: str, role: str, documents, unsegmented: bool):
     """What IngestTemplates did before the column path: parse, check, convert."""
-    return fills_by_parser(text, "m.tpl", role, documents, unsegmented)
+    return _fills_by_parser(text, "m.tpl", role, documents, unsegmented)
 
 
 def outcome(function, *args) -> object:
