@@ -15,6 +15,7 @@ import numpy as np
 
 from pipeline.core.lazy import pd
 from pipeline.mat.measures import ALL, MEASURE_COLUMNS, report_columns
+from schemas import MAT_DETAILS
 
 TITLES = {
     "tag": "By tag",
@@ -30,18 +31,7 @@ UNIT_HEADERS = {
     "pseudo_token": "test pseudo-toks",
     "character": "test chars",
 }
-DETAIL_COLUMNS = (
-    "file",
-    "type",
-    "reflabel",
-    "refstart",
-    "refend",
-    "hyplabel",
-    "hypstart",
-    "hypend",
-    "refcontent",
-    "hypcontent",
-)
+DETAIL_COLUMNS = tuple(MAT_DETAILS.names)
 NULL_LABEL = "null"
 
 
