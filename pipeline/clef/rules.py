@@ -1,7 +1,8 @@
 """Matching predictions to gold mentions in every mode, and the per-report counts (seed 004, Task 1, 2).
 
-:func:`match_mentions` gives every gold mention and every prediction its status in each mode, the
-auditable artifact the statistics, the eval.pl report and the Workbench are all computed from:
+:func:`match_columns` gives every gold mention and every prediction its status in each mode
+(``pipeline.clef.tables.matches_table`` lays them out as the auditable artifact the statistics, the
+eval.pl report and the Workbench are all computed from):
 
 - **exact**: a mention of the other side in the same report has exactly the same offsets (all pieces);
   offsets are unique per report and side (the reader keeps the last of two), so this pairs one to one;
@@ -23,8 +24,7 @@ auditable artifact the statistics, the eval.pl report and the Workbench are all 
 
 Overlapping pieces are found with ``pipeline.core.spans`` (a sort and sweep per report, never all
 pairs within a report); exact matches with a join on (report, offsets). Everything is numpy and Arrow
-(``match_columns``, ``report_counts``: what ``iescore clef`` runs, without pandas); ``match_mentions``
-and ``tally_mentions`` lay the same columns out as the stages' frames and tables.
+(no pandas); ``tally_mentions`` counts the statistics of the matches table.
 """
 
 from __future__ import annotations
@@ -148,29 +148,6 @@ def match_columns(gold: Mentions, system: Mentions) -> MatchColumns:
         report_gold=report_g,
         report_system=report_s,
     )
-
-
-def report_counts(columns: MatchColumns) -> ReportCounts:
-    """The counts of every statistic per report (what ``iescore clef`` prints and sums), from
-    :func:`match_columns`, counted as :func:`tally_mentions` counts them."""
-    n_reports = len(columns.reports)
-    values = np.zeros((n_reports, len(CLEF_STATISTICS)), dtype=np.int64)
-    for is_gold, status, report in (
-        (True, columns.gold, columns.report_gold),
-        (False, columns.system, columns.report_system),
-    ):
-        flags = _statistic_flags(
-            np.full(len(report), is_gold),
-            status["exact"],
-            status["overlap"],
-            status["one_to_one"] >= 0,
-            status["cui_match"],
-            status["nbest_match"],
-        )
-        for k, name in enumerate(CLEF_STATISTICS):
-            if flags[name].any():
-                values[:, k] += np.bincount(report[flags[name]], minlength=n_reports)
-    return ReportCounts(columns.reports.to_pylist(), values)
 
 
 def tally_mentions(matches: Any, by_cui: bool = True) -> pa.Table:
