@@ -307,19 +307,15 @@ def test_stage_options_and_metadata() -> None:
     fills = template_set_to_table(one_fill_set(TextFill("the Times, London", (Extent(0, 17),))))
     fills = fills.replace_schema_metadata({**fills.schema.metadata, b"extent_unit": b"character"})
     spec = stage_spec("RemoveNonEvaluated", {"premodifiers": [], "punctuation": ""}, {})
-    task = RemoveNonEvaluated(
-        "0" * 64, spec, "", lambda role, name, columns: fills if role == "fills" else None
-    )
+    def inputs(role: str, name: str | None, columns: list[str] | None) -> pa.Table | None:
+        return fills if role == "fills" else None
+
+    task = RemoveNonEvaluated("0" * 64, spec, "", inputs)
     table = task.produce()["fills"]
     assert table.schema.metadata[b"extent_unit"] == b"character"
     assert only_fill(template_set_from_table(table)).content == "the Times, London"
 
-    default = RemoveNonEvaluated(
-        "1" * 64,
-        stage_spec("RemoveNonEvaluated", {}, {}),
-        "",
-        inputs,
-    )
+    default = RemoveNonEvaluated("1" * 64, stage_spec("RemoveNonEvaluated", {}, {}), "", inputs)
     result = only_fill(template_set_from_table(default.produce()["fills"]))
     # "the " (4) removed, comma whited: [0, 17) -> [4, 17).
     assert (result.content, result.extents) == ("Times  London", (Extent(4, 17),))
