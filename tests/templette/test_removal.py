@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
@@ -307,6 +308,7 @@ def test_stage_options_and_metadata() -> None:
     fills = template_set_to_table(one_fill_set(TextFill("the Times, London", (Extent(0, 17),))))
     fills = fills.replace_schema_metadata({**fills.schema.metadata, b"extent_unit": b"character"})
     spec = stage_spec("RemoveNonEvaluated", {"premodifiers": [], "punctuation": ""}, {})
+
     def inputs(role: str, name: str | None, columns: list[str] | None) -> pa.Table | None:
         return fills if role == "fills" else None
 
