@@ -687,6 +687,30 @@ MAT_SCORES = _schema(
     _field("fmeasure", pa.float64(), "2PR / (P + R); 0 when P + R is 0", False),
 )
 
+MAT_DETAILS = _schema(
+    "mat_details",
+    "MATScore's details sheet (--details): one row per pair or unpaired content annotation, with the text "
+    "each side's span covers.",
+    _field("file", pa.string(), "document key (the hypothesis basename)", False),
+    _field("type", pa.string(), "match, missing, spurious, or the clash's kind (as MAT_PAIRS.type)", False),
+    _field("reflabel", pa.string(), "the reference annotation's label (null when missing)"),
+    _field("refstart", pa.int64(), "its start (null when none)"),
+    _field("refend", pa.int64(), "its end, half-open (null when none)"),
+    _field("hyplabel", pa.string(), "the hypothesis annotation's label (null when none)"),
+    _field("hypstart", pa.int64(), "its start (null when none)"),
+    _field("hypend", pa.int64(), "its end, half-open (null when none)"),
+    _field("refcontent", pa.string(), "the signal's text under the reference span, escaped"),
+    _field("hypcontent", pa.string(), "the signal's text under the hypothesis span, escaped"),
+)
+
+MAT_CONFUSABILITY = _schema(
+    "mat_confusability",
+    "MATScore's confusability rows (confusability.csv): per file, then the corpus (<all>), one row per "
+    "reference label; after these two columns, one count column per hypothesis label and null (missing).",
+    _field("file", pa.string(), "document key, or <all> for the corpus", False),
+    _field("reference", pa.string(), "the row's reference label ('null': spurious spans)", False),
+)
+
 _FAMILY_SIGNIFICANCE_DOCS = {
     "measure": "the campaign's ranking measure (the family's headline, or the one its [options] choose)",
     "paired_bootstrap_p": "two-sided p-value of the paired bootstrap over the family's units",
@@ -803,6 +827,8 @@ SCHEMAS = {
         MAT_PAIRS,
         MAT_COUNTS,
         MAT_SCORES,
+        MAT_DETAILS,
+        MAT_CONFUSABILITY,
         CLEF_MENTIONS,
         CLEF_MATCHES,
         CLEF_SCORES,

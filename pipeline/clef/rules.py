@@ -1,7 +1,8 @@
 """Matching predictions to gold mentions in every mode, and the per-report counts (seed 004, Task 1, 2).
 
-:func:`match_mentions` gives every gold mention and every prediction its status in each mode, the
-auditable artifact the statistics, the eval.pl report and the Workbench are all computed from:
+:func:`match_columns` gives every gold mention and every prediction its status in each mode
+(``pipeline.clef.tables.matches_table`` lays them out as the auditable artifact the statistics, the
+eval.pl report and the Workbench are all computed from):
 
 - **exact**: a mention of the other side in the same report has exactly the same offsets (all pieces);
   offsets are unique per report and side (the reader keeps the last of two), so this pairs one to one;
@@ -23,8 +24,7 @@ auditable artifact the statistics, the eval.pl report and the Workbench are all 
 
 Overlapping pieces are found with ``pipeline.core.spans`` (a sort and sweep per report, never all
 pairs within a report); exact matches with a join on (report, offsets). Everything is numpy and Arrow
-(``match_columns``, ``report_counts``: what ``iescore clef`` runs, without pandas); ``match_mentions``
-and ``tally_mentions`` lay the same columns out as the stages' frames and tables.
+(no pandas); ``tally_mentions`` counts the statistics of the matches table.
 """
 
 from __future__ import annotations
@@ -150,56 +150,6 @@ def match_columns(gold: Mentions, system: Mentions) -> MatchColumns:
     )
 
 
-def match_mentions(gold: Mentions, system: Mentions, columns: MatchColumns | None = None) -> Any:
-    """Every gold mention, then every prediction, with its status in each mode, as a pandas frame.
-
-    Columns as ``MATCH_COLUMNS``: the reader's, then ``exact`` / ``partner`` (the exact partner's
-    ``mention`` on the other side, -1 when none) / ``partner_cui`` / ``cui_match`` / ``nbest_match``,
-    ``overlap`` / ``overlap_cui``, and ``one_to_one`` (the partner's ``mention``, -1) with
-    ``one_to_one_chars`` (characters shared with it, 0 when unpaired). ``columns``: what
-    :func:`match_columns` gave for these mentions (computed when not given).
-    """
-    import pandas as pd
-
-    columns = columns if columns is not None else match_columns(gold, system)
-    g, s = gold.frame, system.frame
-    rows = []
-    for frame, side, status, other in (
-        (g, "gold", columns.gold, s),
-        (s, "system", columns.system, g),
-    ):
-        part = frame.copy()
-        part.insert(0, "side", side)
-        for name in STATUS_COLUMNS:
-            part[name] = status[name]
-        part["partner_cui"] = other["cui"].array.take(status["partner"], allow_fill=True)
-        rows.append(part)
-    return pd.concat(rows, ignore_index=True)[list(MATCH_COLUMNS)]
-
-
-def report_counts(columns: MatchColumns) -> ReportCounts:
-    """The counts of every statistic per report (what ``iescore clef`` prints and sums), from
-    :func:`match_columns`, counted as :func:`tally_mentions` counts them."""
-    n_reports = len(columns.reports)
-    values = np.zeros((n_reports, len(CLEF_STATISTICS)), dtype=np.int64)
-    for is_gold, status, report in (
-        (True, columns.gold, columns.report_gold),
-        (False, columns.system, columns.report_system),
-    ):
-        flags = _statistic_flags(
-            np.full(len(report), is_gold),
-            status["exact"],
-            status["overlap"],
-            status["one_to_one"] >= 0,
-            status["cui_match"],
-            status["nbest_match"],
-        )
-        for k, name in enumerate(CLEF_STATISTICS):
-            if flags[name].any():
-                values[:, k] += np.bincount(report[flags[name]], minlength=n_reports)
-    return ReportCounts(columns.reports.to_pylist(), values)
-
-
 def tally_mentions(matches: Any, by_cui: bool = True) -> pa.Table:
     """Per (report, CUI) counts of every statistic of ``CLEF_STATISTICS``, the family's sufficient
     statistics, as a ``STATISTICS`` table: unit (the report), category (the CUI), statistic, value.
@@ -211,29 +161,32 @@ def tally_mentions(matches: Any, by_cui: bool = True) -> pa.Table:
     and ``correct`` pairs have one CUI), false negatives and ``nbest_correct`` on gold mentions and go
     to the gold's (top) CUI. So the categories partition each report's counts. ``by_cui=False``: one
     row per report and statistic, category null (what ``iescore clef`` needs: the totals and per-report
-    counts, without the heat map's millions of rows on a large corpus). ``matches``: the frame of
-    :func:`match_mentions`.
+    counts, without the heat map's millions of rows on a large corpus). ``matches``: a ``CLEF_MATCHES``
+    table (``pipeline.clef.tables.matches_table``).
     """
-    import pandas as pd
 
+    def flags(name: str) -> np.ndarray:
+        return to_numpy(matches.column(name).combine_chunks())
+
+    side = matches.column("side").combine_chunks()
     counts = _statistic_flags(
-        matches["side"].to_numpy() == "gold",
-        matches["exact"].to_numpy(),
-        matches["overlap"].to_numpy(),
-        matches["one_to_one"].to_numpy() >= 0,
-        matches["cui_match"].to_numpy(),
-        matches["nbest_match"].to_numpy(),
+        to_numpy(pc.equal(side, "gold")),
+        flags("exact"),
+        flags("overlap"),
+        flags("one_to_one") >= 0,
+        flags("cui_match"),
+        flags("nbest_match"),
     )
-    report_code, reports = pd.factorize(matches["report"], sort=True)
+    report_code, reports = _sorted_codes(matches.column("report"))
     if by_cui:
-        cui_code, cuis = pd.factorize(matches["cui"], sort=True)
+        cui_code, cuis = _sorted_codes(matches.column("cui"))
     else:
-        cui_code, cuis = np.zeros(len(matches), dtype=np.int64), []
-    group, first = np.unique(report_code * max(len(cuis), 1) + cui_code, return_inverse=True)
+        cui_code, cuis = np.zeros(matches.num_rows, dtype=np.int64), pa.array([""])
+    width = max(len(cuis), 1) if by_cui else 1
+    group, first = np.unique(report_code * width + cui_code, return_inverse=True)
     sums = np.stack(
         [np.bincount(first, weights=counts[name], minlength=len(group)) for name in CLEF_STATISTICS], axis=1
     )
-    width = max(len(cuis), 1)
     row, statistic = np.nonzero(sums)  # row-major: by report, then CUI (both sorted), then statistic
     unit, category, values = group[row] // width, group[row] % width, sums[row, statistic]
     # A report whose counts are all 0 still has a row: its strict_tp of 0, category null (a report
@@ -246,16 +199,15 @@ def tally_mentions(matches: Any, by_cui: bool = True) -> pa.Table:
     statistic = np.concatenate([np.zeros(len(missing), dtype=np.int64), statistic])
     values = np.concatenate([np.zeros(len(missing)), values])
 
-    def labels(index: np.ndarray, names: object, mask: np.ndarray | None = None) -> pa.Array:
-        dictionary = pa.array(np.asarray(names, dtype=object), pa.string())
+    def labels(index: np.ndarray, dictionary: pa.Array, mask: np.ndarray | None = None) -> pa.Array:
         indices = pa.array(index.astype(np.int32), mask=mask)
-        return pa.DictionaryArray.from_arrays(indices, dictionary).cast(pa.string())
+        return pa.DictionaryArray.from_arrays(indices, dictionary.cast(pa.string())).cast(pa.string())
 
     return pa.Table.from_arrays(
         [
             labels(unit, reports),
-            labels(category, cuis if len(cuis) else [""], null),
-            labels(statistic, CLEF_STATISTICS),
+            labels(category, cuis, null),
+            labels(statistic, strings(list(CLEF_STATISTICS))),
             pa.array(values, pa.float64()),
         ],
         schema=STATISTICS,
@@ -288,6 +240,15 @@ def by_report(statistics: pa.Table) -> ReportCounts:
 
 
 # ------------------------------------------------------------------------------------------- helpers
+
+
+def _sorted_codes(column: pa.ChunkedArray) -> tuple[np.ndarray, pa.Array]:
+    """Each value's code among the column's distinct values sorted (code point order), and those values."""
+    encoded = pc.dictionary_encode(column.combine_chunks())
+    order = to_numpy(pc.array_sort_indices(encoded.dictionary)).astype(np.int64)
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    return rank[to_numpy(encoded.indices).astype(np.int64)], encoded.dictionary.take(to_arrow(order))
 
 
 def _statistic_flags(

@@ -1,26 +1,25 @@
 """Mentions and matches to and from their Arrow tables (schemas ``CLEF_MENTIONS``, ``CLEF_MATCHES``).
 
-pandas is imported only where a frame is made (the command reads and matches without it). A mention's
-pieces travel as one list column of ``{start, end}`` structs; in memory they are the flat
-``pieces`` frame of :class:`pipeline.clef.reader.Mentions` (one row per piece, grouped by mention in
-mention order), so the conversion is offsets arithmetic, not a loop.
+Arrow and numpy only (no pandas). A mention's pieces travel as one list column of ``{start, end}``
+structs; in memory they are the flat piece arrays of :class:`pipeline.clef.reader.Mentions` (one entry
+per piece, grouped by mention in mention order), so the conversion is offsets arithmetic, not a loop.
 """
 
 from __future__ import annotations
-
-from typing import Any
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipeline.clef.reader import Mentions
+from pipeline.clef.rules import MatchColumns
 from schemas import CLEF_MATCHES, CLEF_MENTIONS, EXTENT
 
 
 def mentions_table(mentions: Mentions) -> pa.Table:
-    """One side's mentions as a ``CLEF_MENTIONS`` table."""
-    return _with_pieces(mentions.frame, mentions.pieces, CLEF_MENTIONS)
+    """One side's mentions as a ``CLEF_MENTIONS`` table (Arrow only: no frame is made)."""
+    columns = [_mention_column(mentions, field) for field in CLEF_MENTIONS]
+    return pa.Table.from_arrays(columns, schema=CLEF_MENTIONS)
 
 
 def mentions_from_table(table: pa.Table, side: str) -> Mentions:
@@ -38,29 +37,47 @@ def mentions_from_table(table: pa.Table, side: str) -> Mentions:
     )
 
 
-def matches_table(matches: Any, gold: Mentions, system: Mentions) -> pa.Table:
-    """The match frame of ``pipeline.clef.rules.match_mentions`` (pandas) as a ``CLEF_MATCHES`` table."""
-    import pandas as pd
+def matches_table(gold: Mentions, system: Mentions, columns: MatchColumns) -> pa.Table:
+    """Every gold mention, then every prediction, with its status in each mode (``columns``, from
+    ``pipeline.clef.rules.match_columns``), as a ``CLEF_MATCHES`` table: the reader's columns, then
+    ``exact`` / ``partner`` (the exact partner's ``mention`` on the other side, -1 when none) /
+    ``partner_cui`` (null when none) / ``cui_match`` / ``nbest_match``, ``overlap`` / ``overlap_cui``,
+    ``one_to_one`` (-1) with ``one_to_one_chars`` (0 when unpaired), and the pieces."""
+    parts = []
+    for side, mentions, status, other in (
+        ("gold", gold, columns.gold, system),
+        ("system", system, columns.system, gold),
+    ):
+        partner = status["partner"]
+        extra = {
+            "side": pa.DictionaryArray.from_arrays(
+                pa.array(np.zeros(len(mentions), dtype=np.int32)), pa.array([side])
+            ),
+            "partner_cui": other.column("cui").take(pa.array(partner, mask=partner < 0)),
+            **{name: pa.array(values) for name, values in status.items()},
+        }
+        parts.append(
+            pa.Table.from_arrays(
+                [
+                    extra[field.name].cast(field.type)
+                    if field.name in extra
+                    else _mention_column(mentions, field)
+                    for field in CLEF_MATCHES
+                ],
+                schema=CLEF_MATCHES,
+            )
+        )
+    return pa.concat_tables(parts).combine_chunks()
 
-    offset = len(gold.frame)
-    pieces = pd.concat(
-        [gold.pieces, system.pieces.assign(mention=system.pieces["mention"].to_numpy() + offset)],
-        ignore_index=True,
-    )
-    return _with_pieces(matches, pieces, CLEF_MATCHES)
 
-
-def _with_pieces(frame: Any, pieces: Any, schema: pa.Schema) -> pa.Table:
-    counts = frame["n_pieces"].to_numpy(dtype=np.int64)
-    offsets = np.concatenate([[0], np.cumsum(counts)]).astype(np.int32)
-    structs = pa.StructArray.from_arrays(
-        [pa.array(pieces["start"].to_numpy(np.int64)), pa.array(pieces["end"].to_numpy(np.int64))],
-        fields=list(EXTENT),
-    )
-    columns = {}
-    for field in schema:
-        if field.name == "pieces":
-            columns[field.name] = pa.ListArray.from_arrays(pa.array(offsets), structs, type=field.type)
-        else:
-            columns[field.name] = pa.Array.from_pandas(frame[field.name], type=field.type)
-    return pa.Table.from_pydict(columns, schema=schema)
+def _mention_column(mentions: Mentions, field: pa.Field) -> pa.Array:
+    """A column of ``CLEF_MENTIONS`` made from ``mentions``: the pieces as a list of extents."""
+    if field.name == "pieces":
+        offsets = np.concatenate([[0], np.cumsum(mentions.ints("n_pieces"))]).astype(np.int32)
+        structs = pa.StructArray.from_arrays(
+            [pa.array(mentions.piece_start.astype(np.int64)), pa.array(mentions.piece_end.astype(np.int64))],
+            fields=list(EXTENT),
+        )
+        return pa.ListArray.from_arrays(pa.array(offsets), structs, type=field.type)
+    column = mentions.key if field.name == "key" else mentions.column(field.name)
+    return column.cast(field.type)

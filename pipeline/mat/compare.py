@@ -16,6 +16,7 @@ from pipeline.core.lazy import pd
 from pipeline.mat.files import FilePair
 from pipeline.mat.labels import LabelRules, annotation_frame
 from pipeline.mat.readers import read_document
+from schemas import C
 
 DOCUMENT_COLUMNS = ("file", "side", "source", "signal", "signal_sha256")
 
@@ -37,17 +38,17 @@ def ingest(
         documents[pair.key] = read_document(path, file_type, encoding, overlay, rules.known_labels())
     table = pd.DataFrame(
         {
-            "file": list(documents),
-            "side": side,
-            "source": [str(documents[k].source) for k in documents],
-            "signal": [documents[k].signal for k in documents],
+            C.file: list(documents),
+            C.side: side,
+            C.source: [str(documents[k].source) for k in documents],
+            C.signal: [documents[k].signal for k in documents],
             "signal_sha256": [
                 hashlib.sha256(documents[k].signal.encode("utf-8")).hexdigest() for k in documents
             ],
         },
         columns=list(DOCUMENT_COLUMNS),
     )
-    return table.sort_values("file", kind="stable").reset_index(drop=True), annotation_frame(
+    return table.sort_values(C.file, kind="stable").reset_index(drop=True), annotation_frame(
         documents, side, rules
     )
 
@@ -55,15 +56,15 @@ def ingest(
 def check_signals(ref_documents: pd.DataFrame, hyp_documents: pd.DataFrame) -> None:
     """Every document's reference and hypothesis signals must be equal; else InputError naming the
     hypothesis file, the line and column and the first differing character."""
-    ref = ref_documents.set_index("file")
+    ref = ref_documents.set_index(C.file)
     # Equal digests are equal signals: only the documents that differ (or lack a reference) are looked at.
-    ref_digest = hyp_documents["file"].map(ref["signal_sha256"])
+    ref_digest = hyp_documents[C.file].map(ref["signal_sha256"])
     differing = hyp_documents[(ref_digest != hyp_documents["signal_sha256"]).to_numpy()]
     for row in differing.itertuples(index=False):
         if row.file not in ref.index:
             raise InputError(row.source, 0, "no reference document for this hypothesis")
         other = ref.loc[row.file]
-        a, b = other["signal"], row.signal
+        a, b = other[C.signal], row.signal
         k = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
         line = b.count("\n", 0, k) + 1
         column = k - (b.rfind("\n", 0, k) + 1) + 1

@@ -24,6 +24,7 @@ import numpy as np
 from pipeline.core.lazy import pd
 from pipeline.mat.fixed import ACCURACY_COLUMNS, COUNT_COLUMNS, accuracy_columns
 from pipeline.mat.measures import rates
+from schemas import C
 
 #: MATScore's number of score sets, and the seed used when none is given.
 DEFAULT_RESAMPLES = 1000
@@ -72,14 +73,14 @@ def confidence_data(
     replaces the random draws, for tests. Returns one row per tag (sorted) and ``<all>`` last, indexed
     by tag, with the columns ``{measure}_{mean|variance|stddev}``.
     """
-    files = sorted(set(counts["file"]) if files is None else files)
-    tags = sorted(set(counts["tag"]))
-    file_index = pd.Index(files, dtype=object).get_indexer(counts["file"])
+    files = sorted(set(counts[C.file]) if files is None else files)
+    tags = sorted(set(counts[C.tag]))
+    file_index = pd.Index(files, dtype=object).get_indexer(counts[C.file])
     if (file_index < 0).any():
         raise ValueError(
             f"counts of file {counts['file'].iloc[int(np.argmax(file_index < 0))]!r} not resampled"
         )
-    tag_index = pd.Index(tags, dtype=object).get_indexer(counts["tag"])
+    tag_index = pd.Index(tags, dtype=object).get_indexer(counts[C.tag])
     if weights is None:
         weights = resample_weights(resamples, len(files), seed)
     weights = np.asarray(weights, dtype=np.float64)
@@ -91,17 +92,17 @@ def confidence_data(
     for position, name in enumerate(COUNT_COLUMNS):
         np.add.at(per_file[..., position], (file_index, tag_index), counts[name].to_numpy(np.float64))
     test_units = np.zeros(len(files))
-    test_units[file_index] = counts["test_units"].to_numpy(np.float64)
+    test_units[file_index] = counts[C.test_units].to_numpy(np.float64)
 
     by_tag = np.einsum("rf,ftk->rtk", weights, per_file)  # (resamples, tags, counts)
     every = np.concatenate([by_tag, by_tag.sum(axis=1, keepdims=True)], axis=1)
     sums = {name: every[..., position] for position, name in enumerate(COUNT_COLUMNS)}
-    sums["test_units"] = np.repeat((weights @ test_units)[:, None], every.shape[1], axis=1)
+    sums[C.test_units] = np.repeat((weights @ test_units)[:, None], every.shape[1], axis=1)
     values = dict(measures(sums))
     names = list(CONFIDENCE_MEASURES)
     if fixed_span:
         values.update(
-            accuracy_columns(sums["test_units"], sums["refclash"], sums["missing"], sums["spurious"])
+            accuracy_columns(sums[C.test_units], sums[C.refclash], sums[C.missing], sums[C.spurious])
         )
         names += ACCURACY_COLUMNS
     columns: dict[str, np.ndarray] = {}

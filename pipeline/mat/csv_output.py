@@ -27,6 +27,7 @@ import numpy as np
 
 from pipeline.core.lazy import pd
 from pipeline.mat.tables import headers
+from schemas import C
 
 #: File name of each table in the output directory (seed: bytag.csv, bytoken.csv, ...).
 CSV_FILES = {
@@ -106,7 +107,7 @@ def _ratio(numerator: str, denominator: str, separator: str) -> str:
 
 
 def _fmeasure(ref: dict[str, str], _units: str, separator: str) -> str:
-    p, r = ref["precision"], ref["recall"]
+    p, r = ref[C.precision], ref[C.recall]
     return "=" + _formula_if(f"{p}+{r}=0", "0", f"2*(({p}*{r})/({p}+{r}))", separator)
 
 
@@ -127,13 +128,13 @@ def _error_rate(accuracy: str) -> Callable[[dict[str, str], str, str], str]:
 
 
 _FORMULAS: dict[str, Callable[[dict[str, str], str, str], str]] = {
-    "refonly": lambda ref, _u, _s: f"={ref['refclash']}+{ref['missing']}",
-    "reftotal": lambda ref, _u, _s: f"={ref['refonly']}+{ref['match']}",
-    "hyponly": lambda ref, _u, _s: f"={ref['hypclash']}+{ref['spurious']}",
-    "hyptotal": lambda ref, _u, _s: f"={ref['hyponly']}+{ref['match']}",
-    "precision": lambda ref, _u, s: _ratio(ref["match"], ref["hyptotal"], s),
-    "recall": lambda ref, _u, s: _ratio(ref["match"], ref["reftotal"], s),
-    "fmeasure": _fmeasure,
+    C.refonly: lambda ref, _u, _s: f"={ref['refclash']}+{ref['missing']}",
+    C.reftotal: lambda ref, _u, _s: f"={ref['refonly']}+{ref['match']}",
+    C.hyponly: lambda ref, _u, _s: f"={ref['hypclash']}+{ref['spurious']}",
+    C.hyptotal: lambda ref, _u, _s: f"={ref['hyponly']}+{ref['match']}",
+    C.precision: lambda ref, _u, s: _ratio(ref[C.match], ref[C.hyptotal], s),
+    C.recall: lambda ref, _u, s: _ratio(ref[C.match], ref[C.reftotal], s),
+    C.fmeasure: _fmeasure,
     "tag_sensitive_accuracy": _accuracy("refclash", "missing", "spurious"),
     "tag_sensitive_error_rate": _error_rate("tag_sensitive_accuracy"),
     "tag_blind_accuracy": _accuracy("missing", "spurious"),

@@ -18,6 +18,7 @@ from pipeline.core.family import Family, statistics_table
 from pipeline.core.lazy import pd
 from pipeline.mat.measures import MEASURE_COLUMNS, rates
 from pipeline.mat.tally import COUNT_COLUMNS
+from schemas import C
 
 
 def _mat_measures(sums: np.ndarray, options: Mapping[str, Any]) -> np.ndarray:
@@ -40,10 +41,10 @@ MAT = Family(
 def mat_statistics(counts: pd.DataFrame) -> pa.Table:
     """The ``STATISTICS`` table of one system from its tag-table ``MAT_COUNTS`` rows: one row per
     (document, tag, count), zeros included so that every document is a unit resampled."""
-    rows = counts[counts["table"] == "tag"]
+    rows = counts[counts[C.table] == "tag"]
     n = len(rows)
-    units = np.repeat(rows["file"].to_numpy(object), len(COUNT_COLUMNS))
-    categories = np.repeat(rows["tag"].to_numpy(object), len(COUNT_COLUMNS))
+    units = np.repeat(rows[C.file].to_numpy(object), len(COUNT_COLUMNS))
+    categories = np.repeat(rows[C.tag].to_numpy(object), len(COUNT_COLUMNS))
     statistics = np.tile(np.asarray(COUNT_COLUMNS, dtype=object), n)
     values = rows[list(COUNT_COLUMNS)].to_numpy(np.float64).reshape(-1)
     return statistics_table(list(units), list(categories), list(statistics), values)

@@ -34,6 +34,7 @@ import pyarrow.compute as pc
 from pipeline.core.lazy import pd
 from pipeline.mat.measures import NO_TAG
 from pipeline.mat.tally import COUNT_COLUMNS, DETAIL_COLUMNS
+from schemas import C
 
 #: The fixed-span tables, in MATScore's order (by token, by pseudo-token, by character).
 FIXED_UNITS = ("token", "pseudo_token", "character")
@@ -88,19 +89,19 @@ def fixed_span_counts(
     lengths = np.fromiter((len(signals[name]) for name in files), dtype=np.int64, count=len(files))
     base = np.concatenate([[0], np.cumsum(lengths + 1)[:-1]]).astype(np.int64)
 
-    content = annotations[_equals(annotations["kind"], "content")]
+    content = annotations[_equals(annotations[C.kind], "content")]
     if labels is None:
-        labels = sorted(str(label) for label in _strings(content["label"]).unique().to_pylist())
-    content_file = _codes(files, content["file"], "annotation")
-    content_label = _indices(labels, content["label"])
+        labels = sorted(str(label) for label in _strings(content[C.label]).unique().to_pylist())
+    content_file = _codes(files, content[C.file], "annotation")
+    content_label = _indices(labels, content[C.label])
     if (content_label < 0).any():
         raise ValueError(
             f"content label {content['label'].iloc[int(np.argmax(content_label < 0))]!r} "
             f"is not among the labels {labels}"
         )
-    starts = content["start"].to_numpy(np.int64) + base[content_file]
-    ends = content["end"].to_numpy(np.int64) + base[content_file]
-    is_ref = _equals(content["side"], "ref")
+    starts = content[C.start].to_numpy(np.int64) + base[content_file]
+    ends = content[C.end].to_numpy(np.int64) + base[content_file]
+    is_ref = _equals(content[C.side], "ref")
 
     cuts, _ = _unique_counts(np.concatenate([base, base + lengths, starts, ends]))
     segment_start = cuts[:-1]
@@ -238,11 +239,11 @@ def _count_units(
     hypclash = _clash(key_segment, hyp_left, ref_left)
     weight = units[key_segment]
     return {
-        "match": (key_segment, key_label, match * weight),
-        "refclash": (key_segment, key_label, refclash * weight),
-        "missing": (key_segment, key_label, (ref_left - refclash) * weight),
-        "hypclash": (key_segment, key_label, hypclash * weight),
-        "spurious": (key_segment, key_label, (hyp_left - hypclash) * weight),
+        C.match: (key_segment, key_label, match * weight),
+        C.refclash: (key_segment, key_label, refclash * weight),
+        C.missing: (key_segment, key_label, (ref_left - refclash) * weight),
+        C.hypclash: (key_segment, key_label, hypclash * weight),
+        C.spurious: (key_segment, key_label, (hyp_left - hypclash) * weight),
     }
 
 
@@ -301,10 +302,10 @@ def _token_units(
 ) -> tuple[np.ndarray, np.ndarray]:
     """The hypothesis's token starts (global, sorted) and tokens per file, after checking that tokens
     can be the units."""
-    tokens = annotations[_equals(annotations["kind"], "token") & _equals(annotations["side"], "hyp")]
-    token_file = _codes(files, tokens["file"], "token annotation")
-    start = tokens["start"].to_numpy(np.int64) + base[token_file]
-    end = tokens["end"].to_numpy(np.int64) + base[token_file]
+    tokens = annotations[_equals(annotations[C.kind], "token") & _equals(annotations[C.side], "hyp")]
+    token_file = _codes(files, tokens[C.file], "token annotation")
+    start = tokens[C.start].to_numpy(np.int64) + base[token_file]
+    end = tokens[C.end].to_numpy(np.int64) + base[token_file]
     order = np.lexsort((end, start))
     start, end, token_file = start[order], end[order], token_file[order]
     per_file = np.bincount(token_file, minlength=len(files)).astype(np.int64)
@@ -359,14 +360,14 @@ def _counts_frame(
     n_files, n_labels = len(files), len(labels)
     frame = pd.DataFrame(
         {
-            "file": np.repeat(np.asarray(files, dtype=object), n_labels),
-            "table": unit,
-            "tag": np.tile(np.asarray(labels, dtype=object), n_files),
+            C.file: np.repeat(np.asarray(files, dtype=object), n_labels),
+            C.table: unit,
+            C.tag: np.tile(np.asarray(labels, dtype=object), n_files),
         }
     )
     for name in COUNT_COLUMNS:
         frame[name] = grid[name][:, :n_labels].reshape(-1).astype(np.int64)
     for name in DETAIL_COLUMNS:
         frame[name] = np.zeros(len(frame), dtype=np.int64)
-    frame["test_units"] = np.repeat(np.asarray(test_units, dtype=np.int64), n_labels)
+    frame[C.test_units] = np.repeat(np.asarray(test_units, dtype=np.int64), n_labels)
     return frame

@@ -42,6 +42,7 @@ import numpy as np
 from pipeline.core.errors import InputError
 from pipeline.core.lazy import pd
 from pipeline.mat.readers import Document
+from schemas import C
 
 DEFAULT_TOKEN_LABELS = ("lex",)
 ANNOTATION_COLUMNS = ("file", "side", "kind", "label", "start", "end", "attributes", "index", "source_label")
@@ -192,31 +193,31 @@ def annotation_frame(documents: Mapping[str, Document], side: str, rules: LabelR
         label[row] = _alias(source_label[row], attributes[row], rules.aliases)
     frame = pd.DataFrame(
         {
-            "file": np.repeat(np.array(sorted(documents), dtype=object), sizes),
-            "side": side,
-            "kind": kind,
-            "label": label,
-            "start": np.concatenate([d.starts for d in docs]) if docs else np.zeros(0, np.int64),
-            "end": np.concatenate([d.ends for d in docs]) if docs else np.zeros(0, np.int64),
-            "attributes": [
+            C.file: np.repeat(np.array(sorted(documents), dtype=object), sizes),
+            C.side: side,
+            C.kind: kind,
+            C.label: label,
+            C.start: np.concatenate([d.starts for d in docs]) if docs else np.zeros(0, np.int64),
+            C.end: np.concatenate([d.ends for d in docs]) if docs else np.zeros(0, np.int64),
+            C.attributes: [
                 json.dumps(a, sort_keys=True, ensure_ascii=False, default=str) if a else "{}"
                 for a in attributes
             ],
-            "index": np.concatenate([np.arange(n, dtype=np.int64) for n in sizes]) if docs else [],
-            "source_label": source_label,
+            C.index: np.concatenate([np.arange(n, dtype=np.int64) for n in sizes]) if docs else [],
+            C.source_label: source_label,
         },
         columns=list(ANNOTATION_COLUMNS),
     )
     frame = frame[kind != ""].reset_index(drop=True)
-    frame = frame.astype({"start": np.int64, "end": np.int64, "index": np.int64})
+    frame = frame.astype({C.start: np.int64, C.end: np.int64, C.index: np.int64})
     return apply_classes(frame, rules)
 
 
 def apply_classes(frame: pd.DataFrame, rules: LabelRules) -> pd.DataFrame:
     """Equivalence classes and ignored labels on a frame of annotations (content rows only)."""
     member_class = {member: name for name, members in rules.classes for member in members}
-    content = (frame["kind"] == "content").to_numpy()
-    before = frame["label"]
+    content = (frame[C.kind] == "content").to_numpy()
+    before = frame[C.label]
     after = before.map(member_class).fillna(before) if member_class else before
     dropped = content & (before.isin(rules.ignore) | after.isin(rules.ignore)).to_numpy()
     frame = frame.assign(label=np.where(content, after, before))

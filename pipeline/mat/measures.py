@@ -19,6 +19,7 @@ import numpy as np
 
 from pipeline.core.lazy import pd
 from pipeline.mat.tally import COUNT_COLUMNS, DETAIL_COLUMNS
+from schemas import C
 
 ALL = "<all>"
 #: A placeholder tag carrying the documents of a table without any tag (never reported).
@@ -48,18 +49,18 @@ SCORE_COLUMNS = (
 
 def rates(sums: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
     """Precision, recall and F of summed counts (arrays of any shape), MATScore's conventions."""
-    match = np.asarray(sums["match"], dtype=np.float64)
+    match = np.asarray(sums[C.match], dtype=np.float64)
     reftotal = (
-        match + np.asarray(sums["refclash"], dtype=np.float64) + np.asarray(sums["missing"], np.float64)
+        match + np.asarray(sums[C.refclash], dtype=np.float64) + np.asarray(sums[C.missing], np.float64)
     )
     hyptotal = (
-        match + np.asarray(sums["hypclash"], dtype=np.float64) + np.asarray(sums["spurious"], np.float64)
+        match + np.asarray(sums[C.hypclash], dtype=np.float64) + np.asarray(sums[C.spurious], np.float64)
     )
     precision = np.divide(match, hyptotal, out=np.ones_like(match), where=hyptotal > 0)
     recall = np.divide(match, reftotal, out=np.ones_like(match), where=reftotal > 0)
     total = precision + recall
     fmeasure = np.divide(2 * precision * recall, total, out=np.zeros_like(match), where=total > 0)
-    return {"precision": precision, "recall": recall, "fmeasure": fmeasure}
+    return {C.precision: precision, C.recall: recall, C.fmeasure: fmeasure}
 
 
 def score_table(
@@ -73,19 +74,19 @@ def score_table(
     so that a comparison with no content annotation at all still has its ``<all>`` rows (all zero
     counts, precision and recall 1.0, F 1.0).
     """
-    if test_units is not None and not (counts["table"] == "tag").any():
+    if test_units is not None and not (counts[C.table] == "tag").any():
         empty = pd.DataFrame(
             {
-                "file": list(test_units),
-                "table": "tag",
-                "tag": NO_TAG,
+                C.file: list(test_units),
+                C.table: "tag",
+                C.tag: NO_TAG,
                 **{c: 0 for c in (*COUNT_COLUMNS, *DETAIL_COLUMNS)},
-                "test_units": [int(v) for v in test_units.values()],
+                C.test_units: [int(v) for v in test_units.values()],
             }
         )
         counts = pd.concat([counts, empty], ignore_index=True) if len(counts) else empty
     frames = []
-    for table, rows in counts.groupby("table", sort=False):
+    for table, rows in counts.groupby(C.table, sort=False):
         frames.append(_one_table(str(table), rows, by_file))
     if not frames:
         return pd.DataFrame(columns=list(SCORE_COLUMNS))
@@ -94,29 +95,29 @@ def score_table(
 
 def _one_table(table: str, counts: pd.DataFrame, by_file: bool) -> pd.DataFrame:
     summed = [*COUNT_COLUMNS, *DETAIL_COLUMNS]
-    units = counts.groupby("file", sort=True)["test_units"].first()
+    units = counts.groupby(C.file, sort=True)[C.test_units].first()
     parts = []
     if by_file:
-        per_tag = counts.groupby(["file", "tag"], sort=True)[summed].sum().reset_index()
-        per_file = counts.groupby("file", sort=True)[summed].sum().reset_index().assign(tag=ALL)
+        per_tag = counts.groupby([C.file, C.tag], sort=True)[summed].sum().reset_index()
+        per_file = counts.groupby(C.file, sort=True)[summed].sum().reset_index().assign(tag=ALL)
         rows = pd.concat([per_tag, per_file], ignore_index=True)
-        rows["test_docs"] = 1
-        rows["test_units"] = rows["file"].map(units).astype(np.int64)
-        rows["_all"] = rows["tag"] == ALL
+        rows[C.test_docs] = 1
+        rows[C.test_units] = rows[C.file].map(units).astype(np.int64)
+        rows["_all"] = rows[C.tag] == ALL
         parts.append(rows.sort_values(["file", "_all", "tag"], kind="stable").drop(columns="_all"))
-    corpus_tag = counts.groupby("tag", sort=True)[summed].sum().reset_index()
+    corpus_tag = counts.groupby(C.tag, sort=True)[summed].sum().reset_index()
     corpus_all = counts[summed].sum().to_frame().T.assign(tag=ALL)
     corpus = pd.concat([corpus_tag, corpus_all], ignore_index=True).assign(file=ALL)
-    corpus["test_docs"] = len(units)
-    corpus["test_units"] = int(units.sum())
+    corpus[C.test_docs] = len(units)
+    corpus[C.test_units] = int(units.sum())
     parts.append(corpus)
     frame = pd.concat(parts, ignore_index=True)
-    frame = frame[frame["tag"] != NO_TAG]
-    frame["table"] = table
-    frame["refonly"] = frame["refclash"] + frame["missing"]
-    frame["reftotal"] = frame["refonly"] + frame["match"]
-    frame["hyponly"] = frame["hypclash"] + frame["spurious"]
-    frame["hyptotal"] = frame["hyponly"] + frame["match"]
+    frame = frame[frame[C.tag] != NO_TAG]
+    frame[C.table] = table
+    frame[C.refonly] = frame[C.refclash] + frame[C.missing]
+    frame[C.reftotal] = frame[C.refonly] + frame[C.match]
+    frame[C.hyponly] = frame[C.hypclash] + frame[C.spurious]
+    frame[C.hyptotal] = frame[C.hyponly] + frame[C.match]
     for name, values in rates({c: frame[c].to_numpy() for c in COUNT_COLUMNS}).items():
         frame[name] = values
     integer = [c for c in SCORE_COLUMNS if c not in ("file", "table", "tag", *MEASURE_COLUMNS)]

@@ -26,6 +26,7 @@ import numpy as np
 
 from pipeline.core.lazy import pd
 from pipeline.core.spans import overlap_chunks, overlap_pairs, pair_lengths
+from schemas import C
 
 LABEL_WEIGHT = 0.1
 SPAN_WEIGHT = 0.9
@@ -64,15 +65,15 @@ def pair_spans(annotations: pd.DataFrame) -> pd.DataFrame:
     ``schemas.MAT_PAIRS``): ``ref_index``/``hyp_index`` are the annotations' ``index`` (-1 for none),
     the absent side's label and offsets null. Rows sorted by file, chunk, position, then indices.
     """
-    content = annotations[annotations["kind"] == "content"]
+    content = annotations[annotations[C.kind] == "content"]
     # Files and labels as integer codes (shared by both sides): every comparison below is on integers.
-    file_code, file_names = pd.factorize(content["file"], sort=True)
-    label_code, label_names = pd.factorize(content["label"], sort=True)
-    is_ref = (content["side"] == "ref").to_numpy()
-    is_hyp = (content["side"] == "hyp").to_numpy()
-    starts_all = content["start"].to_numpy(np.int64)
-    ends_all = content["end"].to_numpy(np.int64)
-    index_all = content["index"].to_numpy(np.int64)
+    file_code, file_names = pd.factorize(content[C.file], sort=True)
+    label_code, label_names = pd.factorize(content[C.label], sort=True)
+    is_ref = (content[C.side] == "ref").to_numpy()
+    is_hyp = (content[C.side] == "hyp").to_numpy()
+    starts_all = content[C.start].to_numpy(np.int64)
+    ends_all = content[C.end].to_numpy(np.int64)
+    index_all = content[C.index].to_numpy(np.int64)
     r_file, h_file = file_code[is_ref], file_code[is_hyp]
     r_start, r_end, h_start, h_end = (
         starts_all[is_ref],
@@ -146,26 +147,26 @@ def pair_spans(annotations: pd.DataFrame) -> pd.DataFrame:
     r_start_at, h_start_at = pick(r_start, rows_r, has_r), pick(h_start, rows_h, has_h)
     frame = pd.DataFrame(
         {
-            "file": names(file_of, file_names),
-            "type": pd.Categorical.from_codes(kind, categories=list(PAIR_TYPES)),
-            "ref_index": pick(r_index, rows_r, has_r, -1),
-            "hyp_index": pick(h_index, rows_h, has_h, -1),
-            "reflabel": names(pick(r_label, rows_r, has_r, -1), label_names),
-            "refstart": nullable(r_start_at, has_r),
-            "refend": nullable(pick(r_end, rows_r, has_r), has_r),
-            "hyplabel": names(pick(h_label, rows_h, has_h, -1), label_names),
-            "hypstart": nullable(h_start_at, has_h),
-            "hypend": nullable(pick(h_end, rows_h, has_h), has_h),
-            "similarity": sim.astype(np.float64),
-            "chunk": np.where(has_r, pick(ref_chunk, rows_r, has_r), pick(hyp_chunk, rows_h, has_h)),
+            C.file: names(file_of, file_names),
+            C.type: pd.Categorical.from_codes(kind, categories=list(PAIR_TYPES)),
+            C.ref_index: pick(r_index, rows_r, has_r, -1),
+            C.hyp_index: pick(h_index, rows_h, has_h, -1),
+            C.reflabel: names(pick(r_label, rows_r, has_r, -1), label_names),
+            C.refstart: nullable(r_start_at, has_r),
+            C.refend: nullable(pick(r_end, rows_r, has_r), has_r),
+            C.hyplabel: names(pick(h_label, rows_h, has_h, -1), label_names),
+            C.hypstart: nullable(h_start_at, has_h),
+            C.hypend: nullable(pick(h_end, rows_h, has_h), has_h),
+            C.similarity: sim.astype(np.float64),
+            C.chunk: np.where(has_r, pick(ref_chunk, rows_r, has_r), pick(hyp_chunk, rows_h, has_h)),
         },
         columns=list(PAIR_COLUMNS),
     )
     position = np.where(has_r, r_start_at, h_start_at)
     # Order: chunk, position, ref index, hyp index. Chunks are numbered in (file, start) order, so
     # (chunk, position) is one int64 key unless offsets are huge; then the four keys are sorted as such.
-    chunk_of = frame["chunk"].to_numpy()
-    ref_at, hyp_at = frame["ref_index"].to_numpy(), frame["hyp_index"].to_numpy()
+    chunk_of = frame[C.chunk].to_numpy()
+    ref_at, hyp_at = frame[C.ref_index].to_numpy(), frame[C.hyp_index].to_numpy()
     span = int(position.max()) + 1 if len(position) else 1
     if len(position) and int(chunk_of.max()) < 2**62 // span:
         order = np.lexsort((hyp_at, ref_at, chunk_of * span + position))

@@ -15,33 +15,23 @@ import numpy as np
 
 from pipeline.core.lazy import pd
 from pipeline.mat.measures import ALL, MEASURE_COLUMNS, report_columns
+from schemas import MAT_DETAILS, C
 
 TITLES = {
-    "tag": "By tag",
+    C.tag: "By tag",
     "token": "By token",
     "pseudo_token": "By pseudo-token",
     "character": "By character",
 }
 #: MATScore's column headers for our column names.
-HEADERS = {"test_docs": "test docs", "test_units": "test toks"}
+HEADERS = {C.test_docs: "test docs", C.test_units: "test toks"}
 UNIT_HEADERS = {
-    "tag": "test toks",
+    C.tag: "test toks",
     "token": "test toks",
     "pseudo_token": "test pseudo-toks",
     "character": "test chars",
 }
-DETAIL_COLUMNS = (
-    "file",
-    "type",
-    "reflabel",
-    "refstart",
-    "refend",
-    "hyplabel",
-    "hypstart",
-    "hypend",
-    "refcontent",
-    "hypcontent",
-)
+DETAIL_COLUMNS = tuple(MAT_DETAILS.names)
 NULL_LABEL = "null"
 
 
@@ -49,7 +39,7 @@ def text_table(
     scores: pd.DataFrame, table: str, tag_span_details: bool = False, extra: Sequence[str] = ()
 ) -> str:
     """The corpus rows of one reported table as text (``extra``: further columns, e.g. accuracy)."""
-    rows = scores[(scores["table"] == table) & (scores["file"] == ALL)]
+    rows = scores[(scores[C.table] == table) & (scores[C.file] == ALL)]
     columns = [*report_columns(table, tag_span_details), *extra]
     headers = [UNIT_HEADERS[table] if c == "test_units" else HEADERS.get(c, c) for c in columns]
     cells = [[_cell(row[c], c) for c in columns] for _, row in rows.iterrows()]
@@ -67,9 +57,9 @@ def format_grid(headers: Sequence[str], cells: Sequence[Sequence[str]]) -> str:
 def details_frame(pairs: pd.DataFrame, signals: Mapping[str, str]) -> pd.DataFrame:
     """The details sheet (seed 002, "Details"): one row per pair or unpaired annotation, with the text
     each side's span covers (``refcontent``, ``hypcontent``; empty where there is no annotation)."""
-    frame = pairs[["file", "type", "reflabel", "refstart", "refend", "hyplabel", "hypstart", "hypend"]].copy()
-    frame["refcontent"] = _contents(pairs["file"], pairs["refstart"], pairs["refend"], signals)
-    frame["hypcontent"] = _contents(pairs["file"], pairs["hypstart"], pairs["hypend"], signals)
+    frame = pairs[[C.file, C.type, C.reflabel, C.refstart, C.refend, C.hyplabel, C.hypstart, C.hypend]].copy()
+    frame[C.refcontent] = _contents(pairs[C.file], pairs[C.refstart], pairs[C.refend], signals)
+    frame[C.hypcontent] = _contents(pairs[C.file], pairs[C.hypstart], pairs[C.hypend], signals)
     return frame[list(DETAIL_COLUMNS)]
 
 
@@ -89,11 +79,11 @@ def confusability(pairs: pd.DataFrame) -> pd.DataFrame:
     """Label x label counts (reference rows, hypothesis columns) over the pairs that are a match or a
     tag clash (same span, another label), with a ``null`` row (spurious annotations, by hypothesis label)
     and a ``null`` column (missing annotations, by reference label). Labels sorted, ``null`` last."""
-    kept = pairs[pairs["type"].isin(["match", "tagclash", "missing", "spurious"])]
-    ref = kept["reflabel"].fillna(NULL_LABEL).astype(str)
-    hyp = kept["hyplabel"].fillna(NULL_LABEL).astype(str)
+    kept = pairs[pairs[C.type].isin(["match", "tagclash", "missing", "spurious"])]
+    ref = kept[C.reflabel].fillna(NULL_LABEL).astype(str)
+    hyp = kept[C.hyplabel].fillna(NULL_LABEL).astype(str)
     labels = sorted(
-        (set(ref) | set(hyp) | set(pairs["reflabel"].dropna()) | set(pairs["hyplabel"].dropna()))
+        (set(ref) | set(hyp) | set(pairs[C.reflabel].dropna()) | set(pairs[C.hyplabel].dropna()))
         - {NULL_LABEL}
     )
     order = [*labels, NULL_LABEL]

@@ -17,6 +17,7 @@ from pipeline.mat.confidence import DEFAULT_RESAMPLES, DEFAULT_SEED, confidence_
 from pipeline.mat.fixed import ACCURACY_COLUMNS, accuracy_columns
 from pipeline.mat.measures import ALL, MEASURE_COLUMNS, rates, report_columns
 from pipeline.mat.report import HEADERS, TITLES, UNIT_HEADERS, format_grid
+from schemas import C
 
 #: The tables in MATScore's order.
 TABLES = ("tag", "token", "pseudo_token", "character")
@@ -35,14 +36,14 @@ def report_rows(
     ``test_units``...), then in fixed-span tables the accuracy columns; ``confidence`` (from
     :func:`table_confidence`) puts its columns after each measure, filled on the corpus rows only.
     """
-    rows = scores[scores["table"] == table].reset_index(drop=True)
+    rows = scores[scores[C.table] == table].reset_index(drop=True)
     columns = ["file", *report_columns(table, tag_span_details)]
     if table != "tag":
         for name, values in accuracy_columns(
-            rows["test_units"].to_numpy(),
-            rows["refclash"].to_numpy(),
-            rows["missing"].to_numpy(),
-            rows["spurious"].to_numpy(),
+            rows[C.test_units].to_numpy(),
+            rows[C.refclash].to_numpy(),
+            rows[C.missing].to_numpy(),
+            rows[C.spurious].to_numpy(),
         ).items():
             rows[name] = values
         columns += ACCURACY_COLUMNS
@@ -51,7 +52,7 @@ def report_rows(
         return rows
     merged = insert_confidence(rows, confidence)
     added = [column for column in merged.columns if column not in rows.columns]
-    merged.loc[merged["file"] != ALL, added] = np.nan
+    merged.loc[merged[C.file] != ALL, added] = np.nan
     return merged
 
 
@@ -59,7 +60,7 @@ def table_confidence(
     counts: pd.DataFrame, table: str, *, resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED
 ) -> pd.DataFrame:
     """The confidence data of one table from its per-file ``MAT_COUNTS`` rows (MATScore's measures)."""
-    rows = counts[counts["table"] == table]
+    rows = counts[counts[C.table] == table]
     return confidence_data(rows, rates, fixed_span=table != "tag", resamples=resamples, seed=seed)
 
 
@@ -71,7 +72,7 @@ def headers(columns: list[str], table: str) -> list[str]:
 
 def table_text(rows: pd.DataFrame, table: str) -> str:
     """The corpus rows of :func:`report_rows` as a titled text block (three decimals, ``-`` undefined)."""
-    corpus = rows[rows["file"] == ALL]
+    corpus = rows[rows[C.file] == ALL]
     columns = [c for c in rows.columns if c != "file"]
     cells = [
         [_cell(value, column) for column, value in zip(columns, row, strict=True)]

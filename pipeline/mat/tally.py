@@ -14,6 +14,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from pipeline.core.lazy import pd
+from schemas import C
 
 COUNT_COLUMNS = ("match", "refclash", "missing", "hypclash", "spurious")
 DETAIL_KINDS = (
@@ -35,7 +36,7 @@ CLASH_COLUMNS = {
     "tagclash": ("reftagclash", "hyptagclash"),
     "overmark": ("refundermark", "hypovermark"),
     "undermark": ("refovermark", "hypundermark"),
-    "overlap": ("refoverlap", "hypoverlap"),
+    C.overlap: ("refoverlap", "hypoverlap"),
     "tagplusovermark": ("reftagplusundermark", "hyptagplusovermark"),
     "tagplusundermark": ("reftagplusovermark", "hyptagplusundermark"),
     "tagplusoverlap": ("reftagplusoverlap", "hyptagplusoverlap"),
@@ -48,9 +49,9 @@ def tag_counts(
     """The ``MAT_COUNTS`` rows of the tag table: one per (file, tag) for every file of ``files`` and
     every label of ``labels`` (default: the sorted labels of the content annotations of both sides),
     zeros included, so that every document brings its ``test_units`` and counts as a test doc."""
-    content = annotations[annotations["kind"] == "content"]
+    content = annotations[annotations[C.kind] == "content"]
     if labels is None:
-        labels = sorted(pd.unique(content["label"]).tolist())
+        labels = sorted(pd.unique(content[C.label]).tolist())
     files = sorted(files)
     file_index = pd.Index(files, dtype=object)
     label_index = pd.Index(list(labels), dtype=object)
@@ -60,20 +61,20 @@ def tag_counts(
 
     # Every pair row adds to one or two cells per side: (file, label, column) -> +1.
     type_names = ["match", "missing", "spurious", *CLASH_COLUMNS]
-    kind = _codes(pd.Index(type_names, dtype=object), pairs["type"], "pair type")
-    f = _codes(file_index, pairs["file"], "file")
-    ref_label = label_index.get_indexer(pairs["reflabel"])
-    hyp_label = label_index.get_indexer(pairs["hyplabel"])
+    kind = _codes(pd.Index(type_names, dtype=object), pairs[C.type], "pair type")
+    f = _codes(file_index, pairs[C.file], "file")
+    ref_label = label_index.get_indexer(pairs[C.reflabel])
+    hyp_label = label_index.get_indexer(pairs[C.hyplabel])
     is_clash = kind >= 3
     ref_detail = np.array([0, 0, 0, *(column_of[c[0]] for c in CLASH_COLUMNS.values())])[kind]
     hyp_detail = np.array([0, 0, 0, *(column_of[c[1]] for c in CLASH_COLUMNS.values())])[kind]
     entries = [
-        (kind == 0, ref_label, np.full(len(kind), column_of["match"])),
-        (kind == 1, ref_label, np.full(len(kind), column_of["missing"])),
-        (kind == 2, hyp_label, np.full(len(kind), column_of["spurious"])),
-        (is_clash, ref_label, np.full(len(kind), column_of["refclash"])),
+        (kind == 0, ref_label, np.full(len(kind), column_of[C.match])),
+        (kind == 1, ref_label, np.full(len(kind), column_of[C.missing])),
+        (kind == 2, hyp_label, np.full(len(kind), column_of[C.spurious])),
+        (is_clash, ref_label, np.full(len(kind), column_of[C.refclash])),
         (is_clash, ref_label, ref_detail),
-        (is_clash, hyp_label, np.full(len(kind), column_of["hypclash"])),
+        (is_clash, hyp_label, np.full(len(kind), column_of[C.hypclash])),
         (is_clash, hyp_label, hyp_detail),
     ]
     cells = []
@@ -84,9 +85,9 @@ def tag_counts(
     flat = np.bincount(np.concatenate(cells), minlength=len(files) * len(labels) * width)
     values = flat.reshape(len(files) * len(labels), width).astype(np.int64)
 
-    tokens = annotations[(annotations["kind"] == "token") & (annotations["side"] == "hyp")]
-    per_file = np.bincount(_codes(file_index, tokens["file"], "file"), minlength=len(files))
-    values[:, column_of["test_units"]] = np.repeat(per_file, len(labels))
+    tokens = annotations[(annotations[C.kind] == "token") & (annotations[C.side] == "hyp")]
+    per_file = np.bincount(_codes(file_index, tokens[C.file], "file"), minlength=len(files))
+    values[:, column_of[C.test_units]] = np.repeat(per_file, len(labels))
     frame = pd.DataFrame(values, columns=list(names))
     frame.insert(0, "tag", np.tile(np.asarray(list(labels), dtype=object), len(files)))
     frame.insert(0, "table", "tag")

@@ -12,15 +12,13 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-import luigi
 import numpy as np
 import pyarrow as pa
-import pyarrow.parquet as pq
 
 from pipeline.clef import (
     CLEF_STATISTICS,
     clef_family,
-    match_mentions,
+    match_columns,
     matches_table,
     mentions_from_table,
     mentions_table,
@@ -30,8 +28,7 @@ from pipeline.clef import (
 )
 from pipeline.clef.reader import annotation_files, directory_digest
 from pipeline.core.signature import SIGNATURE_KEY, make_signature
-from schemas import CLEF_SCORES
-from tasks.core import store as artifacts
+from schemas import CLEF_SCORES, C
 from tasks.core.base import Stage, stage_spec
 
 WARNINGS_KEY = b"iescore.clef.warnings"
@@ -66,7 +63,7 @@ class MatchMentions(Stage):
     def produce(self) -> dict[str, pa.Table]:
         gold = mentions_from_table(self.input_table("gold"), "gold")
         system = mentions_from_table(self.input_table("system"), "system")
-        return {"matches": matches_table(match_mentions(gold, system), gold, system)}
+        return {"matches": matches_table(gold, system, match_columns(gold, system))}
 
 
 class TallyMentions(Stage):
@@ -77,8 +74,7 @@ class TallyMentions(Stage):
     OUTPUTS = ("statistics",)
 
     def produce(self) -> dict[str, pa.Table]:
-        matches = self.input_table("matches").drop_columns(["pieces"]).to_pandas()
-        table = tally_mentions(matches, by_cui=self.options["by_cui"])
+        table = tally_mentions(self.input_table("matches"), by_cui=self.options["by_cui"])
         metadata = {**(table.schema.metadata or {}), SIGNATURE_KEY: self.options["signature"].encode()}
         return {"statistics": table.replace_schema_metadata(metadata)}
 
@@ -108,16 +104,17 @@ class ClefReport(Stage):
 
 def score_sums(scores: pa.Table) -> np.ndarray:
     """The summed statistics of a ``scores`` artifact, in ``CLEF_STATISTICS`` order."""
-    frame = scores.to_pandas()
-    statistics = frame[frame["kind"] == "statistic"].set_index("name")["value"]
-    return statistics.reindex(list(CLEF_STATISTICS)).to_numpy(dtype=np.float64)
-
-
-def artifact_metadata(target: luigi.Target) -> dict[bytes, bytes]:
-    """An artifact's schema metadata, read from its Parquet footer alone (not its rows)."""
-    path = getattr(target, "path", None) or str(target)
-    meta = artifacts.S3Store.of(path).metadata(path) if artifacts.is_s3(path) else pq.read_metadata(path)
-    return dict(meta.schema.to_arrow_schema().metadata or {})
+    found = {
+        name: value
+        for name, kind, value in zip(
+            scores.column(C.name).to_pylist(),
+            scores.column(C.kind).to_pylist(),
+            scores.column(C.value).to_pylist(),
+            strict=True,
+        )
+        if kind == "statistic"
+    }
+    return np.array([found.get(name, np.nan) for name in CLEF_STATISTICS], dtype=np.float64)
 
 
 def directory_spec(path: str | Path) -> dict[str, str]:

@@ -34,32 +34,31 @@ from pipeline.muc.report import (
 )
 from pipeline.muc.rules import NAMED_ENTITY, task_of, template_class
 from pipeline.templette.tables import template_set_from_table
-from tasks.cli.common import DEFAULT_STORE, EXIT_OK, run_tasks
+from tasks.cli.common import (
+    EXIT_OK,
+    STORE_HELP,
+    STORE_WORKERS_HELP,
+    check_store_option,
+    run_stages,
+)
 from tasks.core.arguments import (
     INPUT_FILE,
-    OUTPUT_DIRECTORY,
     OUTPUT_FILE,
     check_paths,
     path_problem,
     positive_int,
 )
-from tasks.core.base import task_for
-from tasks.core.store import check_store, is_s3, read_table, write_text
+from tasks.core.compute import Artifacts
+from tasks.core.files import write_text
 from tasks.muc.stages import DUPLICATES_KEY, coreference_spec, muc_spec
 
 
 def add_muc_command(commands: argparse._SubParsersAction) -> None:
     m = commands.add_parser("muc", help="the MUC scorer, driven by its configuration file (seed 001)")
     m.add_argument("config", help="MUC configuration file")
-    m.add_argument(
-        "--store",
-        help="artifact store, a directory or s3://BUCKET/PREFIX (default: iescore-store beside the "
-        "configuration)",
-    )
+    m.add_argument("--store", help=STORE_HELP)
     m.add_argument("--encoding", default="utf-8", help="encoding of the key, response and texts files")
-    m.add_argument(
-        "--workers", type=positive_int, default=1, help="Luigi workers: tasks run in parallel (1 or more)"
-    )
+    m.add_argument("--workers", type=positive_int, default=1, help=STORE_WORKERS_HELP)
     m.set_defaults(handler=run_muc)
 
 
@@ -68,29 +67,26 @@ def run_muc(args: argparse.Namespace) -> int:
     check_paths([("CONFIG", config_path, INPUT_FILE)])
     config = read_config(config_path)
     task = task_of(config)
-    store = args.store or str(config_path.resolve().parent / DEFAULT_STORE)
-    check_store(store, "--store")
-    if not is_s3(store):
-        check_paths([("--store" if args.store else "default store", Path(store), OUTPUT_DIRECTORY)])
+    check_store_option(args.store)
     check_config_paths(config)
     if task == "coreference":
-        return _coreference(config, config_path, store, args)
-    report = task_for(muc_spec(config, config_path, args.encoding), str(store))
-    status = run_tasks([report], args.workers)
+        return _coreference(config, config_path, args)
+    spec = muc_spec(config, config_path, args.encoding)
+    status, artifacts = run_stages([spec], args.store, args.workers)
     if status != EXIT_OK:
         return status
-    scored = report.requires()["scored"]
-    scores = read_table(report.output()["scores"])
+    scored = spec["inputs"]["scored"]
+    scores = artifacts.table(spec, "scores")
     signature = scores.schema.metadata[SIGNATURE_KEY].decode()
-    mapping = read_table(scored.output()["mapping"])
-    tallies = read_table(scored.output()["tallies"])
-    key = template_set_from_table(read_table(scored.requires()["ref"].output()["fills"]))
-    response = template_set_from_table(read_table(scored.requires()["hyp"].output()["fills"]))
+    mapping = artifacts.table(scored, "mapping")
+    tallies = artifacts.table(scored, "tallies")
+    key = template_set_from_table(artifacts.table(scored["inputs"]["ref"], "fills"))
+    response = template_set_from_table(artifacts.table(scored["inputs"]["hyp"], "fills"))
     documents = list(dict.fromkeys([*(i.pointer.doc_id for i in key.instances), *(
         i.pointer.doc_id for i in response.instances)]))  # fmt: skip
     title = f"iescore muc {task}"
     if task == NAMED_ENTITY:
-        objects = _sections(scored)
+        objects = _sections(scored, artifacts)
         pages = ne_score_pages(
             tallies, mapping, objects["ref"], objects["hyp"], title, signature, config.beta, documents,
             NE_SUBTYPES,
@@ -116,18 +112,18 @@ def run_muc(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _coreference(config: MucConfig, config_path: Path, store: str, args: argparse.Namespace) -> int:
+def _coreference(config: MucConfig, config_path: Path, args: argparse.Namespace) -> int:
     """The coreference task: the ScoreCoreference stage's mention table, scored and reported.
 
     ``:score_file`` gets the score report, ``:partitions_file`` the partitions and
     ``:report_summary_file`` the coreference report summary (these two re-read the inputs: they show
     the mentions' ids and texts).
     """
-    stage = task_for(coreference_spec(config, config_path, args.encoding), str(store))
-    status = run_tasks([stage], args.workers)
+    spec = coreference_spec(config, config_path, args.encoding)
+    status, artifacts = run_stages([spec], args.store, args.workers)
     if status != EXIT_OK:
         return status
-    table = read_table(stage.output()["mentions"])
+    table = artifacts.table(spec, "mentions")
     duplicates = int((table.schema.metadata or {}).get(DUPLICATES_KEY, b"0"))
     report = score_report(scores_from_table(table.to_pandas(), duplicates), "iescore muc coreference")
     sys.stdout.write(report)
@@ -177,14 +173,13 @@ def _outputs(config: MucConfig) -> dict[str, Path]:
     return {name.lstrip(":").lower(): Path(path) for name, path in config.outputs.items()}
 
 
-def _sections(scored: object) -> dict[str, dict[str, str]]:
+def _sections(scored: dict, artifacts: Artifacts) -> dict[str, dict[str, str]]:
     """Each side's object pointer -> SGML section, from the named entity ingest artifacts."""
     from schemas import C
 
     result: dict[str, dict[str, str]] = {}
     for role in ("ref", "hyp"):
-        ingest = scored.requires()[role].requires()["fills"]  # type: ignore[attr-defined]
-        table = read_table(ingest.output()["objects"])
+        table = artifacts.table(scored["inputs"][role]["inputs"]["fills"], "objects")
         result[role] = dict(
             zip(table.column(C.pointer).to_pylist(), table.column(C.section).to_pylist(), strict=True)
         )

@@ -13,10 +13,11 @@ from pipeline.templette.removal import DEFAULT_PREMODIFIERS, DEFAULT_PUNCTUATION
 from pipeline.templette.report import muc_report, report_summary, scores_json
 from pipeline.templette.scoring import COMPARE_MODES
 from tasks.cli.common import (
-    DEFAULT_STORE,
     EXIT_OK,
-    WORKERS_HELP,
-    run_tasks,
+    STORE_HELP,
+    STORE_WORKERS_HELP,
+    check_store_option,
+    run_stages,
     warn_malformed_rules,
 )
 from tasks.core.arguments import (
@@ -27,9 +28,8 @@ from tasks.core.arguments import (
     positive_float,
     positive_int,
 )
-from tasks.core.base import task_for
+from tasks.core.files import write_text
 from tasks.core.jsontext import json_text
-from tasks.core.store import check_store, is_s3, read_table, write_text
 from tasks.templette.graph import templette_spec
 
 
@@ -49,7 +49,6 @@ def templette(args: argparse.Namespace) -> int:
             ("--texts", args.texts, INPUT_FILE),
             ("--hyp-texts", args.hyp_texts, INPUT_FILE),
             ("--glm", args.glm, INPUT_FILE),
-            ("--store", None if is_s3(args.store) else args.store, OUTPUT_DIRECTORY),
             ("--json", args.json, OUTPUT_FILE),
             ("--summary", args.summary, OUTPUT_FILE),
             ("--csv", args.csv, OUTPUT_DIRECTORY),
@@ -77,15 +76,14 @@ def templette(args: argparse.Namespace) -> int:
         Path(args.hyp_texts) if args.hyp_texts else None,
         options,
     )
-    check_store(args.store, "--store")
-    report = task_for(spec, args.store)
-    status = run_tasks([report], args.workers)
+    check_store_option(args.store)
+    status, artifacts = run_stages([spec], args.store, args.workers)
     if status != EXIT_OK:
         return status
-    scores = read_table(report.output()["scores"])
+    scores = artifacts.table(spec, "scores")
     signature = scores.schema.metadata[SIGNATURE_KEY].decode()
     sys.stdout.write(muc_report(scores, signature, title="iescore templette"))
-    mapping = read_table(report.requires()["scored"].output()["mapping"])
+    mapping = artifacts.table(spec["inputs"]["scored"], "mapping")
     if args.json:
         write_text(args.json, json_text(scores_json(scores, signature)))
     if args.csv:
@@ -123,9 +121,9 @@ def add_templette_command(commands: argparse._SubParsersAction) -> None:
         "--beta", type=positive_float, default=1.0, help="F-measure beta: recall weighs beta times precision"
     )
     t.add_argument("--encoding", default="utf-8", help="encoding of the input files (e.g. latin-1)")
-    t.add_argument("--store", default=DEFAULT_STORE, help="artifact store: a directory or s3://BUCKET/PREFIX")
+    t.add_argument("--store", help=STORE_HELP)
     t.add_argument("--json", help="write the scores as JSON here")
     t.add_argument("--csv", help="write score tables and the mapping as CSV files into this directory")
     t.add_argument("--summary", help="write the report summary (every fill pairing) here")
-    t.add_argument("--workers", type=positive_int, default=1, help=WORKERS_HELP)
+    t.add_argument("--workers", type=positive_int, default=1, help=STORE_WORKERS_HELP)
     t.set_defaults(handler=templette)

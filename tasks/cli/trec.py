@@ -16,9 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
-import tempfile
 from pathlib import Path
 
 from pipeline.core.errors import InputError
@@ -125,6 +123,7 @@ def run_trec(args: argparse.Namespace) -> int:
     from pipeline.trec.measures import parse_measures
     from pipeline.trec.report import evaluation_json, trec_eval_text
     from tasks.core.arguments import INPUT_FILE, OUTPUT_FILE, check_paths
+    from tasks.core.files import file_digest, write_text
 
     check_paths(
         [
@@ -200,19 +199,8 @@ def run_trec(args: argparse.Namespace) -> int:
         }
         if comparison is not None:
             document["comparison"] = comparison_json(comparison)
-        _write_text(args.json, json.dumps(document, indent=1, sort_keys=False) + "\n")
+        write_text(args.json, json.dumps(document, indent=1, sort_keys=False) + "\n")
     return 0
-
-
-def file_digest(path: str) -> str:
-    """sha256 of a file's bytes (``tasks.core.store`` has the same, but imports Luigi)."""
-    import hashlib
-
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def _unique_name(path: str, taken: dict) -> str:
@@ -222,17 +210,3 @@ def _unique_name(path: str, taken: dict) -> str:
         n += 1
         candidate = f"{name}#{n}"
     return candidate
-
-
-def _write_text(path: str, text: str) -> None:
-    """Write atomically (a temporary file in the same directory, then a rename)."""
-    directory = os.path.dirname(os.path.abspath(path))
-    handle, temporary = tempfile.mkstemp(dir=directory, prefix=".iescore-", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
-        raise

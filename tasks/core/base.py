@@ -1,9 +1,13 @@
-"""The shape every stage task shares: a content key, a spec of its inputs, one or more artifacts.
+"""The shape every stage shares: a content key, a spec of its inputs, one or more artifacts.
 
 A *spec* is a plain dict that says how to build an artifact: ``{"stage": name, "options": {...},
-"inputs": {role: spec}}``, or ``{"file": path, "sha256": digest}`` for a raw input file. The task's
-only significant parameter is the key computed from the spec, so the task id changes exactly when
-the content would. Stages are thin: read their inputs, call ``pipeline``, write their artifacts.
+"inputs": {role: spec}}``, or ``{"file": path, "sha256": digest}`` for a raw input file. A stage's key
+is computed from the spec, so it changes exactly when the content would. Stages are thin: read their
+inputs, call ``pipeline``, return their artifacts (``produce``).
+
+This module does not import Luigi: a stage is run by ``tasks.core.compute`` in the command's own
+process (no store), or by Luigi as a ``tasks.core.task.StageTask`` that writes its artifacts into a
+store (``task_for``). Both call the same ``produce`` on the same input tables.
 """
 
 from __future__ import annotations
@@ -13,27 +17,26 @@ import contextlib
 import functools
 import gc
 import hashlib
+import operator
 import os
 import stat
-import time
-import traceback
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-import luigi
-import pyarrow as pa
-from luigi.freezing import FrozenOrderedDict
+from tasks.core.files import file_digest, stage_key
 
-from pipeline.core.errors import InputError
-from tasks.core import store as artifacts
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+    from tasks.core.task import StageTask
 
 INPUT_ERROR_PREFIX = "iescore input error: "
 _STAGES: dict[str, type[Stage]] = {}
 
 
-class FrozenSpec(FrozenOrderedDict):
-    """A spec frozen once (mappings FrozenSpecs, sequences tuples), as Luigi's DictParameter freezes it.
+class FrozenSpec(Mapping):
+    """A spec frozen once (mappings FrozenSpecs, sequences tuples): hashable, as Luigi's parameters must be.
 
     A stage's inputs are built from parts of its own spec, already frozen: they are taken as they are,
     not walked and copied again (a campaign summary's spec holds every system's whole chain, so freezing
@@ -42,9 +45,23 @@ class FrozenSpec(FrozenOrderedDict):
     """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+        self._items = dict(*args, **kwargs)
+        self._hash: int | None = None
         self.stage_key: str | None = None
         self._repr: str | None = None
+
+    def __getitem__(self, key: str) -> Any:
+        return self._items[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def unfrozen(self) -> dict[str, Any]:
+        """The mapping it wraps (its values frozen), for JSON."""
+        return self._items
 
     def __repr__(self) -> str:
         # Luigi writes every task's parameters into a message string each time it builds one (in case of
@@ -54,15 +71,18 @@ class FrozenSpec(FrozenOrderedDict):
             if "stage" in self and "inputs" in self:
                 self._repr = f"FrozenSpec(stage={self['stage']!r}, key={input_key(self)!r})"
             else:
-                self._repr = super().__repr__()
+                self._repr = repr(self._items)
         return self._repr
 
     def __hash__(self) -> int:
-        # Luigi keys its tasks by their parameters' hash. Equal stage specs have the same key (it is made
-        # from their content), so the key stands for the spec without hashing every part of the graph.
-        if "stage" in self and "inputs" in self:
-            return hash(input_key(self))
-        return super().__hash__()
+        # Equal stage specs have the same key (it is made from their content), so the key stands for the
+        # spec without hashing every part of the graph.
+        if self._hash is None:
+            if "stage" in self and "inputs" in self:
+                self._hash = hash(input_key(self))
+            else:
+                self._hash = functools.reduce(operator.xor, map(hash, self._items.items()), 0)
+        return self._hash
 
 
 def freeze_spec(value: Any) -> Any:
@@ -76,27 +96,17 @@ def freeze_spec(value: Any) -> Any:
     return value
 
 
-class SpecParameter(luigi.DictParameter):
-    """Luigi's DictParameter, freezing with ``freeze_spec`` (the same values, each frozen once)."""
-
-    def normalize(self, x: Any) -> Any:
-        return freeze_spec(x)
+#: An input's tables as the runner has them: (role, output name or None for the first, columns or None
+#: for all) -> the table, or None when the role was not given.
+InputTables = Callable[[str, "str | None", "list[str] | None"], "pa.Table | None"]
 
 
-class Stage(luigi.Task):
-    """Base of every stage: subclasses set STAGE, VERSION, OUTPUTS and implement ``produce``."""
+class Stage:
+    """Base of every stage: subclasses set STAGE, VERSION, OUTPUTS and implement ``produce``.
 
-    key = luigi.Parameter(description="content address of the stage's artifacts")
-    # Private: Luigi does not write it out for its scheduler (a campaign summary's spec holds every
-    # system's whole chain: hundreds of kB each time Luigi adds the task); the key names the task.
-    spec = SpecParameter(
-        significant=False,
-        visibility=luigi.parameter.ParameterVisibility.PRIVATE,
-        description="how to build the artifacts",
-    )
-    store = luigi.Parameter(
-        significant=False, description="artifact store: a directory or s3://BUCKET/PREFIX"
-    )
+    A stage object is made by whoever runs it (``tasks.core.compute`` or the Luigi task), with its key,
+    its spec, its store ("" when there is none) and how to get its inputs' tables.
+    """
 
     STAGE: ClassVar[str] = ""
     VERSION: ClassVar[int] = 1
@@ -107,46 +117,15 @@ class Stage(luigi.Task):
         if cls.STAGE:
             _STAGES[cls.STAGE] = cls
 
-    @classmethod
-    def get_params(cls) -> list[tuple[str, luigi.Parameter]]:
-        # Luigi finds a task's parameters with dir() each time it makes a task or writes its parameters
-        # (several times per task); a stage's parameters are the three above, whatever the class.
-        found = cls.__dict__.get("_parameters")
-        if found is None:
-            found = super().get_params()
-            cls._parameters = found
-        return list(found)
+    def __init__(self, key: str, spec: Mapping[str, Any], store: str, inputs: InputTables) -> None:
+        self.key = key
+        self.spec = spec
+        self.store = store
+        self._inputs = inputs
 
     @property
     def options(self) -> Mapping[str, Any]:
         return self.spec.get("options", {})
-
-    def requires(self) -> dict[str, Stage]:
-        # Built once per task object: Luigi and ``input()`` ask again and again, and each input's key
-        # hashes its whole upstream spec (a campaign summary has two inputs per system).
-        cached = self.__dict__.get("_requires_built")
-        if cached is None:
-            cached = {
-                role: task_for(sub, self.store)
-                for role, sub in self.spec.get("inputs", {}).items()
-                if "stage" in sub
-            }
-            self.__dict__["_requires_built"] = cached
-        return dict(cached)
-
-    def output(self) -> dict[str, luigi.Target]:
-        # A LocalTarget, or an S3Target when the store is s3://BUCKET/PREFIX (see tasks/core/store.py).
-        # Local targets are made once per task object (Luigi asks for them each time it checks the task
-        # is complete); an S3 target holds its process's client, which a forked worker must not share.
-        targets = self.__dict__.get("_targets")
-        if targets is None:
-            targets = {
-                name: artifacts.artifact_target(self.store, self.STAGE, self.key, name)
-                for name in self.OUTPUTS
-            }
-            if not artifacts.is_s3(self.store):
-                self.__dict__["_targets"] = targets
-        return dict(targets)
 
     def input_file(self, role: str) -> str | None:
         """Path of a raw input file given in the spec, or None."""
@@ -156,57 +135,40 @@ class Stage(luigi.Task):
     def input_table(
         self, role: str, name: str | None = None, columns: list[str] | None = None
     ) -> pa.Table | None:
-        """The artifact of an upstream stage (only ``columns`` when given), or None when the role was not
-        given."""
-        memory = self.__dict__.get("_memory")
-        if memory is not None:  # computed in this process (see ``compute_here``)
-            tables = memory.get(role)
-            if tables is None:
-                return None
-            table = tables[name or next(iter(tables))]
-            return table.select(columns) if columns is not None else table
-        task = self.requires().get(role)
-        if task is None:
-            return None
-        targets = task.output()
-        return artifacts.read_table(targets[name or next(iter(targets))], columns)
-
-    def run(self) -> None:
-        started = time.process_time()
-        # What luigid's web page shows for a running task: its stage and key, and how far it got.
-        self.set_status_message(f"{self.STAGE} {self.key[:12]}: computing")
-        self.set_progress_percentage(0)
-        with _collector_paused():
-            tables = self.produce()
-        self.set_status_message(f"{self.STAGE} {self.key[:12]}: writing {', '.join(self.OUTPUTS)}")
-        self.set_progress_percentage(90)
-        for name in self.OUTPUTS:
-            artifacts.write_table(self.output()[name], tables[name], self.provenance())
-        self.set_status_message(f"{self.STAGE} {self.key[:12]}: done")
-        self.set_progress_percentage(100)
-        # CPU seconds of this run (the progress events add them up: CPU is the fair measure under load).
-        self.__dict__["cpu_seconds"] = time.process_time() - started
+        """The artifact ``name`` (default: the first) of an upstream stage, only ``columns`` when given, or
+        None when the role was not given."""
+        return self._inputs(role, name, columns)
 
     def produce(self) -> dict[str, pa.Table]:  # pragma: no cover - every stage overrides it
         raise NotImplementedError
 
     def provenance(self) -> dict[str, Any]:
-        return {
-            "stage": self.STAGE,
-            "version": self.VERSION,
-            "key": self.key,
-            "options": dict(self.options),
-            "inputs": {role: input_key(sub) for role, sub in self.spec.get("inputs", {}).items()},
-            "files": {
-                role: sub["file"] for role, sub in self.spec.get("inputs", {}).items() if "file" in sub
-            },
-        }
+        return provenance(type(self), self.key, self.spec)
 
-    def on_failure(self, exception: BaseException) -> str:
-        # Bad input is the user's to fix: one clean line, recognisable by the command line.
-        if isinstance(exception, InputError):
-            return INPUT_ERROR_PREFIX + exception.render()
-        return "".join(traceback.format_exception(exception))
+
+def stage_class(spec: Mapping[str, Any]) -> type[Stage]:
+    """The class of a stage spec's stage (its module imported: it registers itself)."""
+    return _STAGES[spec["stage"]]
+
+
+def provenance(cls: type[Stage], key: str, spec: Mapping[str, Any]) -> dict[str, Any]:
+    """What an artifact records of how it was made: stage, VERSION, key, options, input keys and files."""
+    inputs = spec.get("inputs", {})
+    return {
+        "stage": cls.STAGE,
+        "version": cls.VERSION,
+        "key": key,
+        "options": dict(spec.get("options", {})),
+        "inputs": {role: input_key(sub) for role, sub in inputs.items()},
+        "files": {role: sub["file"] for role, sub in inputs.items() if "file" in sub},
+    }
+
+
+def produce(stage: Stage) -> dict[str, pa.Table]:
+    """``stage.produce()`` with the cyclic garbage collector paused: its artifacts by output name."""
+    with _collector_paused():
+        tables = stage.produce()
+    return {name: tables[name] for name in stage.OUTPUTS}
 
 
 @contextlib.contextmanager
@@ -273,7 +235,7 @@ def _digest_quietly(file: tuple[str, int, int]) -> None:
 @functools.lru_cache(maxsize=4096)
 def _digest(path: str, size: int, mtime_ns: int) -> str:
     # A campaign names the reference once per system: hash each file once per version of it.
-    return artifacts.file_digest(path)
+    return file_digest(path)
 
 
 def stage_spec(stage: str, options: Mapping[str, Any], inputs: Mapping[str, Any]) -> dict[str, Any]:
@@ -289,43 +251,17 @@ def input_key(spec: Mapping[str, Any]) -> str:
         return spec.stage_key
     cls = _STAGES[spec["stage"]]
     inputs = {role: input_key(sub) for role, sub in spec.get("inputs", {}).items()}
-    key = artifacts.stage_key(cls.STAGE, cls.VERSION, spec.get("options", {}), inputs)
+    key = stage_key(cls.STAGE, cls.VERSION, spec.get("options", {}), inputs)
     if frozen:
         spec.stage_key = key
     return key
 
 
-def task_for(spec: Mapping[str, Any], store: str) -> Stage:
-    """The task that builds ``spec`` into ``store``."""
-    cls = _STAGES[spec["stage"]]
-    spec = freeze_spec(spec)
-    return cls(key=input_key(spec), spec=spec, store=str(store))
+def task_for(spec: Mapping[str, Any], store: str) -> StageTask:
+    """The Luigi task that builds ``spec`` into ``store`` (Luigi imported here, when a store is used)."""
+    from tasks.core.task import task_for as luigi_task
 
-
-def compute_here(
-    spec: Mapping[str, Any], done: dict[str, dict[str, pa.Table]] | None = None
-) -> dict[str, pa.Table]:
-    """The artifacts of ``spec`` computed in this process, with no store: every stage's ``produce``
-    called on its inputs' tables as they are made (each stage once, however many stages use it).
-
-    What a command without ``--store`` runs: the same rules as the Luigi chain, in the same order,
-    without writing and reading Parquet. ``done`` (key -> tables) carries the stages already computed.
-    """
-    done = {} if done is None else done
-    key = input_key(spec)
-    if key not in done:
-        # The stage object without Luigi's constructor: it would freeze the whole spec (thousands of
-        # input files for a directory of documents) for a task that is never scheduled.
-        cls = _STAGES[spec["stage"]]
-        task = cls.__new__(cls)
-        task.__dict__.update(key=key, spec=spec, store="")
-        task.__dict__["_memory"] = {
-            role: compute_here(sub, done) for role, sub in spec.get("inputs", {}).items() if "stage" in sub
-        }
-        with _collector_paused():
-            tables = task.produce()
-        done[key] = {name: tables[name] for name in task.OUTPUTS}
-    return done[key]
+    return luigi_task(spec, store)
 
 
 class FillsPassThrough(Stage):

@@ -1,7 +1,7 @@
 """Progress of a run on the terminal: tasks done of those pending, and the stage running.
 
 Luigi runs a task in a forked process when there are several workers, so the count lives in shared
-memory created before the run (children inherit it) and the handlers are Luigi events on ``Stage``.
+memory created before the run (children inherit it) and the handlers are Luigi events on ``StageTask``.
 The same events time each task, which is how the benchmark tells task time from scheduling time.
 A run that created its artifact store says so once (``new_stores``, ``announce_stores``).
 """
@@ -18,7 +18,7 @@ from typing import Any, TextIO
 import luigi
 
 from pipeline.core.errors import InputError
-from tasks.core.base import Stage
+from tasks.core.task import StageTask
 
 BAR_WIDTH = 24
 
@@ -52,11 +52,11 @@ class Progress:
         """CPU seconds (user and system) spent inside tasks' ``run`` (all workers added up)."""
         return self._cpu.value
 
-    def starting(self, task: Stage) -> None:
+    def starting(self, task: StageTask) -> None:
         if self.bar:
             self._write(self._bar_line(self.done, f"{task.STAGE} {self._label(task)}"))
 
-    def finished(self, task: Stage, seconds: float, cpu_seconds: float = 0.0) -> None:
+    def finished(self, task: StageTask, seconds: float, cpu_seconds: float = 0.0) -> None:
         with self._done.get_lock():
             self._done.value += 1
             done = self._done.value
@@ -71,7 +71,7 @@ class Progress:
         if self.bar:
             self._write(self._bar_line(self.done, "finished") + "\n")
 
-    def _label(self, task: Stage) -> str:
+    def _label(self, task: StageTask) -> str:
         label = self.labels.get(task.task_id)
         return f"{task.key[:12]} [{label}]" if label else task.key[:12]
 
@@ -89,7 +89,7 @@ class Progress:
             pass
 
 
-def new_stores(tasks: Iterable[Stage]) -> list[Path]:
+def new_stores(tasks: Iterable[StageTask]) -> list[Path]:
     """The artifact stores of ``tasks`` that do not exist yet (the run will create them); a store
     path that is not a directory is bad input."""
     missing = []
@@ -120,13 +120,13 @@ def activate(progress: Progress | None) -> None:
     _active = progress
 
 
-@Stage.event_handler(luigi.Event.START)
+@StageTask.event_handler(luigi.Event.START)
 def _on_start(task: Any) -> None:
-    if _active is not None and isinstance(task, Stage):
+    if _active is not None and isinstance(task, StageTask):
         _active.starting(task)
 
 
-@Stage.event_handler(luigi.Event.PROCESSING_TIME)
+@StageTask.event_handler(luigi.Event.PROCESSING_TIME)
 def _on_done(task: Any, seconds: float) -> None:
-    if _active is not None and isinstance(task, Stage):
+    if _active is not None and isinstance(task, StageTask):
         _active.finished(task, seconds, task.__dict__.get("cpu_seconds", 0.0))

@@ -31,16 +31,12 @@ this before any work, so a store that cannot be reached is bad input, not a fail
 
 from __future__ import annotations
 
-import contextlib
 import functools
-import hashlib
 import io
 import json
 import os
 import re
-import socket
 import time
-import uuid
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -50,47 +46,25 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from pipeline.core.errors import InputError
+from tasks.core import files
+
+# Digests and atomic writes are defined in ``tasks.core.files`` (Luigi-free, for the commands); these
+# names stay importable from here for the modules that take them from the store.
+from tasks.core.files import (  # noqa: F401
+    TEMPORARY_MARK,
+    atomic_path,
+    file_digest,
+    plain,
+    stage_key,
+    write_text,
+)
 
 PROVENANCE_KEY = b"iescore.provenance"
-TEMPORARY_MARK = ".iescore-tmp."
 # A temporary file of another host cannot be checked for a live writer: it is swept after this long.
 FOREIGN_TEMPORARY_AGE = 24 * 3600.0
 S3_PREFIX = "s3://"
 # S3's rule for bucket names (3 to 63 lower-case letters, digits, dots and hyphens).
 BUCKET_NAME = re.compile(r"[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]")
-
-
-def file_digest(path: str | Path) -> str:
-    """sha256 of a file's bytes."""
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
-def stage_key(stage: str, version: int, options: Mapping[str, Any], inputs: Mapping[str, str]) -> str:
-    """The content address of a stage's artifact."""
-    payload = json.dumps(
-        plain({"stage": stage, "version": version, "options": options, "inputs": inputs}),
-        sort_keys=True,
-        separators=(",", ":"),
-        default=str,
-    )
-    return hashlib.sha256(payload.encode()).hexdigest()
-
-
-def plain(value: Any) -> Any:
-    """``value`` with every mapping a dict and every sequence a list.
-
-    Luigi freezes a DictParameter into FrozenOrderedDicts and tuples; a spec must key the same whether
-    it was built here or came back frozen from a parent task's parameter.
-    """
-    if isinstance(value, Mapping):
-        return {str(k): plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [plain(v) for v in value]
-    return value
 
 
 def artifact_name(stage: str, key: str, name: str) -> str:
@@ -134,32 +108,6 @@ def write_table(target: luigi.Target, table: pa.Table, provenance: Mapping[str, 
         pq.write_table(table, temporary)
 
 
-@contextlib.contextmanager
-def atomic_path(path: str | Path) -> Iterator[str]:
-    """A temporary path beside ``path``, renamed onto it when the block ends without an exception.
-
-    The name ``.NAME.iescore-tmp.HOST.PID.RANDOM`` lets ``sweep_temporaries`` tell a dead writer's
-    leftovers from a live one's. Readers only ever see ``path`` complete or absent.
-    """
-    final = Path(path)
-    final.parent.mkdir(parents=True, exist_ok=True)
-    temporary = final.parent / (
-        f".{final.name}{TEMPORARY_MARK}{_host()}.{os.getpid()}.{uuid.uuid4().hex[:12]}"
-    )
-    try:
-        yield str(temporary)
-        os.replace(temporary, final)
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            temporary.unlink()
-
-
-def write_text(path: str | Path, text: str) -> None:
-    """Write a text file atomically (reports and leaderboards outside the store too)."""
-    with atomic_path(path) as temporary:
-        Path(temporary).write_text(text, encoding="utf-8")
-
-
 def sweep_temporaries(store: str | Path, now: float | None = None) -> list[Path]:
     """Delete temporary files left by killed writers; return what was deleted.
 
@@ -173,7 +121,7 @@ def sweep_temporaries(store: str | Path, now: float | None = None) -> list[Path]
         try:
             stale = (
                 not _alive(pid)
-                if host == _host()
+                if host == files.host()
                 else now - candidate.stat().st_mtime > FOREIGN_TEMPORARY_AGE
             )
             if stale:
@@ -182,11 +130,6 @@ def sweep_temporaries(store: str | Path, now: float | None = None) -> list[Path]
         except FileNotFoundError:  # its writer finished (or another sweeper got there) meanwhile
             continue
     return swept
-
-
-def _host() -> str:
-    # Host names may hold dots; the temporary name's fields are split from the right.
-    return socket.gethostname().replace("/", "_") or "localhost"
 
 
 def _writer(name: str) -> tuple[str, int]:

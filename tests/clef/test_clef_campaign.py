@@ -19,7 +19,8 @@ from pipeline.clef import (
     CLEF_1B,
     CLEF_2,
     CLEF_STATISTICS,
-    match_mentions,
+    match_columns,
+    matches_table,
     read_mentions,
     tally_mentions,
 )
@@ -105,7 +106,7 @@ def test_campaign_file_values_are_checked(tmp_path: Path, capsys: pytest.Capture
 def test_statistics_partition_by_cui_and_feed_the_families() -> None:
     gold = read_mentions(DATA / "clef-sample" / "gold", "gold")
     system = read_mentions(DATA / "clef-sample" / "run1", "system")
-    table = tally_mentions(match_mentions(gold, system))
+    table = tally_mentions(matches_table(gold, system, match_columns(gold, system)))
     statistics = UnitStatistics.from_table(CLEF_1A, {"run1": table})
     assert statistics.units == ("report-01", "report-02", "report-03")
     totals = dict(zip(CLEF_STATISTICS, statistics.totals()[0], strict=True))
@@ -121,7 +122,7 @@ def test_statistics_partition_by_cui_and_feed_the_families() -> None:
     assert by_cui["c0015967"]["strict_R"] == 0.0  # fever: FN only
     # Without categories (what iescore clef tallies): one row per report and nonzero statistic, the
     # same sums.
-    plain = tally_mentions(match_mentions(gold, system), by_cui=False)
+    plain = tally_mentions(matches_table(gold, system, match_columns(gold, system)), by_cui=False)
     assert plain.column("category").null_count == plain.num_rows
     assert plain.num_rows < table.num_rows
     again = UnitStatistics.from_table(CLEF_1A, {"run1": plain})

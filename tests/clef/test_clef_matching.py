@@ -15,7 +15,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.clef import match_mentions, read_mentions
+from pipeline.clef import match_columns, matches_table, read_mentions
 
 REPORTS = ("r1", "r2")
 
@@ -51,7 +51,7 @@ def test_matching_equals_the_loops(gold_lines: list, system_lines: list) -> None
         write(Path(tmp) / "s", system_lines)
         gold = read_mentions(Path(tmp) / "g", "gold")
         system = read_mentions(Path(tmp) / "s", "system")
-    matches = match_mentions(gold, system)
+    matches = matches_table(gold, system, match_columns(gold, system)).to_pandas()
     # The mentions after replacement (the last line of a report and offsets wins), as the loops see them.
     g = [(r, c.lower(), tuple(map(int, k.split("-")))) for r, c, k in
          zip(gold.frame["report"], gold.frame["cui"], gold.frame["key"], strict=True)]  # fmt: skip
@@ -104,7 +104,7 @@ def test_one_to_one_ties_of_same_start_and_end_follow_the_offsets_text(tmp_path:
     )
     gold = read_mentions(tmp_path / "g", "gold")
     system = read_mentions(tmp_path / "s", "system")
-    matches = match_mentions(gold, system)
+    matches = matches_table(gold, system, match_columns(gold, system)).to_pandas()
     rows = {(side, m): (o, c) for side, m, o, c in zip(matches["side"], matches["mention"],
             matches["one_to_one"], matches["one_to_one_chars"], strict=True)}  # fmt: skip
     # r1: the prediction (system 0) pairs with gold 1 (5-12-20-30), not gold 0 (5-9-17-30).

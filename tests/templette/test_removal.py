@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
@@ -307,14 +308,16 @@ def test_stage_options_and_metadata() -> None:
     fills = template_set_to_table(one_fill_set(TextFill("the Times, London", (Extent(0, 17),))))
     fills = fills.replace_schema_metadata({**fills.schema.metadata, b"extent_unit": b"character"})
     spec = stage_spec("RemoveNonEvaluated", {"premodifiers": [], "punctuation": ""}, {})
-    task = RemoveNonEvaluated(key="0" * 64, spec=spec, store="unused")
-    task.input_table = lambda role, name=None: fills if role == "fills" else None  # type: ignore[method-assign]
+
+    def inputs(role: str, name: str | None, columns: list[str] | None) -> pa.Table | None:
+        return fills if role == "fills" else None
+
+    task = RemoveNonEvaluated("0" * 64, spec, "", inputs)
     table = task.produce()["fills"]
     assert table.schema.metadata[b"extent_unit"] == b"character"
     assert only_fill(template_set_from_table(table)).content == "the Times, London"
 
-    default = RemoveNonEvaluated(key="1" * 64, spec=stage_spec("RemoveNonEvaluated", {}, {}), store="unused")
-    default.input_table = lambda role, name=None: fills if role == "fills" else None  # type: ignore[method-assign]
+    default = RemoveNonEvaluated("1" * 64, stage_spec("RemoveNonEvaluated", {}, {}), "", inputs)
     result = only_fill(template_set_from_table(default.produce()["fills"]))
     # "the " (4) removed, comma whited: [0, 17) -> [4, 17).
     assert (result.content, result.extents) == ("Times  London", (Extent(4, 17),))

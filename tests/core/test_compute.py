@@ -1,5 +1,5 @@
-"""``compute_here``: a spec's stages computed in this process, without a store (what commands without
-``--store`` run), against the same spec run by Luigi into a store."""
+"""The one runner: a spec's stages computed in this process without a store (``tasks.core.compute``, what
+commands without ``--store`` run), against the same spec run by Luigi into a store."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from tasks.cli.common import run_tasks
-from tasks.core.base import Stage, compute_here, file_spec, stage_spec, task_for
-from tasks.core.store import read_table
+from tasks.cli.common import run_stages
+from tasks.core.base import Stage, file_spec, stage_spec
+from tasks.core.compute import compute
 
 CALLS: list[str] = []
 
@@ -57,22 +57,33 @@ def _spec(tmp_path: Path) -> dict:
     return stage_spec("ToyJoin", {"again": True}, {"left": words_a, "right": words_b, "extra": first})
 
 
-def test_compute_here_gives_the_stored_artifacts_and_computes_each_stage_once(tmp_path):
+def test_compute_gives_the_stored_artifacts_and_computes_each_stage_once(tmp_path):
     spec = _spec(tmp_path)
     CALLS.clear()
     done: dict = {}
-    here = compute_here(spec, done)
+    here = compute(spec, done)
     # a: the cat sat on the mat; b: a cat on a mat -> common words of a in b, in a's order: cat on mat;
     # a's word lengths 3+3+3+2+3+3 = 17.
     assert here["common"].to_pydict() == {"word": ["cat", "on", "mat"], "left_total": [17, 17, 17]}
     assert sorted(CALLS) == ["ToyJoin", "ToyJoin", "ToyWords", "ToyWords"]
     assert len(done) == 4
-    assert compute_here(spec, done) is here
+    assert compute(spec, done) is here
     assert len(CALLS) == 4  # nothing computed again
 
+
+def test_the_same_artifacts_with_and_without_a_store(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    spec = _spec(tmp_path)
+    CALLS.clear()
+    status, here = run_stages([spec], None)
+    assert status == 0 and len(CALLS) == 4
+    assert list(tmp_path.rglob("*.parquet")) == []  # nothing written without a store
     store = tmp_path / "store"
-    task = task_for(spec, str(store))
-    assert run_tasks([task], 1) == 0
-    assert read_table(task.output()["common"]).equals(here["common"])
-    # Nothing was written by compute_here: the store holds only what Luigi wrote.
-    assert not any(tmp_path.glob("iescore-store*"))
+    status, stored = run_stages([spec], str(store))
+    assert status == 0 and len(CALLS) == 8  # Luigi ran the same four stages
+    assert len(list(store.rglob("*.parquet"))) == 6  # two ToyWords (two outputs each), two ToyJoin
+    assert stored.table(spec, "common").equals(here.table(spec, "common"))
+    first = spec["inputs"]["extra"]
+    assert stored.table(first, "common").equals(here.table(first, "common"))
+    words = spec["inputs"]["left"]
+    assert stored.table(words, "lengths").equals(here.table(words, "lengths"))
