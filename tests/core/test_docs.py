@@ -7,6 +7,8 @@ repository path it names exists, and every ``iescore <command>`` in the README's
 
 from __future__ import annotations
 
+import fnmatch
+import functools
 import re
 import subprocess
 import sys
@@ -96,12 +98,40 @@ def test_every_repository_path_named_exists(path: Path) -> None:
     missing = []
     for named in REPOSITORY_PATH.findall(_text(path)):
         named = named.rstrip(".,;:")
-        if "*" in named or "<" in named:  # a pattern: something must match it
-            if not list(ROOT.glob(re.sub(r"<[^>]*>", "*", named))):
+        if "*" in named or "<" in named:  # a pattern: something tracked must match it
+            pattern = re.sub(r"<[^>]*>", "*", named).rstrip("/")
+            if not any(fnmatch.fnmatch(p, pattern) for p in _tracked()):
                 missing.append(named)
-        elif not (ROOT / named).exists():
+        elif not _in_repository(named):
             missing.append(named)
     assert not missing, f"{_name(path)} names paths the repository lacks: {missing}"
+
+
+@functools.cache
+def _tracked() -> frozenset[str]:
+    """The repository's files and the folders that hold them, as git tracks them (not what a run left)."""
+    listed = subprocess.run(
+        ["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.split("\n")
+    files = {name for name in listed if name}
+    folders = {str(Path(name).parent) for name in files}
+    while folders - {"."}:
+        parents = {str(Path(folder).parent) for folder in folders} - folders
+        if not parents - {"."}:
+            break
+        folders |= parents
+    return frozenset(files | folders)
+
+
+def _in_repository(named: str) -> bool:
+    """A path the repository has, or one git ignores because the commands write it (``data/store/``)."""
+    name = named.rstrip("/")
+    if name in _tracked():
+        return True
+    # A trailing slash lets git match an ignore rule for a folder that a run has not made yet.
+    wanted = named if named.endswith("/") else name
+    ignored = subprocess.run(["git", "check-ignore", "-q", "--no-index", wanted], cwd=ROOT, check=False)
+    return ignored.returncode == 0
 
 
 def _readme_commands() -> list[str]:
