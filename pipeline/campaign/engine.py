@@ -506,9 +506,11 @@ def leaderboard_text(
         for upper, lower in zip(rows, rows[1:], strict=False):
             found = by_pair.get((upper[C.system], lower[C.system]), {})
             following[upper[C.system]] = {column: found.get(column) for _, column in tests}
-    columns = [(m, max(kind.text_width, len(m) + 1)) for m in kind.shown]
+    columns = [(m, max(kind.text_width, len(kind.text_names.get(m, m)) + 1)) for m in kind.shown]
     header = f"{'rank':>4}  {'system':<{width}}" + "".join(f"  {k:<{w}}" for k, w in shown_attributes)
-    header += "".join(f"{m:>{w}}" for m, w in columns) + f"  {headline + ' 95% CI':>17}"
+    named = kind.text_names
+    header += "".join(f"{named.get(m, m):>{w}}" for m, w in columns)
+    header += f"  {named.get(headline, headline) + ' 95% CI':>17}"
     header += "".join(f"  {label:>9}" for label, _ in tests) if following else ""
     lines = [header, "-" * len(header)]
     for row, name in zip(rows, names, strict=True):

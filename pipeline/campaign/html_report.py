@@ -165,8 +165,8 @@ class CampaignReport:
     correction: str | None = None
     #: Measures shown in percent (else as fractions of 1, the kind's unit).
     percent: bool = True
-    #: The family's own sections (see the module doc).
-    sections: tuple[str, ...] = ()
+    #: The family's own sections (see the module doc; a kind's page gives its kind's).
+    sections: tuple[str, ...] = ("pairings",)
     #: What the page says when the campaign has too few units for its statistics to mean much.
     few_units: str | None = None
     #: How many units the campaign resamples.
@@ -183,7 +183,7 @@ class CampaignReport:
     @property
     def label(self) -> str:
         """The headline's name on the page: F (with its beta), or e.g. CoNLL F1."""
-        return self.headline_label or "F"
+        return self.headline_label or ("F" if self.beta == 1 else f"F{self.beta:g}")
 
 
 #: The sections a family may add to its page.

@@ -125,6 +125,8 @@ class CampaignKind:
     #: and the page's label of each (default: the name).
     shown: tuple[str, ...] = ()
     labels: Mapping[str, str] = field(default_factory=dict)
+    #: How the text board names a column (default: its name).
+    text_names: Mapping[str, str] = field(default_factory=dict)
     #: The minimum width of a column of the text board.
     text_width: int = 9
     #: The page's own sections of the family (``pipeline.campaign.html_report.FAMILY_SECTIONS``).
@@ -199,6 +201,7 @@ class CampaignKind:
             raise ValueError(f"campaign kind {self.name!r}: shown columns {shown} are not on its board")
         object.__setattr__(self, "shown", shown)
         object.__setattr__(self, "labels", MappingProxyType(dict(self.labels)))
+        object.__setattr__(self, "text_names", MappingProxyType(dict(self.text_names)))
         object.__setattr__(self, "sections", tuple(self.sections))
 
     def is_per_unit_mean(self, measure: str | None = None) -> bool:
@@ -232,7 +235,8 @@ class CampaignKind:
         is not 1 (``F2``, ``F0.5``)."""
         if beta is None or beta == 1 or "beta" not in self.family.options:
             return self
-        return replace(self, headline_label=f"{self.family.headline}{beta:g}")
+        name = f"{self.family.headline}{beta:g}"
+        return replace(self, headline_label=name, text_names={**self.text_names, self.family.headline: name})
 
     def label(self, measure: str) -> str:
         """A column's name on the page (``labels``, else its name)."""

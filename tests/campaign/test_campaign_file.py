@@ -118,7 +118,13 @@ CASES = [
         0,
         "a [reference] table with templates = ... expected",
     ),
-    ("reference-templates-missing", {5: ""}, None, 4, "reference.templates = ... expected (the reference template set)"),
+    (
+        "reference-templates-missing",
+        {5: ""},
+        None,
+        4,
+        "reference.templates = ... expected (the reference template set)",
+    ),
     (
         "reference-texts-missing",
         {6: 'texts = "nope.sgml"'},
