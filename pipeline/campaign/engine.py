@@ -860,6 +860,7 @@ def point_categories(points: pa.ChunkedArray | pa.Array) -> list[str]:
 
 # --- reading campaign files ----------------------------------------------------------------------
 
+
 def _campaign_text(path: Path) -> str:
     """The campaign file's text: TOML is UTF-8, and a byte that is not is reported with its line."""
     if path.is_dir():

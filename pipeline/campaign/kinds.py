@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from pipeline.clef import CLEF_2_CAMPAIGN, CLEF_CAMPAIGN
 from pipeline.core.kinds import CampaignKind
-from pipeline.coref.campaign import COREF_CAMPAIGN
+from pipeline.coref import COREF_CAMPAIGN
 from pipeline.mat import MAT_CAMPAIGN
-from pipeline.muc.campaign import MUC_CAMPAIGN
+from pipeline.muc import MUC_CAMPAIGN
 from pipeline.senseval import SENSEVAL_CAMPAIGN
-from pipeline.templette.campaign import TEMPLETTE_CAMPAIGN
+from pipeline.templette import TEMPLETTE_CAMPAIGN
 from pipeline.trec import TREC_CAMPAIGN
 
 #: Campaign kinds by name (``scorer = "NAME"``; absent: templette).

@@ -15,6 +15,16 @@ significance, the HTML page) by declaring, in its own wing, one :class:`Campaign
   (default: every measure of the family), so the campaign reader names the line of a measure the family
   does not have. :meth:`CampaignKind.ranked_by` gives the kind whose family's headline is the chosen
   measure: the leaderboard, intervals, significance, text and page all follow it, and the board shows it;
+- ``unit``: how its measures are shown on the text board, in the CSV and JSON files and on the page, its
+  reference program's unit: ``"percent"`` (0-100: templette, MUC, coreference, as the MUC and CoNLL
+  scorers print them) or ``"fraction"`` (of 1: MAT, SENSEVAL, CLEF, TREC, as MATScore, scorer2, eval.pl
+  and trec_eval print them). The store keeps fractions of 1 whatever the unit;
+- ``counts``, ``interval_measures``, ``intervals_last``, ``shown``, ``labels``, ``text_width``: the
+  board's count columns (sums of statistics: templette's COR ... ACT), the measures with an interval,
+  the wide board's layout, the columns of the text board and page and their names there;
+- ``sections``: the page's own sections of the family (``pipeline.campaign.html_report``: the templette
+  ``pairings``, MUC ``objects``, coreference ``chains``);
+- ``prepare``: what the kind derives from its checked tables (a MUC configuration, read);
 - ``per_unit_mean``: the measures that are the mean over units of a per-unit value (the family's measure
   of one unit's statistics; TREC: MAP is the mean of each query's average precision); True for every
   measure. A campaign ranked by one of them also has the paired t-test over units in its significance

@@ -6,6 +6,7 @@ kind, the reading formats and mention match modes, and the scores of a mention t
 and JSON.
 """
 
+from pipeline.coref.campaign import COREF_CAMPAIGN
 from pipeline.coref.family import COREF, coref_statistics
 from pipeline.coref.scorer import (
     FORMATS,
@@ -18,6 +19,7 @@ from pipeline.coref.scorer import (
 
 __all__ = [
     "COREF",
+    "COREF_CAMPAIGN",
     "FORMATS",
     "MATCH_MODES",
     "METRICS",

@@ -50,7 +50,7 @@ COREF_CAMPAIGN = CampaignKind(
     },
     board=("MUC_R", "MUC_P", "MUC_F1", "B3_R", "B3_P", "B3_F1", "CEAFe_R", "CEAFe_P", "CEAFe_F1", "CoNLL_F1"),
     headline_label="CoNLL F1",
-    unit="percent",
+    unit="percent",  # as the CoNLL scorer prints its measures
     interval_measures=("CoNLL_F1",),
     shown=("MUC_F1", "B3_F1", "CEAFe_F1", "CoNLL_F1"),
     labels={"MUC_F1": "MUC F1", "B3_F1": "B3 F1", "CEAFe_F1": "CEAF-e F1", "CoNLL_F1": "CoNLL F1"},

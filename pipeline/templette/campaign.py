@@ -28,9 +28,9 @@ intervals on REC, PRE and F; the page adds the precision-recall plot and the per
 
 from __future__ import annotations
 
-from pipeline.campaign.defaults import DEFAULT_OPTIONS
 from pipeline.core.kinds import CampaignKind, Field
-from pipeline.speech.align import COST_MODELS
+from pipeline.speech import COST_MODELS
+from pipeline.templette.defaults import DEFAULT_OPTIONS
 from pipeline.templette.family import POINT_MEASURES, TEMPLETTE
 from pipeline.templette.scoring import COMPARE_MODES
 
@@ -78,7 +78,7 @@ TEMPLETTE_CAMPAIGN = CampaignKind(
     },
     board=POINT_MEASURES,
     headline_label="F",
-    unit="percent",
+    unit="percent",  # as the MUC scorer prints its measures
     counts=POINT_COUNTS,
     interval_measures=("REC", "PRE", "F"),
     intervals_last=True,
