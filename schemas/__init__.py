@@ -756,7 +756,6 @@ C = SimpleNamespace(**{name: name for schema in SCHEMAS.values() for name in sch
 
 COUNT_COLUMNS = tuple(f.name for f in _COUNT_FIELDS)
 MEASURE_COLUMNS = tuple(f.name for f in _MEASURE_FIELDS)
-INTERVAL_COLUMNS = tuple(f"{m}_{end}" for m in ("REC", "PRE", "F") for end in ("low", "high"))
 
 
 def table_from_rows(rows: list[dict], schema: pa.Schema) -> pa.Table:
