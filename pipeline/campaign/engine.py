@@ -663,7 +663,6 @@ def report_data(
         correction=stats.CORRECTION,
         percent=kind.unit == "percent",
         sections=kind.sections,
-        units=units,
         few_units=few_units_note(units, plural(kind.family.unit)) if units < FEW_UNITS else None,
         coref=chains,
         pairing_rows=page.rows if page is not None else None,
@@ -1142,7 +1141,7 @@ class _Values:
         return list(value)
 
     def field(self, table: Mapping[str, Any], keys: tuple[str, ...], spec: Field, base: Path) -> Any:
-        """The value of a registered kind's key (``pipeline.core.kinds.Field``), checked; its default when
+        """The value of a kind's key (``pipeline.core.kinds.Field``), checked; its default when
         not given (an error when required). Paths are resolved against the campaign file's directory."""
         if keys[-1] not in table:
             if spec.required:

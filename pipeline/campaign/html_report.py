@@ -147,17 +147,17 @@ class CampaignReport:
     #: The leaderboard's ranking measure: a key of ``SystemRow.measures`` and ``intervals``, its label.
     headline: str = "F"
     headline_label: str | None = None
-    #: A coreference campaign's per-document view (its chains); None for templette and MUC campaigns.
+    #: The ``chains`` section's documents (a coreference campaign's key and response chains).
     coref: list[CorefView] | None = None
-    #: A registered kind's campaign (``pipeline.campaign.kinds``): the leaderboard's measure columns
-    #: (key of ``SystemRow.measures`` -> label); None for templette, MUC and coreference campaigns.
+    #: The leaderboard's measure columns of a page without ``pairings`` (key of ``SystemRow.measures`` ->
+    #: label), in the kind's order.
     columns: dict[str, str] | None = None
     #: What the bootstrap resamples (documents, instances, queries) and what the heat map's columns are.
     unit: str = "documents"
     categories: str = "slot"
-    #: Why the headline ranks (a registered kind's sentence under its leaderboard).
+    #: Why the headline ranks (the kind's sentence under its leaderboard).
     ranking_note: str = ""
-    #: More p-values of each pair, by name (a registered kind's: "randomization Holm", "t-test",
+    #: More p-values of each pair, by name ("randomization Holm", and for a mean over units "t-test",
     #: "t-test Holm"), shown in its significance cell; a missing ``(a, b)`` is read from ``(b, a)``.
     corrected: dict[tuple[str, str], dict[str, float | None]] | None = None
     #: The correction for multiple comparisons of ``corrected``'s "... Holm" values; with it, cells are
@@ -169,8 +169,6 @@ class CampaignReport:
     sections: tuple[str, ...] = ("pairings",)
     #: What the page says when the campaign has too few units for its statistics to mean much.
     few_units: str | None = None
-    #: How many units the campaign resamples.
-    units: int = 0
     #: The per-document view's pairings as one table (``schemas.PAGE_VIEW`` with a ``system`` column,
     #: each system's rows in its mapping order), standing in for ``DocumentView.pairings`` (then empty):
     #: the same page, built column by column (a campaign page holds systems x documents x fills).

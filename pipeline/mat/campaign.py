@@ -1,4 +1,4 @@
-"""The MAT family's campaign kind (issue 12, point 10): ``scorer = "mat"`` campaign files.
+"""The MAT family's campaign kind: ``scorer = "mat"`` campaign files.
 
 ```toml
 scorer = "mat"

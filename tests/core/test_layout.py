@@ -66,9 +66,7 @@ def test_pipeline_imports_point_down(path: Path) -> None:
         elif own in FAMILIES and wing == "campaign":
             problems.append(f"{where} (a family never imports the campaign engine)")
         elif own in (*FAMILIES, "campaign") and wing in FAMILIES and module != f"pipeline.{wing}":
-            problems.append(
-                f"{where} (a family only through its package: from pipeline.{wing} import ...)"
-            )
+            problems.append(f"{where} (a family only through its package: from pipeline.{wing} import ...)")
     for line, module, name in _names(path):
         wing = _wing(module)
         if wing is None or wing == own:
