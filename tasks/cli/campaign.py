@@ -16,7 +16,9 @@ from tasks.campaign.graph import campaign_spec
 from tasks.campaign.outputs import (
     board_text,
     campaign_output_paths,
+    html_is_fresh,
     html_paths,
+    html_recipe,
     json_text,
     summary_tables,
     write_campaign_outputs,
@@ -110,8 +112,11 @@ def campaign(args: argparse.Namespace) -> int:
     write_leaderboard(kind, board, significance, args.json, args.csv)
     if output:
         write_campaign_outputs(output, parsed, summary, reports, args.workers, pages)
-    elif pages:
-        write_pages(pages, parsed, summary, reports)
+    else:
+        recipe = html_recipe(parsed, summary)
+        stale = [page for page in pages if not html_is_fresh(page, recipe)]
+        if stale:
+            write_pages(stale, parsed, summary, reports)
     return EXIT_OK
 
 
