@@ -41,5 +41,5 @@ def write_coref_tables(folder: Path, scored: Stage) -> None:
 
 
 COREF_TASKS = TaskKind(
-    "coref", "ScoreCorefResponse", coref_system_spec, SYSTEM_FILES, write_coref_tables, False
+    "coref", "ScoreCorefResponse", coref_system_spec, SYSTEM_FILES, write_coref_tables, statistics_file=False
 )

@@ -1,7 +1,7 @@
 """The tasks side of ``scorer = "muc"`` campaigns (``pipeline.muc.campaign``): each system is the MUC
 scorer's chain (``tasks.muc.stages.muc_spec``) with its response in place of the configuration's
-:response_file, the key's side one chain shared by every system, then its statistics
-(``tasks.templette.campaign.TallyStatistics``); its files are a templette system's."""
+:response_file (its Report's ``statistics`` are what the summary reads), the key's side one chain shared
+by every system; its files are a templette system's."""
 
 from __future__ import annotations
 
@@ -12,20 +12,21 @@ from pipeline.campaign.engine import Campaign, System
 from pipeline.muc.campaign import CONFIG_OPTION
 from tasks.campaign.task_kind import TaskKind
 from tasks.muc.stages import muc_spec
-from tasks.templette.campaign import SYSTEM_FILES, statistics_spec, write_system_tables
+from tasks.templette.campaign import SYSTEM_FILES, write_system_tables
 
 
 def muc_system_spec(campaign: Campaign, system: System) -> dict[str, Any]:
-    """One system's TallyStatistics over the MUC scorer's chain with its response."""
+    """One system's Report: the MUC scorer's chain with its response."""
     config = campaign.options[CONFIG_OPTION]
     settings = {"resamples": int(campaign.options["resamples"]), "seed": int(campaign.options["seed"])}
-    report = muc_spec(
+    return muc_spec(
         replace(config, response_file=system.templates),
         campaign.reference_templates,
         campaign.options["encoding"],
         settings,
     )
-    return statistics_spec(report)
 
 
-MUC_TASKS = TaskKind("muc", "TallyStatistics", muc_system_spec, SYSTEM_FILES, write_system_tables, False)
+MUC_TASKS = TaskKind(
+    "muc", "Report", muc_system_spec, SYSTEM_FILES, write_system_tables, statistics_file=False
+)

@@ -1,5 +1,5 @@
 """The tasks side of ``scorer = "templette"`` campaigns (``pipeline.templette.campaign``): each system's
-chain to its Report (``tasks.templette.graph.templette_spec``) and its statistics (``TallyStatistics``),
+chain to its Report (``tasks.templette.graph.templette_spec``), whose ``statistics`` the summary reads,
 and its files: ``report.txt`` (the MUC-layout score report), ``scores.json`` (as ``iescore templette
 --json``) and ``{totals,by_type,by_slot,by_document,objects,mapping}.csv``."""
 
@@ -13,18 +13,15 @@ import pyarrow.compute as pc
 
 from pipeline.campaign.engine import Campaign, System, point_categories
 from pipeline.core.signature import SIGNATURE_KEY
-from pipeline.templette import templette_statistics
 from pipeline.templette.report import muc_report, scores_json
 from schemas import COUNT_COLUMNS, MEASURE_COLUMNS, C
 from tasks.campaign.csvfile import csv_text
 from tasks.campaign.task_kind import TaskKind
-from tasks.core.base import Stage, freeze_spec, stage_spec
+from tasks.core.base import Stage
 from tasks.core.jsontext import json_text
 from tasks.core.store import read_table, write_text
 from tasks.templette.graph import templette_spec
 
-#: The columns of a system's ``tallies`` its statistics count (``pipeline.templette.templette_statistics``).
-TALLY_COLUMNS = [C.doc_id, C.instance_type, C.slot, C.aspect, C.category]
 SCORE_FILES = {
     "total": ("totals", []),
     "type": ("by_type", [C.instance_type]),
@@ -40,49 +37,24 @@ SYSTEM_FILES = (
 )
 
 
-class TallyStatistics(Stage):
-    """A templette or MUC system's ``statistics`` (``pipeline.templette.templette_statistics``: ALL SLOTS
-    points by document and slot) from its MapAndScore's tallies (input ``scored``), signed with its
-    Report's signature (input ``report``, whose scores the system's files show)."""
-
-    STAGE = "TallyStatistics"
-    VERSION = 1
-    OUTPUTS = ("statistics",)
-
-    def produce(self) -> dict[str, pa.Table]:
-        tallies = self.input_table("scored", "tallies", TALLY_COLUMNS)
-        signature = self.spec["inputs"]["report"]["options"]["signature"]
-        statistics = templette_statistics(tallies)
-        metadata = {**(statistics.schema.metadata or {}), SIGNATURE_KEY: signature.encode()}
-        return {"statistics": statistics.replace_schema_metadata(metadata)}
-
-
-def statistics_spec(report: dict[str, Any]) -> dict[str, Any]:
-    """The TallyStatistics spec of a system whose Report spec is ``report``."""
-    report = freeze_spec(report)
-    return stage_spec("TallyStatistics", {}, {"report": report, "scored": report["inputs"]["scored"]})
-
-
 def templette_system_spec(campaign: Campaign, system: System) -> dict[str, Any]:
-    """One system's TallyStatistics over its templette chain (``templette_spec``)."""
-    report = templette_spec(
+    """One system's Report (``templette_spec``): its ``statistics`` are what the summary reads."""
+    return templette_spec(
         campaign.reference_templates,
         system.templates,
         campaign.reference_texts,
         system.texts,
         {**campaign.options, "unsegmented": system.unsegmented, "statistics": True},
     )
-    return statistics_spec(report)
 
 
-def write_system_tables(folder: Path, task: Stage) -> None:
+def write_system_tables(folder: Path, report: Stage) -> None:
     """One system's score report, JSON and CSV tables, from its Report and MapAndScore artifacts."""
-    report = task.requires()["report"]
     scores = read_table(report.output()["scores"])
     signature = scores.schema.metadata[SIGNATURE_KEY].decode()
     write_text(folder / "report.txt", muc_report(scores, signature, title="iescore campaign"))
     write_text(folder / "scores.json", json_text(scores_json(scores, signature)))
-    write_score_csv(folder, scores, read_table(task.requires()["scored"].output()["mapping"]))
+    write_score_csv(folder, scores, read_table(report.requires()["scored"].output()["mapping"]))
 
 
 def write_score_csv(folder: Path, scores: pa.Table, mapping: pa.Table) -> None:
@@ -113,5 +85,5 @@ def in_percent(table: pa.Table) -> pa.Table:
 
 
 TEMPLETTE_TASKS = TaskKind(
-    "templette", "TallyStatistics", templette_system_spec, SYSTEM_FILES, write_system_tables, False
+    "templette", "Report", templette_system_spec, SYSTEM_FILES, write_system_tables, statistics_file=False
 )

@@ -68,8 +68,7 @@ def cli(capsys: pytest.CaptureFixture[str], *argv: object) -> tuple[int, str, st
 
 # --- rerun only what changed ---------------------------------------------------------------------
 
-# Per system: IngestTemplates NormalizeContent RemoveNonEvaluated NormalizeExtents MapAndScore Report
-# TallyStatistics;
+# Per system: IngestTemplates NormalizeContent RemoveNonEvaluated NormalizeExtents MapAndScore Report;
 # the reference side once: IngestCorpus AlignCorpora IngestTemplates NormalizeContent RemoveNonEvaluated
 # NormalizeExtents; and the CampaignSummary.
 ONE_SYSTEM = Counter(
@@ -79,9 +78,8 @@ ONE_SYSTEM = Counter(
     NormalizeExtents=1,
     MapAndScore=1,
     Report=1,
-    TallyStatistics=1,
 )
-ALL_TASKS = 4 * 7 + 6 + 1
+ALL_TASKS = 4 * 6 + 6 + 1
 
 
 def test_rerun_what_changed(tmp_path: Path) -> None:
@@ -120,7 +118,6 @@ def test_rerun_what_changed(tmp_path: Path) -> None:
         NormalizeExtents=5,
         MapAndScore=4,
         Report=4,
-        TallyStatistics=4,
         CampaignSummary=1,
     )
     assert not families(after_glm.ran) & Counter(IngestTemplates=1, IngestCorpus=1, AlignCorpora=1)
@@ -143,7 +140,6 @@ def test_version_bump_reruns_that_stage_onward(tmp_path: Path, monkeypatch: pyte
         NormalizeExtents=5,
         MapAndScore=4,
         Report=4,
-        TallyStatistics=4,
         CampaignSummary=1,
     )
 
@@ -154,9 +150,7 @@ def test_statistics_settings_rerun_only_reports_and_summary(tmp_path: Path) -> N
     run_campaign(campaign_file, store)
     campaign_file.write_text(campaign_file.read_text().replace("seed = 7", "seed = 8"))
     # The seed is in every score's signature (the intervals printed beside it depend on it).
-    assert families(run_campaign(campaign_file, store).ran) == Counter(
-        Report=4, TallyStatistics=4, CampaignSummary=1
-    )
+    assert families(run_campaign(campaign_file, store).ran) == Counter(Report=4, CampaignSummary=1)
 
 
 def test_frozen_spec_keys_like_the_spec_it_came_from(tmp_path: Path) -> None:
@@ -194,7 +188,7 @@ def test_dry_run_lists_what_would_run_and_why(
     eager.write_text(eager.read_text().replace('"1986" ##442#446#', '"12 years" ##259#267#'))
     status, out, _ = cli(capsys, "campaign", campaign_file, "--store", store, "--dry-run")
     lines = out.splitlines()
-    assert lines[0] == f"would run 8 of {ALL_TASKS} tasks"
+    assert lines[0] == f"would run 7 of {ALL_TASKS} tasks"
     assert "IngestTemplates" in lines[1] and "eager: file changed: templates" in lines[1]
     assert lines[1].endswith(str(eager.resolve()))
     chain = [
@@ -203,7 +197,6 @@ def test_dry_run_lists_what_would_run_and_why(
         "NormalizeExtents",
         "MapAndScore",
         "Report",
-        "TallyStatistics",
     ]
     assert [line.split()[0] for line in lines[2:]] == [*chain, "CampaignSummary"]
     assert all(": after " in line for line in lines[2:])
@@ -314,9 +307,9 @@ def test_progress_lines_and_bar(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert lines[0].startswith(f"iescore: [1/{ALL_TASKS}] ") and lines[-1].startswith(
         f"iescore: [{ALL_TASKS}/{ALL_TASKS}] CampaignSummary"
     )
-    # Labelled as in the dry run: the reference's six tasks by their users, each system's seven by its name.
+    # Labelled as in the dry run: the reference's six tasks by their users, each system's six by its name.
     assert sum("[reference (shared by 4)] done" in line for line in lines) == 6
-    assert all(sum(f"[{name}] done" in line for line in lines) == 7 for name in SYSTEMS)
+    assert all(sum(f"[{name}] done" in line for line in lines) == 6 for name in SYSTEMS)
     status, _, err = cli(capsys, "campaign", campaign_file, "--store", tmp_path / "b", "--progress", "bar")
     assert status == 0
     assert "\r[" in err and f"{ALL_TASKS}/{ALL_TASKS} 100% finished" in err
@@ -592,7 +585,7 @@ def test_two_clients_against_luigid(tmp_path: Path) -> None:
         logs = [json.loads((tmp_path / f"{n}.log").read_text()) for n in "ab"]
         ran_a, ran_b = set(logs[0]["ran"]), set(logs[1]["ran"])
         assert not ran_a & ran_b  # every task ran once
-        total = 3 * 4 * 7 + 6 + 1
+        total = 3 * 4 * 6 + 6 + 1
         assert len(ran_a | ran_b) == total
         expected = json.loads((tmp_path / "local.json").read_text())
         for n in "ab":

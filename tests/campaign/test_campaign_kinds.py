@@ -101,7 +101,6 @@ def test_muc_campaign_reruns_only_the_edited_system(tmp_path: Path) -> None:
         NormalizeMucStrings=4,
         MapAndScore=3,
         Report=3,
-        TallyStatistics=3,
         CampaignSummary=1,
     )
     assert run(campaign, store).ran == []
@@ -112,7 +111,6 @@ def test_muc_campaign_reruns_only_the_edited_system(tmp_path: Path) -> None:
         NormalizeMucStrings=1,
         MapAndScore=1,
         Report=1,
-        TallyStatistics=1,
         CampaignSummary=1,
     )
 

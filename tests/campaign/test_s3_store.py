@@ -284,7 +284,7 @@ def test_two_clients_against_luigid_on_s3(tmp_path: Path, bucket: str) -> None:
     logs = [json.loads((tmp_path / f"{n}.log").read_text()) for n in "ab"]
     ran_a, ran_b = set(logs[0]["ran"]), set(logs[1]["ran"])
     assert not ran_a & ran_b  # every task ran once
-    total = 2 * 4 * 7 + 6 + 1
+    total = 2 * 4 * 6 + 6 + 1
     assert len(ran_a | ran_b) == total
     expected = json.loads((tmp_path / "local.json").read_text())
     for n in "ab":

@@ -291,7 +291,7 @@ def _sample_artifacts(tmp_path: Path) -> tuple[dict, dict]:
     assert main(["campaign", str(campaign), "--store", str(tmp_path / "store"), "--progress", "none"]) == 0
     scores, tallies = {}, {}
     for name, spec in system_specs.items():
-        report = task_for(spec, str(tmp_path / "store")).requires()["report"]
+        report = task_for(spec, str(tmp_path / "store"))
         scores[name] = pq.read_table(report.output()["scores"].path)
         tallies[name] = pq.read_table(report.requires()["scored"].output()["tallies"].path)
     return scores, tallies

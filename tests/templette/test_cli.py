@@ -142,9 +142,9 @@ def test_rerun_does_only_what_changed(tmp_path: Path) -> None:
     first = runner.run(_campaign_tasks(campaign_file, store))
     assert first.ok and first.ran
     # 4 systems x (IngestTemplates NormalizeContent NormalizeExtents RemoveNonEvaluated MapAndScore
-    # Report TallyStatistics) + the reference side once (IngestCorpus IngestTemplates NormalizeContent
-    # AlignCorpora NormalizeExtents RemoveNonEvaluated) + CampaignSummary = 28 + 6 + 1.
-    assert len(first.ran) == 35
+    # Report) + the reference side once (IngestCorpus IngestTemplates NormalizeContent AlignCorpora
+    # NormalizeExtents RemoveNonEvaluated) + CampaignSummary = 24 + 6 + 1.
+    assert len(first.ran) == 31
 
     again = runner.run(_campaign_tasks(campaign_file, store))
     assert again.ok and again.ran == [] and again.reused
@@ -160,7 +160,7 @@ def test_rerun_does_only_what_changed(tmp_path: Path) -> None:
     assert edited.ok
     assert _families(edited.ran) == sorted(
         ["IngestTemplates", "NormalizeContent", "NormalizeExtents", "RemoveNonEvaluated", "MapAndScore",
-         "Report", "TallyStatistics", "CampaignSummary"]
+         "Report", "CampaignSummary"]
     )  # fmt: skip
     assert not set(edited.ran) & set(first.ran)
 
