@@ -170,67 +170,20 @@ SCORES = _schema(
 
 LEADERBOARD = _schema(
     "leaderboard",
-    "One row per system of a campaign, best F first.",
-    _field("rank", pa.int32(), "1 for the best F; systems with equal F share a rank", False),
-    _field("system", pa.string(), "system name from the campaign file", False),
-    *_COUNT_FIELDS,
-    *_MEASURE_FIELDS,
-    *[
-        _field(
-            f"{measure}_{end}",
-            pa.float64(),
-            f"{side} end of the bootstrap confidence interval of {measure} "
-            "over documents (fraction of 1; null where undefined)",
-        )
-        for measure in ("REC", "PRE", "F")
-        for end, side in (("low", "lower"), ("high", "upper"))
-    ],
-    _field("signature", pa.string(), "the system's score signature", False),
-)
-
-#: The coreference leaderboard's measures, in its column order: each metric's R, P and F1, then the
-#: CoNLL F1 (the mean of the MUC, B3 and CEAF-e F1), the ranking measure of the CoNLL shared tasks.
-COREF_BOARD_MEASURES = (
-    *(f"{m}_{x}" for m in ("MUC", "B3", "CEAFe") for x in ("R", "P", "F1")),
-    "CoNLL_F1",
-)
-
-COREF_LEADERBOARD = _schema(
-    "coref_leaderboard",
-    "One row per system of a coreference campaign, best CoNLL F1 first (measures summed over documents "
-    "as pipeline.campaign.families.COREF computes them).",
-    _field("rank", pa.int32(), "1 for the best CoNLL F1; systems with equal CoNLL F1 share a rank", False),
-    _field("system", pa.string(), "system name from the campaign file", False),
-    *[
-        _field(
-            name,
-            pa.float64(),
-            f"{name.replace('_', ' ')} over all documents (fraction of 1; null where undefined)",
-        )
-        for name in COREF_BOARD_MEASURES
-    ],
-    *[
-        _field(
-            f"CoNLL_F1_{end}",
-            pa.float64(),
-            f"{side} end of the bootstrap confidence interval of CoNLL F1 over documents (fraction of 1)",
-        )
-        for end, side in (("low", "lower"), ("high", "upper"))
-    ],
-    _field("signature", pa.string(), "the system's score signature", False),
-)
-
-FAMILY_LEADERBOARD = _schema(
-    "family_leaderboard",
-    "The leaderboard of a campaign of a registered kind (pipeline.campaign.kinds), long form so that one "
-    "schema serves every family: one row per (system, measure shown on the board), systems best first by "
-    "the family's headline measure, measures in the kind's board order. Every value is the family's measure "
-    "of the system's statistics summed over all units; low and high are its bootstrap interval over units.",
+    "The leaderboard of a campaign of any kind (pipeline.campaign.kinds), long form so that one schema "
+    "serves every family: one row per (system, column its kind declares), systems best first by the "
+    "family's headline measure, the kind's counts (sums of statistics) then its board measures in the "
+    "kind's order. A count is the sum over all units of the statistics it names; a measure is the family's "
+    "measure of the system's statistics summed over all units; low and high are its bootstrap interval "
+    "over units (for the kind's interval measures). Values are kept as fractions of 1; the text board, "
+    "CSV, JSON and page show them in the kind's unit (CampaignKind.unit).",
     _field("rank", pa.int32(), "1 for the best headline value; equal values share a rank", False),
     _field("system", pa.string(), "system name from the campaign file", False),
-    _field("measure", pa.string(), "the family's measure name (e.g. recall, MAP, fmeasure)", False),
+    _field("measure", pa.string(), "the count's or measure's name (e.g. COR, F, recall, map)", False),
     _field(
-        "value", pa.float64(), "the measure over all units (fraction of 1 for rates; null where undefined)"
+        "value",
+        pa.float64(),
+        "the count, or the measure over all units (fraction of 1 for rates; null where undefined)",
     ),
     _field("low", pa.float64(), "lower end of the measure's 95% bootstrap interval over units"),
     _field("high", pa.float64(), "upper end of the measure's 95% bootstrap interval over units"),
@@ -245,15 +198,39 @@ FAMILY_LEADERBOARD = _schema(
 
 SIGNIFICANCE = _schema(
     "significance",
-    "One row per pair of systems of a campaign: is the difference in a measure significant?",
+    "One row per pair of systems of a campaign of any kind: is the difference in its ranking measure "
+    "significant? The paired bootstrap and approximate randomization over the family's units (documents, "
+    "instances, queries), the paired t-test (kinds whose ranking measure is a mean of per-unit values), "
+    "and the p-values adjusted by Holm's correction over all the campaign's pairs.",
     _field("system_a", pa.string(), "first system (the better ranked of the two)", False),
     _field("system_b", pa.string(), "second system", False),
-    _field("measure", pa.string(), "the measure compared (F)", False),
+    _field(
+        "measure",
+        pa.string(),
+        "the campaign's ranking measure (the family's headline, or the one its [options] choose)",
+        False,
+    ),
     _field("delta", pa.float64(), "measure of a minus measure of b (fraction of 1; null where undefined)"),
-    _field("paired_bootstrap_p", pa.float64(), "two-sided p-value of the paired bootstrap over documents"),
-    _field("randomization_p", pa.float64(), "two-sided p-value of approximate randomization over documents"),
+    _field("paired_bootstrap_p", pa.float64(), "two-sided p-value of the paired bootstrap over the units"),
+    _field("randomization_p", pa.float64(), "two-sided p-value of approximate randomization over the units"),
     _field("resamples", pa.int64(), "bootstrap resamples and randomization shuffles", False),
     _field("seed", pa.int64(), "seed of the random generator", False),
+    _field(
+        "t_test_p",
+        pa.float64(),
+        "two-sided p-value of Student's paired t-test over the units both systems have a value for; null "
+        "when the ranking measure is not a mean of per-unit values, or the differences are all equal",
+    ),
+    _field(
+        "randomization_p_holm",
+        pa.float64(),
+        "randomization_p adjusted by Holm's step-down correction over every pair of the campaign",
+    ),
+    _field(
+        "t_test_p_holm",
+        pa.float64(),
+        "t_test_p adjusted by Holm's correction over every pair with a t_test_p",
+    ),
 )
 
 STATISTICS = _schema(
@@ -711,41 +688,6 @@ MAT_CONFUSABILITY = _schema(
     _field("reference", pa.string(), "the row's reference label ('null': spurious spans)", False),
 )
 
-_FAMILY_SIGNIFICANCE_DOCS = {
-    "measure": "the campaign's ranking measure (the family's headline, or the one its [options] choose)",
-    "paired_bootstrap_p": "two-sided p-value of the paired bootstrap over the family's units",
-    "randomization_p": "two-sided p-value of approximate randomization over the family's units",
-}
-FAMILY_SIGNIFICANCE = _schema(
-    "family_significance",
-    "One row per pair of systems of a campaign of a registered kind (pipeline.campaign.kinds): "
-    "SIGNIFICANCE's columns on the campaign's ranking measure, over the family's units (documents, "
-    "instances, queries), then the paired t-test (kinds whose ranking measure is a mean of per-unit values) "
-    "and every p-value adjusted by Holm's correction over all the campaign's pairs.",
-    *(
-        field.with_metadata({"doc": _FAMILY_SIGNIFICANCE_DOCS[field.name]})
-        if field.name in _FAMILY_SIGNIFICANCE_DOCS
-        else field
-        for field in SIGNIFICANCE
-    ),
-    _field(
-        "t_test_p",
-        pa.float64(),
-        "two-sided p-value of Student's paired t-test over the units both systems have a value for; null "
-        "when the ranking measure is not a mean of per-unit values, or the differences are all equal",
-    ),
-    _field(
-        "randomization_p_holm",
-        pa.float64(),
-        "randomization_p adjusted by Holm's step-down correction over every pair of the campaign",
-    ),
-    _field(
-        "t_test_p_holm",
-        pa.float64(),
-        "t_test_p adjusted by Holm's correction over every pair with a t_test_p",
-    ),
-)
-
 # --- campaign summaries' reuse records (issue 16: a rerun recomputes only what changed) ---------------
 
 SUMMARY_UNITS = _schema(
@@ -804,11 +746,8 @@ SCHEMAS = {
         TALLIES,
         SCORES,
         LEADERBOARD,
-        COREF_LEADERBOARD,
-        FAMILY_LEADERBOARD,
         COREF_MENTIONS,
         SIGNIFICANCE,
-        FAMILY_SIGNIFICANCE,
         STATISTICS,
         ALIGNMENT,
         NAMED_ENTITIES,
@@ -843,7 +782,6 @@ C = SimpleNamespace(**{name: name for schema in SCHEMAS.values() for name in sch
 
 COUNT_COLUMNS = tuple(f.name for f in _COUNT_FIELDS)
 MEASURE_COLUMNS = tuple(f.name for f in _MEASURE_FIELDS)
-INTERVAL_COLUMNS = tuple(f"{m}_{end}" for m in ("REC", "PRE", "F") for end in ("low", "high"))
 
 
 def table_from_rows(rows: list[dict], schema: pa.Schema) -> pa.Table:

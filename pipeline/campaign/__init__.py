@@ -1,3 +1,3 @@
-"""Campaigns over any scorer family: campaign files, the family registry, statistics (bootstrap intervals,
-paired significance), leaderboards and the HTML page. It sits above the families and imports them;
-no family imports it."""
+"""Campaigns over any scorer family: campaign files, the one list of campaign kinds, statistics
+(bootstrap intervals, paired significance, Holm's correction), leaderboards and the HTML page. It sits
+above the families and uses each through its package's public names; no family imports it."""

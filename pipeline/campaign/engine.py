@@ -33,28 +33,16 @@ A campaign file (TOML) names one reference and several systems::
 
     output = "results"                   # optional (top level): where reports and tables go
 
-``scorer`` (top level) names the scorer family: ``"templette"`` (the default, above), ``"muc"`` or
-``"coref"``. Each family has its own keys in ``[reference]``, ``[systems.NAME]`` and ``[options]``
-(``FAMILY_KEYS``); a key of another family is an error naming its line::
+``scorer`` (top level) names the campaign's kind (``pipeline.campaign.kinds.KINDS``): ``"templette"`` (the
+default, above), ``"muc"``, ``"coref"``, ``"mat"``, ``"senseval"``, ``"clef"``, ``"clef-2"``, ``"trec"``.
+Each kind declares its keys in ``[reference]``, ``[systems.NAME]`` and ``[options]`` (its module doc shows
+its file: ``pipeline.muc.campaign``, ``pipeline.coref.campaign``...); a key of another kind is an error
+naming its line.
 
-    scorer = "muc"                       # the MUC scorer (seed 001), template or named entity tasks
-    [reference]
-    config = "te.config"                 # a MUC configuration: key, slot and class defs, options
-    [systems.alpha]
-    response = "alpha.tpl"               # replaces the configuration's :response_file
-    [options]                            # encoding resamples seed html_documents
-
-    scorer = "coref"                     # coreference chains: MUC, B3, CEAF-e, CoNLL F1
-    [reference]
-    key = "key.conll"
-    [systems.alpha]
-    response = "alpha.conll"
-    [options]
-    format = "conll"                     # or "sgml" (MUC texts with COREF tags)
-    match = "exact"                      # or "min" (sgml only)
-                                         # and encoding resamples seed html_documents
-
-A MUC configuration of the coreference task is refused: its campaign is ``scorer = "coref"``.
+Every campaign, whatever its kind, has one summary (``campaign_summary``: the leaderboard with bootstrap
+intervals, every pair's paired bootstrap, approximate randomization, t-test where the headline is a mean
+over units, Holm's correction over all pairs), one text board (``leaderboard_text``) and one page
+(``report_data``, ``pipeline.campaign.html_report``), all in the kind's unit (``CampaignKind.unit``).
 
 Paths are relative to the campaign file. System names are labels only: they never become paths (the
 output directory names each system's tables by a slug of its name and a digest, see ``output_name``).
@@ -83,79 +71,47 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipeline.campaign import html_report, reuse, stats
-from pipeline.campaign.defaults import DEFAULT_OPTIONS
-from pipeline.campaign.families import FAMILIES
 from pipeline.campaign.kinds import KINDS
 from pipeline.campaign.stats import Interval
 from pipeline.core.errors import InputError
 from pipeline.core.family import Family, UnitStatistics, category_measures
 from pipeline.core.kinds import CampaignKind, Field
-from pipeline.coref import COREF, FORMATS, MATCH_MODES
-from pipeline.muc.config import MucConfig, read_config
-from pipeline.muc.rules import TASKS
-from pipeline.speech.align import COST_MODELS
-from pipeline.templette import TEMPLETTE, templette_statistics
-from pipeline.templette.report import _p, _pct2
-from pipeline.templette.report import printable as _printable
-from pipeline.templette.scoring import COMPARE_MODES
-from schemas import (
-    COREF_BOARD_MEASURES,
-    COREF_LEADERBOARD,
-    COUNT_COLUMNS,
-    FAMILY_LEADERBOARD,
-    FAMILY_SIGNIFICANCE,
-    LEADERBOARD,
-    MEASURE_COLUMNS,
-    PAGE_VIEW,
-    SIGNIFICANCE,
-    C,
-    table_from_rows,
-)
+from pipeline.core.text import printable
+from schemas import LEADERBOARD, PAGE_VIEW, SIGNIFICANCE, C, table_from_rows
 
-#: Per scorer: the keys of [reference], of each [systems.NAME], and the options it takes.
-_COMMON_OPTIONS = {"encoding", "resamples", "seed", "html_documents"}
-FAMILY_KEYS: dict[str, dict[str, set[str]]] = {
-    "templette": {
-        "reference": {"templates", "texts"},
-        "system": {"templates", "texts", "unsegmented"},
-        "options": set(DEFAULT_OPTIONS) - {"format", "match"},
-    },
-    "muc": {"reference": {"config"}, "system": {"response"}, "options": set(_COMMON_OPTIONS)},
-    "coref": {"reference": {"key"}, "system": {"response"}, "options": _COMMON_OPTIONS | {"format", "match"}},
-}
-#: The options every campaign of a registered kind takes, beside the kind's own.
-KIND_COMMON_OPTIONS = {
-    "resamples": Field("int", "bootstrap resamples and randomization shuffles", default=1000, low=1),
-    "seed": Field("int", "the random generator's seed", default=12345, low=0),
+# Bootstrap and randomization draw (resamples x documents) matrices: past this their memory, not the
+# precision of a p-value, is what the number buys.
+MAX_RESAMPLES = 100_000
+# The seed is kept in an int64 column of the significance table.
+MAX_SEED = 2**63 - 1
+
+#: The options every campaign takes, beside its kind's own.
+COMMON_OPTIONS = {
+    "resamples": Field(
+        "int", "bootstrap resamples and randomization shuffles", default=1000, low=1, high=MAX_RESAMPLES
+    ),
+    "seed": Field("int", "the random generator's seed", default=12345, low=0, high=MAX_SEED),
     "html_documents": Field("int", "documents in the HTML page's per-document view", default=100, low=1),
 }
 
 
-def _family_keys() -> dict[str, dict[str, set[str]]]:
-    """``FAMILY_KEYS`` and the keys of every registered kind (``pipeline.campaign.kinds.KINDS``)."""
-    keys = dict(FAMILY_KEYS)
-    for name, kind in KINDS.items():
-        keys[name] = {
+def _kind_keys() -> dict[str, dict[str, set[str]]]:
+    """Every kind's keys of [reference], of each [systems.NAME] and of [options]."""
+    return {
+        name: {
             "reference": set(kind.reference),
             "system": set(kind.system),
-            "options": set(KIND_COMMON_OPTIONS) | set(kind.options),
+            "options": set(COMMON_OPTIONS) | set(kind.options),
         }
-    return keys
-
-
-# What each family's reference table and system tables must hold, for messages.
-_REQUIRED = {
-    "templette": ("templates", "a [reference] table with templates = FILE"),
-    "muc": ("config", "a [reference] table with config = FILE (a MUC configuration)"),
-    "coref": ("key", "a [reference] table with key = FILE"),
-}
+        for name, kind in KINDS.items()
+    }
 
 
 @dataclass(frozen=True)
 class System:
-    """A system: ``templates`` is its file, templates (templette) or its response (muc, coref); in a
-    campaign of a registered kind (``pipeline.campaign.kinds``), the value of the kind's main system key,
-    and ``values`` every key of its table, checked (defaults filled in)."""
+    """A system: ``templates`` is the value of its kind's main system key (its template set, response,
+    run...), ``texts`` and ``unsegmented`` a templette system's hypothesis texts and whether they are one
+    word stream; ``values`` every key of its table, checked (defaults filled in)."""
 
     name: str
     templates: Path
@@ -166,8 +122,11 @@ class System:
 
 @dataclass(frozen=True)
 class Campaign:
-    """A parsed campaign. ``reference_templates`` is the reference's file: its templates (templette),
-    the MUC configuration (muc, parsed in ``muc_config``) or the coreference key (coref)."""
+    """A parsed campaign. ``reference_templates`` is the value of its kind's main reference key (the
+    reference templates, the MUC configuration, the coreference key...), ``reference_texts`` a templette
+    campaign's reference texts; ``reference_values`` every [reference] value, checked (defaults filled
+    in); ``options`` every option, checked, with what the kind derives from them
+    (``CampaignKind.prepare``)."""
 
     source: Path
     reference_templates: Path
@@ -178,95 +137,91 @@ class Campaign:
     output: Path | None = None
     store_line: int = 0
     scorer: str = "templette"
-    muc_config: MucConfig | None = None
-    #: A registered kind's [reference] values, checked (defaults filled in); empty otherwise.
     reference_values: Mapping[str, Any] = field(default_factory=dict)
 
     @property
-    def kind(self) -> CampaignKind | None:
-        """The campaign's kind when its family declares one (``pipeline.campaign.kinds.KINDS``), ranking
-        by the measure its options choose (``CampaignKind.measure_option``; ``CampaignKind.ranked_by``)."""
-        kind = KINDS.get(self.scorer)
-        if kind is None or kind.measure_option is None:
-            return kind
-        return kind.ranked_by(self.options.get(kind.measure_option))
+    def kind(self) -> CampaignKind:
+        """The campaign's kind (``pipeline.campaign.kinds.KINDS``) as its options set it: ranking by the
+        measure they choose (``CampaignKind.ranked_by``), its F named with its beta (``F2``)."""
+        kind = KINDS[self.scorer]
+        if kind.measure_option is not None:
+            kind = kind.ranked_by(self.options.get(kind.measure_option))
+        return kind.with_beta(self.family_options.get("beta"))
 
     @property
     def family(self) -> Family:
-        kind = self.kind
-        return kind.family if kind is not None else FAMILIES[self.scorer]
+        return self.kind.family
+
+    @property
+    def family_options(self) -> dict[str, Any]:
+        """The options of the family's measures (templette's and MUC's beta) the campaign sets."""
+        family = KINDS[self.scorer].family
+        return {name: self.options[name] for name in family.options if name in self.options}
 
     @property
     def reference_files(self) -> tuple[Path, ...]:
-        """The files every system is scored against: the reference's templates and texts, the GLM; a
-        MUC configuration and its key and texts; a coreference key."""
-        if self.kind is not None:
-            files = tuple(
-                value for part in (self.reference_values, self.options) for value in _paths(part.values())
-            )
-        elif self.muc_config is not None:
-            files = (self.reference_templates, self.muc_config.key_file, self.muc_config.text_file)
-        else:
-            files = (self.reference_templates, self.reference_texts, self.options.get("glm"))
-        return tuple(Path(f) for f in files if f)
+        """The files every system is scored against: every path of [reference] and [options] (and what
+        the kind derives from them: a MUC configuration's key and texts)."""
+        files = [value for part in (self.reference_values, self.options) for value in _paths(part.values())]
+        return tuple(dict.fromkeys(Path(f) for f in files))
 
 
 def read_campaign(path: str | Path) -> Campaign:
     """Parse and check a campaign file; every problem is an InputError naming the file and the line.
 
     Every value's type and range is checked (a ``"false"`` that Python would take as true, a string
-    where a list is expected, a beta that is not a positive number...): nothing is coerced.
+    where a list is expected, a beta that is not a positive number...): nothing is coerced. Every table's
+    keys are the kind's (``CampaignKind``: its ``reference``, ``system`` and ``options`` fields, and
+    ``COMMON_OPTIONS``); a key of another kind is named as such.
     """
     path = Path(path)
     text = _campaign_text(path)
     data = _parse_toml(path, text)
     values = _Values(path, text)
-    base = path.parent
     values.known(data, (), {"scorer", "store", "output", "reference", "options", "systems"})
     scorer = data.get("scorer", "templette")
-    if scorer not in _family_keys():
-        raise values.expected(("scorer",), "one of " + ", ".join(f'"{f}"' for f in _family_keys()), scorer)
-    if scorer in KINDS:
-        return _read_kind(path, data, values, KINDS[scorer])
-    keys = FAMILY_KEYS[scorer]
-    main, required = _REQUIRED[scorer]
-    system_key = "templates" if scorer == "templette" else "response"
-    reference = values.table(data, ("reference",), required)
-    values.family_keys(reference, ("reference",), scorer, "reference")
+    if scorer not in KINDS:
+        raise values.expected(("scorer",), "one of " + ", ".join(f'"{f}"' for f in KINDS), scorer)
+    kind = KINDS[scorer]
+    base = path.parent
+    main = kind.main_reference
+    reference = values.table(data, ("reference",), f"a [reference] table with {main} = ...")
+    values.family_keys(reference, ("reference",), kind.name, "reference")
+    checked = {
+        name: values.field(reference, ("reference", name), f, base) for name, f in kind.reference.items()
+    }
+    system_key = kind.main_system
     parsed = []
-    for name, entry, where in _system_tables(values, data, scorer, system_key, "FILE"):
+    for name, entry, where in _system_tables(values, data, kind.name, system_key, "..."):
+        own = {key: values.field(entry, (*where, key), f, base) for key, f in kind.system.items()}
+        main_value = own[system_key]
         parsed.append(
             System(
                 name,
-                values.file(
-                    entry, (*where, system_key), base, f"system {name!r}: {system_key} = FILE expected"
-                ),
-                values.file(entry, (*where, "texts"), base),
-                values.boolean(entry, (*where, "unsegmented"), False),
+                main_value[0] if isinstance(main_value, list) else main_value,
+                own.get("texts"),
+                bool(own.get("unsegmented", False)),
+                values=own,
             )
         )
     given = values.table(data, ("options",), None)
-    values.family_keys(given, ("options",), scorer, "options")
-    options = {name: values.option(given, name, base) for name in DEFAULT_OPTIONS if name in keys["options"]}
-    if scorer == "coref" and options["match"] == "min" and options["format"] != "sgml":
-        raise values.error(
-            ("options", "match"), 'options.match: "min" needs format = "sgml" (CoNLL has no MIN)'
-        )
-    reference_file = values.file(reference, ("reference", main), base, f"reference: {main} = FILE expected")
-    config = None
-    if scorer == "muc":
-        config = _muc_reference(reference_file, options["encoding"], values.error(("reference", main), ""))
+    values.family_keys(given, ("options",), kind.name, "options")
+    every = {**COMMON_OPTIONS, **kind.options}
+    options = {name: values.field(given, ("options", name), f, base) for name, f in every.items()}
+    if kind.prepare is not None:
+        options.update(kind.prepare(checked, options, values.error))
+    main_value = checked[main]
     return Campaign(
         path,
-        reference_file,
-        values.file(reference, ("reference", "texts"), base),
+        main_value[0] if isinstance(main_value, list) else main_value,
+        checked.get("texts"),
         tuple(parsed),
         options,
         values.directory(data, ("store",), base, urls=True),
         values.directory(data, ("output",), base),
         store_line=values.line(("store",)) if "store" in data else 0,
-        scorer=scorer,
-        muc_config=config,
+        scorer=kind.name,
+        reference_values=checked,
     )
 
 
@@ -292,46 +247,6 @@ def _system_tables(
     return tables
 
 
-def _read_kind(path: Path, data: Mapping[str, Any], values: _Values, kind: CampaignKind) -> Campaign:
-    """A campaign of a registered kind: every table's keys are the kind's, every value of its Field's type."""
-    base = path.parent
-    main = kind.main_reference
-    reference = values.table(data, ("reference",), f"a [reference] table with {main} = ...")
-    values.family_keys(reference, ("reference",), kind.name, "reference")
-    checked = {
-        name: values.field(reference, ("reference", name), f, base) for name, f in kind.reference.items()
-    }
-    system_key = kind.main_system
-    parsed = []
-    for name, entry, where in _system_tables(values, data, kind.name, system_key, "..."):
-        own = {key: values.field(entry, (*where, key), f, base) for key, f in kind.system.items()}
-        main_value = own[system_key]
-        parsed.append(System(name, main_value[0] if isinstance(main_value, list) else main_value, values=own))
-    given = values.table(data, ("options",), None)
-    values.family_keys(given, ("options",), kind.name, "options")
-    every = {**KIND_COMMON_OPTIONS, **kind.options}
-    options = {name: values.field(given, ("options", name), f, base) for name, f in every.items()}
-    if options["resamples"] > MAX_RESAMPLES:
-        raise values.expected(
-            ("options", "resamples"), f"a whole number from 1 to {MAX_RESAMPLES}", options["resamples"]
-        )
-    if options["seed"] > MAX_SEED:
-        raise values.expected(("options", "seed"), f"a whole number from 0 to {MAX_SEED}", options["seed"])
-    main_value = checked[main]
-    return Campaign(
-        path,
-        main_value[0] if isinstance(main_value, list) else main_value,
-        None,
-        tuple(parsed),
-        options,
-        values.directory(data, ("store",), base, urls=True),
-        values.directory(data, ("output",), base),
-        store_line=values.line(("store",)) if "store" in data else 0,
-        scorer=kind.name,
-        reference_values=checked,
-    )
-
-
 def _paths(items: Any) -> list[Path]:
     """The paths among values (a path, or a list of paths)."""
     found: list[Path] = []
@@ -341,67 +256,6 @@ def _paths(items: Any) -> list[Path]:
         elif isinstance(item, list):
             found += [value for value in item if isinstance(value, Path)]
     return found
-
-
-def _muc_reference(path: Path, encoding: str, where: InputError) -> MucConfig:
-    """The MUC configuration of a MUC campaign: a template or named entity task whose key (and texts)
-    exist. Its :response_file is not read: each system's response replaces it."""
-    config = read_config(path, encoding)
-    if config.task not in TASKS:
-        raise InputError(config.source, 0, f":scoring_task expected, one of {', '.join(TASKS)}")
-    if config.task == "coreference":
-        raise InputError(
-            where.file,
-            where.line,
-            f"reference.config: {path.name} configures the coreference task; score coreference with "
-            'scorer = "coref" ([reference] key = FILE, [options] format = "sgml")',
-        )
-    for name, file in (("key_file", config.key_file), ("text_file", config.text_file)):
-        if file is not None and not Path(file).is_file():
-            raise InputError(
-                config.source, config.option_lines.get(name, 0), f":{name} {file}: file not found"
-            )
-    return config
-
-
-def leaderboard(
-    systems: Mapping[str, pa.Table],
-    signatures: Mapping[str, str],
-    intervals: Mapping[str, Mapping[str, Interval]] | None = None,
-) -> pa.Table:
-    """One row per system from its total scores, best F first (``stats.ranking``: equal F share a rank,
-    listed by name; an undefined F ranks last).
-
-    ``intervals`` (system -> measure -> Interval) fill the confidence-interval columns.
-    """
-    rows = {name: board_row(scores, signatures[name]) for name, scores in systems.items()}
-    return ranked_board(rows, intervals)
-
-
-def board_row(scores: pa.Table, signature: str) -> dict[str, Any]:
-    """A system's leaderboard row without rank and intervals: its total counts and measures (the
-    ``total`` scope of its ``scores``) and its signature."""
-    total = next(row for row in scores.to_pylist() if row[C.scope] == "total")
-    return {**{k: total[k] for k in COUNT_COLUMNS + MEASURE_COLUMNS}, C.signature: signature}
-
-
-def ranked_board(
-    rows: Mapping[str, Mapping[str, Any]], intervals: Mapping[str, Mapping[str, Interval]] | None = None
-) -> pa.Table:
-    """The ``LEADERBOARD`` table from every system's ``board_row``, with intervals and ranks."""
-    complete = {}
-    for name, row in rows.items():
-        bounds = {}
-        for measure, interval in (intervals or {}).get(name, {}).items():
-            bounds[f"{measure}_low"], bounds[f"{measure}_high"] = interval.low, interval.high
-        complete[name] = {
-            C.system: name,
-            **{k: row[k] for k in COUNT_COLUMNS + MEASURE_COLUMNS},
-            **bounds,
-            C.signature: row[C.signature],
-        }
-    ranked = stats.ranking({name: row[C.F] for name, row in complete.items()})
-    return table_from_rows([{**complete[name], C.rank: rank} for name, rank in ranked], LEADERBOARD)
 
 
 def output_name(system: str) -> str:
@@ -414,102 +268,119 @@ def output_name(system: str) -> str:
     return f"{slug}-{hashlib.sha256(system.encode()).hexdigest()[:8]}"
 
 
-def campaign_statistics(
-    scores: Mapping[str, pa.Table],
-    signatures: Mapping[str, str],
-    tallies: Mapping[str, pa.Table],
-    resamples: int,
-    seed: int,
-    beta: float,
-    family: Family = TEMPLETTE,
-) -> tuple[pa.Table, pa.Table]:
-    """The leaderboard with bootstrap intervals, and the significance of every pair of systems.
-
-    ``family`` is TEMPLETTE or MUC (the MUC scorer's ALL SLOTS is made of the same points).
-    Both come from the templette family's statistics (``document_statistics``): the points ALL SLOTS
-    counts (``slot_points``), by document, so every interval and every delta is about the leaderboard's
-    own REC, PRE and F (their full-sample values are those the board prints). The documents resampled
-    are every document with a point in any system's tallies.
-    """
-    tables = campaign_summary(list(scores), scores, signatures, tallies, resamples, seed, beta, family)
-    return tables["leaderboard"], tables["significance"]
+#: Below this many units a campaign's intervals and p-values mean little (its board and page say so).
+FEW_UNITS = 10
 
 
 def campaign_summary(
+    kind: CampaignKind,
     systems: Sequence[str],
-    scores: Mapping[str, pa.Table],
+    statistics: Mapping[str, pa.Table],
     signatures: Mapping[str, str],
-    tallies: Mapping[str, pa.Table],
+    attributes: Mapping[str, Mapping[str, Any]],
     resamples: int,
     seed: int,
-    beta: float,
-    family: Family = TEMPLETTE,
+    options: Mapping[str, Any] | None = None,
     previous: reuse.Previous | None = None,
 ) -> dict[str, pa.Table]:
-    """``campaign_statistics``'s leaderboard and significance, and the record a later summary reuses
-    (``units``, ``systems``: ``pipeline.campaign.reuse``), for ``systems`` in campaign order.
+    """A campaign's leaderboard (``LEADERBOARD``) and significance (``SIGNIFICANCE``), and the record a
+    later summary reuses (``units``, ``systems``: ``pipeline.campaign.reuse``), for ``systems`` in campaign
+    order, from every system's ``STATISTICS`` table: the kind's counts (sums of statistics) and the
+    family's measures of the sums over units (``options``: the family's, e.g. templette's beta), ranked by
+    the headline (``stats.standings``), the bootstrap interval of each interval measure, and every pair
+    compared on the headline (paired bootstrap, approximate randomization, the paired t-test when the
+    headline is a mean of per-unit values, Holm's correction over all pairs).
 
-    ``scores``, ``signatures`` and ``tallies`` are needed only for the systems ``previous`` does not list
-    as unchanged: an unchanged system's statistics and leaderboard row come from ``previous``, and every
-    interval or pair test ``previous`` holds for statistics identical to today's is taken from it
-    (``reuse.same_statistics``). The tables are the same as without ``previous``.
+    ``statistics`` and ``signatures`` are needed only for the systems ``previous`` does not list as
+    unchanged (their statistics and signature come from ``previous``); intervals and pair tests of
+    statistics identical to ``previous``'s are taken from it. The tables are the same as without
+    ``previous``. ``attributes`` (system -> the kind's attribute keys and values) are shown beside the names.
     """
+    family_options = kind.family.resolve(options)
     unchanged = previous.unchanged if previous is not None else frozenset()
-    own, rows = {}, {}
+    own, signed = {}, dict(signatures)
     for name in systems:
         if previous is not None and name in unchanged:
-            own[name], rows[name] = previous.systems[name], previous.rows[name]
+            own[name], signed[name] = previous.systems[name], previous.rows[name][C.signature]
         else:
-            table = templette_statistics(tallies[name], name)
-            own[name] = reuse.system_values(family, name, table)
-            rows[name] = board_row(scores[name], signatures[name])
-    statistics = reuse.assemble(family, own)
-    _require_same_totals(statistics, rows)
-    options = {"beta": beta}
-    settings = {"resamples": resamples, "seed": seed, "family": family.name, "options": options}
-    same = reuse.same_statistics(previous, statistics, settings)
-    # A system's interval depends on its own statistics only (the resampled documents are drawn the same
-    # whatever the systems), so the board can be built once, with them.
+            own[name] = reuse.system_values(kind.family, name, statistics[name])
+    table = reuse.assemble(kind.family, own)
+    same = reuse.same_statistics(previous, table, summary_settings(kind, resamples, seed, family_options))
     intervals = reuse.intervals_reusing(
-        statistics,
+        table,
         same,
         previous,
-        lambda some: stats.bootstrap_intervals(some, resamples=resamples, seed=seed, options=options),
+        lambda some: stats.bootstrap_intervals(some, resamples=resamples, seed=seed, options=family_options),
     )
-    board = ranked_board(rows, intervals)
-    # Pairs run best ranked first: system a of each pair ranks above system b.
-    ranked = statistics.select(board.column(C.system).to_pylist())
+    totals = dict(zip(table.systems, table.totals(), strict=True))
+    index = {name: i for i, name in enumerate(kind.family.statistic_names)}
+    rows = []
+    for standing in stats.standings(table, intervals, options=family_options):
+        shown = json.dumps(dict(attributes.get(standing.system, {})), ensure_ascii=False, sort_keys=True)
+        common = {C.rank: standing.rank, C.system: standing.system, C.attributes: shown}
+        for count, summed in kind.counts.items():
+            value = float(sum(totals[standing.system][index[s]] for s in summed))
+            rows.append({**common, C.measure: count, C.value: value, C.low: None, C.high: None})
+        for measure in kind.board:
+            interval = standing.intervals.get(measure, Interval(None, None))
+            if measure not in kind.interval_measures:
+                interval = Interval(None, None)
+            rows.append(
+                {
+                    **common,
+                    C.measure: measure,
+                    C.value: standing.measures[measure],
+                    C.low: interval.low,
+                    C.high: interval.high,
+                }
+            )
+        for row in rows[-(len(kind.counts) + len(kind.board)) :]:
+            row[C.signature] = signed[standing.system]
+    board = table_from_rows(rows, LEADERBOARD)
+    ranked = table.select(list(dict.fromkeys(board.column(C.system).to_pylist())))
     comparisons = reuse.comparisons_reusing(
         ranked,
         same,
         previous,
         lambda some, pairs: stats.paired_significance(
-            some, some.family.headline, resamples=resamples, seed=seed, options=options, pairs=pairs
+            some, some.family.headline, resamples=resamples, seed=seed, options=family_options, pairs=pairs
         ),
     )
-    significance = _significance_rows(comparisons, family.headline, resamples, seed)
-    return {"leaderboard": board, "significance": significance, **reuse.record_tables(statistics, own)}
+    significance = _significance_rows(kind, ranked, comparisons, resamples, seed)
+    return {"leaderboard": board, "significance": significance, **reuse.record_tables(table, own)}
+
+
+def summary_settings(
+    kind: CampaignKind, resamples: int, seed: int, options: Mapping[str, Any]
+) -> dict[str, Any]:
+    """What a summary's draws and measures depend on (``reuse.Previous.settings``)."""
+    return {
+        "resamples": resamples,
+        "seed": seed,
+        "family": kind.family.name,
+        "measure": kind.family.headline,
+        "options": dict(options),
+    }
 
 
 def previous_summary(
-    family: Family,
+    kind: CampaignKind,
     resamples: int,
     seed: int,
-    beta: float,
+    options: Mapping[str, Any] | None,
     tables: Mapping[str, pa.Table],
     unchanged: set[str] | frozenset[str],
 ) -> reuse.Previous:
-    """A previous templette or MUC summary's tables (its four outputs) as ``reuse.Previous``, with the
-    systems whose inputs the caller found unchanged (only those the record holds are kept)."""
-    units, systems = reuse.read_record(family, tables["units"], tables["systems"])
-    rows, intervals = {}, {}
+    """A previous summary (its four outputs) as ``reuse.Previous``: its record, each system's signature
+    and intervals, its pairs; ``unchanged`` as the caller found them (only those the record holds)."""
+    units, systems = reuse.read_record(kind.family, tables["units"], tables["systems"])
+    rows: dict[str, dict[str, Any]] = {}
+    intervals: dict[str, dict[str, Interval]] = {}
     for row in tables["leaderboard"].to_pylist():
-        rows[row[C.system]] = {k: row[k] for k in (*COUNT_COLUMNS, *MEASURE_COLUMNS, C.signature)}
-        intervals[row[C.system]] = {
-            m: Interval(row.get(f"{m}_low"), row.get(f"{m}_high")) for m in family.measure_names
-        }
+        rows[row[C.system]] = {C.signature: row[C.signature]}
+        intervals.setdefault(row[C.system], {})[row[C.measure]] = Interval(row[C.low], row[C.high])
     return reuse.Previous(
-        settings={"resamples": resamples, "seed": seed, "family": family.name, "options": {"beta": beta}},
+        settings=summary_settings(kind, resamples, seed, kind.family.resolve(options)),
         units=units,
         systems=systems,
         rows=rows,
@@ -520,265 +391,105 @@ def previous_summary(
 
 
 def significance_table(
-    statistics: UnitStatistics, resamples: int, seed: int, options: Mapping[str, Any] | None = None
+    kind: CampaignKind,
+    statistics: UnitStatistics,
+    resamples: int,
+    seed: int,
+    options: Mapping[str, Any] | None = None,
 ) -> pa.Table:
-    """The ``significance`` table of any family: every pair of systems (in ``statistics.systems`` order,
-    a before b) compared on the family's headline measure."""
-    headline = statistics.family.headline
+    """The ``SIGNIFICANCE`` table of a campaign: every pair of systems (in ``statistics.systems`` order, a
+    before b) compared on the headline: paired bootstrap, approximate randomization, the paired t-test
+    over units when the headline is a mean of per-unit values (``CampaignKind.per_unit_mean``), and the
+    randomization and t-test p-values adjusted by Holm's correction over every pair (``stats.holm``; m is
+    the number of pairs with a p-value)."""
     comparisons = stats.paired_significance(
-        statistics, headline, resamples=resamples, seed=seed, options=options
+        statistics, statistics.family.headline, resamples=resamples, seed=seed, options=options
     )
-    return _significance_rows(comparisons, headline, resamples, seed)
+    return _significance_rows(kind, statistics, comparisons, resamples, seed)
 
 
 def _significance_rows(
-    comparisons: Sequence[stats.Comparison], headline: str, resamples: int, seed: int
+    kind: CampaignKind,
+    statistics: UnitStatistics,
+    comparisons: Sequence[stats.Comparison],
+    resamples: int,
+    seed: int,
 ) -> pa.Table:
+    t_values = stats.paired_t_tests(statistics) if kind.is_per_unit_mean() else [None] * len(comparisons)
+    adjusted = stats.holm([c.randomization_p for c in comparisons])
+    t_adjusted = stats.holm(t_values)
     rows = [
         {
             C.system_a: c.a,
             C.system_b: c.b,
-            C.measure: headline,
+            C.measure: statistics.family.headline,
             C.delta: c.delta,
             C.paired_bootstrap_p: c.paired_bootstrap_p,
             C.randomization_p: c.randomization_p,
             C.resamples: resamples,
             C.seed: seed,
+            C.t_test_p: t_p,
+            C.randomization_p_holm: holm_p,
+            C.t_test_p_holm: holm_t,
         }
-        for c in comparisons
+        for c, t_p, holm_p, holm_t in zip(comparisons, t_values, adjusted, t_adjusted, strict=True)
     ]
     return table_from_rows(rows, SIGNIFICANCE)
 
 
-def document_statistics(
-    systems: list[str], tallies: Mapping[str, pa.Table], family: Family = TEMPLETTE
-) -> UnitStatistics:
-    """The campaign's sufficient statistics: the templette family's, ALL SLOTS points by system and
-    document (``pipeline.campaign.families.templette_statistics``).
-
-    The units are every document with a point in any system's tallies, sorted by id (the order
-    resampling draws them in).
-    """
-    tables = {name: templette_statistics(tallies[name], name) for name in systems}
-    return UnitStatistics.from_table(family, tables)
-
-
-def coref_campaign_statistics(
-    statistics: Mapping[str, pa.Table], signatures: Mapping[str, str], resamples: int, seed: int
-) -> tuple[pa.Table, pa.Table]:
-    """A coreference campaign's leaderboard and significance from every system's ``STATISTICS`` table
-    (``pipeline.campaign.families.coref_statistics``): the COREF family's measures of the sums over documents,
-    ranked by CoNLL F1 (``stats.standings``), its bootstrap interval, and every pair compared on it."""
-    table = UnitStatistics.from_table(COREF, statistics)
-    intervals = stats.bootstrap_intervals(table, resamples=resamples, seed=seed)
-    rows = []
-    for standing in stats.standings(table, intervals):
-        headline = standing.intervals.get(COREF.headline, Interval(None, None))
-        rows.append(
-            {
-                C.rank: standing.rank,
-                C.system: standing.system,
-                **{name: standing.measures[name] for name in COREF_BOARD_MEASURES},
-                f"{COREF.headline}_low": headline.low,
-                f"{COREF.headline}_high": headline.high,
-                C.signature: signatures[standing.system],
-            }
-        )
-    board = table_from_rows(rows, COREF_LEADERBOARD)
-    ranked = table.select(board.column(C.system).to_pylist())
-    return board, significance_table(ranked, resamples, seed)
-
-
-def is_coref_board(board: pa.Table) -> bool:
-    """Whether a leaderboard is a coreference campaign's (``COREF_LEADERBOARD``)."""
-    return COREF.headline in board.column_names
-
-
-def coref_leaderboard_text(board: pa.Table, significance: pa.Table | None = None) -> str:
-    """A coreference leaderboard as a fixed-width table: MUC, B3 and CEAF-e F1, CoNLL F1 and its
-    interval, percentages (``-`` where undefined); then p(next) as the templette leaderboard."""
-    rows = board.to_pylist()
-    names = [_printable(row[C.system]) for row in rows]
-    width = max([len("system")] + [len(name) for name in names])
-    following: dict[str, float | None] = {}
-    if significance is not None:
-        p_values = {(r[C.system_a], r[C.system_b]): r[C.randomization_p] for r in significance.to_pylist()}
-        for upper, lower in zip(rows, rows[1:], strict=False):
-            following[upper[C.system]] = p_values.get((upper[C.system], lower[C.system]))
-    shown = ("MUC_F1", "B3_F1", "CEAFe_F1", "CoNLL_F1")
-    header = f"{'rank':>4}  {'system':<{width}}" + "".join(f"{c:>9}" for c in shown)
-    header += f"  {'CoNLL_F1 95% CI':>15}" + (f"  {'p(next)':>7}" if following else "")
-    lines = [header, "-" * len(header)]
-    for row, name in zip(rows, names, strict=True):
-        cells = "".join(f"{_pct2(row[c]):>9}" for c in shown)
-        cells += f"  {_pct2(row['CoNLL_F1_low']):>7}-{_pct2(row['CoNLL_F1_high']):<7}"
-        if following:
-            p = following.get(row[C.system])
-            cells += f"  {_p(p) if row[C.system] in following else '':>7}"
-        lines.append(f"{row[C.rank]:>4}  {name:<{width}}{cells}")
-    if following:
-        lines.append("p(next): approximate randomization over documents, CoNLL F1 against the next system's")
-    return "\n".join(lines) + "\n"
-
-
-def kind_statistics(
-    kind: CampaignKind,
-    statistics: Mapping[str, pa.Table],
-    signatures: Mapping[str, str],
-    attributes: Mapping[str, Mapping[str, Any]],
-    resamples: int,
-    seed: int,
-) -> tuple[pa.Table, pa.Table]:
-    """A registered kind's leaderboard (``FAMILY_LEADERBOARD``) and significance, from every system's
-    ``STATISTICS`` table: the family's measures of the sums over units, ranked by its headline
-    (``stats.standings``), each board measure's bootstrap interval, and every pair compared on the headline.
-    ``attributes`` (system -> the kind's attribute keys and values) are shown beside the names."""
-    tables = kind_summary(kind, list(statistics), statistics, signatures, attributes, resamples, seed)
-    return tables["leaderboard"], tables["significance"]
-
-
-def kind_summary(
-    kind: CampaignKind,
-    systems: Sequence[str],
-    statistics: Mapping[str, pa.Table],
-    signatures: Mapping[str, str],
-    attributes: Mapping[str, Mapping[str, Any]],
-    resamples: int,
-    seed: int,
-    previous: reuse.Previous | None = None,
-) -> dict[str, pa.Table]:
-    """``kind_statistics``'s tables and the record a later summary reuses (``units``, ``systems``), for
-    ``systems`` in campaign order. ``statistics`` and ``signatures`` are needed only for the systems
-    ``previous`` does not list as unchanged (their statistics and signature come from ``previous``);
-    intervals and pair tests of statistics identical to ``previous``'s are taken from it
-    (``pipeline.campaign.reuse``). The tables are the same as without ``previous``."""
-    unchanged = previous.unchanged if previous is not None else frozenset()
-    own, signed = {}, dict(signatures)
-    for name in systems:
-        if previous is not None and name in unchanged:
-            own[name], signed[name] = previous.systems[name], previous.rows[name][C.signature]
-        else:
-            own[name] = reuse.system_values(kind.family, name, statistics[name])
-    table = reuse.assemble(kind.family, own)
-    settings = {
-        "resamples": resamples,
-        "seed": seed,
-        "family": kind.family.name,
-        "measure": kind.family.headline,
-    }
-    same = reuse.same_statistics(previous, table, settings)
-    intervals = reuse.intervals_reusing(
-        table, same, previous, lambda some: stats.bootstrap_intervals(some, resamples=resamples, seed=seed)
-    )
-    rows = []
-    for standing in stats.standings(table, intervals):
-        shown = json.dumps(dict(attributes.get(standing.system, {})), ensure_ascii=False, sort_keys=True)
-        for measure in kind.board:
-            interval = standing.intervals.get(measure, Interval(None, None))
-            rows.append(
-                {
-                    C.rank: standing.rank,
-                    C.system: standing.system,
-                    C.measure: measure,
-                    C.value: standing.measures[measure],
-                    C.low: interval.low,
-                    C.high: interval.high,
-                    C.attributes: shown,
-                    C.signature: signed[standing.system],
-                }
-            )
-    board = table_from_rows(rows, FAMILY_LEADERBOARD)
-    ranked = table.select(list(dict.fromkeys(board.column(C.system).to_pylist())))
-    comparisons = reuse.comparisons_reusing(
-        ranked,
-        same,
-        previous,
-        lambda some, pairs: stats.paired_significance(
-            some, some.family.headline, resamples=resamples, seed=seed, pairs=pairs
-        ),
-    )
-    significance = _kind_significance_rows(
-        kind, ranked, _significance_rows(comparisons, kind.family.headline, resamples, seed)
-    )
-    return {"leaderboard": board, "significance": significance, **reuse.record_tables(table, own)}
-
-
-def previous_kind_summary(
-    kind: CampaignKind, resamples: int, seed: int, tables: Mapping[str, pa.Table], unchanged: set[str]
-) -> reuse.Previous:
-    """A previous summary of a registered kind (its four outputs) as ``reuse.Previous``: its record, each
-    system's signature and board intervals, its pairs; ``unchanged`` as the caller found them."""
-    units, systems = reuse.read_record(kind.family, tables["units"], tables["systems"])
+def board_rows(kind: CampaignKind, board: pa.Table, scaled: bool = True) -> list[dict[str, Any]]:
+    """A ``LEADERBOARD`` in wide form, one dict per system (best first): rank, system, the attributes'
+    keys, then the kind's columns (``CampaignKind.columns``: counts as whole numbers, measures and their
+    interval ends, in the kind's unit when ``scaled``), then the signature."""
     rows: dict[str, dict[str, Any]] = {}
-    intervals: dict[str, dict[str, Interval]] = {}
-    for row in tables["leaderboard"].to_pylist():
-        rows[row[C.system]] = {C.signature: row[C.signature]}
-        intervals.setdefault(row[C.system], {})[row[C.measure]] = Interval(row[C.low], row[C.high])
-    return reuse.Previous(
-        settings={
-            "resamples": resamples,
-            "seed": seed,
-            "family": kind.family.name,
-            "measure": kind.family.headline,
-        },
-        units=units,
-        systems=systems,
-        rows=rows,
-        intervals=intervals,
-        comparisons=reuse.comparisons_from_table(tables["significance"]),
-        unchanged=frozenset(name for name in unchanged if name in systems and name in rows),
-    )
-
-
-def kind_significance_table(
-    kind: CampaignKind, statistics: UnitStatistics, resamples: int, seed: int
-) -> pa.Table:
-    """A registered kind's significance (``FAMILY_SIGNIFICANCE``): ``significance_table``'s pairs on the
-    headline, the paired t-test over units when the headline is a mean of per-unit values
-    (``CampaignKind.per_unit_mean``), and the randomization and t-test p-values adjusted by Holm's
-    correction over every pair (``stats.holm``; m is the number of pairs with a p-value)."""
-    return _kind_significance_rows(kind, statistics, significance_table(statistics, resamples, seed))
-
-
-def _kind_significance_rows(kind: CampaignKind, statistics: UnitStatistics, pairs: pa.Table) -> pa.Table:
-    rows = pairs.to_pylist()
-    t_values = stats.paired_t_tests(statistics) if kind.is_per_unit_mean() else [None] * len(rows)
-    adjusted = stats.holm([row[C.randomization_p] for row in rows])
-    t_adjusted = stats.holm(t_values)
-    for row, t_p, holm_p, holm_t in zip(rows, t_values, adjusted, t_adjusted, strict=True):
-        row.update({C.t_test_p: t_p, C.randomization_p_holm: holm_p, C.t_test_p_holm: holm_t})
-    return table_from_rows(rows, FAMILY_SIGNIFICANCE)
-
-
-def is_family_board(board: pa.Table) -> bool:
-    """Whether a leaderboard is a registered kind's (``FAMILY_LEADERBOARD``, long form)."""
-    return C.measure in board.column_names and C.attributes in board.column_names
-
-
-def board_rows(board: pa.Table) -> list[dict[str, Any]]:
-    """A ``FAMILY_LEADERBOARD`` in wide form, one dict per system (best first): rank, system, the
-    attributes' keys, then per measure its value and ``MEASURE_low``/``MEASURE_high``, then signature."""
-    rows: dict[str, dict[str, Any]] = {}
+    signatures: dict[str, str] = {}
+    scale = kind.scale if scaled else (lambda value: value)
     for row in board.to_pylist():
         wide = rows.setdefault(
             row[C.system],
             {C.rank: row[C.rank], C.system: row[C.system], **json.loads(row[C.attributes])},
         )
-        wide[row[C.measure]] = row[C.value]
-        wide[f"{row[C.measure]}_low"], wide[f"{row[C.measure]}_high"] = row[C.low], row[C.high]
-    for row in board.to_pylist():
-        rows[row[C.system]][C.signature] = row[C.signature]
-    return list(rows.values())
+        measure = row[C.measure]
+        if measure in kind.counts:
+            wide[measure] = int(row[C.value])
+        else:
+            wide[measure] = scale(row[C.value])
+            if measure in kind.interval_measures:
+                wide[f"{measure}_low"], wide[f"{measure}_high"] = scale(row[C.low]), scale(row[C.high])
+        signatures[row[C.system]] = row[C.signature]
+    # The attributes in their JSON's order (sorted keys), as the leaderboard table keeps them.
+    named = [C.rank, C.system, *(k for k in next(iter(rows.values()), {}) if k in kind.attributes)]
+    return [
+        {
+            **{key: wide[key] for key in named if key in wide},
+            **{column: wide.get(column) for column in kind.columns},
+            C.signature: signatures[system],
+        }
+        for system, wide in rows.items()
+    ]
 
 
-def family_leaderboard_text(kind: CampaignKind, board: pa.Table, significance: pa.Table | None = None) -> str:
-    """A registered kind's leaderboard as a fixed-width table: rank, system, its attributes, the board's
-    measures (four decimals, ``-`` where undefined), the headline's 95% interval, then against the next
-    system down: p(next) (approximate randomization), its Holm-adjusted value and, for a headline that is
-    a mean of per-unit values, the paired t-test's p and its Holm-adjusted value (``FAMILY_SIGNIFICANCE``)."""
-    rows = board_rows(board)
+def significance_rows(kind: CampaignKind, significance: pa.Table) -> pa.Table:
+    """The significance table in the kind's unit (``delta`` in percentage points for a percent kind)."""
+    if kind.unit == "fraction":
+        return significance
+    index = significance.schema.get_field_index(C.delta)
+    delta = [kind.scale(value) for value in significance.column(C.delta).to_pylist()]
+    return significance.set_column(index, C.delta, pa.array(delta, pa.float64()))
+
+
+def leaderboard_text(
+    kind: CampaignKind, board: pa.Table, significance: pa.Table | None = None, units: int | None = None
+) -> str:
+    """A campaign's leaderboard as a fixed-width table: rank, system, its attributes, the kind's shown
+    columns (counts as whole numbers, measures in the kind's unit: percent with two decimals, fractions
+    with four; ``-`` where undefined), the headline's 95% interval, then against the next system down:
+    p(next) (approximate randomization), its Holm-adjusted value and, for a headline that is a mean of
+    per-unit values, the paired t-test's p and its Holm-adjusted value. With fewer than ``FEW_UNITS``
+    ``units``, a last line says that its intervals and p-values mean little."""
+    rows = board_rows(kind, board, scaled=False)
     headline = kind.family.headline
-    names = [_printable(row[C.system]) for row in rows]
+    names = [printable(row[C.system]) for row in rows]
     width = max([len("system")] + [len(name) for name in names])
     shown_attributes = [
         (key, max(len(key), *(len(_attribute(row.get(key))) for row in rows))) for key in kind.attributes
@@ -795,39 +506,49 @@ def family_leaderboard_text(kind: CampaignKind, board: pa.Table, significance: p
         for upper, lower in zip(rows, rows[1:], strict=False):
             found = by_pair.get((upper[C.system], lower[C.system]), {})
             following[upper[C.system]] = {column: found.get(column) for _, column in tests}
-    columns = [(m, max(9, len(m) + 1)) for m in kind.board]
+    columns = [(m, max(kind.text_width, len(kind.text_names.get(m, m)) + 1)) for m in kind.shown]
     header = f"{'rank':>4}  {'system':<{width}}" + "".join(f"  {k:<{w}}" for k, w in shown_attributes)
-    header += "".join(f"{m:>{w}}" for m, w in columns) + f"  {headline + ' 95% CI':>17}"
+    named = kind.text_names
+    header += "".join(f"{named.get(m, m):>{w}}" for m, w in columns)
+    header += f"  {named.get(headline, headline) + ' 95% CI':>17}"
     header += "".join(f"  {label:>9}" for label, _ in tests) if following else ""
     lines = [header, "-" * len(header)]
     for row, name in zip(rows, names, strict=True):
         cells = "".join(f"  {_attribute(row.get(k)):<{w}}" for k, w in shown_attributes)
-        cells += "".join(f"{_fraction(row.get(m)):>{w}}" for m, w in columns)
-        interval = f"{_fraction(row.get(f'{headline}_low'))}-{_fraction(row.get(f'{headline}_high'))}"
-        cells += f"  {interval:>17}"
+        cells += "".join(
+            f"{row[m] if m in kind.counts else _in_unit(kind, row.get(m)):>{w}}" for m, w in columns
+        )
+        low, high = (_in_unit(kind, row.get(f"{headline}_{end}")) for end in ("low", "high"))
+        cells += f"  {low + '-' + high:>17}"
         if following:
             values = following.get(row[C.system])
             cells += "".join(
                 f"  {_p(values[column]) if values is not None else '':>9}" for _, column in tests
             )
         lines.append(f"{row[C.rank]:>4}  {name:<{width}}{cells}")
+    unit = plural(kind.family.unit)
     note = kind.ranking_note or f"ranked by {kind.headline_label}"
-    lines.append(f"{note}; 95% CI: bootstrap over {plural(kind.family.unit)}")
+    lines.append(f"{note}; 95% CI: bootstrap over {unit}")
     if following:
         lines.append(
-            f"p(next): approximate randomization over {plural(kind.family.unit)}, {kind.headline_label} "
-            "against the next system's"
-            + (
-                f"; t p(next): paired t-test over {plural(kind.family.unit)}"
-                if kind.is_per_unit_mean()
-                else ""
-            )
+            f"p(next): approximate randomization over {unit}, {kind.headline_label} against the next system's"
+            + (f"; t p(next): paired t-test over {unit}" if kind.is_per_unit_mean() else "")
         )
         lines.append(
             f"Holm: the p-value adjusted by Holm's correction for multiple comparisons over all {pairs} "
             "pairs (significance.csv)"
         )
+    if units is not None and units < FEW_UNITS:
+        lines.append(few_units_note(units, unit))
     return "\n".join(lines) + "\n"
+
+
+def few_units_note(units: int, unit: str) -> str:
+    """What a board and page say of a campaign of fewer than ``FEW_UNITS`` units."""
+    return (
+        f"only {units} {unit if units != 1 else unit.rstrip('s')}: with fewer than {FEW_UNITS}, "
+        "the intervals and p-values mean little"
+    )
 
 
 def plural(unit: str) -> str:
@@ -837,17 +558,24 @@ def plural(unit: str) -> str:
     return unit[:-1] + "ies" if unit.endswith("y") and unit[-2:-1] not in "aeiou" else unit + "s"
 
 
-def _fraction(value: float | None) -> str:
-    return "-" if value is None or (isinstance(value, float) and math.isnan(value)) else f"{value:.4f}"
+def _in_unit(kind: CampaignKind, value: float | None) -> str:
+    """A measure on the text board: percent with two decimals, or a fraction with four."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "-"
+    return f"{100 * value:.2f}" if kind.unit == "percent" else f"{value:.4f}"
+
+
+def _p(value: float | None) -> str:
+    return "-" if value is None else f"{value:.3f}"
 
 
 def _attribute(value: Any) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
-    return "" if value is None else _printable(str(value))
+    return "" if value is None else printable(str(value))
 
 
-def kind_report_data(
+def report_data(
     kind: CampaignKind,
     title: str,
     board: pa.Table,
@@ -855,37 +583,46 @@ def kind_report_data(
     statistics: Mapping[str, pa.Table],
     resamples: int,
     seed: int,
+    options: Mapping[str, Any] | None = None,
+    units: int | None = None,
+    page: PageRows | None = None,
+    chains: list[html_report.CorefView] | None = None,
 ) -> html_report.CampaignReport:
-    """The HTML page's data of a registered kind's campaign: the leaderboard's measures and the headline's
-    interval; the heat map shows the headline by category (the family's categories: tags, CUIs, lexical
-    items, queries) or, for a family without categories, the board's measures; the significance matrix
-    adds the Holm-adjusted randomization p-values and, for a headline that is a mean of per-unit values,
-    the paired t-test's (``FAMILY_SIGNIFICANCE``)."""
+    """The HTML page's data of any campaign: the leaderboard's shown columns and the interval measures'
+    intervals; the heat map shows the headline by category (the family's categories: slots, tags, CUIs,
+    lexical items, queries) or, for a family without categories, the shown measures; the significance
+    matrix with the Holm-adjusted randomization p-values (and, for a headline that is a mean of per-unit
+    values, the paired t-test's), which mark its cells. The family's own sections come with their data:
+    ``page`` (the per-document pairings, ``page_rows``) and ``chains`` (each document's chains,
+    ``coref_chains``)."""
     headline = kind.family.headline
-    rows = board_rows(board)
-    columns = {m: m for m in kind.board}
+    rows = board_rows(kind, board, scaled=False)
+    family_options = kind.family.resolve(options)
+    shown = {row[C.system]: _with_attributes(kind, row) for row in rows}
+    measures = [m for m in kind.shown if m not in kind.counts]
     leaderboard_rows = [
         html_report.SystemRow(
             rank=row[C.rank],
-            system=_with_attributes(kind, row),
-            counts={},
+            system=shown[row[C.system]],
+            counts={k: row[k] for k in kind.counts},
             measures={m: row.get(m) for m in kind.board},
-            intervals={headline: (row.get(f"{headline}_low"), row.get(f"{headline}_high"))},
+            intervals={m: (row.get(f"{m}_low"), row.get(f"{m}_high")) for m in kind.interval_measures},
             signature=row[C.signature],
         )
         for row in rows
     ]
-    shown = {row[C.system]: _with_attributes(kind, row) for row in rows}
     heat: dict[str, dict[str, float | None]] = {}
     for row in rows:
         name = row[C.system]
         by_category = (
-            category_measures(kind.family, statistics[name], system=name) if kind.family.categories else {}
+            category_measures(kind.family, statistics[name], family_options, system=name)
+            if kind.family.categories
+            else {}
         )
         heat[shown[name]] = (
             {category: values[headline] for category, values in by_category.items()}
             if by_category
-            else {m: row.get(m) for m in kind.board}
+            else {kind.label(m): row.get(m) for m in measures}
         )
     pairs = {
         (shown[r[C.system_a]], shown[r[C.system_b]]): (
@@ -903,25 +640,33 @@ def kind_report_data(
         }
         for r in significance.to_pylist()
     }
-    units = len({u for table in statistics.values() for u in table.column(C.unit).to_pylist()})
+    if units is None:
+        units = len({u for table in statistics.values() for u in table.column(C.unit).to_pylist()})
     return html_report.CampaignReport(
         title=title,
         signature_note="Each system's score signature is in the leaderboard's tooltip and JSON output.",
         leaderboard=leaderboard_rows,
         slot_f=heat,
         significance=pairs,
-        documents=[],
-        documents_total=units,
+        documents=page.documents if page is not None else [],
+        documents_total=page.documents_total if page is not None else units,
         resamples=resamples,
         seed=seed,
+        beta=float(family_options.get("beta", 1.0)),
         headline=headline,
         headline_label=kind.headline_label,
-        columns=columns,
+        columns={m: kind.label(m) for m in measures},
         unit=plural(kind.family.unit),
         categories=kind.family.categories or "measure",
         ranking_note=kind.ranking_note,
         corrected=corrected,
         correction=stats.CORRECTION,
+        percent=kind.unit == "percent",
+        sections=kind.sections,
+        few_units=few_units_note(units, plural(kind.family.unit)) if units < FEW_UNITS else None,
+        coref=chains,
+        pairing_rows=page.rows if page is not None else None,
+        embedded=page.embedded if page is not None else None,
     )
 
 
@@ -929,99 +674,6 @@ def _with_attributes(kind: CampaignKind, row: Mapping[str, Any]) -> str:
     """The system's name as the page shows it: with its attributes, e.g. ``team-1 (additional: yes)``."""
     shown = [f"{key}: {_attribute(row.get(key))}" for key in kind.attributes if key in row]
     return f"{row[C.system]} ({', '.join(shown)})" if shown else row[C.system]
-
-
-def _require_same_totals(statistics: UnitStatistics, rows: Mapping[str, Mapping[str, Any]]) -> None:
-    """The statistics' full-sample counts are the board's totals (``board_row``), or the campaign stops
-    (internal error).
-
-    A guard on the rule that intervals and significance describe the printed numbers: were the two ever
-    computed from different points again, no interval would be written next to a number it is not about.
-    """
-    totals = statistics.totals()
-    names = statistics.family.statistic_names
-    for index, name in enumerate(statistics.systems):
-        board = [int(rows[name][category]) for category in names]
-        counted = [int(value) for value in totals[index]]
-        if board != counted:
-            raise RuntimeError(
-                f"system {name!r}: statistics count {dict(zip(names, counted, strict=True))}, "
-                f"the leaderboard {dict(zip(names, board, strict=True))}"
-            )
-
-
-def report_data(
-    title: str,
-    board: pa.Table,
-    significance: pa.Table,
-    scores: Mapping[str, pa.Table],
-    mappings: Mapping[str, pa.Table],
-    documents: pa.Table | None,
-    character_extents: Mapping[str, bool],
-    limit: int,
-    resamples: int,
-    seed: int,
-    objects: bool = False,
-    given_views: Mapping[str, pa.Table] | None = None,
-    page: PageRows | None = None,
-) -> html_report.CampaignReport:
-    """The HTML report's data from a campaign's artifacts.
-
-    ``objects``: the per-document view lists the object (instance) pairings before the fills, as the
-    MUC scorer's summary does (a MUC campaign); their slot is empty and their fills the pointers.
-
-    ``character_extents[name]`` says whether a system's mapping extents are characters of the reference
-    text (clean text) rather than alignment columns (speech input): only then are its fills
-    highlighted in the text. The per-document view holds the first ``limit`` documents in corpus order
-    (``shown_documents``).
-
-    ``given_views`` (system -> its ``mapping_view`` for these documents) stand in for the mappings of the
-    systems they name: those mappings need only their ``doc_id`` column (none at all with ``documents``).
-    ``page``, the per-document view already made from them (``page_rows``), stands in for all of that.
-    """
-    if page is None:
-        page = page_rows(mappings, documents, character_extents, limit, objects, given_views)
-    rows = board.to_pylist()
-    leaderboard_rows = [
-        html_report.SystemRow(
-            rank=row[C.rank],
-            system=row[C.system],
-            counts={k: row[k] for k in COUNT_COLUMNS},
-            measures={k: row[k] for k in MEASURE_COLUMNS},
-            intervals={m: (row.get(f"{m}_low"), row.get(f"{m}_high")) for m in ("REC", "PRE", "F")},
-            signature=row[C.signature],
-        )
-        for row in rows
-    ]
-    slot_f = {}
-    for name, table in scores.items():
-        slots = table.filter(pc.equal(table.column(C.scope), "slot"))
-        slot_f[name] = {
-            f"{instance_type}.{slot}": f
-            for instance_type, slot, f in zip(
-                slots.column(C.instance_type).to_pylist(),
-                slots.column(C.slot).to_pylist(),
-                slots.column(C.F).to_pylist(),
-                strict=True,
-            )
-        }
-    pairs = {
-        (row[C.system_a], row[C.system_b]): (row[C.delta], row[C.paired_bootstrap_p], row[C.randomization_p])
-        for row in significance.to_pylist()
-    }
-    return html_report.CampaignReport(
-        title=title,
-        signature_note="Each system's score signature is in the leaderboard's tooltip and JSON output.",
-        leaderboard=leaderboard_rows,
-        slot_f=slot_f,
-        significance=pairs,
-        documents=page.documents,
-        documents_total=page.documents_total,
-        resamples=resamples,
-        seed=seed,
-        pairing_rows=page.rows,
-        embedded=page.embedded,
-    )
 
 
 @dataclass(frozen=True, eq=False)
@@ -1073,67 +725,24 @@ def page_rows(
     )
 
 
-def board_order(scores: Mapping[str, pa.Table]) -> list[str]:
-    """The systems in the order of the leaderboard made from their ``scores`` (``ranked_board``: by the F of
-    their ``total`` row)."""
-    f = {}
-    for name, table in scores.items():
-        total = table.filter(pc.equal(table.column(C.scope), "total"))
-        f[name] = total.column(C.F)[0].as_py() if total.num_rows else None
-    return [name for name, _ in stats.ranking(f)]
+def board_order(
+    kind: CampaignKind, statistics: Mapping[str, pa.Table], options: Mapping[str, Any] | None = None
+) -> list[str]:
+    """The systems in the order of the leaderboard ``campaign_summary`` makes of their ``statistics``
+    (ranked by the headline of their sums: ``stats.standings``)."""
+    table = UnitStatistics.from_table(kind.family, statistics)
+    return [s.system for s in stats.standings(table, options=kind.family.resolve(options))]
 
 
-def coref_report_data(
-    title: str,
-    board: pa.Table,
-    significance: pa.Table,
-    mentions: Mapping[str, pa.Table],
-    limit: int,
-    resamples: int,
-    seed: int,
-) -> html_report.CampaignReport:
-    """The HTML page's data of a coreference campaign: leaderboard rows with each metric's F1 and the
-    CoNLL F1's interval; the heat map's columns are the metrics; the per-document view shows the key's
-    and each response's chains (first ``limit`` documents in key order), with split and merged chains.
-    """
-    rows = board.to_pylist()
-    headline = COREF.headline
-    leaderboard_rows = [
-        html_report.SystemRow(
-            rank=row[C.rank],
-            system=row[C.system],
-            counts={},
-            measures={k: row[k] for k in html_report.COREF_COLUMNS},
-            intervals={headline: (row[f"{headline}_low"], row[f"{headline}_high"])},
-            signature=row[C.signature],
-        )
-        for row in rows
-    ]
-    heat = {row[C.system]: {label: row[k] for k, label in html_report.COREF_COLUMNS.items()} for row in rows}
-    pairs = {
-        (row[C.system_a], row[C.system_b]): (row[C.delta], row[C.paired_bootstrap_p], row[C.randomization_p])
-        for row in significance.to_pylist()
-    }
+def coref_chains(mentions: Mapping[str, pa.Table], limit: int) -> list[html_report.CorefView]:
+    """The chains section's data of a coreference campaign: the key's and each response's chains, with
+    split and merged chains, of the first ``limit`` documents in key order (``mentions``: each system's
+    ``COREF_MENTIONS``)."""
     frames = {name: table.to_pandas() for name, table in mentions.items()}
     order: list[str] = []
     for frame in frames.values():
         order = list(dict.fromkeys([*order, *frame[C.doc_id]]))  # key order (mention_table's)
-    shown = order[:limit]
-    views = [_chain_view(doc, frames) for doc in shown]
-    return html_report.CampaignReport(
-        title=title,
-        signature_note="Each system's score signature is in the leaderboard's tooltip and JSON output.",
-        leaderboard=leaderboard_rows,
-        slot_f=heat,
-        significance=pairs,
-        documents=[],
-        documents_total=len(order),
-        resamples=resamples,
-        seed=seed,
-        headline=headline,
-        headline_label="CoNLL F1",
-        coref=views,
-    )
+    return [_chain_view(doc, frames) for doc in order[:limit]]
 
 
 def _chain_view(doc_id: str, frames: Mapping[str, Any]) -> html_report.CorefView:
@@ -1249,12 +858,6 @@ def point_categories(points: pa.ChunkedArray | pa.Array) -> list[str]:
 
 
 # --- reading campaign files ----------------------------------------------------------------------
-
-# Bootstrap and randomization draw (resamples x documents) matrices: past this their memory, not the
-# precision of a p-value, is what the number buys.
-MAX_RESAMPLES = 100_000
-# The seed is kept in an int64 column of the significance table.
-MAX_SEED = 2**63 - 1
 
 
 def _campaign_text(path: Path) -> str:
@@ -1457,7 +1060,7 @@ class _Values:
     def family_keys(self, table: Mapping[str, Any], keys: tuple[str, ...], scorer: str, part: str) -> None:
         """Only the keys of the campaign's family: one of another family is named as such, with its line
         (a ``compare`` option under a coref campaign must not be ignored)."""
-        every = _family_keys()
+        every = _kind_keys()
         allowed = every[scorer][part]
         for key in table:
             if key in allowed:
@@ -1538,7 +1141,7 @@ class _Values:
         return list(value)
 
     def field(self, table: Mapping[str, Any], keys: tuple[str, ...], spec: Field, base: Path) -> Any:
-        """The value of a registered kind's key (``pipeline.core.kinds.Field``), checked; its default when
+        """The value of a kind's key (``pipeline.core.kinds.Field``), checked; its default when
         not given (an error when required). Paths are resolved against the campaign file's directory."""
         if keys[-1] not in table:
             if spec.required:
@@ -1581,6 +1184,11 @@ class _Values:
             return float(value)
         if kind == "words":
             return self.words(value, keys)
+        if kind == "positive":
+            # F is defined for beta > 0; beta 0 would make F the precision, which PRE already is.
+            if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value < math.inf:
+                raise self.expected(keys, "a finite number > 0", value)
+            return float(value)
         if not isinstance(value, str) or not _text_encoding(value):  # encoding
             raise self.expected(keys, 'the name of a text encoding (e.g. "utf-8", "latin-1")', value)
         return value
@@ -1600,45 +1208,6 @@ class _Values:
         if not exists:
             raise self.error(keys, f"{_dotted(keys)}: {value!r} not found (looked for {candidate})")
         return candidate
-
-    def option(self, given: Mapping[str, Any], name: str, base: Path) -> Any:
-        """The option ``name`` (its default when not given), checked."""
-        default = DEFAULT_OPTIONS[name]
-        if name not in given:
-            return list(default) if isinstance(default, list) else default
-        value, keys = given[name], ("options", name)
-        if name in ("compare", "cost"):
-            choices = COMPARE_MODES if name == "compare" else COST_MODELS
-            if value not in choices:
-                raise self.expected(keys, "one of " + ", ".join(f'"{c}"' for c in choices), value)
-        elif name in ("unscored", "premodifiers"):
-            value = self.words(value, keys)
-        elif name == "case_sensitive":
-            value = self.boolean(given, keys, default)
-        elif name == "beta":
-            # F is defined for beta > 0; beta 0 would make F the precision, which PRE already is.
-            if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value < math.inf:
-                raise self.expected(keys, "a finite number > 0", value)
-            value = float(value)
-        elif name == "encoding":
-            if not isinstance(value, str) or not _text_encoding(value):
-                raise self.expected(keys, 'the name of a text encoding (e.g. "utf-8", "latin-1")', value)
-        elif name == "glm":
-            value = self.file(given, keys, base)
-        elif name == "punctuation":
-            if not isinstance(value, str):
-                raise self.expected(keys, "a string of characters", value)
-        elif name == "resamples":
-            value = self.whole(value, keys, 1, MAX_RESAMPLES)
-        elif name == "seed":
-            value = self.whole(value, keys, 0, MAX_SEED)
-        elif name == "html_documents":
-            value = self.whole(value, keys, 1, None)
-        elif name in ("format", "match"):
-            choices = FORMATS if name == "format" else MATCH_MODES
-            if value not in choices:
-                raise self.expected(keys, "one of " + ", ".join(f'"{c}"' for c in choices), value)
-        return value
 
 
 def _text_encoding(name: str) -> bool:

@@ -15,8 +15,15 @@ Sizes: the JSON holds each document text once, the reference fills of a document
 of systems), every other string once in a string table, and a pairing as seven integers. 100 systems x 100
 documents x 30 pairings make a page of about 11 MB.
 
-Measures are fractions of 1 (``None`` or NaN = undefined) and are printed as percentages with one decimal;
-undefined values print as ``-``.
+One renderer serves every campaign kind: the header, leaderboard, heat map and significance matrix are the
+same for all, and a family adds its own sections (``CampaignReport.sections``, from its
+``CampaignKind.sections``): ``pairings`` (templette and MUC: the counts on the leaderboard, the
+precision-recall plot, the per-document pairings), ``objects`` (MUC: object pairings listed before the
+fills), ``chains`` (coreference: each document's key and response chains).
+
+Measures are given as fractions of 1 (``None`` or NaN = undefined) and printed in the kind's unit: as
+percentages with one decimal, or as fractions with four; undefined values print as ``-``. Cells of the
+significance matrix are marked where the Holm-adjusted randomization p-value is below alpha.
 """
 
 from __future__ import annotations
@@ -35,7 +42,6 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipeline.core.lookup import positions
-from pipeline.templette.report import measure_name
 from schemas import C
 
 FIELDS_PER_PAIRING = 7  # type, slot, reference fill, hypothesis fill, categories, hyp start, hyp length
@@ -141,22 +147,28 @@ class CampaignReport:
     #: The leaderboard's ranking measure: a key of ``SystemRow.measures`` and ``intervals``, its label.
     headline: str = "F"
     headline_label: str | None = None
-    #: A coreference campaign's per-document view (its chains); None for templette and MUC campaigns.
+    #: The ``chains`` section's documents (a coreference campaign's key and response chains).
     coref: list[CorefView] | None = None
-    #: A registered kind's campaign (``pipeline.campaign.kinds``): the leaderboard's measure columns
-    #: (key of ``SystemRow.measures`` -> label); None for templette, MUC and coreference campaigns.
+    #: The leaderboard's measure columns of a page without ``pairings`` (key of ``SystemRow.measures`` ->
+    #: label), in the kind's order.
     columns: dict[str, str] | None = None
     #: What the bootstrap resamples (documents, instances, queries) and what the heat map's columns are.
     unit: str = "documents"
     categories: str = "slot"
-    #: Why the headline ranks (a registered kind's sentence under its leaderboard).
+    #: Why the headline ranks (the kind's sentence under its leaderboard).
     ranking_note: str = ""
-    #: More p-values of each pair, by name (a registered kind's: "randomization Holm", "t-test",
+    #: More p-values of each pair, by name ("randomization Holm", and for a mean over units "t-test",
     #: "t-test Holm"), shown in its significance cell; a missing ``(a, b)`` is read from ``(b, a)``.
     corrected: dict[tuple[str, str], dict[str, float | None]] | None = None
     #: The correction for multiple comparisons of ``corrected``'s "... Holm" values; with it, cells are
     #: marked where the corrected randomization p-value is below alpha.
     correction: str | None = None
+    #: Measures shown in percent (else as fractions of 1, the kind's unit).
+    percent: bool = True
+    #: The family's own sections (see the module doc; a kind's page gives its kind's).
+    sections: tuple[str, ...] = ("pairings",)
+    #: What the page says when the campaign has too few units for its statistics to mean much.
+    few_units: str | None = None
     #: The per-document view's pairings as one table (``schemas.PAGE_VIEW`` with a ``system`` column,
     #: each system's rows in its mapping order), standing in for ``DocumentView.pairings`` (then empty):
     #: the same page, built column by column (a campaign page holds systems x documents x fills).
@@ -169,38 +181,79 @@ class CampaignReport:
     @property
     def label(self) -> str:
         """The headline's name on the page: F (with its beta), or e.g. CoNLL F1."""
-        return self.headline_label or measure_name(self.beta)
+        return self.headline_label or ("F" if self.beta == 1 else f"F{self.beta:g}")
 
 
-#: The coreference leaderboard's measure columns and their labels.
-COREF_COLUMNS = {"MUC_F1": "MUC F1", "B3_F1": "B3 F1", "CEAFe_F1": "CEAF-e F1", "CoNLL_F1": "CoNLL F1"}
+#: The sections a family may add to its page.
+FAMILY_SECTIONS = ("pairings", "objects", "chains")
 
 
 def render_campaign_html(report: CampaignReport) -> str:
-    """The campaign's page as one HTML string (write it as UTF-8); ValueError on inconsistent input."""
+    """The campaign's page as one HTML string (write it as UTF-8); ValueError on inconsistent input.
+
+    Every page has the header, leaderboard (with the headline's interval plot), heat map and significance
+    matrix; ``pairings`` adds the counts to the leaderboard, the precision-recall plot and the per-document
+    pairings, ``chains`` the per-document chains. A page without a per-document view runs no script: its
+    policy allows none."""
     _validate(report)
-    if report.columns is not None and report.coref is None:
-        return _render_kind_html(report)
     systems = _system_order(report)
-    coreference = report.coref is not None
-    script = _COREF_SCRIPT if coreference else _SCRIPT
-    if coreference:
+    pairings = "pairings" in report.sections
+    chains = "chains" in report.sections
+    script = _SCRIPT if pairings else _COREF_SCRIPT if chains else None
+    if chains:
         payload = script_json(_coref_data(report, systems))
-    elif report.pairing_rows is not None:
+    elif pairings and report.pairing_rows is not None:
         embedded = report.embedded
         if embedded is None or not embedded.made_from(report) or embedded.systems != tuple(systems):
             embedded = embedded_rows(report.documents, report.pairing_rows, systems)
         payload = embedded.payload
     else:
-        payload = script_json(_embedded_data(report, systems))
-    script_hash = base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii")
+        payload = script_json(_embedded_data(report, systems)) if pairings else ""
+    if script is None:
+        allowed = "'none'"
+    else:
+        allowed = (
+            f"'sha256-{base64.b64encode(hashlib.sha256(script.encode('utf-8')).digest()).decode('ascii')}'"
+        )
     policy = (
-        f"default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-{script_hash}'; "
+        f"default-src 'none'; style-src 'unsafe-inline'; script-src {allowed}; "
         "base-uri 'none'; form-action 'none'"
     )
     ranked = sorted(report.leaderboard, key=lambda row: row.rank)
-    shown = len(report.coref) if report.coref is not None else len(report.documents)
-    style = _CSS + "\n" + _COREF_CSS if coreference else _CSS
+    style = _CSS + "\n" + _COREF_CSS if chains else _CSS
+    if pairings or chains:
+        shown = len(report.coref) if chains and report.coref is not None else len(report.documents)
+        legend = (
+            f"{len(systems)} systems; {shown} of {report.documents_total} documents "
+            f"embedded for the per-document view; bootstrap: {report.resamples} resamples, seed "
+            f"{report.seed}; &alpha; = {_e(_number(report.alpha))}."
+        )
+    else:
+        legend = (
+            f"{len(systems)} systems; {report.documents_total} {_e(report.unit)}; "
+            f"bootstrap over {_e(report.unit)}: {report.resamples} resamples, seed {report.seed}; "
+            f"&alpha; = {_e(_number(report.alpha))}."
+        )
+    if pairings:
+        heat = f"{report.label} by slot"
+    elif chains:
+        heat = "F1 by metric"
+    else:
+        heat = f"{_e(report.label)} by {_e(report.categories)}"
+    nav = (
+        '<nav><a href="#leaderboard">Leaderboard</a> &middot; '
+        + ('<a href="#pr">Precision and recall</a> &middot; ' if pairings else "")
+        + f'<a href="#heatmap">{heat}</a> &middot; <a href="#significance">Significance</a>'
+        + (' &middot; <a href="#documents">Documents</a>' if pairings or chains else "")
+        + "</nav>\n</header>\n"
+    )
+    few = f'<p class="note">{_e(report.few_units)}.</p>\n' if report.few_units else ""
+    if pairings:
+        documents = _documents_section(report, systems)
+    elif chains:
+        documents = _coref_documents_section(report, systems)
+    else:
+        documents = ""
     parts = [
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n',
         f'<meta http-equiv="Content-Security-Policy" content="{_e(policy)}">\n',
@@ -208,64 +261,32 @@ def render_campaign_html(report: CampaignReport) -> str:
         f"<title>{_e(report.title)}</title>\n<style>{style}</style>\n</head>\n<body>\n",
         f"<header><h1>{_e(report.title)}</h1>\n",
         f'<p class="note">{_e(report.signature_note)}</p>\n',
-        f'<p class="legend">{len(systems)} systems; {shown} of {report.documents_total} documents '
-        f"embedded for the per-document view; bootstrap: {report.resamples} resamples, seed {report.seed}; "
-        f"&alpha; = {_e(_number(report.alpha))}.</p>\n",
-        '<nav><a href="#leaderboard">Leaderboard</a> &middot; '
-        + ("" if coreference else '<a href="#pr">Precision and recall</a> &middot; ')
-        + f'<a href="#heatmap">{"F1 by metric" if coreference else measure_name(report.beta) + " by slot"}'
-        '</a> &middot; <a href="#significance">Significance</a> '
-        '&middot; <a href="#documents">Documents</a></nav>\n</header>\n',
-        _coref_leaderboard_section(report, ranked) if coreference else _leaderboard_section(report, ranked),
-        "" if coreference else _precision_recall_section(ranked, report.beta),
+        f'<p class="legend">{legend}</p>\n',
+        few,
+        nav,
+        _leaderboard_section(report, ranked) if pairings else _measures_leaderboard_section(report, ranked),
+        _precision_recall_section(ranked, report.beta, report.label) if pairings else "",
         _heat_map_section(report, systems),
         _significance_section(report, systems),
-        _coref_documents_section(report, systems) if coreference else _documents_section(report, systems),
-        f'<script type="application/json" id="data">{payload}</script>\n',
-        f"<script>{script}</script>\n</body>\n</html>\n",
+        documents,
     ]
+    if script is not None:
+        parts += [
+            f'<script type="application/json" id="data">{payload}</script>\n',
+            f"<script>{script}</script>\n",
+        ]
+    parts.append("</body>\n</html>\n")
     return "".join(parts)
 
 
-def _render_kind_html(report: CampaignReport) -> str:
-    """The page of a registered kind's campaign: leaderboard with the headline's interval plot, the heat
-    map (headline by category, or the board's measures), the significance matrix. No script runs: the
-    page has no per-document view, and its policy allows no script at all."""
-    systems = _system_order(report)
-    ranked = sorted(report.leaderboard, key=lambda row: row.rank)
-    policy = (
-        "default-src 'none'; style-src 'unsafe-inline'; script-src 'none'; "
-        "base-uri 'none'; form-action 'none'"
-    )
-    return "".join(
-        [
-            '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n',
-            f'<meta http-equiv="Content-Security-Policy" content="{_e(policy)}">\n',
-            '<meta name="viewport" content="width=device-width, initial-scale=1">\n',
-            f"<title>{_e(report.title)}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n",
-            f"<header><h1>{_e(report.title)}</h1>\n",
-            f'<p class="note">{_e(report.signature_note)}</p>\n',
-            f'<p class="legend">{len(systems)} systems; {report.documents_total} {_e(report.unit)}; '
-            f"bootstrap over {_e(report.unit)}: {report.resamples} resamples, seed {report.seed}; "
-            f"&alpha; = {_e(_number(report.alpha))}.</p>\n",
-            '<nav><a href="#leaderboard">Leaderboard</a> &middot; '
-            f'<a href="#heatmap">{_e(report.label)} by {_e(report.categories)}</a> &middot; '
-            '<a href="#significance">Significance</a></nav>\n</header>\n',
-            _coref_leaderboard_section(report, ranked),
-            _heat_map_section(report, systems),
-            _significance_section(report, systems),
-            "</body>\n</html>\n",
-        ]
-    )
-
-
 def is_disagreement(categories: str) -> bool:
-    """True unless every category of ``categories`` (``"content:COR extent:INC"``, or bare ``"COR"``) is COR.
+    """True unless every category of ``categories`` (``"content:COR extent:INC"``, or bare ``"COR"``) is COR
+    or NON: an optional or unscored fill (NON) enters no measure, so it disagrees with nothing.
 
     An empty string is a disagreement: a pairing that was scored has at least one category.
     """
     tokens = categories.split()
-    return not tokens or any(token.rsplit(":", 1)[-1].upper() != "COR" for token in tokens)
+    return not tokens or any(token.rsplit(":", 1)[-1].upper() not in ("COR", "NON") for token in tokens)
 
 
 def script_json(data: Any) -> str:
@@ -651,7 +672,9 @@ def _span(span: tuple[int, int] | None, offset: list[int] | None) -> tuple[int, 
 
 
 def _leaderboard_section(report: CampaignReport, ranked: list[SystemRow]) -> str:
-    f_name = measure_name(report.beta)
+    """The leaderboard of a family with ``pairings``: COR INC MIS SPU, REC PRE F in percent, F's interval
+    and p(next); then the interval plot of F."""
+    f_name = report.label
     rows = []
     for row, lower in zip(ranked, [*ranked[1:], None], strict=True):
         low, high = row.intervals.get("F", (None, None))
@@ -680,35 +703,51 @@ def _leaderboard_section(report: CampaignReport, ranked: list[SystemRow]) -> str
         '<th class="num">p(next)</th></tr></thead>\n<tbody>'
         + "\n".join(rows)
         + "</tbody></table></div>\n"
-        + f'<p class="legend">{_beta_note(report.beta)}<b>p(next)</b>: p-value of approximate '
+        + f'<p class="legend">{_beta_note(report.beta, f_name)}<b>p(next)</b>: p-value of approximate '
         f"randomization over documents for the difference in {f_name} between the system and the next "
         "one down.</p>\n"
-        + _f_interval_plot(ranked, f_name)
+        + _f_interval_plot(ranked, f_name, "F", True)
         + f'<details><summary>Signatures</summary><ul class="signatures">{signatures}</ul></details>\n'
         "</section>\n"
     )
 
 
-def _coref_leaderboard_section(report: CampaignReport, ranked: list[SystemRow]) -> str:
-    """The coreference leaderboard: MUC, B3 and CEAF-e F1, the CoNLL F1 (their mean, the ranking
-    measure), its interval and p(next); then the interval plot of the CoNLL F1."""
+def _measures_leaderboard_section(report: CampaignReport, ranked: list[SystemRow]) -> str:
+    """The leaderboard of measures (every family without ``pairings``): the kind's shown measures in its
+    unit, the headline's interval and p(next); then the interval plot of the headline."""
     label = report.label
-    columns = report.columns if report.columns is not None else COREF_COLUMNS
+    columns = report.columns or {report.headline: label}
+    percent = report.percent
     rows = []
     for row, lower in zip(ranked, [*ranked[1:], None], strict=True):
         low, high = row.intervals.get(report.headline, (None, None))
-        measures = "".join(f'<td class="num">{_percent(row.measures.get(key))}</td>' for key in columns)
+        measures = "".join(
+            f'<td class="num">{_value(row.measures.get(key), percent)}</td>' for key in columns
+        )
         following = None if lower is None else _comparison(report.significance, row.system, lower.system)
         p_next = "" if lower is None else _p(None if following is None else following[2])
         rows.append(
             f'<tr><td class="num">{row.rank}</td><td title="{_e(row.signature)}">{_e(row.system)}</td>'
-            f'{measures}<td class="num">{_interval(low, high)}</td>'
+            f'{measures}<td class="num">{_interval(low, high, percent)}</td>'
             f'<td class="num p-next">{_e(p_next)}</td></tr>'
         )
-    head = "".join(f'<th class="num">{_e(name)} %</th>' for name in columns.values())
+    suffix = " %" if percent else ""
+    head = "".join(f'<th class="num">{_e(name)}{suffix}</th>' for name in columns.values())
     signatures = "".join(
         f"<li><b>{_e(row.system)}</b>: <code>{_e(row.signature)}</code></li>" for row in ranked
     )
+    if "chains" in report.sections:
+        legend = (
+            f'<p class="legend">Each metric&#8217;s F1 is computed from its counts summed over documents; '
+            f"<b>{_e(label)}</b> is the mean of the MUC, B3 and CEAF-e F1 (the CoNLL-2011/2012 shared "
+            f"tasks&#8217; score) and ranks the systems. "
+        )
+    else:
+        legend = (
+            f'<p class="legend">Every measure is computed from the statistics summed over '
+            f"{_e(report.unit)}, {'in percent' if percent else 'as a fraction of 1'}; "
+            f"{_e(report.ranking_note or 'ranked by ' + label)}. "
+        )
     return (
         '<section id="leaderboard"><h2>1. Leaderboard</h2>\n<div class="scroll"><table class="board">'
         f'<thead><tr><th class="num">Rank</th><th>System</th>{head}'
@@ -716,18 +755,11 @@ def _coref_leaderboard_section(report: CampaignReport, ranked: list[SystemRow]) 
         "<tbody>"
         + "\n".join(rows)
         + "</tbody></table></div>\n"
-        + (
-            f'<p class="legend">Each metric&#8217;s F1 is computed from its counts summed over documents; '
-            f"<b>{_e(label)}</b> is the mean of the MUC, B3 and CEAF-e F1 (the CoNLL-2011/2012 shared "
-            f"tasks&#8217; score) and ranks the systems. "
-            if report.columns is None
-            else f'<p class="legend">Every measure is computed from the statistics summed over '
-            f"{_e(report.unit)}, in percent; {_e(report.ranking_note or 'ranked by ' + label)}. "
-        )
+        + legend
         + f"<b>p(next)</b>: p-value of approximate "
         f"randomization over {_e(report.unit)} for the difference in {_e(label)} between the system and the "
         "next one down.</p>\n"
-        + _f_interval_plot(ranked, label, report.headline)
+        + _f_interval_plot(ranked, label, report.headline, percent)
         + f'<details><summary>Signatures</summary><ul class="signatures">{signatures}</ul></details>\n'
         "</section>\n"
     )
@@ -795,7 +827,7 @@ def _coref_data(report: CampaignReport, systems: list[str]) -> dict[str, Any]:
     }
 
 
-def _f_interval_plot(ranked: list[SystemRow], f_name: str, key: str = "F") -> str:
+def _f_interval_plot(ranked: list[SystemRow], f_name: str, key: str, percent: bool) -> str:
     """F of each system as a dot with its confidence interval as a horizontal bar, best at the top.
 
     The axis covers the values shown (F and interval ends of every system), padded to whole ticks.
@@ -814,12 +846,15 @@ def _f_interval_plot(ranked: list[SystemRow], f_name: str, key: str = "F") -> st
     def x(value: float) -> float:
         return axis.position(value, label_width, plot_width)
 
-    parts = [_x_grid(axis, x, top, top + row_height * len(ranked), f"{f_name} (%)")]
+    unit = " %" if percent else ""
+    parts = [
+        _x_grid(axis, x, top, top + row_height * len(ranked), f"{f_name} (%)" if percent else f_name, percent)
+    ]
     for position, row in enumerate(ranked):
         y = top + row_height * position + row_height / 2
         f = _defined(row.measures.get(key))
         low, high = (_defined(value) for value in row.intervals.get(key, (None, None)))
-        title = f"{row.system}: {f_name} {_percent(f)} %, interval {_interval(low, high)}"
+        title = f"{row.system}: {f_name} {_value(f, percent)}{unit}, interval {_interval(low, high, percent)}"
         parts.append(f"<g><title>{_e(title)}</title>")
         parts.append(
             f'<text x="{label_width - 8}" y="{y + 4:.1f}" text-anchor="end">{_e(_short(row.system))}</text>'
@@ -831,18 +866,23 @@ def _f_interval_plot(ranked: list[SystemRow], f_name: str, key: str = "F") -> st
             )
         if f is not None:
             parts.append(f'<circle class="dot" cx="{x(f):.1f}" cy="{y:.1f}" r="4"/>')
-        value = "-" if f is None and low is None and high is None else f"{_percent(f)} {_interval(low, high)}"
+        value = (
+            "-"
+            if f is None and low is None and high is None
+            else f"{_value(f, percent)} {_interval(low, high, percent)}"
+        )
         parts.append(f'<text x="{label_width + plot_width + 10}" y="{y + 4:.1f}">{value}</text></g>')
     return (
         f'<figure><svg class="plot" width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
         f'role="img" aria-label="{"F" if key == "F" else _e(f_name)} with confidence interval per system">'
         f"{''.join(parts)}</svg>"
         f"<figcaption>{f_name} (dot) and its bootstrap confidence interval (bar) per system, by rank; the "
-        f"axis runs from {_tick(axis.low)} to {_tick(axis.high)} %.</figcaption></figure>\n"
+        f"axis runs from {_tick(axis.low, percent)} to {_tick(axis.high, percent)}{unit}."
+        "</figcaption></figure>\n"
     )
 
 
-def _precision_recall_section(ranked: list[SystemRow], beta: float) -> str:
+def _precision_recall_section(ranked: list[SystemRow], beta: float, f_name: str) -> str:
     """Precision against recall, one point per system, with dashed curves of equal F.
 
     The axes zoom to the systems' range (same width on both, so distances compare). Labels are listed
@@ -852,7 +892,6 @@ def _precision_recall_section(ranked: list[SystemRow], beta: float) -> str:
     points too crowded for it keep a line to the column. Systems with the same recall and precision are
     drawn side by side around their common point.
     """
-    f_name = measure_name(beta)
     plotted = []
     unplotted = []
     for row in ranked:
@@ -1139,13 +1178,16 @@ def _zoomed_axes(extents: list[tuple[float, float]]) -> list[_Axis]:
 
 
 def _heat_map_section(report: CampaignReport, systems: list[str]) -> str:
-    coreference = report.coref is not None
-    kind = report.columns is not None and not coreference
-    f_name = "F1" if coreference else report.label if kind else measure_name(report.beta)
+    """The headline by system and category (a family without categories: the shown measures by system),
+    in the kind's unit."""
+    chains, pairings = "chains" in report.sections, "pairings" in report.sections
+    percent = report.percent
+    f_name = "F1" if chains else report.label
     columns = sorted({key for by_slot in report.slot_f.values() for key in by_slot})
-    if coreference:  # the metrics in the leaderboard's order, not sorted
-        columns = [label for label in COREF_COLUMNS.values() if label in columns]
+    if report.categories == "measure":  # the measures in the leaderboard's order, not sorted
+        columns = [label for label in (report.columns or {}).values() if label in columns]
     head = "".join(f'<th class="col"><span class="vertical">{_e(key)}</span></th>' for key in columns)
+    unit = " %" if percent else ""
     rows = []
     for system in systems:
         by_slot = report.slot_f.get(system, {})
@@ -1155,28 +1197,30 @@ def _heat_map_section(report: CampaignReport, systems: list[str]) -> str:
             if f is None:
                 cells.append(f'<td class="undefined" title="{_e(system)}, {_e(key)}: undefined">-</td>')
             else:
+                shown = _value(f, percent)
                 cells.append(
-                    f'<td style="{_heat_style(f)}" title="{_e(system)}, {_e(key)}: {f_name} {_percent(f)} %">'
-                    f"{_percent(f)}</td>"
+                    f'<td style="{_heat_style(f)}" title="{_e(system)}, {_e(key)}: {f_name} {shown}{unit}">'
+                    f"{shown}</td>"
                 )
         rows.append(f'<tr><th class="row">{_e(system)}</th>{"".join(cells)}</tr>')
-    if coreference:
+    in_unit = "in percent" if percent else "as a fraction of 1"
+    if chains:
         title = "F1 by system and metric"
-        legend = "F1 in percent of each coreference metric (summed over documents); darker is higher."
-    elif kind:
-        title = f"{f_name} by system and {report.categories}"
-        legend = (
-            f"{_e(f_name)} in percent for each {_e(report.categories)} (statistics summed over "
-            f"{_e(report.unit)}); darker is higher. &#8220;-&#8221;: undefined."
-        )
-    else:
+        legend = f"F1 {in_unit} of each coreference metric (summed over documents); darker is higher."
+    elif pairings:
         title = f"{f_name} by system and slot"
         legend = (
-            f"{f_name} in percent for each TYPE.SLOT; darker is higher. &#8220;-&#8221;: undefined (no "
+            f"{f_name} {in_unit} for each TYPE.SLOT; darker is higher. &#8220;-&#8221;: undefined (no "
             "reference and no hypothesis fill for that slot)."
         )
+    else:
+        title = f"{f_name} by system and {report.categories}"
+        legend = (
+            f"{_e(f_name)} {in_unit} for each {_e(report.categories)} (statistics summed over "
+            f"{_e(report.unit)}); darker is higher. &#8220;-&#8221;: undefined."
+        )
     return (
-        f'<section id="heatmap"><h2>{2 if coreference or kind else 3}. {_e(title)}</h2>\n<div class="scroll">'
+        f'<section id="heatmap"><h2>{3 if pairings else 2}. {_e(title)}</h2>\n<div class="scroll">'
         '<table class="heat">'
         f'<thead><tr><th class="row">System</th>{head}</tr></thead>\n<tbody>'
         + "\n".join(rows)
@@ -1218,12 +1262,13 @@ def _significance_section(report: CampaignReport, systems: list[str]) -> str:
             f"<b>approximate randomization</b> p-value is below &alpha; = {_e(_number(report.alpha))}. "
         )
     return (
-        f'<section id="significance"><h2>{3 if report.coref is not None or report.columns else 4}. '
+        f'<section id="significance"><h2>{4 if "pairings" in report.sections else 3}. '
         "Significance of differences "
         f"in {f_name}</h2>\n{table}"
         '<p class="legend">Each cell compares the row system with the column system: first line, '
         f"{f_name}(row) "
-        f"&minus; {f_name}(column) in percentage points; <b>bs</b>, the p-value of the paired bootstrap "
+        f"&minus; {f_name}(column) {'in percentage points' if report.percent else 'as a fraction of 1'}; "
+        "<b>bs</b>, the p-value of the paired bootstrap "
         f"({report.resamples} resamples, seed {report.seed}); <b>ar</b>, the p-value of approximate "
         f"randomization{more_legend}"
         "&#8220;-&#8221;: pair not tested.</p></section>\n"
@@ -1240,6 +1285,7 @@ def _significance_cells(report: CampaignReport, systems: list[str]) -> list[list
     corrected = report.corrected or {}
     mark_on = "randomization Holm" if report.correction else None
     short = {"randomization Holm": "ar Holm", "t-test": "t", "t-test Holm": "t Holm"}
+    unit = " points" if report.percent else ""
     name = {system: _e(system) for system in systems}
     f_name = _e(report.label)
     p_values: dict[tuple[str, str], tuple[str, str]] = {}  # significance key -> (title's end, spans)
@@ -1279,10 +1325,10 @@ def _significance_cells(report: CampaignReport, systems: list[str]) -> list[list
             more_title, more_spans = more_values[more_key]
             p_marked = more.get(mark_on) if mark_on else p_randomization
             marked = p_marked is not None and p_marked < report.alpha
-            points = _points(delta)
+            points = _points(delta, report.percent)
             cells.append(
                 f'<td class="cell{" marked" if marked else ""}" '
-                f'title="{name[a]} vs {name[b]}: {f_name} difference {points} points{p_title}{more_title}">'
+                f'title="{name[a]} vs {name[b]}: {f_name} difference {points}{unit}{p_title}{more_title}">'
                 f'<span class="delta">{points}{" *" if marked else ""}</span>{p_spans}{more_spans}</td>'
             )
         rows.append(cells)
@@ -1310,7 +1356,7 @@ def _documents_section(report: CampaignReport, systems: list[str]) -> str:
         '<section id="documents"><h2>5. Documents</h2>\n'
         f'<p class="legend">{count} <span class="ref">Reference fill</span> extents are shaded; '
         'the selected system&#8217;s <span class="hyp">hypothesis fill</span> extents are underlined. '
-        '<span class="dis-swatch">Shaded rows</span> are disagreements (categories not all COR); '
+        '<span class="dis-swatch">Shaded rows</span> are disagreements (a category other than COR or NON); '
         "click a row to outline its extents in the text.</p>\n"
         "<noscript><p><b>This section needs JavaScript.</b></p></noscript>\n"
         '<div class="controls"><label>Document <select id="doc-select">'
@@ -1341,35 +1387,44 @@ def _percent(value: float | None) -> str:
     return "-" if value is None else f"{100 * value:.1f}"
 
 
-def _points(value: float | None) -> str:
-    """A difference in percentage points with its sign; one that rounds to zero is ``0.0``, unsigned."""
+def _value(value: float | None, percent: bool) -> str:
+    """A measure in the page's unit: a percentage with one decimal, or a fraction of 1 with four."""
     value = _defined(value)
     if value is None:
         return "-"
-    shown = f"{100 * value:+.1f}"
-    return "0.0" if float(shown) == 0 else shown
+    return f"{100 * value:.1f}" if percent else f"{value:.4f}"
 
 
-def _tick(value: float) -> str:
-    """A tick of an axis in fractions of 1, as a percentage without needless decimals (``75``, ``92.5``)."""
-    return f"{round(100 * value, 4):g}"
+def _points(value: float | None, percent: bool = True) -> str:
+    """A difference with its sign, in percentage points (one decimal) or in fractions of 1 (four); one
+    that rounds to zero is ``0.0`` (``0.0000``), unsigned."""
+    value = _defined(value)
+    if value is None:
+        return "-"
+    shown = f"{100 * value:+.1f}" if percent else f"{value:+.4f}"
+    return shown[1:] if float(shown) == 0 else shown
 
 
-def _beta_note(beta: float) -> str:
+def _tick(value: float, percent: bool = True) -> str:
+    """A tick of an axis in fractions of 1, as a percentage without needless decimals (``75``, ``92.5``),
+    or as a fraction (``0.75``)."""
+    return f"{round(100 * value, 4):g}" if percent else f"{round(value, 6):g}"
+
+
+def _beta_note(beta: float, name: str) -> str:
     if beta == 1:
         return ""
-    name = measure_name(beta)
     return (
         f"{name} is the F-measure with &beta; = {_number(beta)}: "
         "(1 + &beta;&sup2;) PRE REC / (&beta;&sup2; PRE + REC). "
     )
 
 
-def _interval(low: float | None, high: float | None) -> str:
+def _interval(low: float | None, high: float | None, percent: bool = True) -> str:
     low, high = _defined(low), _defined(high)
     if low is None and high is None:
         return "-"
-    return f"[{_percent(low)}, {_percent(high)}]"
+    return f"[{_value(low, percent)}, {_value(high, percent)}]"
 
 
 def _count(value: int | None) -> str:
@@ -1398,13 +1453,13 @@ def _heat_style(f: float) -> str:
     return f"background:hsl(212,72%,{lightness:.0f}%);color:{colour}"
 
 
-def _x_grid(axis: _Axis, x: Any, top: float, bottom: float, label: str) -> str:
+def _x_grid(axis: _Axis, x: Any, top: float, bottom: float, label: str, percent: bool = True) -> str:
     parts = []
     for tick in axis.ticks():
         parts.append(f'<path class="grid" d="M{x(tick):.1f} {top}V{bottom}"/>')
         parts.append(
             f'<text class="tick-x" x="{x(tick):.1f}" y="{bottom + 15}" text-anchor="middle">'
-            f"{_tick(tick)}</text>"
+            f"{_tick(tick, percent)}</text>"
         )
     middle = x((axis.low + axis.high) / 2)
     parts.append(f'<text x="{middle:.1f}" y="{bottom + 30}" text-anchor="middle">{_e(label)}</text>')

@@ -1,4 +1,4 @@
-"""A campaign summary that recomputes only what the systems a rerun changed affect (issue 16).
+"""A campaign summary that recomputes only what the systems a rerun changed affect.
 
 A campaign's intervals and pair tests come from the systems' statistics over the campaign's units
 (``pipeline.campaign.stats``), and their random draws depend only on the seed, the number of resamples

@@ -9,72 +9,25 @@ statistics and applying the family's vectorised measures, and all resamples of a
 at once with one matrix product of a (resamples x units) weight matrix and the (units x systems*K)
 statistics matrix.
 
-``Tallies`` (integer COR INC PAR MIS SPU counts by system and document) are the templette family's
-statistics in the form this module first took; every procedure accepts them as well as
-``UnitStatistics``, and treats them as the templette family's (``Tallies.unit_statistics``).
-
 A measure whose value is undefined is NaN in arrays and ``None`` in results, never 0; how each
 procedure treats undefined values is stated in its docstring.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from pipeline.core.family import Family, UnitStatistics
-from pipeline.core.lazy import pd
-from pipeline.templette import TEMPLETTE
-
-#: The last axis of ``Tallies.counts`` (the templette family's statistics); NON enters no measure.
-COUNTED = TEMPLETTE.statistic_names
-#: The templette family's measures (fractions of 1, as ``pipeline.core.measures`` returns them).
-STATISTICS = TEMPLETTE.measure_names
 
 # Two deltas that are equal in exact arithmetic can differ by a few units in the last place once computed
 # in floating point (e.g. 2/4 - 1/4 against 3/4 - 2/4); closer than this they count as equal, so an exact
 # tie is "at least as extreme" as the test statistic requires. Measures lie in [0, 1], so rounding noise
 # is ~1e-16 and genuinely different deltas of realistic campaigns are far further apart.
 _TIE = 1e-12
-
-
-@dataclass(frozen=True, eq=False)
-class Tallies:
-    """Per-document counts of several systems over one common, ordered list of documents.
-
-    ``counts[s, d]`` holds the COR, INC, PAR, MIS, SPU points of ``systems[s]`` in ``documents[d]``
-    (shape ``(S, D, 5)``, int64, read-only). The document order matters only as the order in which
-    resampling draws documents, so with a fixed seed it is part of what determines the results.
-    Compared by identity (``eq=False``): numpy arrays have no single truth value to compare by.
-    """
-
-    systems: tuple[str, ...]
-    documents: tuple[str, ...]
-    counts: np.ndarray
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "systems", tuple(self.systems))
-        object.__setattr__(self, "documents", tuple(self.documents))
-        _require_unique("system", self.systems)
-        _require_unique("document", self.documents)
-        counts = np.asarray(self.counts)
-        expected = (len(self.systems), len(self.documents), len(COUNTED))
-        if counts.shape != expected:
-            raise ValueError(f"counts has shape {counts.shape}, expected (systems, documents, 5): {expected}")
-        if counts.size and not np.issubdtype(counts.dtype, np.integer):
-            raise ValueError(f"counts must be integers, got dtype {counts.dtype}")
-        if counts.size and counts.min() < 0:
-            raise ValueError("counts must not be negative")
-        counts = np.array(counts, dtype=np.int64)  # a private copy, so freezing it freezes nobody else's
-        counts.setflags(write=False)
-        object.__setattr__(self, "counts", counts)
-
-    def unit_statistics(self) -> UnitStatistics:
-        """The same counts as the templette family's statistics over the same documents."""
-        return UnitStatistics(TEMPLETTE, self.systems, self.documents, self.counts)
 
 
 @dataclass(frozen=True)
@@ -99,31 +52,8 @@ class Comparison:
     randomization_p: float | None
 
 
-def tallies_from_rows(
-    rows: Iterable[tuple[str, str, str]], systems: Sequence[str], documents: Sequence[str]
-) -> Tallies:
-    """Count points given as ``(system, document, category)`` rows, one row a point.
-
-    ``category`` is one of COR INC PAR MIS SPU NON; NON points are ignored (they enter no measure). A
-    document with no rows for a system counts zero for it. A system, document or category outside the
-    given lists raises ValueError naming it: nothing is dropped silently.
-    """
-    systems, documents = tuple(systems), tuple(documents)
-    _require_unique("system", systems)
-    _require_unique("document", documents)
-    table = pd.DataFrame(list(rows), columns=["system", "document", "category"], dtype=object)
-    system_index = _codes("system", table["system"], systems)
-    document_index = _codes("document", table["document"], documents)
-    category_index = _codes("category", table["category"], (*COUNTED, "NON"))
-    kept = category_index < len(COUNTED)
-    cell = (system_index[kept] * len(documents) + document_index[kept]) * len(COUNTED) + category_index[kept]
-    size = len(systems) * len(documents) * len(COUNTED)
-    counts = np.bincount(cell, minlength=size).astype(np.int64)
-    return Tallies(systems, documents, counts.reshape(len(systems), len(documents), len(COUNTED)))
-
-
 def bootstrap_intervals(
-    statistics: UnitStatistics | Tallies,
+    statistics: UnitStatistics,
     resamples: int = 1000,
     seed: int = 12345,
     beta: float | None = None,
@@ -144,7 +74,6 @@ def bootstrap_intervals(
     ``h = (n - 1) q`` of the sorted values, interpolated linearly between its two neighbours (Hyndman and
     Fan's type 7). When the measure is undefined in every resample the interval is ``(None, None)``.
     """
-    statistics = _unit_statistics(statistics)
     family = statistics.family
     options = _options(family, beta, options)
     _check_resamples(resamples)
@@ -171,7 +100,7 @@ def bootstrap_intervals(
 
 
 def paired_significance(
-    statistics: UnitStatistics | Tallies,
+    statistics: UnitStatistics,
     measure: str | None = None,
     resamples: int = 1000,
     seed: int = 12345,
@@ -211,7 +140,6 @@ def paired_significance(
     Cost: two (R x U) @ (U x KS) matrix products, then work of order R x K per pair; memory of order
     R x KS, never R x U per pair.
     """
-    statistics = _unit_statistics(statistics)
     family = statistics.family
     options = _options(family, beta, options)
     column = family.measure_index(family.headline if measure is None else measure)
@@ -287,7 +215,7 @@ class Standing:
 
 
 def standings(
-    statistics: UnitStatistics | Tallies,
+    statistics: UnitStatistics,
     intervals: Mapping[str, Mapping[str, Interval]] | None = None,
     beta: float | None = None,
     options: Mapping[str, Any] | None = None,
@@ -298,7 +226,6 @@ def standings(
     (``ranking``). ``intervals`` (system -> measure -> Interval, as ``bootstrap_intervals`` gives them)
     are attached as given.
     """
-    statistics = _unit_statistics(statistics)
     family = statistics.family
     values = family.measures(statistics.totals(), _options(family, beta, options))  # (S, M)
     measures = {
@@ -387,22 +314,6 @@ def holm(p_values: Sequence[float | None]) -> list[float | None]:
     return adjusted
 
 
-def measure_values(sums: np.ndarray, measure: str, beta: float = 1.0) -> np.ndarray:
-    """REC, PRE or F of count sums ``[..., 5]`` (COR INC PAR MIS SPU), NaN where undefined.
-
-    The templette family's measures (``pipeline.campaign.families``), which are ``pipeline.core.measures``'s
-    formulas: REC = (COR + PAR/2) / POS, PRE = (COR + PAR/2) / ACT, F = (beta^2 + 1)(COR + PAR/2) /
-    (beta^2 POS + ACT), with POS = COR + INC + PAR + MIS and ACT = COR + INC + PAR + SPU; a zero
-    denominator gives NaN (``None`` there), never 0.
-    """
-    column = TEMPLETTE.measure_index(measure)
-    return TEMPLETTE.measures(sums, {"beta": beta})[..., column]
-
-
-def _unit_statistics(statistics: UnitStatistics | Tallies) -> UnitStatistics:
-    return statistics.unit_statistics() if isinstance(statistics, Tallies) else statistics
-
-
 def _options(family: Family, beta: float | None, options: Mapping[str, Any] | None) -> dict[str, Any]:
     """The family's options, ``beta`` (when given) being short for ``options={"beta": beta}``."""
     given = dict(options or {})
@@ -449,15 +360,6 @@ def _resample_weights(rng: np.random.Generator, resamples: int, n_documents: int
     cells = draws + (np.arange(resamples) * n_documents)[:, None]
     counts = np.bincount(cells.ravel(), minlength=resamples * n_documents)
     return counts.reshape(resamples, n_documents).astype(np.float64)
-
-
-def _codes(kind: str, values: pd.Series, known: Sequence[str]) -> np.ndarray:
-    codes = pd.Index(known, dtype=object).get_indexer(values)
-    unknown = codes < 0
-    if unknown.any():
-        first = values[unknown].iloc[0]
-        raise ValueError(f"unknown {kind} {first!r} ({int(unknown.sum())} row(s)); known: {list(known)[:10]}")
-    return codes.astype(np.int64)
 
 
 def _require_unique(kind: str, names: Sequence[str]) -> None:

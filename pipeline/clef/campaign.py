@@ -53,6 +53,7 @@ CLEF_CAMPAIGN = CampaignKind(
         "relaxed_accuracy",
     ),  # fmt: skip
     headline_label="Task 1a strict F",
+    unit="fraction",  # as eval.pl prints its measures
     ranking_note="ranked by Task 1a strict F (exact spans), as the CLEF eHealth 2013 lab ranked runs",
     attributes=("run", "additional_annotations"),
 )
@@ -63,6 +64,7 @@ CLEF_2_CAMPAIGN = CampaignKind(
     system=_SYSTEM,
     board=("strict_accuracy", "relaxed_accuracy"),
     headline_label="Task 2 strict accuracy",
+    unit="fraction",  # as eval.pl prints its measures
     ranking_note="ranked by Task 2 strict accuracy (the annotators' top code)",
     attributes=("run", "additional_annotations"),
 )

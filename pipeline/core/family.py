@@ -159,12 +159,6 @@ class UnitStatistics:
         values.setflags(write=False)
         object.__setattr__(self, "values", values)
 
-    @property
-    def counts(self) -> np.ndarray:
-        """``values`` under the name ``pipeline.campaign.stats.Tallies`` gives its array (code written for
-        either)."""
-        return self.values
-
     def totals(self) -> np.ndarray:
         """``(S, K)``: every system's statistics summed over all units (the full sample)."""
         return self.values.sum(axis=1)

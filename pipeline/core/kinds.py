@@ -15,6 +15,16 @@ significance, the HTML page) by declaring, in its own wing, one :class:`Campaign
   (default: every measure of the family), so the campaign reader names the line of a measure the family
   does not have. :meth:`CampaignKind.ranked_by` gives the kind whose family's headline is the chosen
   measure: the leaderboard, intervals, significance, text and page all follow it, and the board shows it;
+- ``unit``: how its measures are shown on the text board, in the CSV and JSON files and on the page, its
+  reference program's unit: ``"percent"`` (0-100: templette, MUC, coreference, as the MUC and CoNLL
+  scorers print them) or ``"fraction"`` (of 1: MAT, SENSEVAL, CLEF, TREC, as MATScore, scorer2, eval.pl
+  and trec_eval print them). The store keeps fractions of 1 whatever the unit;
+- ``counts``, ``interval_measures``, ``intervals_last``, ``shown``, ``labels``, ``text_width``: the
+  board's count columns (sums of statistics: templette's COR ... ACT), the measures with an interval,
+  the wide board's layout, the columns of the text board and page and their names there;
+- ``sections``: the page's own sections of the family (``pipeline.campaign.html_report``: the templette
+  ``pairings``, MUC ``objects``, coreference ``chains``);
+- ``prepare``: what the kind derives from its checked tables (a MUC configuration, read);
 - ``per_unit_mean``: the measures that are the mean over units of a per-unit value (the family's measure
   of one unit's statistics; TREC: MAP is the mean of each query's average precision); True for every
   measure. A campaign ranked by one of them also has the paired t-test over units in its significance
@@ -47,7 +57,8 @@ queries::
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import math
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any
@@ -67,7 +78,11 @@ FIELD_TYPES = {
     "number": "a finite number within the field's bounds",
     "words": "an array of strings",
     "encoding": "the name of a text encoding Python knows",
+    "positive": "a finite number > 0",
 }
+
+#: How a kind's measures are shown on its text board, CSV, JSON and page: its reference program's unit.
+UNITS = ("percent", "fraction")
 
 
 @dataclass(frozen=True)
@@ -108,6 +123,28 @@ class CampaignKind:
     measure_option: str | None = None
     ranking_measures: tuple[str, ...] = ()
     per_unit_mean: bool | tuple[str, ...] = False
+    #: The unit of its measures everywhere they are shown (``UNITS``): its reference program's.
+    unit: str = "fraction"
+    #: Count columns of the board before its measures: name -> the statistics it sums (whole numbers).
+    counts: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    #: The board measures with a bootstrap interval (default: every board measure).
+    interval_measures: tuple[str, ...] = ()
+    #: The wide board (CSV, JSON) lists the intervals after every measure instead of beside each.
+    intervals_last: bool = False
+    #: The columns of its text board and page leaderboard (default: the counts and the board measures),
+    #: and the page's label of each (default: the name).
+    shown: tuple[str, ...] = ()
+    labels: Mapping[str, str] = field(default_factory=dict)
+    #: How the text board names a column (default: its name).
+    text_names: Mapping[str, str] = field(default_factory=dict)
+    #: The minimum width of a column of the text board.
+    text_width: int = 9
+    #: The page's own sections of the family (``pipeline.campaign.html_report.FAMILY_SECTIONS``).
+    sections: tuple[str, ...] = ()
+    #: ``prepare(reference, options, error)``: what the kind derives from its checked [reference] and
+    #: [options] (a MUC configuration, read), merged into the campaign's options; ``error(keys,
+    #: message)`` makes the InputError naming the line of ``keys``.
+    prepare: Callable[..., Mapping[str, Any]] | None = None
 
     def __post_init__(self) -> None:
         measures = self.family.measure_names
@@ -156,6 +193,26 @@ class CampaignKind:
                 raise ValueError(f"campaign kind {self.name!r}: its {part} table needs a required key")
         if not self.headline_label:
             object.__setattr__(self, "headline_label", self.family.headline)
+        if self.unit not in UNITS:
+            raise ValueError(f"campaign kind {self.name!r}: unit {self.unit!r}, expected one of {UNITS}")
+        counts = {name: tuple(sums) for name, sums in dict(self.counts).items()}
+        for name, sums in counts.items():
+            if not sums or any(s not in self.family.statistic_names for s in sums):
+                raise ValueError(f"campaign kind {self.name!r}: count {name!r} sums {sums}, not statistics")
+        object.__setattr__(self, "counts", MappingProxyType(counts))
+        intervals = tuple(self.interval_measures) or board
+        if self.family.headline not in intervals:
+            intervals = (*intervals, self.family.headline)
+        object.__setattr__(self, "interval_measures", tuple(m for m in board if m in intervals))
+        shown = tuple(self.shown) or (*counts, *board)
+        if self.family.headline not in shown:
+            shown = (*shown, self.family.headline)
+        if any(name not in counts and name not in board for name in shown):
+            raise ValueError(f"campaign kind {self.name!r}: shown columns {shown} are not on its board")
+        object.__setattr__(self, "shown", shown)
+        object.__setattr__(self, "labels", MappingProxyType(dict(self.labels)))
+        object.__setattr__(self, "text_names", MappingProxyType(dict(self.text_names)))
+        object.__setattr__(self, "sections", tuple(self.sections))
 
     def is_per_unit_mean(self, measure: str | None = None) -> bool:
         """Whether ``measure`` (default: the headline) is a mean over units of per-unit values."""
@@ -179,7 +236,37 @@ class CampaignKind:
             board=self.board if measure in self.board else (*self.board, measure),
             headline_label=measure,
             ranking_note=f"ranked by {measure}",
+            interval_measures=(),
+            shown=(),
         )
+
+    def with_beta(self, beta: float | None) -> CampaignKind:
+        """The kind whose headline, an F-measure of the family's option ``beta``, is named with it when it
+        is not 1 (``F2``, ``F0.5``)."""
+        if beta is None or beta == 1 or "beta" not in self.family.options:
+            return self
+        name = f"{self.family.headline}{beta:g}"
+        return replace(self, headline_label=name, text_names={**self.text_names, self.family.headline: name})
+
+    def label(self, measure: str) -> str:
+        """A column's name on the page (``labels``, else its name)."""
+        return self.labels.get(measure, measure)
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        """The wide board's value columns (CSV, JSON) after rank, system and the attributes: the counts,
+        then each board measure with its interval's ends beside it (or all ends after every measure,
+        ``intervals_last``)."""
+        ends = {m: (f"{m}_low", f"{m}_high") for m in self.interval_measures}
+        if self.intervals_last:
+            return (*self.counts, *self.board, *(end for m in self.board for end in ends.get(m, ())))
+        return (*self.counts, *(c for m in self.board for c in (m, *ends.get(m, ()))))
+
+    def scale(self, value: float | None) -> float | None:
+        """A measure's value in the kind's unit: percent rounded to 6 decimals, or as is (None stays)."""
+        if value is None or self.unit == "fraction":
+            return value
+        return None if math.isnan(value) else round(value * 100.0, 6)
 
     @property
     def main_reference(self) -> str:

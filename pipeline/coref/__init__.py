@@ -12,6 +12,7 @@ from pipeline.coref.alignment import (
     aligned_mentions,
     mention_table,
 )
+from pipeline.coref.campaign import COREF_CAMPAIGN
 from pipeline.coref.columns import ConllColumns, read_mentions
 from pipeline.coref.family import COREF, COREF_MEASURES, COREF_STATISTICS, coref_statistics
 from pipeline.coref.metrics import (
@@ -50,6 +51,7 @@ from pipeline.coref.report import partitions_report, score_report, scores_json, 
 __all__ = [
     "BLANC_ZERO",
     "COREF",
+    "COREF_CAMPAIGN",
     "COREF_MEASURES",
     "COREF_STATISTICS",
     "DEFAULT_METRICS",

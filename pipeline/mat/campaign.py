@@ -1,4 +1,4 @@
-"""The MAT family's campaign kind (issue 12, point 10): ``scorer = "mat"`` campaign files.
+"""The MAT family's campaign kind: ``scorer = "mat"`` campaign files.
 
 ```toml
 scorer = "mat"
@@ -69,5 +69,6 @@ MAT_CAMPAIGN = CampaignKind(
     },
     board=("precision", "recall", "fmeasure"),
     headline_label="F-measure",
+    unit="fraction",  # as MATScore prints its measures
     ranking_note="ranked by the tag-level F-measure over all tags (MATScore's <all> row)",
 )

@@ -41,5 +41,6 @@ SENSEVAL_CAMPAIGN = CampaignKind(
     },
     board=("precision", "recall", "attempted"),
     headline_label="Recall",
+    unit="fraction",  # as scorer2 prints its measures
     ranking_note="ranked by recall, the SENSEVAL ranking measure (precision rewards leaving instances out)",
 )

@@ -2,10 +2,12 @@
 transcripts.
 
 What other wings may use (the templette scorer normalizes contents with the GLM and treats fillers and
-fragments as optional words); everything else here is the wing's own.
+fragments as optional words; a templette campaign chooses among its alignment cost models); everything
+else here is the wing's own.
 """
 
+from pipeline.speech.align import COST_MODELS
 from pipeline.speech.glm import GlobalMap, apply_glm, ascii_upper, expand_alternatives
 from pipeline.speech.words import speech_optional
 
-__all__ = ["GlobalMap", "apply_glm", "ascii_upper", "expand_alternatives", "speech_optional"]
+__all__ = ["COST_MODELS", "GlobalMap", "apply_glm", "ascii_upper", "expand_alternatives", "speech_optional"]

@@ -2,10 +2,13 @@
 of instances, slots and fills, COR/INC/MIS/SPU points, score tables and reports.
 
 What other wings may use: the template model (the MUC scorer scores templates too), the score page's
-building blocks (the MUC and NE pages share its layout), and the templette family's declaration.
+building blocks (the MUC and NE pages share its layout), the templette family's declaration, its campaign
+kind (whose board and page the MUC kind shares) and its default options.
 """
 
-from pipeline.templette.family import POINTS, TEMPLETTE, point_measures, templette_statistics
+from pipeline.templette.campaign import POINT_COLUMNS, POINT_COUNTS, TEMPLETTE_CAMPAIGN
+from pipeline.templette.defaults import DEFAULT_OPTIONS
+from pipeline.templette.family import POINT_MEASURES, POINTS, TEMPLETTE, point_measures, templette_statistics
 from pipeline.templette.model import (
     OPTIONAL_STATUS_SLOT,
     OPTIONAL_STATUS_VALUE,
@@ -31,6 +34,11 @@ from pipeline.templette.report import (
 )
 
 __all__ = [
+    "DEFAULT_OPTIONS",
+    "POINT_COLUMNS",
+    "POINT_COUNTS",
+    "POINT_MEASURES",
+    "TEMPLETTE_CAMPAIGN",
     "OPTIONAL_STATUS_SLOT",
     "OPTIONAL_STATUS_VALUE",
     "PAGE_DIVIDER",

@@ -1,9 +1,9 @@
 """The templette family under the contract of ``pipeline.core.family`` (seed 000).
 
-Per document, the COR INC PAR MIS SPU points ALL SLOTS counts (fill points, selected by
+Per document, the COR INC PAR MIS SPU NON points ALL SLOTS counts (fill points, selected by
 ``pipeline.templette.report.slot_points``, on a table ``slot_point_table``: the rule the leaderboard
-prints), by slot; measures REC, PRE, F with the run's ``beta``, ``pipeline.core.measures``'s formulas;
-headline F; categories: slots.
+prints), by slot; measures REC, PRE, F with the run's ``beta``, UND, OVG, SUB and ERR,
+``pipeline.core.measures``'s formulas (NON enters none); headline F; categories: slots.
 ``templette_statistics`` turns a system's ``tallies`` into its ``STATISTICS`` table.
 """
 
@@ -21,29 +21,41 @@ from pipeline.core.family import Family, statistics_table
 from pipeline.templette.report import slot_point_table
 from schemas import C
 
-#: The templette statistics: the five categories that enter a measure (NON enters none).
-POINTS = ("COR", "INC", "PAR", "MIS", "SPU")
+#: The templette statistics: the point categories (NON, unscored points, enters no measure).
+POINTS = ("COR", "INC", "PAR", "MIS", "SPU", "NON")
+#: The templette measures (``pipeline.core.measures.MEASURES``).
+POINT_MEASURES = ("REC", "PRE", "F", "UND", "OVG", "SUB", "ERR")
 
 
 def point_measures(sums: np.ndarray, options: Mapping[str, Any]) -> np.ndarray:
-    """REC, PRE and F of summed points (``pipeline.core.measures``'s formulas), NaN where undefined.
+    """REC, PRE, F, UND, OVG, SUB and ERR of summed points (``pipeline.core.measures``'s formulas), NaN
+    where undefined.
 
     REC = (COR + PAR/2) / POS, PRE = (COR + PAR/2) / ACT, F = (beta^2 + 1)(COR + PAR/2) / (beta^2 POS +
-    ACT), POS = COR + INC + PAR + MIS, ACT = COR + INC + PAR + SPU. The operations are those of
-    ``pipeline.core.measures`` in the same order, so the values are the same to the last bit.
+    ACT), UND = MIS / POS, OVG = SPU / ACT, SUB = (INC + PAR/2) / (COR + PAR + INC), ERR = (INC + PAR/2
+    + MIS + SPU) / (COR + PAR + INC + MIS + SPU), POS = COR + INC + PAR + MIS, ACT = COR + INC + PAR +
+    SPU. The operations are those of ``pipeline.core.measures`` in the same order, so the values are the
+    same to the last bit.
     """
     beta = options["beta"]
     if isinstance(beta, bool) or not isinstance(beta, int | float) or not (math.isfinite(beta) and beta > 0):
         raise ValueError(f"beta must be a positive finite number, got {beta!r}")
-    cor, inc, par, mis, spu = (sums[..., i] for i in range(len(POINTS)))
+    cor, inc, par, mis, spu = (sums[..., i] for i in range(5))
     matched = cor + 0.5 * par
     possible = cor + inc + par + mis
     actual = cor + inc + par + spu
     b2 = beta * beta
-    out = np.full((*sums.shape[:-1], 3), np.nan)
-    for index, (numerator, denominator) in enumerate(
-        ((matched, possible), (matched, actual), ((b2 + 1.0) * matched, b2 * possible + actual))
-    ):
+    ratios = (
+        (matched, possible),
+        (matched, actual),
+        ((b2 + 1.0) * matched, b2 * possible + actual),
+        (mis, possible),
+        (spu, actual),
+        (inc + 0.5 * par, cor + par + inc),
+        (inc + 0.5 * par + mis + spu, cor + par + inc + mis + spu),
+    )
+    out = np.full((*sums.shape[:-1], len(ratios)), np.nan)
+    for index, (numerator, denominator) in enumerate(ratios):
         result = np.full(numerator.shape, np.nan)
         np.divide(numerator, denominator, out=result, where=denominator != 0)
         out[..., index] = result
@@ -54,7 +66,7 @@ TEMPLETTE = Family(
     name="templette",
     unit="document",
     statistic_names=POINTS,
-    measure_names=("REC", "PRE", "F"),
+    measure_names=POINT_MEASURES,
     headline="F",
     categories="slot",
     formula=point_measures,
@@ -76,8 +88,6 @@ def templette_statistics(tallies: pa.Table, system: str = "system") -> pa.Table:
     if missing:
         raise ValueError(f"system {system!r}: {missing} point(s) of the tallies without a document")
     table = slot_point_table(tallies.select([C.doc_id, C.instance_type, C.slot, C.aspect, C.category]))
-    category = table.column(C.category)
-    table = table.filter(pc.fill_null(pc.not_equal(category, "NON"), True))
     unknown = set(pc.unique(table.column(C.category)).to_pylist()) - set(POINTS)
     if unknown:
         raise ValueError(f"system {system!r}: unknown point categories {sorted(unknown, key=str)}")

@@ -261,76 +261,9 @@ def summary_lines(mapping: pa.Table, line: Callable[[Mapping[str, Any]], str]) -
     return "\n".join(lines).lstrip("\n") + "\n"
 
 
-def leaderboard_text(board: pa.Table, significance: pa.Table | None = None, beta: float | None = None) -> str:
-    """The leaderboard as a fixed-width table (percentages, ``-`` where undefined).
-
-    With the campaign's bootstrap intervals, F's interval follows F; with its significance table, the
-    last column is the approximate-randomization p-value of each system against the next one down.
-    F is named with its beta when that is not 1 (``F2``, ``F0.5``); ``beta`` defaults to the one in the
-    systems' signatures (``beta:2.0``).
-    """
-    f_name = measure_name(board_beta(board) if beta is None else beta)
-    columns = [C.rank, C.system, "POS", "ACT", "COR", "INC", "MIS", "SPU", "REC", "PRE", "F"]
-    rows = board.to_pylist()
-    names = [printable(row[C.system]) for row in rows]
-    width = max([len("system")] + [len(name) for name in names])
-    intervals = "F_low" in board.column_names and any(row["F_low"] is not None for row in rows)
-    following: dict[str, float | None] = {}
-    if significance is not None:
-        p_values = {(r[C.system_a], r[C.system_b]): r[C.randomization_p] for r in significance.to_pylist()}
-        for upper, lower in zip(rows, rows[1:], strict=False):
-            following[upper[C.system]] = p_values.get((upper[C.system], lower[C.system]))
-    header = f"{'rank':>4}  {'system':<{width}}" + "".join(f"{c:>7}" for c in columns[2:-1]) + f"{f_name:>7}"
-    header += f"  {f_name + ' 95% CI':>15}" if intervals else ""
-    header += f"  {'p(next)':>7}" if following else ""
-    lines = [header, "-" * len(header)]
-    for row, name in zip(rows, names, strict=True):
-        cells = "".join(f"{row[c]:>7}" for c in columns[2:8])
-        cells += "".join(f"{_pct2(row[c]):>7}" for c in columns[8:])
-        if intervals:
-            cells += f"  {_pct2(row['F_low']):>7}-{_pct2(row['F_high']):<7}"
-        if following:
-            p = following.get(row[C.system])
-            cells += f"  {_p(p) if row[C.system] in following else '':>7}"
-        lines.append(f"{row[C.rank]:>4}  {name:<{width}}{cells}")
-    if following:
-        lines.append(
-            f"p(next): approximate randomization over documents, {f_name} against the next system's {f_name}"
-        )
-    return "\n".join(lines) + "\n"
-
-
 def measure_name(beta: float) -> str:
     """``F`` at beta 1, else ``F`` followed by beta: ``F2``, ``F0.5``."""
     return "F" if beta == 1 else f"F{beta:g}"
-
-
-def board_beta(board: pa.Table) -> float:
-    """The F-measure's beta of a leaderboard, read from its systems' signatures (``...|beta:2.0|...``).
-
-    1 when no signature names one; a ValueError when the systems disagree (they are scored together).
-    """
-    found = set()
-    for signature in board.column(C.signature).to_pylist() if C.signature in board.column_names else []:
-        for part in signature.split("|"):
-            if part.startswith("beta:"):
-                found.add(float(part[len("beta:") :]))
-    if len(found) > 1:
-        raise ValueError(f"the leaderboard's systems were scored with different betas: {sorted(found)}")
-    return found.pop() if found else 1.0
-
-
-def printable(text: str) -> str:
-    """Input text for a terminal: control characters (escape sequences) shown as ``\\xNN``."""
-    return "".join(ch if ch.isprintable() else f"\\x{ord(ch):02x}" for ch in text)
-
-
-def _pct2(value: float | None) -> str:
-    return "-" if value is None else f"{100 * value:.2f}"
-
-
-def _p(value: float | None) -> str:
-    return "-" if value is None else f"{value:.3f}"
 
 
 # --- helpers -------------------------------------------------------------------------------------

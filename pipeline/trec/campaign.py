@@ -36,6 +36,7 @@ TREC_CAMPAIGN = CampaignKind(
     },
     board=("map", "P_10", "ndcg_cut_10", "bpref", "Rprec", "recip_rank"),
     headline_label="MAP",
+    unit="fraction",  # as trec_eval prints its measures
     ranking_note="ranked by MAP (mean average precision over queries, as trec_eval computes it)",
     attributes=("baseline",),
     measure_option="measure",

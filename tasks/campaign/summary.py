@@ -1,7 +1,7 @@
-"""CampaignSummary and CorefCampaignSummary: a campaign's leaderboard, intervals and significance.
+"""CampaignSummary: a campaign's leaderboard, intervals and significance, for every kind.
 
 A CampaignSummary reuses what it can of an earlier summary of the same campaign settings in the store
-(``previous_summary``: the rules are ``pipeline.campaign.reuse``'s), so a rerun after one system changed
+(``previous_record``: the rules are ``pipeline.campaign.reuse``'s), so a rerun after one system changed
 reads and recomputes that system, not the campaign.
 """
 
@@ -14,67 +14,62 @@ from typing import Any
 import pyarrow as pa
 
 from pipeline.campaign import reuse
-from pipeline.campaign.engine import (
-    FAMILIES,
-    campaign_summary,
-    coref_campaign_statistics,
-    kind_summary,
-    previous_kind_summary,
-    previous_summary,
-)
+from pipeline.campaign.engine import campaign_summary, previous_summary
 from pipeline.campaign.kinds import KINDS
+from pipeline.core.kinds import CampaignKind
 from pipeline.core.signature import SIGNATURE_KEY
-from schemas import C
 from tasks.core import store as artifacts
 from tasks.core.base import Stage, input_key
 
-#: The columns of a system's ``tallies`` its statistics count (``pipeline.templette.templette_statistics``).
-TALLY_COLUMNS = [C.doc_id, C.instance_type, C.slot, C.aspect, C.category]
-
 
 class CampaignSummary(Stage):
-    """Leaderboard with bootstrap intervals, and pairwise significance, from every system's tallies.
-
-    The statistics are the templette family's (``pipeline.campaign.families.TEMPLETTE``: ALL SLOTS points by
-    document), built from the tallies as ``STATISTICS`` tables by ``campaign_statistics``.
-
-    Its inputs are ``scores/NAME`` (the Report) and ``tallies/NAME`` (MapAndScore) per system: names
-    are labels in the spec, never paths. Option ``family`` (absent: templette) is "muc" for a MUC
-    campaign: the same points, the MUC family. Outputs ``units`` and ``systems`` are the record a later
-    summary reuses (``pipeline.campaign.reuse``): a system whose two inputs are the artifacts an earlier
-    summary of the same options read is not read again.
-    """
+    """The leaderboard (``LEADERBOARD``) and pairwise significance (``SIGNIFICANCE``) of a campaign (option
+    ``kind``), from every system's ``statistics/NAME`` (the stage its TaskKind gives it). Option
+    ``attributes``: system -> the attributes the leaderboard shows beside its name; option ``measure``: the
+    measure that ranks (``CampaignKind.ranked_by``; absent: the family's headline); option ``family``: the
+    family's options (templette's beta). Outputs ``units`` and ``systems`` are the record a later summary
+    reuses (``pipeline.campaign.reuse``)."""
 
     STAGE = "CampaignSummary"
-    VERSION = 3
+    VERSION = 4
     OUTPUTS = ("leaderboard", "significance", "units", "systems")
 
     def produce(self) -> dict[str, pa.Table]:
-        names = [role.split("/", 1)[1] for role in self.spec["inputs"] if role.startswith("scores/")]
-        family = FAMILIES[self.options.get("family", "templette")]
+        names = [role.split("/", 1)[1] for role in self.spec["inputs"] if role.startswith("statistics/")]
+        kind = summary_kind(self.options)
         resamples, seed = int(self.options["resamples"]), int(self.options["seed"])
-        beta = float(self.options["beta"])
         previous = previous_record(
             self,
-            {name: (f"scores/{name}", f"tallies/{name}") for name in names},
+            {name: (f"statistics/{name}",) for name in names},
             lambda settings, tables, unchanged: previous_summary(
-                FAMILIES[settings.get("family", "templette")],
+                summary_kind(settings),
                 int(settings["resamples"]),
                 int(settings["seed"]),
-                float(settings["beta"]),
+                settings.get("family"),
                 tables,
                 unchanged,
             ),
         )
         unchanged = previous.unchanged if previous is not None else frozenset()
         fresh = [name for name in names if name not in unchanged]
-        scores = {name: self.input_table(f"scores/{name}") for name in fresh}
-        # Only the columns the statistics count (``templette_statistics``), not the whole table.
-        tallies = {name: self.input_table(f"tallies/{name}", "tallies", TALLY_COLUMNS) for name in fresh}
-        signatures = {name: table.schema.metadata[SIGNATURE_KEY].decode() for name, table in scores.items()}
+        tables = {name: self.input_table(f"statistics/{name}", "statistics") for name in fresh}
+        signatures = {name: table.schema.metadata[SIGNATURE_KEY].decode() for name, table in tables.items()}
         return campaign_summary(
-            names, scores, signatures, tallies, resamples, seed, beta, family=family, previous=previous
+            kind,
+            names,
+            tables,
+            signatures,
+            self.options.get("attributes", {}),
+            resamples,
+            seed,
+            self.options.get("family"),
+            previous=previous,
         )
+
+
+def summary_kind(options: Mapping[str, Any]) -> CampaignKind:
+    """The kind a summary's options name, ranked by the measure they choose."""
+    return KINDS[options["kind"]].ranked_by(options.get("measure"))
 
 
 def previous_record(
@@ -141,66 +136,3 @@ def previous_summary_tables(task: Stage) -> tuple[dict[str, pa.Table], dict[str,
     except (OSError, pa.ArrowException, ValueError):
         return None
     return tables, best[2]
-
-
-class CorefCampaignSummary(Stage):
-    """A coreference campaign's leaderboard (``COREF_LEADERBOARD``: MUC, B3, CEAF-e, CoNLL F1 and its
-    interval) and pairwise significance on CoNLL F1, from every system's ``statistics/NAME`` (its
-    ScoreCorefResponse)."""
-
-    STAGE = "CorefCampaignSummary"
-    VERSION = 1
-    OUTPUTS = ("leaderboard", "significance")
-
-    def produce(self) -> dict[str, pa.Table]:
-        names = [role.split("/", 1)[1] for role in self.spec["inputs"] if role.startswith("statistics/")]
-        tables = {name: self.input_table(f"statistics/{name}", "statistics") for name in names}
-        signatures = {name: table.schema.metadata[SIGNATURE_KEY].decode() for name, table in tables.items()}
-        board, significance = coref_campaign_statistics(
-            tables, signatures, resamples=int(self.options["resamples"]), seed=int(self.options["seed"])
-        )
-        return {"leaderboard": board, "significance": significance}
-
-
-class KindCampaignSummary(Stage):
-    """The leaderboard (``FAMILY_LEADERBOARD``) and pairwise significance of a campaign of a registered
-    kind (option ``kind``), from every system's ``statistics/NAME`` (the stage its TaskKind gives it).
-    Option ``attributes``: system -> the attributes the leaderboard shows beside its name; option
-    ``measure``: the measure that ranks (``CampaignKind.ranked_by``; absent: the family's headline), which
-    the board, intervals and significance (``FAMILY_SIGNIFICANCE``, with its t-test and Holm columns)
-    follow. Outputs ``units`` and ``systems`` are the record a later summary reuses, as CampaignSummary's
-    (``pipeline.campaign.reuse``: only for a family whose statistics are all counts)."""
-
-    STAGE = "KindCampaignSummary"
-    VERSION = 3
-    OUTPUTS = ("leaderboard", "significance", "units", "systems")
-
-    def produce(self) -> dict[str, pa.Table]:
-        names = [role.split("/", 1)[1] for role in self.spec["inputs"] if role.startswith("statistics/")]
-        kind = KINDS[self.options["kind"]].ranked_by(self.options.get("measure"))
-        resamples, seed = int(self.options["resamples"]), int(self.options["seed"])
-        previous = previous_record(
-            self,
-            {name: (f"statistics/{name}",) for name in names},
-            lambda settings, tables, unchanged: previous_kind_summary(
-                KINDS[settings["kind"]].ranked_by(settings.get("measure")),
-                int(settings["resamples"]),
-                int(settings["seed"]),
-                tables,
-                unchanged,
-            ),
-        )
-        unchanged = previous.unchanged if previous is not None else frozenset()
-        fresh = [name for name in names if name not in unchanged]
-        tables = {name: self.input_table(f"statistics/{name}", "statistics") for name in fresh}
-        signatures = {name: table.schema.metadata[SIGNATURE_KEY].decode() for name, table in tables.items()}
-        return kind_summary(
-            kind,
-            names,
-            tables,
-            signatures,
-            self.options.get("attributes", {}),
-            resamples,
-            seed,
-            previous=previous,
-        )

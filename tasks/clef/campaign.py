@@ -8,7 +8,7 @@ from typing import Any
 
 from pipeline.campaign.engine import Campaign, System
 from pipeline.clef import TASKS, by_report, eval_text, one_to_one_text
-from tasks.campaign.kinds import TaskKind
+from tasks.campaign.task_kind import TaskKind
 from tasks.clef.stages import tally_spec
 from tasks.core.base import Stage
 from tasks.core.store import read_table

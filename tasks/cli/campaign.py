@@ -11,7 +11,7 @@ from pathlib import Path
 
 from pipeline.campaign.engine import Campaign, read_campaign
 from pipeline.core.errors import InputError
-from pipeline.templette.report import printable
+from pipeline.core.text import printable
 from tasks.campaign.graph import campaign_spec
 from tasks.campaign.outputs import (
     board_text,
@@ -20,9 +20,10 @@ from tasks.campaign.outputs import (
     html_paths,
     html_recipe,
     json_text,
-    page_process,
+    summary_tables,
     write_campaign_outputs,
     write_leaderboard,
+    write_pages,
 )
 from tasks.cli.common import (
     DEFAULT_STORE,
@@ -45,7 +46,7 @@ from tasks.core.base import task_for
 from tasks.core.plan import pending_tasks
 from tasks.core.progress import Progress
 from tasks.core.runner import one_chain
-from tasks.core.store import check_store, is_s3, read_table, sweep_store, write_text
+from tasks.core.store import check_store, is_s3, sweep_store, write_text
 
 
 def campaign(args: argparse.Namespace) -> int:
@@ -86,45 +87,36 @@ def campaign(args: argparse.Namespace) -> int:
         progress = Progress(len(pending), labels, bar=bar)
         if args.progress == "none" or (args.progress == "auto" and not progress.bar):
             progress.stream = io.StringIO()  # not shown (only timed for the tasks log)
-    stale = [html for html in pages if not html_is_fresh(html, html_recipe(parsed, summary))]
     tasks = [item.task for item in pending] if pending is not None else None
-    # One chain (a one-system rerun) runs in this process: the page's process has the other core.
+    # One chain (a one-system rerun) runs in this process.
     chain = one_chain([summary], tasks) if args.workers > 1 and not args.scheduler_host else None
-    with page_process(stale, parsed, summary, reports, args.workers, output, bool(chain)) as page:
-        status, outcome = run_outcome(
-            [summary], args.workers, args.scheduler_host, args.scheduler_port, progress, tasks, chain
-        )
-        if args.tasks_log:
-            log = {
-                "ran": outcome.ran,
-                "reused": outcome.reused,
-                "elsewhere": outcome.elsewhere,
-                # Seconds inside tasks' run (all workers of this process), and the run's wall time.
-                "task_seconds": round(progress.task_seconds, 3) if progress else None,
-                "task_cpu_seconds": round(progress.task_cpu_seconds, 3) if progress else None,
-                "wall_seconds": round(time.monotonic() - progress.started, 3) if progress else None,
-            }
-            write_text(args.tasks_log, json_text(log))
-        if status != EXIT_OK:
-            return status
-        page.go()
-        board = read_table(summary.output()["leaderboard"])
-        significance = read_table(summary.output()["significance"])
-        sys.stdout.write(board_text(board, significance, parsed.kind))
-        write_leaderboard(board, significance, args.json, args.csv)
-        if output:
-            write_campaign_outputs(
-                output,
-                board,
-                significance,
-                reports,
-                parsed.kind,
-                args.workers,
-                page.here,
-                claim=page.claim,
-            )
-        elif page.here:
-            page.here()
+    status, outcome = run_outcome(
+        [summary], args.workers, args.scheduler_host, args.scheduler_port, progress, tasks, chain
+    )
+    if args.tasks_log:
+        log = {
+            "ran": outcome.ran,
+            "reused": outcome.reused,
+            "elsewhere": outcome.elsewhere,
+            # Seconds inside tasks' run (all workers of this process), and the run's wall time.
+            "task_seconds": round(progress.task_seconds, 3) if progress else None,
+            "task_cpu_seconds": round(progress.task_cpu_seconds, 3) if progress else None,
+            "wall_seconds": round(time.monotonic() - progress.started, 3) if progress else None,
+        }
+        write_text(args.tasks_log, json_text(log))
+    if status != EXIT_OK:
+        return status
+    kind = parsed.kind
+    board, significance, units = summary_tables(summary)
+    sys.stdout.write(board_text(kind, board, significance, units))
+    write_leaderboard(kind, board, significance, args.json, args.csv)
+    if output:
+        write_campaign_outputs(output, parsed, summary, reports, args.workers, pages)
+    else:
+        recipe = html_recipe(parsed, summary)
+        stale = [page for page in pages if not html_is_fresh(page, recipe)]
+        if stale:
+            write_pages(stale, parsed, summary, reports)
     return EXIT_OK
 
 

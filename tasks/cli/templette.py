@@ -6,9 +6,9 @@ import argparse
 import sys
 from pathlib import Path
 
-from pipeline.campaign.defaults import DEFAULT_OPTIONS
 from pipeline.core.signature import SIGNATURE_KEY
 from pipeline.speech.align import COST_MODELS
+from pipeline.templette import DEFAULT_OPTIONS
 from pipeline.templette.removal import DEFAULT_PREMODIFIERS, DEFAULT_PUNCTUATION
 from pipeline.templette.report import muc_report, report_summary, scores_json
 from pipeline.templette.scoring import COMPARE_MODES

@@ -15,7 +15,7 @@ from pipeline.mat.files import campaign_pairs
 from pipeline.mat.labels import label_rules
 from pipeline.mat.measures import report_columns, score_table
 from pipeline.mat.report import text_table
-from tasks.campaign.kinds import TaskKind, register_task_kind
+from tasks.campaign.task_kind import TaskKind
 from tasks.core.base import Stage
 from tasks.core.store import read_table, write_text
 from tasks.mat.stages import TEST_UNITS_KEY, mat_tally_spec
@@ -67,12 +67,11 @@ def write_mat_system_files(folder: Path, task: Stage) -> None:
         {k: (v.item() if hasattr(v, "item") else v) for k, v in row.items()}
         for row in scores[columns].to_dict(orient="records")
     ]
-    # (tasks.campaign.outputs.json_text imports this module's registry: plain json here; no NaN occurs,
-    # MAT's measures are always defined.)
+    # No NaN occurs: MAT's measures are always defined.
     value = {"signature": signature, "tables": {"tag": rows}}
     write_text(folder / "scores.json", json.dumps(value, indent=2, allow_nan=False) + "\n")
 
 
-MAT_TASKS = register_task_kind(
-    TaskKind("mat", "TallyMatSpans", mat_system_spec, ("report.txt", "scores.json"), write_mat_system_files)
+MAT_TASKS = TaskKind(
+    "mat", "TallyMatSpans", mat_system_spec, ("report.txt", "scores.json"), write_mat_system_files
 )

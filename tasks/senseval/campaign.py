@@ -13,7 +13,7 @@ from pipeline.campaign.engine import Campaign, System
 from pipeline.core.errors import InputError
 from pipeline.core.signature import SIGNATURE_KEY
 from pipeline.senseval.report import by_item_report, score_report, scores_json, totals_table
-from tasks.campaign.kinds import TaskKind
+from tasks.campaign.task_kind import TaskKind
 from tasks.core.base import Stage
 from tasks.core.store import read_table
 from tasks.senseval.stages import senseval_spec

@@ -7,7 +7,7 @@ from typing import Any
 
 from pipeline.campaign.engine import Campaign, System
 from pipeline.trec.report import text_of_table
-from tasks.campaign.kinds import TaskKind
+from tasks.campaign.task_kind import TaskKind
 from tasks.core import store as artifacts
 from tasks.core.base import Stage
 from tasks.trec.stages import evaluate_spec

@@ -72,7 +72,12 @@ def cli(capsys: pytest.CaptureFixture[str], *argv: object) -> tuple[int, str, st
 # the reference side once: IngestCorpus AlignCorpora IngestTemplates NormalizeContent RemoveNonEvaluated
 # NormalizeExtents; and the CampaignSummary.
 ONE_SYSTEM = Counter(
-    IngestTemplates=1, NormalizeContent=1, RemoveNonEvaluated=1, NormalizeExtents=1, MapAndScore=1, Report=1
+    IngestTemplates=1,
+    NormalizeContent=1,
+    RemoveNonEvaluated=1,
+    NormalizeExtents=1,
+    MapAndScore=1,
+    Report=1,
 )
 ALL_TASKS = 4 * 6 + 6 + 1
 
@@ -131,7 +136,11 @@ def test_version_bump_reruns_that_stage_onward(tmp_path: Path, monkeypatch: pyte
     monkeypatch.setattr(RemoveNonEvaluated, "VERSION", RemoveNonEvaluated.VERSION + 1)
     bumped = run_campaign(campaign_file, store)
     assert families(bumped.ran) == Counter(
-        RemoveNonEvaluated=5, NormalizeExtents=5, MapAndScore=4, Report=4, CampaignSummary=1
+        RemoveNonEvaluated=5,
+        NormalizeExtents=5,
+        MapAndScore=4,
+        Report=4,
+        CampaignSummary=1,
     )
 
 
@@ -145,12 +154,12 @@ def test_statistics_settings_rerun_only_reports_and_summary(tmp_path: Path) -> N
 
 
 def test_frozen_spec_keys_like_the_spec_it_came_from(tmp_path: Path) -> None:
-    # Luigi hands a parent's spec to its inputs frozen (FrozenOrderedDict, tuples); the key of a Report
-    # built as a root must equal the key of the same Report reached through the campaign summary.
+    # Luigi hands a parent's spec to its inputs frozen (FrozenOrderedDict, tuples); the key of a system's
+    # task built as a root must equal the key of the same task reached through the campaign summary.
     summary_spec, reports = campaign_spec(read_campaign(copy_campaign(tmp_path)))
     summary = task_for(summary_spec, str(tmp_path / "store"))
     for name, spec in reports.items():
-        assert task_for(spec, str(tmp_path / "store")).key == summary.requires()[f"scores/{name}"].key
+        assert task_for(spec, str(tmp_path / "store")).key == summary.requires()[f"statistics/{name}"].key
 
 
 # --- dry run -------------------------------------------------------------------------------------
@@ -182,7 +191,13 @@ def test_dry_run_lists_what_would_run_and_why(
     assert lines[0] == f"would run 7 of {ALL_TASKS} tasks"
     assert "IngestTemplates" in lines[1] and "eager: file changed: templates" in lines[1]
     assert lines[1].endswith(str(eager.resolve()))
-    chain = ["NormalizeContent", "RemoveNonEvaluated", "NormalizeExtents", "MapAndScore", "Report"]
+    chain = [
+        "NormalizeContent",
+        "RemoveNonEvaluated",
+        "NormalizeExtents",
+        "MapAndScore",
+        "Report",
+    ]
     assert [line.split()[0] for line in lines[2:]] == [*chain, "CampaignSummary"]
     assert all(": after " in line for line in lines[2:])
     assert store_files(store) == before

@@ -116,9 +116,15 @@ CASES = [
         {4: "", 5: "", 6: ""},
         None,
         0,
-        "a [reference] table with templates = FILE expected",
+        "a [reference] table with templates = ... expected",
     ),
-    ("reference-templates-missing", {5: ""}, None, 4, "reference: templates = FILE expected"),
+    (
+        "reference-templates-missing",
+        {5: ""},
+        None,
+        4,
+        "reference.templates = ... expected (the reference template set)",
+    ),
     (
         "reference-texts-missing",
         {6: 'texts = "nope.sgml"'},
@@ -133,7 +139,7 @@ CASES = [
         1,
         "reference: a table",
     ),
-    ("systems-missing", {}, 10, 0, "a [systems.NAME] table with templates = FILE for each system expected"),
+    ("systems-missing", {}, 10, 0, "a [systems.NAME] table with templates = ... for each system expected"),
     ("systems-not-a-table", {1: 'systems = "alpha"'}, 10, 1, "systems: a table [systems] expected"),
     ("systems-empty", {10: "[systems]"}, 10, 10, "at least one system expected"),
     (
@@ -141,14 +147,14 @@ CASES = [
         {10: '[systems]\nalpha = "hub4-sports/perfect.tpl"'},
         10,
         11,
-        "systems.alpha: a table [systems.alpha] with templates = FILE expected, found the string",
+        "systems.alpha: a table [systems.alpha] with templates = ... expected, found the string",
     ),
     (
         "system-without-templates",
         {12: 'texts = "hub4-sports/texts.sgml"'},
         None,
         11,
-        "system 'alpha': templates",
+        "systems.alpha.templates = ... expected (the system's template set)",
     ),
     # The second system's templates (line 15), not the first occurrence of the key (line 12).
     (

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from pipeline.campaign import reuse
 from pipeline.campaign.engine import _chain_view, read_campaign
 from pipeline.core.errors import InputError
 from pipeline.coref import align_documents, mention_table, read_conll
@@ -96,13 +97,21 @@ def test_muc_campaign_reruns_only_the_edited_system(tmp_path: Path) -> None:
     # Key side once (IngestMucTemplates, NormalizeMucStrings), per system IngestMucTemplates,
     # NormalizeMucStrings, MapAndScore, Report, and the summary.
     assert families(first.ran) == Counter(
-        IngestMucTemplates=4, NormalizeMucStrings=4, MapAndScore=3, Report=3, CampaignSummary=1
+        IngestMucTemplates=4,
+        NormalizeMucStrings=4,
+        MapAndScore=3,
+        Report=3,
+        CampaignSummary=1,
     )
     assert run(campaign, store).ran == []
     partial = tmp_path / "muc-te" / "partial.tpl"
     partial.write_text(partial.read_text().replace("GOVERNMENT", "COMPANY"))
     assert families(run(campaign, store).ran) == Counter(
-        IngestMucTemplates=1, NormalizeMucStrings=1, MapAndScore=1, Report=1, CampaignSummary=1
+        IngestMucTemplates=1,
+        NormalizeMucStrings=1,
+        MapAndScore=1,
+        Report=1,
+        CampaignSummary=1,
     )
 
 
@@ -169,14 +178,25 @@ def test_coref_campaign_by_hand(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert (tmp_path / "out" / "report.html").is_file()
 
 
-def test_coref_campaign_reruns_only_the_edited_system(tmp_path: Path) -> None:
+def test_coref_campaign_reruns_only_the_edited_system(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     campaign = copy_kind(tmp_path, "coref-campaign.toml", "coref-sample")
     store = tmp_path / "store"
-    assert families(run(campaign, store).ran) == Counter(ScoreCorefResponse=3, CorefCampaignSummary=1)
+    assert families(run(campaign, store).ran) == Counter(ScoreCorefResponse=3, CampaignSummary=1)
     assert run(campaign, store).ran == []
     split = tmp_path / "coref-sample" / "split.conll"
     split.write_text(split.read_text().replace("d1\t0\t5\the\t(3)", "d1\t0\t5\the\t(1)"))
-    assert families(run(campaign, store).ran) == Counter(ScoreCorefResponse=1, CorefCampaignSummary=1)
+    read: list[str] = []
+    original = reuse.system_values
+
+    def spy(family: object, name: str, table: object) -> object:
+        read.append(name)
+        return original(family, name, table)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(reuse, "system_values", spy)
+    assert families(run(campaign, store).ran) == Counter(ScoreCorefResponse=1, CampaignSummary=1)
+    assert read == ["split"]  # the summary read the edited system's statistics only
 
 
 # --- bad input -----------------------------------------------------------------------------------

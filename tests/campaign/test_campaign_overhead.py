@@ -16,7 +16,6 @@ from tasks.campaign.graph import campaign_spec
 from tasks.campaign.outputs import write_campaign_outputs
 from tasks.core import runner
 from tasks.core.base import FrozenSpec, freeze_spec, input_key, task_for
-from tasks.core.store import read_table
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -83,13 +82,12 @@ def test_systems_files_are_the_same_written_by_several_processes(tmp_path: Path,
     summary = task_for(summary_spec, store)
     assert runner.run([summary]).ok
     reports = {name: task_for(spec, store) for name, spec in report_specs.items()}
-    board = read_table(summary.output()["leaderboard"])
-    significance = read_table(summary.output()["significance"])
     one, several = tmp_path / "one", tmp_path / "several"
-    write_campaign_outputs(one, board, significance, reports)
-    write_campaign_outputs(several, board, significance, reports, workers=workers)
+    write_campaign_outputs(one, campaign, summary, reports, pages=[one / "report.html"])
+    write_campaign_outputs(several, campaign, summary, reports, workers, pages=[several / "report.html"])
     files = sorted(p.relative_to(one) for p in one.rglob("*") if p.is_file())
     assert files == sorted(p.relative_to(several) for p in several.rglob("*") if p.is_file())
     assert len([f for f in files if f.name == "mapping.csv"]) == len(reports) == 4
+    assert Path("report.html") in files
     for name in files:
         assert (one / name).read_bytes() == (several / name).read_bytes(), name

@@ -14,12 +14,10 @@ import random
 import shutil
 from pathlib import Path
 
-import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from pipeline.campaign import stats
-from pipeline.campaign.engine import campaign_statistics, document_statistics, read_campaign
+from pipeline.campaign.engine import read_campaign
 from tasks.campaign.graph import campaign_spec
 from tasks.cli.main import main
 from tasks.core.base import task_for
@@ -72,52 +70,40 @@ def test_sample_delta_is_the_leaderboard_difference(tmp_path: Path) -> None:
     _assert_tied_to_board(board)
 
 
-def _sample_artifacts(tmp_path: Path) -> tuple[dict, dict]:
-    """The sample campaign run; each system's ``scores`` and ``tallies`` artifacts."""
+def _sample_run(tmp_path: Path) -> tuple[dict, dict]:
+    """The sample campaign run: its JSON board by system, and each system's Report ``scores``."""
     shutil.copytree(DATA / "hub4-sports", tmp_path / "hub4-sports")
     campaign = tmp_path / "campaign.toml"
     campaign.write_text((DATA / "campaign.toml").read_text(encoding="utf-8"), encoding="utf-8")
-    _, report_specs = campaign_spec(read_campaign(campaign))
-    assert main(["campaign", str(campaign), "--store", str(tmp_path / "store"), "--progress", "none"]) == 0
-    scores, tallies = {}, {}
-    for name, spec in report_specs.items():
+    _, system_specs = campaign_spec(read_campaign(campaign))
+    board = _campaign_json(campaign, tmp_path)
+    scores = {}
+    for name, spec in system_specs.items():
         report = task_for(spec, str(tmp_path / "store"))
         scores[name] = pq.read_table(report.output()["scores"].path)
-        tallies[name] = pq.read_table(report.requires()["scored"].output()["tallies"].path)
-    return scores, tallies
+    return {row["system"]: row for row in board["leaderboard"]}, scores
 
 
-def test_statistics_full_sample_equals_the_board(tmp_path: Path) -> None:
-    """Summed per-document statistics give exactly the board's REC, PRE and F, system by system.
+def test_board_is_every_system_report_total(tmp_path: Path) -> None:
+    """The board's counts and measures (from the summed statistics) are each system's own report totals.
 
     Hand calculation for two of them (ALL SLOTS, README sample): eager COR 19, POS 19, ACT 33 gives
-    REC 1, PRE 19/33, F 2*19/(19+33) = 38/52; forgetful COR 11, POS 19, ACT 11 gives REC 11/19, PRE 1,
-    F 22/30.
+    REC 100, PRE 100 * 19/33, F 100 * 2*19/(19+33) = 100 * 38/52; forgetful COR 11, POS 19, ACT 11 gives
+    REC 100 * 11/19, PRE 100, F 100 * 22/30 (percent, the unit of templette campaigns).
     """
-    scores, tallies = _sample_artifacts(tmp_path)
-    names = list(scores)
-    statistics = document_statistics(names, tallies)
-    board, _ = campaign_statistics(scores, dict.fromkeys(names, ""), tallies, resamples=50, seed=1, beta=1.0)
-    by_name = {row["system"]: row for row in board.to_pylist()}
-    full = statistics.counts.sum(axis=1)
-    for index, name in enumerate(statistics.systems):
-        for measure in ("REC", "PRE", "F"):
-            value = stats.measure_values(full[index], measure)
-            assert value == pytest.approx(by_name[name][measure], abs=1e-12), (name, measure)
-    assert stats.measure_values(full[names.index("eager")], "F") == pytest.approx(38 / 52, abs=1e-12)
-    assert stats.measure_values(full[names.index("forgetful")], "REC") == pytest.approx(11 / 19, abs=1e-12)
-    assert stats.measure_values(full[names.index("forgetful")], "F") == pytest.approx(22 / 30, abs=1e-12)
-
-
-def test_statistics_that_disagree_with_the_board_stop_the_campaign(tmp_path: Path) -> None:
-    """A guard: statistics whose totals are not the board's raise instead of printing a wrong interval."""
-    scores, tallies = _sample_artifacts(tmp_path)
-    names = list(scores)
-    frame = tallies["sloppy"].to_pandas()
-    frame.loc[frame["category"] == "INC", "category"] = "COR"  # statistics no longer those of the scores
-    tallies["sloppy"] = pa.Table.from_pandas(frame, schema=tallies["sloppy"].schema, preserve_index=False)
-    with pytest.raises(RuntimeError, match="sloppy"):
-        campaign_statistics(scores, dict.fromkeys(names, ""), tallies, resamples=50, seed=1, beta=1.0)
+    board, scores = _sample_run(tmp_path)
+    assert board["eager"]["F"] == pytest.approx(100 * 38 / 52, abs=ROUNDING)
+    assert board["eager"]["PRE"] == pytest.approx(100 * 19 / 33, abs=ROUNDING)
+    assert board["forgetful"]["REC"] == pytest.approx(100 * 11 / 19, abs=ROUNDING)
+    assert board["forgetful"]["F"] == pytest.approx(100 * 22 / 30, abs=ROUNDING)
+    assert (board["eager"]["COR"], board["eager"]["POS"], board["eager"]["ACT"]) == (19, 19, 33)
+    for name, table in scores.items():
+        total = next(row for row in table.to_pylist() if row["scope"] == "total")
+        for count in ("COR", "INC", "PAR", "MIS", "SPU", "NON", "POS", "ACT"):
+            assert board[name][count] == total[count], (name, count)
+        for measure in ("REC", "PRE", "F", "UND", "OVG", "SUB", "ERR"):
+            expected = None if total[measure] is None else round(100 * total[measure], 6)
+            assert board[name][measure] == pytest.approx(expected, abs=ROUNDING), (name, measure)
 
 
 # --- a generated campaign of a few hundred documents -------------------------------------------------

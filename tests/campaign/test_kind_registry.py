@@ -152,8 +152,8 @@ def test_a_registered_kind_runs_a_whole_campaign(
     assert "<b>good</b>" not in html and "&lt;b&gt;good&lt;/b&gt;" in html
     assert "script-src &#x27;none&#x27;" in html and "<script" not in html
     assert "&lt;b&gt;good&lt;/b&gt; (additional: yes)" in html
-    # The heat map shows accuracy by label: good A = 19/20 = 95.0 %, B = 8/10 = 80.0 %.
-    assert "Accuracy 95.0 %" in html and "Accuracy 80.0 %" in html
+    # The heat map shows accuracy by label (a fraction of 1, the kind's unit): good A = 19/20, B = 8/10.
+    assert "Accuracy 0.9500" in html and "Accuracy 0.8000" in html
 
 
 @pytest.mark.parametrize(

@@ -18,23 +18,30 @@ import pytest
 from pipeline.campaign.stats import (
     Comparison,
     Interval,
-    Tallies,
     bootstrap_intervals,
-    measure_values,
     paired_significance,
-    tallies_from_rows,
 )
+from pipeline.core.family import UnitStatistics
 from pipeline.core.measures import Counts, f_measure, precision, recall
+from pipeline.templette import TEMPLETTE
 
 # ---------------------------------------------------------------------------------------------- helpers
 
 
-def tallies(per_system: dict[str, list[tuple[int, int, int, int, int]]]) -> Tallies:
-    """Tallies from {system: [(COR, INC, PAR, MIS, SPU) of each document]}, documents d0, d1, ..."""
+def tallies(per_system: dict[str, list[tuple[int, int, int, int, int]]]) -> UnitStatistics:
+    """The templette family's statistics from {system: [(COR, INC, PAR, MIS, SPU) of each document]}
+    (NON 0), documents d0, d1, ..."""
     systems = tuple(per_system)
     n_documents = len(next(iter(per_system.values())))
-    counts = np.array([per_system[s] for s in systems], dtype=np.int64)
-    return Tallies(systems, tuple(f"d{i}" for i in range(n_documents)), counts)
+    counts = np.array([[(*row, 0) for row in per_system[s]] for s in systems], dtype=np.int64)
+    return UnitStatistics(TEMPLETTE, systems, tuple(f"d{i}" for i in range(n_documents)), counts)
+
+
+def measure_values(sums: np.ndarray, measure: str, beta: float) -> np.ndarray:
+    """The templette family's ``measure`` of COR INC PAR MIS SPU sums ``[..., 5]`` (NON 0)."""
+    sums = np.asarray(sums)
+    padded = np.concatenate([sums, np.zeros((*sums.shape[:-1], 1))], axis=-1)
+    return TEMPLETTE.measures(padded, {"beta": beta})[..., TEMPLETTE.measure_index(measure)]
 
 
 def exact(measure: str, cor: int, inc: int, par: int, mis: int, spu: int) -> Fraction | None:
@@ -108,70 +115,10 @@ def test_measure_values_agree_with_pipeline_measures() -> None:
 
 def test_measure_values_keeps_leading_axes_and_rejects_unknown_measures() -> None:
     assert measure_values(np.zeros((3, 4, 5)), "F", 1.0).shape == (3, 4)
-    with pytest.raises(ValueError, match="UND"):
-        measure_values(np.zeros(5), "UND", 1.0)
+    with pytest.raises(ValueError, match="XYZ"):
+        measure_values(np.zeros(5), "XYZ", 1.0)
     with pytest.raises(ValueError, match="last axis"):
         measure_values(np.zeros(6), "F", 1.0)
-
-
-# ------------------------------------------------------------------------------------------- tallies
-
-
-def test_tallies_from_rows_counts_points_and_ignores_non() -> None:
-    rows = [
-        ("sys2", "doc-b", "COR"),
-        ("sys1", "doc-a", "COR"),
-        ("sys1", "doc-a", "COR"),
-        ("sys1", "doc-a", "PAR"),
-        ("sys1", "doc-a", "NON"),
-        ("sys1", "doc-b", "SPU"),
-        ("sys2", "doc-a", "MIS"),
-        ("sys2", "doc-b", "INC"),
-        ("sys2", "doc-b", "NON"),
-    ]
-    t = tallies_from_rows(iter(rows), systems=["sys1", "sys2"], documents=["doc-a", "doc-b", "doc-c"])
-    assert t.systems == ("sys1", "sys2")
-    assert t.documents == ("doc-a", "doc-b", "doc-c")
-    assert t.counts.dtype == np.int64
-    # Counted by hand from the rows above; doc-c has no rows and counts zero; NON is not kept.
-    expected = [
-        [[2, 0, 1, 0, 0], [0, 0, 0, 0, 1], [0, 0, 0, 0, 0]],
-        [[0, 0, 0, 1, 0], [1, 1, 0, 0, 0], [0, 0, 0, 0, 0]],
-    ]
-    assert t.counts.tolist() == expected
-
-
-@pytest.mark.parametrize(
-    ("row", "named"),
-    [
-        (("sys9", "doc-a", "COR"), "sys9"),
-        (("sys1", "doc-z", "COR"), "doc-z"),
-        (("sys1", "doc-a", "WRONG"), "WRONG"),
-    ],
-)
-def test_tallies_from_rows_rejects_unknown_names(row: tuple[str, str, str], named: str) -> None:
-    rows = [("sys1", "doc-a", "COR"), row]
-    with pytest.raises(ValueError, match=named):
-        tallies_from_rows(rows, systems=["sys1"], documents=["doc-a"])
-
-
-def test_tallies_reject_duplicates_bad_shapes_and_negative_counts() -> None:
-    with pytest.raises(ValueError, match="twice"):
-        tallies_from_rows([], systems=["s", "s"], documents=["d"])
-    with pytest.raises(ValueError, match="shape"):
-        Tallies(("s",), ("d1", "d2"), np.zeros((1, 3, 5), dtype=np.int64))
-    with pytest.raises(ValueError, match="negative"):
-        Tallies(("s",), ("d",), np.array([[[1, 0, 0, -1, 0]]]))
-
-
-def test_tallies_hold_a_private_read_only_copy() -> None:
-    source = np.ones((1, 2, 5), dtype=np.int32)
-    t = Tallies(("s",), ("d1", "d2"), source)
-    source[0, 0, 0] = 99
-    assert t.counts[0, 0, 0] == 1
-    assert t.counts.dtype == np.int64
-    with pytest.raises(ValueError):
-        t.counts[0, 0, 0] = 5
 
 
 # ------------------------------------------------------------------------------------------ intervals
@@ -187,7 +134,11 @@ def test_one_document_every_interval_is_the_point_value() -> None:
     assert got["S"]["REC"] == Interval(pytest.approx(0.5), pytest.approx(0.5))
     assert got["S"]["PRE"] == Interval(pytest.approx(5 / 12), pytest.approx(5 / 12))
     assert got["S"]["F"] == Interval(pytest.approx(5 / 11), pytest.approx(5 / 11))
-    assert got["M"] == {"REC": Interval(0.0, 0.0), "PRE": Interval(None, None), "F": Interval(0.0, 0.0)}
+    assert {m: got["M"][m] for m in ("REC", "PRE", "F")} == {
+        "REC": Interval(0.0, 0.0),
+        "PRE": Interval(None, None),
+        "F": Interval(0.0, 0.0),
+    }
 
 
 def test_two_documents_interval_reaches_both_extremes() -> None:
@@ -381,8 +332,8 @@ def test_other_measures_use_their_own_deltas() -> None:
         assert [c.delta for c in got] == pytest.approx(expected)
     got = paired_significance(t, beta=2.0, resamples=50)
     assert got[0].delta == pytest.approx(f_measure(totals["A"], 2.0) - f_measure(totals["B"], 2.0))
-    with pytest.raises(ValueError, match="ERR"):
-        paired_significance(t, measure="ERR")
+    with pytest.raises(ValueError, match="XYZ"):
+        paired_significance(t, measure="XYZ")
 
 
 def test_seed_makes_results_reproducible() -> None:
@@ -398,8 +349,8 @@ def test_a_kept_draw_gives_the_values_of_a_fresh_one(monkeypatch: pytest.MonkeyP
     (``stats._drawn_resamples``), with the generator's state after it, and changes nothing."""
     from pipeline.campaign import stats
 
-    counts = np.random.default_rng(3).integers(0, 5, size=(3, 40, 5))
-    t = Tallies(("a", "b", "c"), tuple(f"d{i}" for i in range(40)), counts)
+    counts = np.random.default_rng(3).integers(0, 5, size=(3, 40, 6))
+    t = UnitStatistics(TEMPLETTE, ("a", "b", "c"), tuple(f"d{i}" for i in range(40)), counts)
 
     def both() -> tuple[object, object]:
         return bootstrap_intervals(t, resamples=200, seed=9), paired_significance(t, resamples=200, seed=9)

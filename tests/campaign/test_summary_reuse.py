@@ -32,7 +32,7 @@ STALE = Comparison("?", "?", 0.123, 0.456, 0.789)
 
 
 def counts(rng: np.random.Generator, systems: int, units: int) -> np.ndarray:
-    return rng.integers(0, 6, size=(systems, units, 5)).astype(np.float64)
+    return rng.integers(0, 6, size=(systems, units, len(TEMPLETTE.statistic_names))).astype(np.float64)
 
 
 def statistics_of(values: np.ndarray, names: list[str], units: list[str] | None = None) -> UnitStatistics:
@@ -51,6 +51,19 @@ def spied_pairs(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, int]]:
 
     monkeypatch.setattr(stats, "paired_significance", spy)
     return pairs
+
+
+def spied_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The systems whose statistics table every later summary reads (``reuse.system_values``)."""
+    read: list[str] = []
+    original = reuse.system_values
+
+    def spy(family: object, name: str, table: object) -> object:
+        read.append(name)
+        return original(family, name, table)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(reuse, "system_values", spy)
+    return read
 
 
 def test_a_pair_tested_alone_is_the_same_as_among_all_pairs() -> None:
@@ -171,7 +184,7 @@ def test_other_units_or_settings_reuse_nothing(what: str) -> None:
         dict.fromkeys(previous.comparisons, STALE),
     )
     if what == "units":  # a unit more (of zeros for everyone): other draws, nothing reusable
-        values = np.concatenate([values, np.zeros((3, 1, 5))], axis=1)
+        values = np.concatenate([values, np.zeros((3, 1, len(TEMPLETTE.statistic_names)))], axis=1)
         units = [*units, "d999"]
     current = statistics_of(values, names, units)
     found, comparisons, computed_systems, _ = run_with_reuse(current, names, planted)
@@ -265,10 +278,12 @@ def test_a_rerun_after_one_system_changed_writes_what_a_cold_run_writes(
     write_system(data, "s3", chosen, 0.01, 99)
     original = stats.paired_significance
     pairs = spied_pairs(monkeypatch)
-    # Two workers: the changed chain is one chain, run here (so the spy sees its pairs); the page is
-    # made in a process of its own while the files are written.
+    read = spied_reads(monkeypatch)
+    # Two workers: the changed chain is one chain, run here (so the spies see its pairs and reads); the
+    # page and the changed system's files are written by two processes.
     run_campaign(data, tmp_path / "store", tmp_path / "warm", workers=2)
     assert len(pairs) == 4  # the rerun tested s3's four pairs only
+    assert read == ["s3"]  # and read s3's statistics only
     monkeypatch.setattr(stats, "paired_significance", original)
     run_campaign(data, tmp_path / "cold-store", tmp_path / "cold")
     capsys.readouterr()
@@ -311,12 +326,14 @@ def test_a_kind_campaign_rerun_after_one_system_changed_writes_what_a_cold_run_w
     drop_annotation(sample / "less-location", "b.json", 0)  # one system changes
     original = stats.paired_significance
     pairs = spied_pairs(monkeypatch)
+    read = spied_reads(monkeypatch)
     run_campaign(tmp_path / "data", tmp_path / "store", tmp_path / "warm")
     assert len(pairs) == 3  # the changed system's three pairs only
+    assert read == ["less-location"]
     monkeypatch.setattr(stats, "paired_significance", original)
     run_campaign(tmp_path / "data", tmp_path / "cold-store", tmp_path / "cold")
     capsys.readouterr()
     same_outputs(tmp_path / "warm", tmp_path / "cold")
-    for path in (tmp_path / "cold-store" / "KindCampaignSummary").glob("*/*.parquet"):
+    for path in (tmp_path / "cold-store" / "CampaignSummary").glob("*/*.parquet"):
         twin = tmp_path / "store" / path.relative_to(tmp_path / "cold-store")
         assert pq.read_table(twin).equals(pq.read_table(path)), path.name

@@ -19,9 +19,9 @@ import pyarrow.parquet as pq
 import pytest
 
 from pipeline.campaign import stats
-from pipeline.campaign.engine import campaign_statistics, read_campaign
+from pipeline.campaign.engine import campaign_summary, read_campaign
 from pipeline.core.family import Family, UnitStatistics, category_measures, statistics_table
-from pipeline.core.measures import Counts, f_measure, precision, recall
+from pipeline.core.measures import Counts, measures
 from pipeline.coref import (
     COREF,
     METRICS,
@@ -33,6 +33,7 @@ from pipeline.coref import (
 )
 from pipeline.muc import MUC
 from pipeline.templette import TEMPLETTE, templette_statistics
+from pipeline.templette.campaign import TEMPLETTE_CAMPAIGN
 from pipeline.templette.report import slot_points
 from schemas import STATISTICS, TALLIES, C
 from tasks.campaign.graph import campaign_spec
@@ -147,7 +148,7 @@ def _table(rows: list[tuple]) -> pa.Table:
 
 def test_from_table_sums_categories_and_lists_every_unit() -> None:
     # s1: d2 has COR 1 in slot A.X and COR 2, MIS 1 in A.Y -> COR 3, MIS 1; d1 has one zero row.
-    # s2: only d3. Units: every unit of any table, sorted: d1 d2 d3; absent rows are 0.
+    # s2: only d3. Units: every unit of any table, sorted: d1 d2 d3; absent rows are 0 (NON last).
     s1 = _table(
         [
             ("d2", "A.X", "COR", 1.0),
@@ -161,19 +162,20 @@ def test_from_table_sums_categories_and_lists_every_unit() -> None:
     assert got.systems == ("s1", "s2")
     assert got.units == ("d1", "d2", "d3")
     assert got.values.tolist() == [
-        [[0, 0, 0, 0, 0], [3, 0, 0, 1, 0], [0, 0, 0, 0, 0]],
-        [[0, 0, 0, 0, 0], [0, 0, 0, 0, 0], [0, 0, 0, 0, 4]],
+        [[0, 0, 0, 0, 0, 0], [3, 0, 0, 1, 0, 0], [0, 0, 0, 0, 0, 0]],
+        [[0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 4, 0]],
     ]
     # Category measures sum over units per category: A.Y has COR 2, MIS 1: REC 2/3, PRE 2/2, F 4/5.
     by_slot = category_measures(TEMPLETTE, s1)
     assert list(by_slot) == ["A.X", "A.Y"]
-    assert by_slot["A.Y"] == {"REC": pytest.approx(2 / 3), "PRE": 1.0, "F": pytest.approx(4 / 5)}
+    got_y = {m: by_slot["A.Y"][m] for m in ("REC", "PRE", "F")}
+    assert got_y == {"REC": pytest.approx(2 / 3), "PRE": 1.0, "F": pytest.approx(4 / 5)}
 
 
 @pytest.mark.parametrize(
     ("rows", "message"),
     [
-        ([("d1", None, "NON", 1.0)], "unknown statistic 'NON'"),
+        ([("d1", None, "ZZZ", 1.0)], "unknown statistic 'ZZZ'"),
         ([("d1", "A.X", "COR", 1.0), ("d1", "A.X", "COR", 1.0)], "repeats an earlier row"),
         ([("d1", "A.X", "COR", -1.0)], "negative count"),
         ([("d1", "A.X", "COR", 0.5)], "not a whole number"),
@@ -203,39 +205,25 @@ def test_from_table_refuses_units_outside_the_given_ones_missing_columns_and_nul
 def test_templette_family_equals_pipeline_measures_on_random_sums() -> None:
     # The same formulas in the same order of operations: equal to the last bit, not approximately.
     rng = np.random.default_rng(11)
-    sums = rng.integers(0, 6, size=(300, 5))
-    sums[rng.random(300) < 0.3] *= rng.integers(0, 2, size=5)  # knock out categories: zero POS or ACT
-    sums = np.vstack([sums, np.zeros((1, 5), dtype=np.int64)])
+    # COR INC PAR MIS SPU NON; every measure of pipeline.core.measures (NON enters none).
+    sums = rng.integers(0, 6, size=(300, 6))
+    sums[rng.random(300) < 0.3] *= rng.integers(0, 2, size=6)  # knock out categories: zero POS or ACT
+    sums = np.vstack([sums, np.zeros((1, 6), dtype=np.int64)])
     for family in (TEMPLETTE, MUC):
         for beta in (1.0, 0.5, 3.0):
             got = family.measures(sums, {"beta": beta})
             for row, values in zip(sums.tolist(), got, strict=True):
-                c = Counts(*row)
-                for value, expected in zip(
-                    values, (recall(c), precision(c), f_measure(c, beta)), strict=True
-                ):
-                    assert (math.isnan(value) and expected is None) or value == expected, (row, beta)
+                expected = measures(Counts(*row), beta)
+                assert family.measure_names == tuple(expected)
+                for value, want in zip(values, expected.values(), strict=True):
+                    assert (math.isnan(value) and want is None) or value == want, (row, beta)
     with pytest.raises(ValueError, match="beta"):
         TEMPLETTE.measures(sums, {"beta": 0.0})
 
 
-def test_tallies_and_unit_statistics_give_the_same_results() -> None:
-    counts = {
-        "A": [(3, 1, 0, 1, 0), (2, 0, 1, 0, 1), (0, 1, 0, 2, 1)],
-        "B": [(2, 1, 1, 1, 1), (3, 0, 0, 0, 0), (1, 0, 0, 2, 0)],
-    }
-    tallies = stats.Tallies(("A", "B"), ("d0", "d1", "d2"), np.array([counts["A"], counts["B"]]))
-    unit = UnitStatistics(
-        TEMPLETTE, ("A", "B"), ("d0", "d1", "d2"), np.array([counts["A"], counts["B"]], float)
-    )
-    assert stats.bootstrap_intervals(tallies, 200, 3, beta=2.0) == stats.bootstrap_intervals(
-        unit, 200, 3, options={"beta": 2.0}
-    )
-    assert stats.paired_significance(tallies, "F", 200, 3) == stats.paired_significance(unit, None, 200, 3)
-
-
 def test_templette_statistics_keep_documents_without_fill_points() -> None:
-    # d1: two fill points of EVENT.WINNER (COR, MIS), a NON point and an object point (not ALL SLOTS);
+    # d1: two fill points of EVENT.WINNER (COR, MIS), a NON point of EVENT.LOSER (a statistic that enters
+    # no measure) and an object point (not ALL SLOTS);
     # d2: only an object point: it has no fill point but is still a unit (value 0), as it always was.
     rows = [
         ("d1", "EVENT", "WINNER", "content", "COR"),
@@ -251,18 +239,23 @@ def test_templette_statistics_keep_documents_without_fill_points() -> None:
     table = templette_statistics(tallies, "s")
     assert table.schema == STATISTICS
     assert sorted(map(tuple, (r.values() for r in table.to_pylist())), key=str) == sorted(
-        [("d1", "EVENT.WINNER", "COR", 1.0), ("d1", "EVENT.WINNER", "MIS", 1.0), ("d2", None, "COR", 0.0)],
+        [
+            ("d1", "EVENT.WINNER", "COR", 1.0),
+            ("d1", "EVENT.WINNER", "MIS", 1.0),
+            ("d1", "EVENT.LOSER", "NON", 1.0),
+            ("d2", None, "COR", 0.0),
+        ],
         key=str,
     )
     unit = UnitStatistics.from_table(TEMPLETTE, {"s": table})
     assert unit.units == ("d1", "d2")
-    assert unit.values.tolist() == [[[1, 0, 0, 1, 0], [0, 0, 0, 0, 0]]]
+    assert unit.values.tolist() == [[[1, 0, 0, 1, 0, 1], [0, 0, 0, 0, 0, 0]]]
 
 
 @pytest.mark.parametrize("seed", range(20))
 def test_templette_statistics_count_what_all_slots_counts(seed: int) -> None:
     """The statistics, counted on the tallies' columns, against a count row by row: each (document,
-    TYPE.SLOT, category) of a fill point (aspect not ``object``; NON left out) once per point, sorted;
+    TYPE.SLOT, category) of a fill point (aspect not ``object``) once per point, sorted;
     a document without any such point one row of value 0."""
     rng = np.random.default_rng(seed)
     rows = [
@@ -281,7 +274,7 @@ def test_templette_statistics_count_what_all_slots_counts(seed: int) -> None:
     )
     counted: dict[tuple[str, str, str], int] = {}
     for doc, kind, slot, aspect, category in rows:
-        if aspect != "object" and category != "NON":
+        if aspect != "object":
             key = (doc, f"{kind}.{slot}", category)
             counted[key] = counted.get(key, 0) + 1
     expected = [(*key, float(n)) for key, n in sorted(counted.items())]
@@ -301,36 +294,52 @@ def _sample_artifacts(tmp_path: Path) -> tuple[dict, dict]:
     shutil.copytree(DATA / "hub4-sports", tmp_path / "hub4-sports")
     campaign = tmp_path / "campaign.toml"
     campaign.write_text((DATA / "campaign.toml").read_text(encoding="utf-8"), encoding="utf-8")
-    _, report_specs = campaign_spec(read_campaign(campaign))
+    _, system_specs = campaign_spec(read_campaign(campaign))
     assert main(["campaign", str(campaign), "--store", str(tmp_path / "store"), "--progress", "none"]) == 0
     scores, tallies = {}, {}
-    for name, spec in report_specs.items():
+    for name, spec in system_specs.items():
         report = task_for(spec, str(tmp_path / "store"))
         scores[name] = pq.read_table(report.output()["scores"].path)
         tallies[name] = pq.read_table(report.requires()["scored"].output()["tallies"].path)
     return scores, tallies
 
 
-def test_campaign_statistics_from_the_statistics_table_equal_the_count_route(tmp_path: Path) -> None:
-    """The sample campaign: intervals and p-values from the family's statistics tables are those of
-    Tallies counted point by point from the ALL SLOTS points (the route of issue 10), number for number;
-    and the heat map's slot measures from the statistics are the score table's slot rows."""
+def _counted(rows: list[tuple[str, str, str]], systems: list[str], documents: list[str]) -> UnitStatistics:
+    """ALL SLOTS points given as (system, document, category) rows, counted one by one."""
+    values = np.zeros((len(systems), len(documents), len(TEMPLETTE.statistic_names)))
+    for system, document, category in rows:
+        values[
+            systems.index(system), documents.index(document), TEMPLETTE.statistic_names.index(category)
+        ] += 1
+    return UnitStatistics(TEMPLETTE, tuple(systems), tuple(documents), values)
+
+
+def test_campaign_summary_from_the_statistics_tables_equals_the_count_route(tmp_path: Path) -> None:
+    """The sample campaign: the summary's counts, intervals and p-values from the family's statistics
+    tables are those of the ALL SLOTS points counted one by one, number for number; its counts are the
+    score tables' totals; and the heat map's slot measures from the statistics are the score table's slot
+    rows."""
     scores, tallies = _sample_artifacts(tmp_path)
     names = list(scores)
-    board, significance = campaign_statistics(scores, dict.fromkeys(names, ""), tallies, 300, 7, 1.0)
+    tables = {name: templette_statistics(tallies[name], name) for name in names}
+    summary = campaign_summary(TEMPLETTE_CAMPAIGN, names, tables, dict.fromkeys(names, ""), {}, 300, 7)
+    board, significance = summary["leaderboard"], summary["significance"]
     documents = sorted({d for t in tallies.values() for d in t.column(C.doc_id).to_pylist()})
     rows = [
         (name, row[C.doc_id], row[C.category])
         for name in names
         for row in slot_points(tallies[name].to_pandas()).to_dict("records")
     ]
-    order = board.column(C.system).to_pylist()
-    counted = stats.tallies_from_rows(rows, order, documents)
+    order = list(dict.fromkeys(board.column(C.system).to_pylist()))
+    counted = _counted(rows, order, documents)
     intervals = stats.bootstrap_intervals(counted, resamples=300, seed=7)
     for row in board.to_pylist():
-        for measure in ("REC", "PRE", "F"):
-            interval = intervals[row[C.system]][measure]
-            assert (row[f"{measure}_low"], row[f"{measure}_high"]) == (interval.low, interval.high)
+        if row[C.measure] in ("REC", "PRE", "F"):
+            interval = intervals[row[C.system]][row[C.measure]]
+            assert (row[C.low], row[C.high]) == (interval.low, interval.high)
+        if row[C.measure] in ("COR", "INC", "PAR", "MIS", "SPU", "NON", "POS", "ACT"):
+            total = next(r for r in scores[row[C.system]].to_pylist() if r[C.scope] == "total")
+            assert row[C.value] == total[row[C.measure]], row
     expected = stats.paired_significance(counted, "F", resamples=300, seed=7)
     got = significance.to_pylist()
     assert [

@@ -1,8 +1,9 @@
 """The house's rules of import (issue 11, point 5; DESIGN.md "The layout").
 
-Imports point down only: ``pipeline.campaign`` -> families -> ``pipeline.core`` -> ``schemas``. A family
-uses another family only through what that family declares public (its package's ``__init__``, e.g.
-``from pipeline.speech import align_texts``), never its modules. ``pipeline`` knows nothing of Luigi
+Imports point down only: ``pipeline.campaign`` -> families -> ``pipeline.core`` -> ``schemas``. A family,
+and the campaign engine, use a family only through what that family declares public (its package's
+``__init__``, e.g. ``from pipeline.speech import align_texts``, names in its ``__all__``), never its
+modules; no module imports another wing's private (``_``) names. ``pipeline`` knows nothing of Luigi
 or of ``tasks``; ``tasks`` holds no scoring rule. Each rule is checked on the source, so a new module
 that breaks one fails here, naming the file, the line and the import.
 """
@@ -64,11 +65,38 @@ def test_pipeline_imports_point_down(path: Path) -> None:
             problems.append(f"{where} (core imports only core and schemas)")
         elif own in FAMILIES and wing == "campaign":
             problems.append(f"{where} (a family never imports the campaign engine)")
-        elif own in FAMILIES and wing in FAMILIES and module != f"pipeline.{wing}":
-            problems.append(
-                f"{where} (another family only through its package: from pipeline.{wing} import ...)"
-            )
+        elif own in (*FAMILIES, "campaign") and wing in FAMILIES and module != f"pipeline.{wing}":
+            problems.append(f"{where} (a family only through its package: from pipeline.{wing} import ...)")
+    for line, module, name in _names(path):
+        wing = _wing(module)
+        if wing is None or wing == own:
+            continue
+        where = f"{path.relative_to(ROOT)}:{line}: imports {name} from {module}"
+        if name.startswith("_"):
+            problems.append(f"{where} (another wing's private name)")
+        elif wing in FAMILIES and module == f"pipeline.{wing}" and name not in _public(wing):
+            problems.append(f"{where} (not in pipeline/{wing}/__init__.py's __all__)")
     assert not problems, "\n".join(problems)
+
+
+def _names(path: Path) -> list[tuple[int, str, str]]:
+    """Every name ``from MODULE import NAME`` brings in: its line, its module and its name."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return [
+        (node.lineno, node.module, alias.name)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0
+        for alias in node.names
+    ]
+
+
+def _public(wing: str) -> set[str]:
+    """The names a family's package declares public (its ``__all__``)."""
+    tree = ast.parse((PIPELINE / wing / "__init__.py").read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "__all__" for t in node.targets):
+            return {element.value for element in node.value.elts}  # type: ignore[attr-defined]
+    return set()
 
 
 def test_every_wing_is_a_package_with_a_docstring() -> None:

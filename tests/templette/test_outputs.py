@@ -11,15 +11,17 @@ from typing import Any
 
 import pytest
 
-from pipeline.campaign.engine import output_name
-from pipeline.templette.report import board_beta, leaderboard_text, muc_report, score_table
-from schemas import COUNT_COLUMNS, INTERVAL_COLUMNS, LEADERBOARD, MEASURE_COLUMNS, TALLIES, table_from_rows
+from pipeline.campaign.engine import leaderboard_text, output_name
+from pipeline.templette import TEMPLETTE_CAMPAIGN
+from pipeline.templette.report import muc_report, score_table
+from schemas import COUNT_COLUMNS, LEADERBOARD, MEASURE_COLUMNS, TALLIES, table_from_rows
 from tasks.cli.main import main
 
 DATA = Path(__file__).resolve().parents[2] / "data"
 SPORTS = DATA / "hub4-sports"
+INTERVAL_COLUMNS = tuple(f"{m}_{end}" for m in ("REC", "PRE", "F") for end in ("low", "high"))
 PERCENT = {*MEASURE_COLUMNS, *INTERVAL_COLUMNS, "delta"}
-PROBABILITY = {"paired_bootstrap_p", "randomization_p"}
+PROBABILITY = {"paired_bootstrap_p", "randomization_p", "randomization_p_holm", "t_test_p", "t_test_p_holm"}
 # sloppy.tpl against ref.tpl (tests/templette/test_cli.py, EXPECTED): COR 15, INC 4, POS = ACT = 19, so
 # REC = PRE = F = 15/19 = 78.947368 %, SUB = ERR = 4/19 = 21.052632 %.
 SLOPPY_F = 100 * 15 / 19
@@ -139,37 +141,32 @@ def test_campaign_outputs_are_all_percentages(tmp_path: Path) -> None:
 # --- F named with its beta ---------------------------------------------------------------------------
 
 
-def board(beta: str, other: str | None = None) -> Any:
-    counts = dict.fromkeys(COUNT_COLUMNS, 0)
+def board() -> Any:
+    """A templette leaderboard of two systems: a with F 0.5, b with F 0.25 (every count 0)."""
     rows = [
         {
-            "rank": 1,
-            "system": "a",
-            **counts,
-            "F": 0.5,
-            "signature": f"scorer:templette|beta:{beta}|version:0",
-        },
-        {
-            "rank": 2,
-            "system": "b",
-            **counts,
-            "F": 0.25,
-            "signature": f"scorer:templette|beta:{other or beta}",
-        },
+            "rank": rank,
+            "system": name,
+            "measure": measure,
+            "value": f if measure == "F" else 0.0,
+            "low": None,
+            "high": None,
+            "attributes": "{}",
+            "signature": "scorer:templette",
+        }
+        for rank, name, f in ((1, "a", 0.5), (2, "b", 0.25))
+        for measure in (*TEMPLETTE_CAMPAIGN.counts, *TEMPLETTE_CAMPAIGN.board)
     ]
     return table_from_rows(rows, LEADERBOARD)
 
 
 def test_text_leaderboard_names_f_with_beta() -> None:
-    assert board_beta(board("1.0")) == 1.0
-    header = leaderboard_text(board("1.0")).splitlines()[0].split()
-    assert header[-1] == "F"
-    for beta, name in (("2.0", "F2"), ("0.5", "F0.5")):
-        text = leaderboard_text(board(beta))
-        assert text.splitlines()[0].split()[-1] == name
+    header = leaderboard_text(TEMPLETTE_CAMPAIGN, board()).splitlines()[0]
+    assert header.split()[-4:] == ["F", "F", "95%", "CI"]
+    for beta, name in ((2.0, "F2"), (0.5, "F0.5")):
+        text = leaderboard_text(TEMPLETTE_CAMPAIGN.with_beta(beta), board())
+        assert text.splitlines()[0].split()[-4:] == [name, name, "95%", "CI"]
         assert "  50.00" in text  # F of a: 0.5 -> 50.00
-    with pytest.raises(ValueError, match="different betas"):
-        board_beta(board("1.0", "2.0"))
 
 
 # --- names never cut in one section and whole in another ---------------------------------------------

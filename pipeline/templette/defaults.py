@@ -1,5 +1,5 @@
-"""The default options of a templette, MUC or coreference scoring, as campaign files and
-``iescore templette`` start from them (a module of its own: the campaign engine imports every family)."""
+"""The default options of a templette scoring, as templette campaign files (``TEMPLETTE_CAMPAIGN``) and
+``iescore templette`` start from them."""
 
 from __future__ import annotations
 
@@ -20,6 +20,4 @@ DEFAULT_OPTIONS: dict[str, Any] = {
     "resamples": 1000,
     "seed": 12345,
     "html_documents": 100,
-    "format": "conll",
-    "match": "exact",
 }
