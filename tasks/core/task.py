@@ -143,6 +143,11 @@ class StageTask(luigi.Task):
     def provenance(self) -> dict[str, Any]:
         return provenance(self.stage, self.key, self.spec)
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # The class is made per stage (``task_class``) under the stage's own name, so pickle cannot find
+        # it by name: a task is sent to another process (the campaign's output pool) as what makes it.
+        return _stage_task, (self.stage, self.key, self.spec, str(self.store))
+
     def on_failure(self, exception: BaseException) -> str:
         # Bad input is the user's to fix: one clean line, recognisable by the command line.
         if isinstance(exception, InputError):
@@ -165,6 +170,11 @@ def task_class(stage: type[Stage]) -> type[StageTask]:
             "__doc__": stage.__doc__,
         },
     )
+
+
+def _stage_task(stage: type[Stage], key: str, spec: FrozenSpec, store: str) -> StageTask:
+    """The task of ``stage`` with these parameters (how a pickled task is made again)."""
+    return task_class(stage)(key=key, spec=spec, store=store)
 
 
 def task_for(spec: Mapping[str, Any], store: str) -> StageTask:
