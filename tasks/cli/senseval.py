@@ -23,7 +23,6 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from pipeline.core.lazy import spare_pandas
 from pipeline.senseval.formats import (
     answer_warnings,
     read_answers,
@@ -202,7 +201,6 @@ def run_senseval(args: argparse.Namespace) -> int:
 
 def _score_here(args: argparse.Namespace, options: dict) -> _Scored:
     """Score in this process: the functions the stages call, in their order, without their artifacts."""
-    spare_pandas()
     _keep_freed_memory()
     encoding = options["encoding"]
     key = read_key(args.key, encoding)

@@ -1,28 +1,40 @@
 """Running a graph with Luigi and saying what happened: what ran, what was reused, what failed.
 
-Failures of bad input come back as clean ``file:line: message`` lines (see ``Stage.on_failure``);
-anything else is an internal error with its traceback.
+What happened to each task comes from Luigi's events on ``Stage``: a task found complete when Luigi
+schedules it was reused, one found incomplete was pending (both in this process); a task's success or
+failure is recorded where it runs, in this process or, with several workers, in the process Luigi forks
+for it (a list shared through a ``multiprocessing`` manager). Failures of bad input come back as clean
+``file:line: message`` lines (see ``Stage.on_failure``); anything else is an internal error with its
+traceback.
 """
 
 from __future__ import annotations
 
+import configparser
 import gc
-import json
+import multiprocessing
 import time
 from collections.abc import Iterable
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from importlib import resources
+from typing import Any
 
 import luigi
 import luigi.configuration
-import luigi.interface
-from luigi.execution_summary import _summary_dict
+from luigi.execution_summary import LuigiStatusCode
 
 from tasks.core import progress as progress_events
 from tasks.core.base import INPUT_ERROR_PREFIX, Stage
 
 _configured = False
 WAIT_FOR_OTHERS = 0.5  # seconds between asking luigid again while another client finishes our roots
+#: What Luigi says of a run in which a task failed or could not be scheduled.
+FAILED_STATUSES = (
+    LuigiStatusCode.FAILED,
+    LuigiStatusCode.FAILED_AND_SCHEDULING_FAILED,
+    LuigiStatusCode.SCHEDULING_FAILED,
+)
 
 
 @dataclass
@@ -38,16 +50,21 @@ class Outcome:
 
 
 def configure() -> None:
-    """Load the project's luigi.cfg under whatever the user configured (theirs wins)."""
+    """Put the project's luigi.cfg under whatever the user configured: an option set in the user's own
+    files (``/etc/luigi/luigi.cfg``, ``./luigi.cfg``, ``LUIGI_CONFIG_PATH``) keeps their value, every other
+    option of ours is added. Luigi reads only those files, so iescore behaves the same from any directory."""
     global _configured
     if _configured:
         return
     config = luigi.configuration.get_config()
-    parser = type(config)
-    defaults = str(resources.files("tasks").joinpath("luigi.cfg"))
-    # Luigi reads its config paths in order, later ones winning: ours go first.
-    parser._config_paths = [defaults] + [p for p in parser._config_paths if p != defaults]
-    config.reload()
+    defaults = configparser.ConfigParser(interpolation=None)
+    defaults.read_string(resources.files("tasks").joinpath("luigi.cfg").read_text())
+    for section in defaults.sections():
+        if not config.has_section(section):
+            config.add_section(section)
+        for option, value in defaults.items(section):
+            if not config.has_option(section, option):
+                config.set(section, option, value)
     _configured = True
 
 
@@ -70,7 +87,7 @@ def run(
     """
     configure()
     level = luigi.configuration.get_config().get("core", "log_level", "CRITICAL")
-    params: dict = {"workers": workers, "detailed_summary": True, "log_level": level}
+    params: dict[str, Any] = {"workers": workers, "detailed_summary": True, "log_level": level}
     if scheduler_host:
         params.update(scheduler_host=scheduler_host, scheduler_port=scheduler_port or 8082)
         luigi.configuration.get_config().set("worker", "keep_alive", "true")
@@ -81,48 +98,56 @@ def run(
     if workers > 1 and not scheduler_host and (one_chain(roots, pending) if chain is None else chain):
         # No two of the pending tasks can run at once: in this process, without a fork per task.
         params["workers"] = 1
-    if params["workers"] > 1:
+    forks = params["workers"] > 1
+    if forks:
         # Luigi forks a process per task: pandas (imported where first used, ``pipeline.core.lazy``) is
         # imported here once, not by every task's process.
         import pandas  # noqa: F401
-    ran: set[str] = set()
-    elsewhere: set[str] = set()
-    reused: set[str] | None = None
+    global _events
     progress_events.activate(progress)
-    # With several workers Luigi forks a process per task. Objects alive now (modules, the graph) are moved
-    # out of the collector's sight: a collection in a worker would otherwise visit, and so copy, every page
-    # of the parent's heap it shares (time and memory per task; Python's gc.freeze documentation).
-    gc.freeze()
-    try:
-        while True:
-            result = luigi.interface.build(roots, **params)
-            summary = _summary_dict(result.worker)
-            ran |= {task.task_id for task in summary["completed"]}
-            elsewhere |= {task.task_id for task in summary["run_by_other_worker"]}
-            if reused is None:
-                reused = {task.task_id for task in summary["already_done"]}
-            failed = summary["failed"] or summary["scheduling_error"] or not result.scheduling_succeeded
-            # A worker leaves when nothing is left for it to run, even while another client still
-            # runs the last tasks: wait for those, asking the scheduler again, until the roots exist.
-            if failed or not scheduler_host or all(task.complete() for task in roots):
-                break
-            time.sleep(WAIT_FOR_OTHERS)
-    finally:
-        gc.unfreeze()
-        progress_events.activate(None)
-        if progress is not None:
-            progress.close()
+    with ExitStack() as stack:
+        # A task run in a forked process records its end in a list that process can reach.
+        finished = stack.enter_context(multiprocessing.Manager()).list() if forks else []
+        _events = _Events(finished)
+        # With several workers Luigi forks a process per task. Objects alive now (modules, the graph) are
+        # moved out of the collector's sight: a collection in a worker would otherwise visit, and so copy,
+        # every page of the parent's heap it shares (time and memory per task; gc.freeze's documentation).
+        gc.freeze()
+        try:
+            first: tuple[set[str], dict[str, Stage]] | None = None
+            while True:
+                _events.reused, _events.pending = set(), {}
+                result = luigi.build(roots, **params)
+                if first is None:
+                    first = _events.reused, _events.pending
+                ends = finished[:]  # one copy (from the manager: one request)
+                failed = result.status in FAILED_STATUSES or not result.scheduling_succeeded
+                failed = failed or any(explanation is not None for _, explanation in ends)
+                # A worker leaves when nothing is left for it to run, even while another client still
+                # runs the last tasks: wait for those, asking the scheduler again, until the roots exist.
+                if failed or not scheduler_host or all(task.complete() for task in roots):
+                    break
+                time.sleep(WAIT_FOR_OTHERS)
+        finally:
+            gc.unfreeze()
+            _events = None
+            progress_events.activate(None)
+            if progress is not None:
+                progress.close()
+    reused, pending_then = first or (set(), {})
+    ran = {task_id for task_id, explanation in ends if explanation is None}
     outcome = Outcome(ok=not failed and all(task.complete() for task in roots))
     outcome.ran = sorted(ran)
-    outcome.reused = sorted(reused or set())
-    outcome.elsewhere = sorted(elsewhere - ran)
-    scheduler = result.worker._scheduler
-    for task in sorted(summary["failed"] | summary["scheduling_error"], key=lambda t: t.task_id):
-        error = _explanation(scheduler.fetch_error(task.task_id).get("error")) or f"{task.task_id} failed"
-        if error.startswith(INPUT_ERROR_PREFIX):
-            outcome.input_errors.append(error[len(INPUT_ERROR_PREFIX) :])
+    outcome.reused = sorted(reused)
+    if scheduler_host:  # pending when this client looked, done now, not by this client: by another
+        outcome.elsewhere = sorted(
+            task_id for task_id, task in pending_then.items() if task_id not in ran and task.complete()
+        )
+    for _, explanation in sorted((end for end in ends if end[1] is not None), key=lambda end: end[0]):
+        if explanation.startswith(INPUT_ERROR_PREFIX):
+            outcome.input_errors.append(explanation[len(INPUT_ERROR_PREFIX) :])
         else:
-            outcome.errors.append(error)
+            outcome.errors.append(explanation)
     if not outcome.ok and not outcome.errors and not outcome.input_errors:
         outcome.errors.append(result.summary_text)
     return outcome
@@ -170,12 +195,49 @@ def _chained(order: list[Stage]) -> bool:
     )
 
 
-def _explanation(raw: str | None) -> str:
-    # The worker sends a task's failure explanation JSON-encoded.
-    if not raw:
-        return ""
-    try:
-        decoded = json.loads(raw)
-    except ValueError:
-        return raw
-    return decoded if isinstance(decoded, str) else raw
+class _Events:
+    """What Luigi's events said of the tasks of one run: those found complete when scheduled
+    (``reused``), those found incomplete (``pending``), and each task's end where it ran
+    (``finished``: its id and None for a success, or its failure's explanation)."""
+
+    def __init__(self, finished: Any) -> None:
+        self.reused: set[str] = set()
+        self.pending: dict[str, Stage] = {}
+        self.finished = finished
+
+
+_events: _Events | None = None
+
+
+@Stage.event_handler(luigi.Event.DEPENDENCY_PRESENT)
+def _on_present(task: Stage) -> None:
+    if _events is not None:
+        _events.reused.add(task.task_id)
+
+
+@Stage.event_handler(luigi.Event.DEPENDENCY_MISSING)
+def _on_missing(task: Stage) -> None:
+    if _events is not None:
+        _events.pending[task.task_id] = task
+
+
+@Stage.event_handler(luigi.Event.SUCCESS)
+def _on_success(task: Stage) -> None:
+    if _events is not None:
+        _events.finished.append((task.task_id, None))
+
+
+@Stage.event_handler(luigi.Event.FAILURE)
+@Stage.event_handler(luigi.Event.BROKEN_TASK)
+def _on_failure(task: Stage, exception: BaseException) -> None:
+    # What Luigi sends its scheduler as the failure's explanation: bad input one clean line.
+    if _events is not None:
+        _events.finished.append((task.task_id, task.on_failure(exception)))
+
+
+@Stage.event_handler(luigi.Event.PROCESS_FAILURE)
+@Stage.event_handler(luigi.Event.TIMEOUT)
+def _on_lost(task: Stage, message: str) -> None:
+    # The task's process died or was stopped (Luigi says so in this process).
+    if _events is not None:
+        _events.finished.append((task.task_id, f"{task.task_id}: {message}"))
