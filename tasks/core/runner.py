@@ -1,27 +1,31 @@
 """Running a graph with Luigi and saying what happened: what ran, what was reused, what failed.
 
-What happened to each task comes from Luigi's events on ``Stage``: a task found complete when Luigi
-schedules it was reused, one found incomplete was pending (both in this process); a task's success or
-failure is recorded where it runs, in this process or, with several workers, in the process Luigi forks
-for it (a list shared through a ``multiprocessing`` manager). Failures of bad input come back as clean
-``file:line: message`` lines (see ``Stage.on_failure``); anything else is an internal error with its
-traceback.
+What happened to each task comes from Luigi's events on ``Stage``. A task found complete when Luigi
+schedules it was reused. Each task of the graph (the roots, then each dependency as Luigi finds it)
+gets a flag in shared memory, made in this process while Luigi schedules, before it forks any worker;
+the task's success or failure sets it where the task runs, in this process or in the process Luigi
+forks for it. A failure's explanation is what the task told Luigi's
+scheduler (``Stage.on_failure``), asked of the scheduler afterwards: bad input comes back as clean
+``file:line: message`` lines; anything else is an internal error with its traceback.
 """
 
 from __future__ import annotations
 
 import configparser
 import gc
-import multiprocessing
+import json
 import time
 from collections.abc import Iterable
-from contextlib import ExitStack
 from dataclasses import dataclass, field
 from importlib import resources
+from multiprocessing.sharedctypes import RawValue
 from typing import Any
 
 import luigi
 import luigi.configuration
+import luigi.rpc
+import luigi.scheduler
+import luigi.worker
 from luigi.execution_summary import LuigiStatusCode
 
 from tasks.core import progress as progress_events
@@ -104,46 +108,44 @@ def run(
         # imported here once, not by every task's process.
         import pandas  # noqa: F401
     global _events
+    events = _events = _Events(roots)
+    factory = _Factory()
     progress_events.activate(progress)
-    with ExitStack() as stack:
-        # A task run in a forked process records its end in a list that process can reach.
-        finished = stack.enter_context(multiprocessing.Manager()).list() if forks else []
-        _events = _Events(finished)
-        # With several workers Luigi forks a process per task. Objects alive now (modules, the graph) are
-        # moved out of the collector's sight: a collection in a worker would otherwise visit, and so copy,
-        # every page of the parent's heap it shares (time and memory per task; gc.freeze's documentation).
-        gc.freeze()
-        try:
-            first: tuple[set[str], dict[str, Stage]] | None = None
-            while True:
-                _events.reused, _events.pending = set(), {}
-                result = luigi.build(roots, **params)
-                if first is None:
-                    first = _events.reused, _events.pending
-                ends = finished[:]  # one copy (from the manager: one request)
-                failed = result.status in FAILED_STATUSES or not result.scheduling_succeeded
-                failed = failed or any(explanation is not None for _, explanation in ends)
-                # A worker leaves when nothing is left for it to run, even while another client still
-                # runs the last tasks: wait for those, asking the scheduler again, until the roots exist.
-                if failed or not scheduler_host or all(task.complete() for task in roots):
-                    break
-                time.sleep(WAIT_FOR_OTHERS)
-        finally:
-            gc.unfreeze()
-            _events = None
-            progress_events.activate(None)
-            if progress is not None:
-                progress.close()
-    reused, pending_then = first or (set(), {})
-    ran = {task_id for task_id, explanation in ends if explanation is None}
+    # With several workers Luigi forks a process per task. Objects alive now (modules, the graph) are moved
+    # out of the collector's sight: a collection in a worker would otherwise visit, and so copy, every page
+    # of the parent's heap it shares (time and memory per task; gc.freeze's documentation).
+    gc.freeze()
+    try:
+        reused: set[str] | None = None
+        while True:
+            events.reused = set()
+            result = luigi.build(roots, worker_scheduler_factory=factory, **params)
+            if reused is None:
+                reused = events.reused
+            failed = result.status in FAILED_STATUSES or not result.scheduling_succeeded or events.failed()
+            # A worker leaves when nothing is left for it to run, even while another client still
+            # runs the last tasks: wait for those, asking the scheduler again, until the roots exist.
+            if failed or not scheduler_host or all(task.complete() for task in roots):
+                break
+            time.sleep(WAIT_FOR_OTHERS)
+    finally:
+        gc.unfreeze()
+        _events = None
+        progress_events.activate(None)
+        if progress is not None:
+            progress.close()
+    ran = events.ended(SUCCEEDED)
     outcome = Outcome(ok=not failed and all(task.complete() for task in roots))
     outcome.ran = sorted(ran)
-    outcome.reused = sorted(reused)
-    if scheduler_host:  # pending when this client looked, done now, not by this client: by another
-        outcome.elsewhere = sorted(
-            task_id for task_id, task in pending_then.items() if task_id not in ran and task.complete()
-        )
-    for _, explanation in sorted((end for end in ends if end[1] is not None), key=lambda end: end[0]):
+    outcome.reused = sorted(reused or ())
+    if scheduler_host:  # not done when this client looked, done now, not by this client: by another
+        others = events.tasks.keys() - (reused or set()) - ran
+        outcome.elsewhere = sorted(task_id for task_id in others if events.tasks[task_id].complete())
+    explanations = dict(events.explanations)
+    for task_id in events.ended(FAILED):
+        error = _explanation(factory.scheduler.fetch_error(task_id).get("error"))
+        explanations.setdefault(task_id, error or f"{task_id} failed")
+    for _, explanation in sorted(explanations.items()):
         if explanation.startswith(INPUT_ERROR_PREFIX):
             outcome.input_errors.append(explanation[len(INPUT_ERROR_PREFIX) :])
         else:
@@ -195,15 +197,57 @@ def _chained(order: list[Stage]) -> bool:
     )
 
 
-class _Events:
-    """What Luigi's events said of the tasks of one run: those found complete when scheduled
-    (``reused``), those found incomplete (``pending``), and each task's end where it ran
-    (``finished``: its id and None for a success, or its failure's explanation)."""
+class _Factory:
+    """What ``luigi.build`` makes its scheduler and worker with (its ``worker_scheduler_factory``):
+    Luigi's own classes, as its default makes them, the scheduler kept to be asked for explanations."""
 
-    def __init__(self, finished: Any) -> None:
+    scheduler: Any = None
+
+    def create_local_scheduler(self) -> luigi.scheduler.Scheduler:
+        self.scheduler = luigi.scheduler.Scheduler(prune_on_get_work=True, record_task_history=False)
+        return self.scheduler
+
+    def create_remote_scheduler(self, url: str) -> luigi.rpc.RemoteScheduler:
+        self.scheduler = luigi.rpc.RemoteScheduler(url)
+        return self.scheduler
+
+    def create_worker(
+        self, scheduler: Any, worker_processes: int, assistant: bool = False
+    ) -> luigi.worker.Worker:
+        return luigi.worker.Worker(
+            scheduler=scheduler, worker_processes=worker_processes, assistant=assistant
+        )
+
+
+#: How a pending task ended, in its flag.
+PENDING, SUCCEEDED, FAILED = 0, 1, 2
+
+
+class _Events:
+    """What Luigi's events said of the tasks of one run: the graph's tasks (the roots and every
+    dependency Luigi found) and how each ended (``flags``, shared memory the process running it
+    writes); the ids of those found complete when scheduled (``reused``); the explanations of failures
+    seen in this process (a task that could not be scheduled, a worker process that died)."""
+
+    def __init__(self, roots: list[Stage]) -> None:
         self.reused: set[str] = set()
-        self.pending: dict[str, Stage] = {}
-        self.finished = finished
+        self.tasks: dict[str, Stage] = {}
+        self.flags: dict[str, Any] = {}
+        self.explanations: dict[str, str] = {}
+        for root in roots:
+            self.add(root)
+
+    def add(self, task: Stage) -> None:
+        """A task of the graph (a root, or a task's dependency), with its flag."""
+        if task.task_id not in self.flags:
+            self.tasks[task.task_id] = task
+            self.flags[task.task_id] = RawValue("b", PENDING)
+
+    def ended(self, how: int) -> set[str]:
+        return {task_id for task_id, flag in self.flags.items() if flag.value == how}
+
+    def failed(self) -> bool:
+        return bool(self.explanations) or any(flag.value == FAILED for flag in self.flags.values())
 
 
 _events: _Events | None = None
@@ -215,24 +259,30 @@ def _on_present(task: Stage) -> None:
         _events.reused.add(task.task_id)
 
 
-@Stage.event_handler(luigi.Event.DEPENDENCY_MISSING)
-def _on_missing(task: Stage) -> None:
+@Stage.event_handler(luigi.Event.DEPENDENCY_DISCOVERED)
+def _on_discovered(task: Stage, dependency: Stage) -> None:
+    # Luigi schedules every task before it forks a worker: the flag is there for the task's process.
     if _events is not None:
-        _events.pending[task.task_id] = task
+        _events.add(dependency)
 
 
 @Stage.event_handler(luigi.Event.SUCCESS)
 def _on_success(task: Stage) -> None:
-    if _events is not None:
-        _events.finished.append((task.task_id, None))
+    if _events is not None and task.task_id in _events.flags:
+        _events.flags[task.task_id].value = SUCCEEDED
 
 
 @Stage.event_handler(luigi.Event.FAILURE)
-@Stage.event_handler(luigi.Event.BROKEN_TASK)
 def _on_failure(task: Stage, exception: BaseException) -> None:
-    # What Luigi sends its scheduler as the failure's explanation: bad input one clean line.
+    if _events is not None and task.task_id in _events.flags:
+        _events.flags[task.task_id].value = FAILED
+
+
+@Stage.event_handler(luigi.Event.BROKEN_TASK)
+def _on_broken(task: Stage, exception: BaseException) -> None:
+    # Its requirements could not be found (in this process, while Luigi schedules).
     if _events is not None:
-        _events.finished.append((task.task_id, task.on_failure(exception)))
+        _events.explanations[task.task_id] = task.on_failure(exception)
 
 
 @Stage.event_handler(luigi.Event.PROCESS_FAILURE)
@@ -240,4 +290,15 @@ def _on_failure(task: Stage, exception: BaseException) -> None:
 def _on_lost(task: Stage, message: str) -> None:
     # The task's process died or was stopped (Luigi says so in this process).
     if _events is not None:
-        _events.finished.append((task.task_id, f"{task.task_id}: {message}"))
+        _events.explanations[task.task_id] = f"{task.task_id}: {message}"
+
+
+def _explanation(raw: str | None) -> str:
+    # The worker sends a task's failure explanation JSON-encoded.
+    if not raw:
+        return ""
+    try:
+        decoded = json.loads(raw)
+    except ValueError:
+        return raw
+    return decoded if isinstance(decoded, str) else raw
