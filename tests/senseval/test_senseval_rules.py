@@ -403,23 +403,3 @@ def test_stages_rerun_only_what_changed(tmp_path: Path) -> None:
 def test_reader_errors_are_input_errors(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="cannot read"):
         read_key(tmp_path / "absent")
-
-
-def test_the_command_spares_pandas_and_pyarrow_still_knows_it(tmp_path: Path) -> None:
-    # iescore senseval (no --store) scores without importing pandas; pandas imported afterwards in the
-    # same process is still known to pyarrow: a Series' NaN becomes a null, a Categorical a dictionary.
-    import subprocess
-    import sys
-
-    script = f"""
-import sys
-from tasks.cli.main import main
-status = main(["senseval", {str(DATA / "seed.answers")!r}, {str(DATA / "seed.key")!r}, {str(SEED_MAP)!r}])
-print(status, "pandas" in sys.modules)
-import pandas as pd
-import pyarrow as pa
-categorical = pa.array(pd.Categorical(["a"]))
-print(pa.array(pd.Series([1.0, None])).null_count, pa.types.is_dictionary(categorical.type))
-"""
-    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
-    assert result.stdout.splitlines()[-2:] == ["0 False", "1 True"]
