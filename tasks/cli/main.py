@@ -6,11 +6,8 @@ Exit status: 0 scored, 2 bad input (``file:line: what was expected`` on stderr),
 from __future__ import annotations
 
 import argparse
-import atexit
 import importlib
-import os
 import sys
-import threading
 
 # Each command's module and the function adding its parser, in the order of ``iescore --help``. A command
 # named first imports only its own module (the campaign engine alone takes most of a second, and the
@@ -45,23 +42,7 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_INPUT
 
 
-#: What makes the BLAS library numpy calls compute in one thread (OpenBLAS, OpenMP, MKL).
-BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
-
-
 def _run(argv: list[str]) -> int:
-    if argv[:1] == ["campaign"]:
-        # A campaign computes in processes of its own (``--workers``, and the page's beside the run). The
-        # BLAS library's threads (the bootstrap's matrix products) would compete with them for the same
-        # cores, and OpenBLAS's threads spin while they wait: a rerun's summary took half as long again
-        # while the page was made beside it. Set before numpy is imported; a user's own setting stays.
-        for name in BLAS_THREADS:
-            os.environ.setdefault(name, "1")
-        # pandas imported only where it is used (``pipeline.core.lazy``): a one-system rerun's own process
-        # needs none, and its import is a fifth of a second of the rerun.
-        from pipeline.core.lazy import spare_pandas
-
-        spare_pandas()
     if argv[:1] == ["trec"]:  # the lean path: trec_eval's own option parsing, no argparse set-up
         from tasks.cli.trec import trec_main
 
@@ -96,28 +77,8 @@ def _parser(command: str | None = None) -> argparse.ArgumentParser:
 
 
 def run() -> None:
-    """The ``iescore`` program: ``main``, then an exit that does not take the interpreter apart.
-
-    Freeing, one by one, every object a large run leaves (a campaign's tables, Luigi's graph) took 0.3 s
-    after a campaign's work was done. The exit handlers still run (logging's, multiprocessing's) and the
-    standard streams are flushed; a stream that cannot be flushed (a reader that went away) or a thread
-    still running gets Python's own exit, which reports or waits for it as it always has.
-    """
-    status = main()
-    try:
-        sys.stdout.flush()
-        sys.stderr.flush()
-    except (OSError, ValueError):
-        sys.exit(status)
-    if threading.active_count() > 1:
-        sys.exit(status)
-    atexit._run_exitfuncs()  # what Python's exit runs before taking the interpreter apart
-    try:
-        sys.stdout.flush()
-        sys.stderr.flush()
-    except (OSError, ValueError):
-        sys.exit(status)
-    os._exit(status)
+    """The ``iescore`` program: ``main``, its return value the exit status."""
+    sys.exit(main())
 
 
 if __name__ == "__main__":  # pragma: no cover

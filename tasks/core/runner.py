@@ -1,28 +1,44 @@
 """Running a graph with Luigi and saying what happened: what ran, what was reused, what failed.
 
-Failures of bad input come back as clean ``file:line: message`` lines (see ``Stage.on_failure``);
-anything else is an internal error with its traceback.
+What happened to each task comes from Luigi's events on ``Stage``. A task found complete when Luigi
+schedules it was reused. Each task of the graph (the roots, then each dependency as Luigi finds it)
+gets a flag in shared memory, made in this process while Luigi schedules, before it forks any worker;
+the task's success or failure sets it where the task runs, in this process or in the process Luigi
+forks for it. A failure's explanation is what the task told Luigi's
+scheduler (``Stage.on_failure``), asked of the scheduler afterwards: bad input comes back as clean
+``file:line: message`` lines; anything else is an internal error with its traceback.
 """
 
 from __future__ import annotations
 
+import configparser
 import gc
 import json
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from importlib import resources
+from multiprocessing.sharedctypes import RawValue
+from typing import Any
 
 import luigi
 import luigi.configuration
-import luigi.interface
-from luigi.execution_summary import _summary_dict
+import luigi.rpc
+import luigi.scheduler
+import luigi.worker
+from luigi.execution_summary import LuigiStatusCode
 
 from tasks.core import progress as progress_events
 from tasks.core.base import INPUT_ERROR_PREFIX, Stage
 
 _configured = False
 WAIT_FOR_OTHERS = 0.5  # seconds between asking luigid again while another client finishes our roots
+#: What Luigi says of a run in which a task failed or could not be scheduled.
+FAILED_STATUSES = (
+    LuigiStatusCode.FAILED,
+    LuigiStatusCode.FAILED_AND_SCHEDULING_FAILED,
+    LuigiStatusCode.SCHEDULING_FAILED,
+)
 
 
 @dataclass
@@ -38,16 +54,21 @@ class Outcome:
 
 
 def configure() -> None:
-    """Load the project's luigi.cfg under whatever the user configured (theirs wins)."""
+    """Put the project's luigi.cfg under whatever the user configured: an option set in the user's own
+    files (``/etc/luigi/luigi.cfg``, ``./luigi.cfg``, ``LUIGI_CONFIG_PATH``) keeps their value, every other
+    option of ours is added. Luigi reads only those files, so iescore behaves the same from any directory."""
     global _configured
     if _configured:
         return
     config = luigi.configuration.get_config()
-    parser = type(config)
-    defaults = str(resources.files("tasks").joinpath("luigi.cfg"))
-    # Luigi reads its config paths in order, later ones winning: ours go first.
-    parser._config_paths = [defaults] + [p for p in parser._config_paths if p != defaults]
-    config.reload()
+    defaults = configparser.ConfigParser(interpolation=None)
+    defaults.read_string(resources.files("tasks").joinpath("luigi.cfg").read_text())
+    for section in defaults.sections():
+        if not config.has_section(section):
+            config.add_section(section)
+        for option, value in defaults.items(section):
+            if not config.has_option(section, option):
+                config.set(section, option, value)
     _configured = True
 
 
@@ -70,7 +91,7 @@ def run(
     """
     configure()
     level = luigi.configuration.get_config().get("core", "log_level", "CRITICAL")
-    params: dict = {"workers": workers, "detailed_summary": True, "log_level": level}
+    params: dict[str, Any] = {"workers": workers, "detailed_summary": True, "log_level": level}
     if scheduler_host:
         params.update(scheduler_host=scheduler_host, scheduler_port=scheduler_port or 8082)
         luigi.configuration.get_config().set("worker", "keep_alive", "true")
@@ -81,27 +102,27 @@ def run(
     if workers > 1 and not scheduler_host and (one_chain(roots, pending) if chain is None else chain):
         # No two of the pending tasks can run at once: in this process, without a fork per task.
         params["workers"] = 1
-    if params["workers"] > 1:
+    forks = params["workers"] > 1
+    if forks:
         # Luigi forks a process per task: pandas (imported where first used, ``pipeline.core.lazy``) is
         # imported here once, not by every task's process.
         import pandas  # noqa: F401
-    ran: set[str] = set()
-    elsewhere: set[str] = set()
-    reused: set[str] | None = None
+    global _events
+    events = _events = _Events(roots)
+    factory = _Factory()
     progress_events.activate(progress)
     # With several workers Luigi forks a process per task. Objects alive now (modules, the graph) are moved
     # out of the collector's sight: a collection in a worker would otherwise visit, and so copy, every page
-    # of the parent's heap it shares (time and memory per task; Python's gc.freeze documentation).
+    # of the parent's heap it shares (time and memory per task; gc.freeze's documentation).
     gc.freeze()
     try:
+        reused: set[str] | None = None
         while True:
-            result = luigi.interface.build(roots, **params)
-            summary = _summary_dict(result.worker)
-            ran |= {task.task_id for task in summary["completed"]}
-            elsewhere |= {task.task_id for task in summary["run_by_other_worker"]}
+            events.reused = set()
+            result = luigi.build(roots, worker_scheduler_factory=factory, **params)
             if reused is None:
-                reused = {task.task_id for task in summary["already_done"]}
-            failed = summary["failed"] or summary["scheduling_error"] or not result.scheduling_succeeded
+                reused = events.reused
+            failed = result.status in FAILED_STATUSES or not result.scheduling_succeeded or events.failed()
             # A worker leaves when nothing is left for it to run, even while another client still
             # runs the last tasks: wait for those, asking the scheduler again, until the roots exist.
             if failed or not scheduler_host or all(task.complete() for task in roots):
@@ -109,20 +130,26 @@ def run(
             time.sleep(WAIT_FOR_OTHERS)
     finally:
         gc.unfreeze()
+        _events = None
         progress_events.activate(None)
         if progress is not None:
             progress.close()
+    ran = events.ended(SUCCEEDED)
     outcome = Outcome(ok=not failed and all(task.complete() for task in roots))
     outcome.ran = sorted(ran)
-    outcome.reused = sorted(reused or set())
-    outcome.elsewhere = sorted(elsewhere - ran)
-    scheduler = result.worker._scheduler
-    for task in sorted(summary["failed"] | summary["scheduling_error"], key=lambda t: t.task_id):
-        error = _explanation(scheduler.fetch_error(task.task_id).get("error")) or f"{task.task_id} failed"
-        if error.startswith(INPUT_ERROR_PREFIX):
-            outcome.input_errors.append(error[len(INPUT_ERROR_PREFIX) :])
+    outcome.reused = sorted(reused or ())
+    if scheduler_host:  # not done when this client looked, done now, not by this client: by another
+        others = events.tasks.keys() - (reused or set()) - ran
+        outcome.elsewhere = sorted(task_id for task_id in others if events.tasks[task_id].complete())
+    explanations = dict(events.explanations)
+    for task_id in events.ended(FAILED):
+        error = _explanation(factory.scheduler.fetch_error(task_id).get("error"))
+        explanations.setdefault(task_id, error or f"{task_id} failed")
+    for _, explanation in sorted(explanations.items()):
+        if explanation.startswith(INPUT_ERROR_PREFIX):
+            outcome.input_errors.append(explanation[len(INPUT_ERROR_PREFIX) :])
         else:
-            outcome.errors.append(error)
+            outcome.errors.append(explanation)
     if not outcome.ok and not outcome.errors and not outcome.input_errors:
         outcome.errors.append(result.summary_text)
     return outcome
@@ -168,6 +195,102 @@ def _chained(order: list[Stage]) -> bool:
         any(sub.task_id == before.task_id for sub in task.requires().values())
         for before, task in zip(order, order[1:], strict=False)
     )
+
+
+class _Factory:
+    """What ``luigi.build`` makes its scheduler and worker with (its ``worker_scheduler_factory``):
+    Luigi's own classes, as its default makes them, the scheduler kept to be asked for explanations."""
+
+    scheduler: Any = None
+
+    def create_local_scheduler(self) -> luigi.scheduler.Scheduler:
+        self.scheduler = luigi.scheduler.Scheduler(prune_on_get_work=True, record_task_history=False)
+        return self.scheduler
+
+    def create_remote_scheduler(self, url: str) -> luigi.rpc.RemoteScheduler:
+        self.scheduler = luigi.rpc.RemoteScheduler(url)
+        return self.scheduler
+
+    def create_worker(
+        self, scheduler: Any, worker_processes: int, assistant: bool = False
+    ) -> luigi.worker.Worker:
+        return luigi.worker.Worker(
+            scheduler=scheduler, worker_processes=worker_processes, assistant=assistant
+        )
+
+
+#: How a pending task ended, in its flag.
+PENDING, SUCCEEDED, FAILED = 0, 1, 2
+
+
+class _Events:
+    """What Luigi's events said of the tasks of one run: the graph's tasks (the roots and every
+    dependency Luigi found) and how each ended (``flags``, shared memory the process running it
+    writes); the ids of those found complete when scheduled (``reused``); the explanations of failures
+    seen in this process (a task that could not be scheduled, a worker process that died)."""
+
+    def __init__(self, roots: list[Stage]) -> None:
+        self.reused: set[str] = set()
+        self.tasks: dict[str, Stage] = {}
+        self.flags: dict[str, Any] = {}
+        self.explanations: dict[str, str] = {}
+        for root in roots:
+            self.add(root)
+
+    def add(self, task: Stage) -> None:
+        """A task of the graph (a root, or a task's dependency), with its flag."""
+        if task.task_id not in self.flags:
+            self.tasks[task.task_id] = task
+            self.flags[task.task_id] = RawValue("b", PENDING)
+
+    def ended(self, how: int) -> set[str]:
+        return {task_id for task_id, flag in self.flags.items() if flag.value == how}
+
+    def failed(self) -> bool:
+        return bool(self.explanations) or any(flag.value == FAILED for flag in self.flags.values())
+
+
+_events: _Events | None = None
+
+
+@Stage.event_handler(luigi.Event.DEPENDENCY_PRESENT)
+def _on_present(task: Stage) -> None:
+    if _events is not None:
+        _events.reused.add(task.task_id)
+
+
+@Stage.event_handler(luigi.Event.DEPENDENCY_DISCOVERED)
+def _on_discovered(task: Stage, dependency: Stage) -> None:
+    # Luigi schedules every task before it forks a worker: the flag is there for the task's process.
+    if _events is not None:
+        _events.add(dependency)
+
+
+@Stage.event_handler(luigi.Event.SUCCESS)
+def _on_success(task: Stage) -> None:
+    if _events is not None and task.task_id in _events.flags:
+        _events.flags[task.task_id].value = SUCCEEDED
+
+
+@Stage.event_handler(luigi.Event.FAILURE)
+def _on_failure(task: Stage, exception: BaseException) -> None:
+    if _events is not None and task.task_id in _events.flags:
+        _events.flags[task.task_id].value = FAILED
+
+
+@Stage.event_handler(luigi.Event.BROKEN_TASK)
+def _on_broken(task: Stage, exception: BaseException) -> None:
+    # Its requirements could not be found (in this process, while Luigi schedules).
+    if _events is not None:
+        _events.explanations[task.task_id] = task.on_failure(exception)
+
+
+@Stage.event_handler(luigi.Event.PROCESS_FAILURE)
+@Stage.event_handler(luigi.Event.TIMEOUT)
+def _on_lost(task: Stage, message: str) -> None:
+    # The task's process died or was stopped (Luigi says so in this process).
+    if _events is not None:
+        _events.explanations[task.task_id] = f"{task.task_id}: {message}"
 
 
 def _explanation(raw: str | None) -> str:
