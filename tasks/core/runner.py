@@ -1,11 +1,11 @@
 """Running a graph with Luigi and saying what happened: what ran, what was reused, what failed.
 
-What happened to each task comes from Luigi's events on ``Stage``. A task found complete when Luigi
+What happened to each task comes from Luigi's events on ``StageTask``. A task found complete when Luigi
 schedules it was reused. Each task of the graph (the roots, then each dependency as Luigi finds it)
 gets a flag in shared memory, made in this process while Luigi schedules, before it forks any worker;
 the task's success or failure sets it where the task runs, in this process or in the process Luigi
 forks for it. A failure's explanation is what the task told Luigi's
-scheduler (``Stage.on_failure``), asked of the scheduler afterwards: bad input comes back as clean
+scheduler (``StageTask.on_failure``), asked of the scheduler afterwards: bad input comes back as clean
 ``file:line: message`` lines; anything else is an internal error with its traceback.
 """
 
@@ -29,7 +29,8 @@ import luigi.worker
 from luigi.execution_summary import LuigiStatusCode
 
 from tasks.core import progress as progress_events
-from tasks.core.base import INPUT_ERROR_PREFIX, Stage
+from tasks.core.base import INPUT_ERROR_PREFIX
+from tasks.core.task import StageTask
 
 _configured = False
 WAIT_FOR_OTHERS = 0.5  # seconds between asking luigid again while another client finishes our roots
@@ -73,12 +74,12 @@ def configure() -> None:
 
 
 def run(
-    tasks: Iterable[Stage],
+    tasks: Iterable[StageTask],
     workers: int = 1,
     scheduler_host: str | None = None,
     scheduler_port: int | None = None,
     progress: progress_events.Progress | None = None,
-    pending: list[Stage] | None = None,
+    pending: list[StageTask] | None = None,
     chain: bool | None = None,
 ) -> Outcome:
     """Build ``tasks`` (local scheduler unless a host is given) and report the outcome.
@@ -159,7 +160,7 @@ def run(
 CHAIN_LIMIT = 32
 
 
-def one_chain(roots: list[Stage], pending: list[Stage] | None = None) -> bool:
+def one_chain(roots: list[StageTask], pending: list[StageTask] | None = None) -> bool:
     """True when the tasks Luigi would run under ``roots`` (the incomplete ones, reached through incomplete
     tasks, as Luigi reaches them) are one chain: each needs the one before it. Such a run gains nothing
     from several workers, and each task forked costs about 0.1 s of start-up (a one-system rerun of a
@@ -168,10 +169,10 @@ def one_chain(roots: list[Stage], pending: list[Stage] | None = None) -> bool:
     task. ``pending``, when given, are those tasks, dependencies first (no walk)."""
     if pending is not None:
         return len(pending) <= CHAIN_LIMIT and _chained(pending)
-    found: dict[str, Stage] = {}
+    found: dict[str, StageTask] = {}
     done: set[str] = set()
-    order: list[Stage] = []  # dependencies first
-    stack: list[tuple[Stage, bool]] = [(task, False) for task in reversed(roots)]
+    order: list[StageTask] = []  # dependencies first
+    stack: list[tuple[StageTask, bool]] = [(task, False) for task in reversed(roots)]
     while stack:
         task, expanded = stack.pop()
         if expanded:
@@ -189,7 +190,7 @@ def one_chain(roots: list[Stage], pending: list[Stage] | None = None) -> bool:
     return _chained(order)
 
 
-def _chained(order: list[Stage]) -> bool:
+def _chained(order: list[StageTask]) -> bool:
     """Each task of ``order`` (dependencies first) needs the one before it."""
     return all(
         any(sub.task_id == before.task_id for sub in task.requires().values())
@@ -229,15 +230,15 @@ class _Events:
     writes); the ids of those found complete when scheduled (``reused``); the explanations of failures
     seen in this process (a task that could not be scheduled, a worker process that died)."""
 
-    def __init__(self, roots: list[Stage]) -> None:
+    def __init__(self, roots: list[StageTask]) -> None:
         self.reused: set[str] = set()
-        self.tasks: dict[str, Stage] = {}
+        self.tasks: dict[str, StageTask] = {}
         self.flags: dict[str, Any] = {}
         self.explanations: dict[str, str] = {}
         for root in roots:
             self.add(root)
 
-    def add(self, task: Stage) -> None:
+    def add(self, task: StageTask) -> None:
         """A task of the graph (a root, or a task's dependency), with its flag."""
         if task.task_id not in self.flags:
             self.tasks[task.task_id] = task
@@ -253,41 +254,41 @@ class _Events:
 _events: _Events | None = None
 
 
-@Stage.event_handler(luigi.Event.DEPENDENCY_PRESENT)
-def _on_present(task: Stage) -> None:
+@StageTask.event_handler(luigi.Event.DEPENDENCY_PRESENT)
+def _on_present(task: StageTask) -> None:
     if _events is not None:
         _events.reused.add(task.task_id)
 
 
-@Stage.event_handler(luigi.Event.DEPENDENCY_DISCOVERED)
-def _on_discovered(task: Stage, dependency: Stage) -> None:
+@StageTask.event_handler(luigi.Event.DEPENDENCY_DISCOVERED)
+def _on_discovered(task: StageTask, dependency: StageTask) -> None:
     # Luigi schedules every task before it forks a worker: the flag is there for the task's process.
     if _events is not None:
         _events.add(dependency)
 
 
-@Stage.event_handler(luigi.Event.SUCCESS)
-def _on_success(task: Stage) -> None:
+@StageTask.event_handler(luigi.Event.SUCCESS)
+def _on_success(task: StageTask) -> None:
     if _events is not None and task.task_id in _events.flags:
         _events.flags[task.task_id].value = SUCCEEDED
 
 
-@Stage.event_handler(luigi.Event.FAILURE)
-def _on_failure(task: Stage, exception: BaseException) -> None:
+@StageTask.event_handler(luigi.Event.FAILURE)
+def _on_failure(task: StageTask, exception: BaseException) -> None:
     if _events is not None and task.task_id in _events.flags:
         _events.flags[task.task_id].value = FAILED
 
 
-@Stage.event_handler(luigi.Event.BROKEN_TASK)
-def _on_broken(task: Stage, exception: BaseException) -> None:
+@StageTask.event_handler(luigi.Event.BROKEN_TASK)
+def _on_broken(task: StageTask, exception: BaseException) -> None:
     # Its requirements could not be found (in this process, while Luigi schedules).
     if _events is not None:
         _events.explanations[task.task_id] = task.on_failure(exception)
 
 
-@Stage.event_handler(luigi.Event.PROCESS_FAILURE)
-@Stage.event_handler(luigi.Event.TIMEOUT)
-def _on_lost(task: Stage, message: str) -> None:
+@StageTask.event_handler(luigi.Event.PROCESS_FAILURE)
+@StageTask.event_handler(luigi.Event.TIMEOUT)
+def _on_lost(task: StageTask, message: str) -> None:
     # The task's process died or was stopped (Luigi says so in this process).
     if _events is not None:
         _events.explanations[task.task_id] = f"{task.task_id}: {message}"
