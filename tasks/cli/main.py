@@ -37,7 +37,7 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as error:
         # A path that passed the checks made before the work and still cannot be read or written (a
         # file system that refuses what its permissions allow, a disk that fills up): the path and the
-        # system's reason, exit 2, rather than a traceback; for every command, the lean trec path too.
+        # system's reason, exit 2, rather than a traceback; for every command.
         from tasks.cli.common import EXIT_INPUT
 
         where = f"{error.filename}: " if error.filename else ""
@@ -62,10 +62,6 @@ def _run(argv: list[str]) -> int:
         from pipeline.core.lazy import spare_pandas
 
         spare_pandas()
-    if argv[:1] == ["trec"]:  # the lean path: trec_eval's own option parsing, no argparse set-up
-        from tasks.cli.trec import trec_main
-
-        return trec_main(argv[1:])
     from pipeline.core.errors import InputError
 
     parser = _parser(argv[0] if argv and argv[0] in COMMANDS else None)
