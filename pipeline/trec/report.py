@@ -111,6 +111,11 @@ def evaluation_from_table(table: pa.Table) -> Evaluation:
     )
 
 
+def ignored_queries(table: pa.Table) -> list[str]:
+    """The qrels queries an :func:`evaluation_table`'s run was not evaluated on (no line, no ``-c``)."""
+    return json.loads(table.schema.metadata[EVALUATION_KEY])["ignored"]
+
+
 def text_of_table(table: pa.Table, per_query: bool = False, summary: bool = True) -> str:
     """trec_eval's printed output from a ``TREC_EVALUATION`` table: the values it prints (``text`` not
     null), each query's (``per_query``) then those over queries (``summary``)."""

@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -112,7 +113,7 @@ def run_trec(args: argparse.Namespace) -> int:
     from pipeline.core.signature import make_signature
     from pipeline.trec.evaluate import MAXLONG, Options
     from pipeline.trec.measures import parse_measures
-    from pipeline.trec.report import EVALUATION_KEY, evaluation_from_table, evaluation_json, text_of_table
+    from pipeline.trec.report import evaluation_from_table, evaluation_json, ignored_queries, text_of_table
     from tasks.cli.common import EXIT_OK, check_store_option, run_stages
     from tasks.core.arguments import INPUT_FILE, OUTPUT_FILE, check_paths
     from tasks.core.files import write_text
@@ -140,14 +141,7 @@ def run_trec(args: argparse.Namespace) -> int:
         judged_only=args.J,
         num_docs=0 if args.N is None else args.N,
     )
-    settings = {
-        "level": options.level,
-        "complete": options.complete,
-        "max_docs": options.max_docs,
-        "judged_only": options.judged_only,
-        "num_docs": options.num_docs,
-    }
-    specs = [evaluate_spec(args.qrels, run, settings, args.m or ["official"]) for run in args.runs]
+    specs = [evaluate_spec(args.qrels, run, asdict(options), args.m or ["official"]) for run in args.runs]
     status, artifacts = run_stages(specs, args.store, args.workers)
     if status != EXIT_OK:
         return status
@@ -156,7 +150,7 @@ def run_trec(args: argparse.Namespace) -> int:
         table = artifacts.table(spec, "evaluation")
         tables[_unique_name(path, tables)] = table
         sys.stdout.write(text_of_table(table, per_query=args.q, summary=not args.n))
-        ignored = json.loads(table.schema.metadata[EVALUATION_KEY])["ignored"]
+        ignored = ignored_queries(table)
         if ignored:
             shown = ", ".join(ignored[:5]) + (", ..." if len(ignored) > 5 else "")
             print(
