@@ -338,15 +338,21 @@ TREC_RUN = _schema(
 )
 TREC_EVALUATION = _schema(
     "trec_evaluation",
-    "One row per value trec_eval prints with -q: each query's values, then the summary (qid 'all').",
+    "One row per value of each query (query-major, values in trec_eval's order), then one per value over "
+    "queries (qid 'all'): what trec_eval -q prints, and the per-query values it does not print.",
     _field("qid", pa.string(), "query id, or 'all' for the summary over queries", False),
     _field("measure", pa.string(), "the value's name as trec_eval prints it (P_10, ndcg_cut_10, map)", False),
-    _field("value", pa.float64(), "the value (NaN where trec_eval prints nan; 0 for runid and relstring)"),
+    _field(
+        "value",
+        pa.float64(),
+        "the value (NaN where trec_eval prints nan; a geometric mean's per-query value is the logarithm "
+        "it averages; 0 for runid and relstring)",
+    ),
     _field(
         "text",
         pa.string(),
-        "the value as trec_eval prints it (%6.4f, a count, the run tag, 'relstring')",
-        False,
+        "the value as trec_eval prints it (%6.4f, a count, the run tag, 'relstring'); null where trec_eval "
+        "does not print it (per query: runid, num_q, gm_map, gm_bpref; over queries: relstring)",
     ),
 )
 

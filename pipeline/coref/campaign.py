@@ -28,7 +28,7 @@ from pipeline.coref.family import COREF
 from pipeline.coref.readers import FORMATS
 
 
-def check_coref(
+def _check_coref(
     reference: Mapping[str, Any],
     options: Mapping[str, Any],
     error: Callable[[tuple[str, ...], str], InputError],
@@ -56,5 +56,5 @@ COREF_CAMPAIGN = CampaignKind(
     shown=("MUC_F1", "B3_F1", "CEAFe_F1", "CoNLL_F1"),
     labels={"MUC_F1": "MUC F1", "B3_F1": "B3 F1", "CEAFe_F1": "CEAF-e F1", "CoNLL_F1": "CoNLL F1"},
     sections=("chains",),
-    prepare=check_coref,
+    prepare=_check_coref,
 )

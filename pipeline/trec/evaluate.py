@@ -109,32 +109,42 @@ class Evaluation:
         return self.per_query[:, self.value_index(name)]
 
 
+def measure_values(measures: Sequence[Measure]) -> tuple[Value, ...]:
+    """The values ``measures`` print, in order (a measure with cutoffs prints one value a cutoff)."""
+    return tuple(
+        Value(
+            name,
+            measure,
+            measure.definition.kind == LONG,
+            measure.definition.summary,
+            measure.definition.per_query,
+        )
+        for measure in measures
+        for name in measure.value_names()
+    )
+
+
 def evaluate(
     qrels: Qrels, run: Run, measures: Sequence[Measure], options: Options | None = None
 ) -> Evaluation:
     """Rank ``run`` and compute ``measures`` against ``qrels`` as trec_eval 10.0 does (module doc)."""
     options = options or Options()
     ranking = rank(qrels, run, options)
-    values: list[Value] = []
+    values = measure_values(measures)
     columns: list[np.ndarray] = []
     relstrings: dict[int, list[str]] = {}
     for measure in measures:
-        definition = measure.definition
-        names = measure.value_names()
         if measure.name == "runid":
             arrays = [np.zeros(ranking.queries)]
         elif measure.name == "relstring":
-            relstrings[len(values)] = ranking.relstrings(int(measure.cutoffs()[0]))
+            relstrings[len(columns)] = ranking.relstrings(int(measure.cutoffs()[0]))
             arrays = [np.zeros(ranking.queries)]
         else:
             level = options.level if measure.rel is None else measure.rel
             arrays = _COMPUTE[measure.name](ranking, measure, level)
         if measure.label is not None and measure.name == "num_q":
             arrays = [np.ones(ranking.queries)]
-        for name, array in zip(names, arrays, strict=True):
-            values.append(
-                Value(name, measure, definition.kind == LONG, definition.summary, definition.per_query)
-            )
+        for _name, array in zip(measure.value_names(), arrays, strict=True):
             columns.append(np.asarray(array, dtype=np.float64))
     per_query = np.stack(columns, axis=1) if columns else np.zeros((ranking.queries, 0))
     if ranking.missing.size:
@@ -143,7 +153,7 @@ def evaluate(
     return Evaluation(
         runid=run.tag,
         qids=ranking.qids,
-        values=tuple(values),
+        values=values,
         per_query=per_query,
         summary=summary,
         relstrings=relstrings,
@@ -961,7 +971,7 @@ def _refuse_duplicates(
 
 
 def _clean_missing(
-    per_query: np.ndarray, values: list[Value], missing: np.ndarray, relstrings: dict[int, list[str]]
+    per_query: np.ndarray, values: Sequence[Value], missing: np.ndarray, relstrings: dict[int, list[str]]
 ) -> np.ndarray:
     """trec_eval -c's clean-up of a query the run has no line for: num_ret, utility, unj and rbp_resid
     are 0 and relstring is empty (the other values are those of its stand-in ranking)."""
@@ -977,7 +987,7 @@ def _clean_missing(
 
 
 def _summaries(
-    per_query: np.ndarray, values: list[Value], ranking: Ranking, qrels: Qrels, options: Options
+    per_query: np.ndarray, values: Sequence[Value], ranking: Ranking, qrels: Qrels, options: Options
 ) -> np.ndarray:
     """Every value over all queries, as trec_eval accumulates it (in query order) and averages it."""
     queries = ranking.queries

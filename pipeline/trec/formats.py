@@ -67,24 +67,29 @@ class Run:
         return len(self.score)
 
 
-def read_qrels(path: str | Path) -> Qrels:
-    """Read a qrels file (``qid iter docno rel``; ``rel`` an integer, possibly negative)."""
-    source = str(path)
-    fields, lines = _read_fields(source, QRELS_FIELDS, "qrels", (0, 2, 3), {3: pa.int64()})
+def read_qrels(path: str | Path, name: str | None = None) -> Qrels:
+    """Read a qrels file (``qid iter docno rel``; ``rel`` an integer, possibly negative); messages name it
+    ``name`` (default: ``path``)."""
+    source = name or str(path)
+    fields, lines = _read_fields(path, source, QRELS_FIELDS, "qrels", (0, 2, 3), {3: pa.int64()})
     rel = _integers(source, fields[3], lines)
     return Qrels(source, fields[0], fields[2], rel, lines)
 
 
-def read_run(path: str | Path) -> Run:
-    """Read a run in TREC format (``qid Q0 docno rank score tag``); an empty run is bad input."""
-    source = str(path)
-    fields, lines = _read_fields(source, RUN_FIELDS, "run", (0, 2, 4, 5), {4: pa.float64()}, trailing=True)
+def read_run(path: str | Path, name: str | None = None) -> Run:
+    """Read a run in TREC format (``qid Q0 docno rank score tag``); an empty run is bad input. Messages
+    name it ``name`` (default: ``path``)."""
+    source = name or str(path)
+    fields, lines = _read_fields(
+        path, source, RUN_FIELDS, "run", (0, 2, 4, 5), {4: pa.float64()}, trailing=True
+    )
     score = _numbers(source, fields[4], lines)
     tag = fields[5][len(lines) - 1].as_py().decode("utf-8", "replace")
     return Run(source, fields[0], fields[2], score, tag, lines)
 
 
 def _read_fields(
+    path: str | Path,
     source: str,
     names: tuple[str, ...],
     kind: str,
@@ -93,7 +98,7 @@ def _read_fields(
     trailing: bool = False,
 ) -> tuple[list[pa.Array | None], np.ndarray]:
     try:
-        data = Path(source).read_bytes()
+        data = Path(path).read_bytes()
     except OSError as error:
         raise InputError(source, 0, f"cannot read the {kind} file: {error.strerror or error}") from None
     fast = _csv_fields(data, names, wanted, types)

@@ -7,9 +7,12 @@ does not answer is ignored unless ``-c``). With two runs or more, each run's out
 and then their comparison on ``--significance-measure`` (MAP by default): paired t-test, approximate
 randomization, paired bootstrap, bootstrap intervals, Holm's correction.
 
-This module is imported on its own by ``iescore trec`` (``tasks.cli.main`` dispatches to
-:func:`trec_main` before building the other commands), so a run of ``iescore trec`` does not import
-Luigi or pandas: users time trec_eval as a whole process.
+The evaluation is the stages of :mod:`tasks.trec.stages` (``tasks.cli.common.run_stages``), one
+``EvaluateRun`` a run over a shared ``IngestQrels``: computed in this process without ``--store`` (no
+Luigi, no pandas, no artifact written: users time trec_eval as a whole process), run by Luigi with
+``--store DIR``, which keeps their artifacts (``--workers``: Luigi workers). Everything printed and
+written comes from their ``evaluation`` tables, the same byte for byte either way. Every input is read
+and evaluated before anything is printed.
 """
 
 from __future__ import annotations
@@ -17,16 +20,20 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import asdict
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pipeline.core.errors import InputError
 
-EXIT_INPUT = 2
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 
 def configure_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     """The ``trec`` command's arguments (trec_eval's options, with its meanings)."""
-    from tasks.core.arguments import whole_number
+    from tasks.cli.common import STORE_HELP, STORE_WORKERS_HELP
+    from tasks.core.arguments import positive_int, whole_number
 
     parser.add_argument("qrels", metavar="QRELS", help="relevance judgements: qid iter docno rel")
     parser.add_argument(
@@ -83,6 +90,8 @@ def configure_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser
     parser.add_argument(
         "--confidence", type=float, default=0.95, help="confidence of the bootstrap intervals"
     )
+    parser.add_argument("--store", help=STORE_HELP)
+    parser.add_argument("--workers", type=positive_int, default=1, help=STORE_WORKERS_HELP)
     return parser
 
 
@@ -98,32 +107,17 @@ def add_trec_command(subparsers: argparse._SubParsersAction) -> None:  # type: i
     parser.set_defaults(handler=run_trec)
 
 
-def trec_main(argv: list[str]) -> int:
-    """``iescore trec ARGS`` without building the other commands (the lean path)."""
-    from tasks.core.arguments import HelpFormatter, refuse_empty_values
-
-    parser = argparse.ArgumentParser(
-        prog="iescore trec", description=__doc__.splitlines()[0], formatter_class=HelpFormatter
-    )
-    configure_parser(parser)
-    refuse_empty_values(parser)
-    args = parser.parse_args(argv)
-    try:
-        return run_trec(args)
-    except InputError as error:
-        print(f"iescore: {error.render()}", file=sys.stderr)
-        return EXIT_INPUT
-
-
 def run_trec(args: argparse.Namespace) -> int:
-    """Read, evaluate and print every run; compare them when there are two or more."""
+    """Check the arguments, evaluate every run by the stages, print each run's values (and compare the
+    runs when there are two or more)."""
     from pipeline.core.signature import make_signature
-    from pipeline.trec.evaluate import MAXLONG, Options, evaluate
-    from pipeline.trec.formats import read_qrels, read_run
+    from pipeline.trec.evaluate import MAXLONG, Options
     from pipeline.trec.measures import parse_measures
-    from pipeline.trec.report import evaluation_json, trec_eval_text
+    from pipeline.trec.report import evaluation_from_table, evaluation_json, ignored_queries, text_of_table
+    from tasks.cli.common import EXIT_OK, check_store_option, run_stages
     from tasks.core.arguments import INPUT_FILE, OUTPUT_FILE, check_paths
-    from tasks.core.files import file_digest, write_text
+    from tasks.core.files import write_text
+    from tasks.trec.stages import evaluate_spec
 
     check_paths(
         [
@@ -132,13 +126,14 @@ def run_trec(args: argparse.Namespace) -> int:
             ("--json", args.json, OUTPUT_FILE),
         ]
     )
+    check_store_option(args.store)
     if args.resamples < 1:
         raise InputError("--resamples", 0, f"a positive number of resamples expected, got {args.resamples}")
     if not 0 < args.confidence < 1:
         raise InputError(
             "--confidence", 0, f"a confidence strictly between 0 and 1 expected, got {args.confidence}"
         )
-    measures = parse_measures(args.m)
+    measures = parse_measures(args.m)  # a bad measure is bad input before any file is read
     options = Options(
         level=args.l,
         complete=args.c,
@@ -146,23 +141,28 @@ def run_trec(args: argparse.Namespace) -> int:
         judged_only=args.J,
         num_docs=0 if args.N is None else args.N,
     )
-    qrels = read_qrels(args.qrels)
-    evaluations = {}
-    documents = []
-    for path in args.runs:
-        evaluation = evaluate(qrels, read_run(path), measures, options)
-        name = _unique_name(path, evaluations)
-        evaluations[name] = evaluation
-        sys.stdout.write(trec_eval_text(evaluation, per_query=args.q, summary=not args.n))
-        if evaluation.ignored:
-            ignored = evaluation.ignored
+    specs = [evaluate_spec(args.qrels, run, asdict(options), args.m or ["official"]) for run in args.runs]
+    status, artifacts = run_stages(specs, args.store, args.workers)
+    if status != EXIT_OK:
+        return status
+    tables: dict[str, pa.Table] = {}
+    for path, spec in zip(args.runs, specs, strict=True):
+        table = artifacts.table(spec, "evaluation")
+        tables[_unique_name(path, tables)] = table
+        sys.stdout.write(text_of_table(table, per_query=args.q, summary=not args.n))
+        ignored = ignored_queries(table)
+        if ignored:
             shown = ", ".join(ignored[:5]) + (", ..." if len(ignored) > 5 else "")
             print(
                 f"iescore: {path}: {len(ignored)} qrels quer{'y' if len(ignored) == 1 else 'ies'} without "
                 f"results ignored ({shown}); -c counts them",
                 file=sys.stderr,
             )
-        documents.append((name, evaluation))
+    evaluations = (
+        {name: evaluation_from_table(table) for name, table in tables.items()}
+        if len(tables) > 1 or args.json
+        else {}
+    )
     comparison = None
     if len(evaluations) > 1:
         from pipeline.campaign.run_comparison import compare_runs, comparison_text
@@ -185,22 +185,22 @@ def run_trec(args: argparse.Namespace) -> int:
     if args.json:
         from pipeline.campaign.run_comparison import comparison_json
 
-        signature = make_signature(
-            "trec",
-            {**options.signature(), "m": [str(m) for m in measures]},
-            {
-                "qrels": file_digest(args.qrels),
-                **{f"run{i + 1}": file_digest(p) for i, p in enumerate(args.runs)},
-            },
-        )
+        digests = {"qrels": _digest(specs[0], "qrels")}
+        digests.update({f"run{i + 1}": _digest(spec, "run") for i, spec in enumerate(specs)})
+        signature = make_signature("trec", {**options.signature(), "m": [str(m) for m in measures]}, digests)
         document = {
             "signature": signature,
-            "runs": {name: evaluation_json(evaluation, signature) for name, evaluation in documents},
+            "runs": {name: evaluation_json(value, signature) for name, value in evaluations.items()},
         }
         if comparison is not None:
             document["comparison"] = comparison_json(comparison)
         write_text(args.json, json.dumps(document, indent=1, sort_keys=False) + "\n")
-    return 0
+    return EXIT_OK
+
+
+def _digest(spec: dict, role: str) -> str:
+    """The sha256 of the raw file ``role`` (qrels or run) of an EvaluateRun spec."""
+    return spec["inputs"][role]["inputs"][role]["sha256"]
 
 
 def _unique_name(path: str, taken: dict) -> str:

@@ -617,7 +617,7 @@ def test_an_output_directory_the_file_system_refuses_is_exit_2_not_a_traceback(
 def test_trec_json_the_file_system_refuses_is_exit_2_not_a_traceback(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    # iescore trec takes its own lean path (trec_eval's option parsing): the same exit 2, not a traceback.
+    # The JSON is written after the stages: a path the file system refuses then is exit 2, not a traceback.
     sample = Path(__file__).resolve().parents[2] / "data" / "trec-sample"
     argv = [
         "trec",

@@ -38,6 +38,14 @@ COMMANDS = {
     "muc-ne": "muc tdata/muc_ne/ne.config",
     "muc-co": "muc tdata/muc_co/co.config",
     "mat-bad": "mat --ref_dir mat-sample/ref --dir mat-sample/rough",  # bad input: exit 2, the same line
+    "trec": "trec -q -m all_trec tdata/trec/graded/qrels.txt tdata/trec/graded/runA.txt "
+    "tdata/trec/graded/runB.txt --json out/trec.json",
+    "trec-sample": "trec -c -m ndcg_cut.10 --significance-measure ndcg_cut_10 trec-sample/qrels.txt "
+    "trec-sample/teamA_run1.txt trec-sample/teamA_run2.txt trec-sample/teamB_run1.txt --json out/trec.json",
+    "trec-gm": "trec --significance-measure gm_map -m all_trec --resamples 500 trec-sample/qrels.txt "
+    "trec-sample/teamA_run1.txt trec-sample/teamA_run2.txt",
+    "trec-n": "trec -n -q -m official tdata/trec/trec_eval/qrels.test tdata/trec/trec_eval/results.test",
+    "trec-bad": "trec trec-sample/qrels.txt trec-sample/teamA_run1.txt trec-sample/qrels.txt",  # exit 2
 }
 
 
@@ -79,14 +87,29 @@ def test_the_same_outputs_with_and_without_a_store(tmp_path, capsys, monkeypatch
         assert any((tmp_path / "store").rglob("*.parquet"))
 
 
-def test_without_a_store_luigi_is_not_imported(tmp_path: Path) -> None:
+#: Commands whose run without a store imports no Luigi (and, for trec, no pandas: trec_eval's users time
+#: the whole process).
+PLAIN = {
+    "mat": ["mat", "--ref_dir", str(DATA / "mat-sample" / "ref"), "--dir", str(DATA / "mat-sample" / "good")],
+    "trec": [
+        "trec",
+        "-m",
+        "all_trec",
+        str(DATA / "trec-sample" / "qrels.txt"),
+        str(DATA / "trec-sample" / "teamA_run1.txt"),
+    ],
+}
+
+
+@pytest.mark.parametrize("command", sorted(PLAIN))
+def test_without_a_store_luigi_is_not_imported(tmp_path: Path, command: str) -> None:
+    unwanted = ("luigi", "pandas") if command == "trec" else ("luigi",)
     code = (
         "import json, sys\n"
         "from tasks.cli.main import main\n"
-        f"status = main(['mat', '--ref_dir', {str(DATA / 'mat-sample' / 'ref')!r}, "
-        f"'--dir', {str(DATA / 'mat-sample' / 'good')!r}])\n"
+        f"status = main({PLAIN[command]!r})\n"
         "assert status == 0, status\n"
-        "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] == 'luigi')))\n"
+        f"print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in {unwanted!r})))\n"
     )
     result = subprocess.run(
         [sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, check=True

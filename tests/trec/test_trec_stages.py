@@ -15,11 +15,12 @@ import pytest
 
 from pipeline.campaign.engine import read_campaign
 from pipeline.core.errors import InputError
+from pipeline.trec.family import CAMPAIGN_REQUEST
 from pipeline.trec.report import text_of_table
 from tasks.cli.main import main
 from tasks.core import store as artifacts
 from tasks.core.base import task_for
-from tasks.trec.stages import evaluate_spec, report_spec
+from tasks.trec.stages import campaign_run_spec, evaluate_spec, report_spec, statistics_spec
 
 ROOT = Path(__file__).resolve().parents[2]
 GRADED = ROOT / "tests" / "data" / "trec" / "graded"
@@ -37,6 +38,7 @@ def test_evaluate_run_is_trec_eval_q_output(tmp_path: Path) -> None:
     evaluate = task_for(spec, str(tmp_path / "store"))
     report = task_for(report_spec(spec), str(tmp_path / "store"))
     _build([report])
+    assert evaluate.complete()
     evaluation = artifacts.read_table(evaluate.output()["evaluation"])
     expected = (GRADED / "out.A.aq").read_text()
     # One row per printed value: the -q output, byte for byte, and the summary in the Report.
@@ -45,27 +47,40 @@ def test_evaluate_run_is_trec_eval_q_output(tmp_path: Path) -> None:
     assert text_of_table(summary) == "".join(line for line in expected.splitlines(True) if "\tall\t" in line)
     assert summary.num_rows == expected.count("\tall\t")
     # Statistics: one unit a query, each query its own category (the heat map's rows).
-    statistics = artifacts.read_table(evaluate.output()["statistics"])
+    stats = task_for(
+        campaign_run_spec(GRADED / "qrels.txt", GRADED / "runA.txt", OPTIONS, {}), str(tmp_path / "store")
+    )
+    _build([stats])
+    statistics = artifacts.read_table(stats.output()["statistics"])
     assert set(statistics.column("unit").to_pylist()) == {"q1", "q10", "q2", "q3", "q4", "q5", "q6"}
     assert statistics.column("unit").to_pylist() == statistics.column("category").to_pylist()
 
 
 def test_the_qrels_stage_is_shared_and_nothing_reruns(tmp_path: Path) -> None:
     store = str(tmp_path / "store")
-    a = task_for(evaluate_spec(GRADED / "qrels.txt", GRADED / "runA.txt", OPTIONS), store)
-    b = task_for(evaluate_spec(GRADED / "qrels.txt", GRADED / "runB.txt", OPTIONS), store)
-    assert a.requires()["qrels"].key == b.requires()["qrels"].key
+    a = task_for(
+        statistics_spec(evaluate_spec(GRADED / "qrels.txt", GRADED / "runA.txt", OPTIONS, CAMPAIGN_REQUEST)),
+        store,
+    )
+    b = task_for(
+        statistics_spec(evaluate_spec(GRADED / "qrels.txt", GRADED / "runB.txt", OPTIONS, CAMPAIGN_REQUEST)),
+        store,
+    )
+    evaluations = [task.requires()["evaluation"] for task in (a, b)]
+    assert evaluations[0].requires()["qrels"].key == evaluations[1].requires()["qrels"].key
     _build([a, b])
-    # One IngestQrels, two IngestRun and two EvaluateRun (two tables each): 7 artifacts.
+    # One IngestQrels, two IngestRun, two EvaluateRun and two TrecStatistics: 7 artifacts.
     assert len(list((tmp_path / "store").rglob("*.parquet"))) == 7
-    again = task_for(evaluate_spec(GRADED / "qrels.txt", GRADED / "runA.txt", OPTIONS), store)
+    again = task_for(
+        evaluate_spec(GRADED / "qrels.txt", GRADED / "runA.txt", OPTIONS, CAMPAIGN_REQUEST), store
+    )
     assert again.complete()
 
 
 def test_bad_run_fails_the_stage_with_file_and_line(tmp_path: Path) -> None:
     run = tmp_path / "bad.txt"
     run.write_text("q1 Q0 D001 1 1.0 r\nq1 Q0 D002 2 x r\n")
-    task = task_for(evaluate_spec(GRADED / "qrels.txt", run, OPTIONS), str(tmp_path / "store"))
+    task = task_for(evaluate_spec(GRADED / "qrels.txt", run, OPTIONS, ["map"]), str(tmp_path / "store"))
     _build([task], expect_success=False)
     assert not task.complete()
 
