@@ -43,25 +43,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _run(argv: list[str]) -> int:
-<<<<<<< HEAD
-    if argv[:1] == ["trec"]:  # the lean path: trec_eval's own option parsing, no argparse set-up
-        from tasks.cli.trec import trec_main
-
-        return trec_main(argv[1:])
-=======
-    if argv[:1] == ["campaign"]:
-        # A campaign computes in processes of its own (``--workers``, and the page's beside the run). The
-        # BLAS library's threads (the bootstrap's matrix products) would compete with them for the same
-        # cores, and OpenBLAS's threads spin while they wait: a rerun's summary took half as long again
-        # while the page was made beside it. Set before numpy is imported; a user's own setting stays.
-        for name in BLAS_THREADS:
-            os.environ.setdefault(name, "1")
-        # pandas imported only where it is used (``pipeline.core.lazy``): a one-system rerun's own process
-        # needs none, and its import is a fifth of a second of the rerun.
-        from pipeline.core.lazy import spare_pandas
-
-        spare_pandas()
->>>>>>> trec
     from pipeline.core.errors import InputError
 
     parser = _parser(argv[0] if argv and argv[0] in COMMANDS else None)
