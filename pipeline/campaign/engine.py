@@ -1,40 +1,12 @@
 """Campaign files and leaderboards.
 
-A campaign file (TOML) names one reference and several systems::
-
-    store = "store"                      # artifact store, relative to the campaign file
-
-    [reference]
-    templates = "ref.tpl"
-    texts = "texts.sgml"                 # optional
-
-    [options]                            # all optional; these are the defaults
-    compare = "both"                     # content | extent | both
-    unscored = ["COMMENT"]
-    case_sensitive = false
-    beta = 1.0
-    encoding = "utf-8"
-    glm = "rules.glm"                    # content normalization (and the words aligned, for speech)
-    premodifiers = ["a", "an", "the", "and"]
-    punctuation = ",.;:!?\"()'-"        # whited out of contents
-    cost = "phonetic"                    # or "levenshtein": alignment costs for speech input
-    resamples = 1000                     # bootstrap resamples and randomization shuffles
-    seed = 12345                         # their random generator's seed
-    html_documents = 100                 # documents in the HTML report's per-document view
-
-    [systems.alpha]
-    templates = "alpha.tpl"
-    texts = "alpha.sgml"                 # optional: the hypothesis texts when they differ
-
-    [systems."name with / and .."]     # any name: names are labels, never paths
-    templates = "beta.tpl"
-    texts = "beta-asr.sgml"
-    unsegmented = true                   # the texts are one word stream (speech input)
-
-    output = "results"                   # optional (top level): where reports and tables go
+A campaign file (TOML) names one reference (``[reference]``), several systems (``[systems.NAME]``) and its
+options (``[options]``, beside the ones every campaign takes: ``resamples``, ``seed``, ``html_documents``);
+at the top level ``store`` (the artifact store) and ``output`` (where reports and tables go), both
+relative to the campaign file. The templette kind's file is shown in ``pipeline.templette.campaign``.
 
 ``scorer`` (top level) names the campaign's kind (``pipeline.campaign.kinds.KINDS``): ``"templette"`` (the
-default, above), ``"muc"``, ``"coref"``, ``"mat"``, ``"senseval"``, ``"clef"``, ``"clef-2"``, ``"trec"``.
+default), ``"muc"``, ``"coref"``, ``"mat"``, ``"senseval"``, ``"clef"``, ``"clef-2"``, ``"trec"``.
 Each kind declares its keys in ``[reference]``, ``[systems.NAME]`` and ``[options]`` (its module doc shows
 its file: ``pipeline.muc.campaign``, ``pipeline.coref.campaign``...); a key of another kind is an error
 naming its line.
