@@ -55,11 +55,13 @@ from pipeline.core.lazy import pd
 from schemas import PAGE_VIEW, C
 from tasks.campaign.csvfile import csv_text
 from tasks.campaign.kinds import TASK_KINDS
+from tasks.core import files
 from tasks.core import store as artifacts
 from tasks.core.arguments import OUTPUT_DIRECTORY, OUTPUT_FILE
 from tasks.core.base import Stage
+from tasks.core.files import write_text
 from tasks.core.jsontext import json_text  # noqa: F401 (re-exported: the commands' JSON)
-from tasks.core.store import read_table, write_text
+from tasks.core.store import read_table
 from tasks.templette.campaign import SCORE_FILES, write_score_csv  # noqa: F401 (``iescore templette --csv``)
 
 # A system's folder (and the HTML page) records the key of the artifact it was made from: a rerun
@@ -310,7 +312,7 @@ def page_view(store: str, scored: Stage, shown: list[str], spans: bool, objects:
     did not change instead of their mappings.
     """
     options = {"documents": shown, "spans": spans, "objects": objects}
-    key = artifacts.stage_key(PAGE_VIEW_STAGE, PAGE_VIEW_VERSION, options, {"mapping": scored.key})
+    key = files.stage_key(PAGE_VIEW_STAGE, PAGE_VIEW_VERSION, options, {"mapping": scored.key})
     target = artifacts.artifact_target(store, PAGE_VIEW_STAGE, key, "view")
     if target.exists():
         try:

@@ -18,6 +18,7 @@ from pipeline.campaign.engine import campaign_summary, previous_summary
 from pipeline.campaign.kinds import KINDS
 from pipeline.core.kinds import CampaignKind
 from pipeline.core.signature import SIGNATURE_KEY
+from tasks.core import files
 from tasks.core import store as artifacts
 from tasks.core.base import Stage, input_key
 
@@ -111,7 +112,7 @@ def previous_summary_tables(task: Stage) -> tuple[dict[str, pa.Table], dict[str,
     """
     if not task.store or task.__dict__.get("_memory") is not None:
         return None
-    options = json.loads(json.dumps(artifacts.plain(task.options), sort_keys=True, default=str))
+    options = json.loads(json.dumps(files.plain(task.options), sort_keys=True, default=str))
     inputs = input_keys(task)
     best: tuple[int, str, dict[str, Any]] | None = None
     try:

@@ -124,7 +124,7 @@ def _align(args: argparse.Namespace, lock: object, state: dict, segment_done: Ca
         state["text"] = "writing the report"
     sys.stdout.write(render_columns(aligned, args.hyp))
     if args.json:
-        from tasks.core.store import write_text
+        from tasks.core.files import write_text
 
         write_text(args.json, columns_json_text(aligned))
 

@@ -43,10 +43,11 @@ from tasks.core.arguments import (
     positive_int,
 )
 from tasks.core.base import task_for
+from tasks.core.files import write_text
 from tasks.core.plan import pending_tasks
 from tasks.core.progress import Progress
 from tasks.core.runner import one_chain
-from tasks.core.store import check_store, is_s3, sweep_store, write_text
+from tasks.core.store import check_store, is_s3, sweep_store
 
 
 def campaign(args: argparse.Namespace) -> int:

@@ -88,7 +88,7 @@ def run_coref(args: argparse.Namespace) -> int:
     sys.stdout.write(score_report(scores, zero_division=args.zero_division))
     if args.json or args.partitions or args.summary:
         from tasks.campaign.outputs import json_text  # imported here: Luigi's import is slow to start
-        from tasks.core.store import write_text
+        from tasks.core.files import write_text
     if args.json:
         write_text(args.json, json_text(scores_json(scores, args.zero_division)))
     if args.partitions or args.summary:  # every mention's id and text: the line reader's documents

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tasks.core import files
 from tasks.core import store as artifacts
 from tasks.core.base import Stage, file_spec
 
@@ -142,7 +143,7 @@ class _Previous:
 
     def reason(self, task: Stage) -> str:
         # As written into the artifact (tuples become lists), so old and new compare like for like.
-        provenance = json.loads(json.dumps(artifacts.plain(task.provenance()), sort_keys=True, default=str))
+        provenance = json.loads(json.dumps(files.plain(task.provenance()), sort_keys=True, default=str))
         best: tuple[int, str] | None = None
         for old in self._of(task):
             differences = _differences(old, provenance)

@@ -48,17 +48,6 @@ import pyarrow.parquet as pq
 from pipeline.core.errors import InputError
 from tasks.core import files
 
-# Digests and atomic writes are defined in ``tasks.core.files`` (Luigi-free, for the commands); these
-# names stay importable from here for the modules that take them from the store.
-from tasks.core.files import (  # noqa: F401
-    TEMPORARY_MARK,
-    atomic_path,
-    file_digest,
-    plain,
-    stage_key,
-    write_text,
-)
-
 PROVENANCE_KEY = b"iescore.provenance"
 # A temporary file of another host cannot be checked for a live writer: it is swept after this long.
 FOREIGN_TEMPORARY_AGE = 24 * 3600.0
@@ -95,7 +84,7 @@ def artifact_target(store: str | Path, stage: str, key: str, name: str) -> luigi
 def write_table(target: luigi.Target, table: pa.Table, provenance: Mapping[str, Any]) -> None:
     """Write ``table`` to ``target`` atomically, with its provenance in the Parquet metadata."""
     metadata = dict(table.schema.metadata or {})
-    metadata[PROVENANCE_KEY] = json.dumps(plain(provenance), sort_keys=True, default=str).encode()
+    metadata[PROVENANCE_KEY] = json.dumps(files.plain(provenance), sort_keys=True, default=str).encode()
     table = table.replace_schema_metadata(metadata)
     path = getattr(target, "path", None) or str(target)
     if is_s3(path):
@@ -104,7 +93,7 @@ def write_table(target: luigi.Target, table: pa.Table, provenance: Mapping[str, 
         pq.write_table(table, sink)
         S3Store.of(path).upload(path, sink.getvalue().to_pybytes())
         return
-    with atomic_path(path) as temporary:
+    with files.atomic_path(path) as temporary:
         pq.write_table(table, temporary)
 
 
@@ -116,7 +105,7 @@ def sweep_temporaries(store: str | Path, now: float | None = None) -> list[Path]
     """
     now = time.time() if now is None else now
     swept = []
-    for candidate in Path(store).glob(f"**/.*{TEMPORARY_MARK}*"):
+    for candidate in Path(store).glob(f"**/.*{files.TEMPORARY_MARK}*"):
         host, pid = _writer(candidate.name)
         try:
             stale = (
@@ -133,7 +122,7 @@ def sweep_temporaries(store: str | Path, now: float | None = None) -> list[Path]
 
 
 def _writer(name: str) -> tuple[str, int]:
-    parts = name.split(TEMPORARY_MARK, 1)[1].rsplit(".", 2)
+    parts = name.split(files.TEMPORARY_MARK, 1)[1].rsplit(".", 2)
     if len(parts) != 3 or not parts[1].isdigit():
         return "", -1  # not ours to judge by process: swept by age
     return parts[0], int(parts[1])

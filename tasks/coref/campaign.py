@@ -14,8 +14,9 @@ from pipeline.core.signature import SIGNATURE_KEY
 from tasks.campaign.csvfile import csv_text
 from tasks.campaign.task_kind import TaskKind
 from tasks.core.base import Stage
+from tasks.core.files import write_text
 from tasks.core.jsontext import json_text
-from tasks.core.store import read_table, write_text
+from tasks.core.store import read_table
 from tasks.coref.stages import coref_response_spec
 from tasks.muc.stages import DUPLICATES_KEY
 

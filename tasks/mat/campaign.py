@@ -17,7 +17,8 @@ from pipeline.mat.measures import report_columns, score_table
 from pipeline.mat.report import text_table
 from tasks.campaign.task_kind import TaskKind
 from tasks.core.base import Stage
-from tasks.core.store import read_table, write_text
+from tasks.core.files import write_text
+from tasks.core.store import read_table
 from tasks.mat.stages import TEST_UNITS_KEY, mat_tally_spec
 
 

@@ -18,8 +18,9 @@ from schemas import COUNT_COLUMNS, MEASURE_COLUMNS, C
 from tasks.campaign.csvfile import csv_text
 from tasks.campaign.task_kind import TaskKind
 from tasks.core.base import Stage
+from tasks.core.files import write_text
 from tasks.core.jsontext import json_text
-from tasks.core.store import read_table, write_text
+from tasks.core.store import read_table
 from tasks.templette.graph import templette_spec
 
 SCORE_FILES = {

@@ -8,7 +8,7 @@ from pipeline.templette.bulk_mapping import score_fills
 from pipeline.templette.scoring import ScoringOptions
 from schemas import C
 from tasks.core.base import Stage
-from tasks.core.store import plain
+from tasks.core.files import plain
 
 
 class MapAndScore(Stage):

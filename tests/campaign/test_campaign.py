@@ -25,7 +25,8 @@ from tasks.campaign.graph import campaign_spec
 from tasks.cli.main import main
 from tasks.core import runner
 from tasks.core.base import task_for
-from tasks.core.store import TEMPORARY_MARK, sweep_temporaries
+from tasks.core.files import TEMPORARY_MARK
+from tasks.core.store import sweep_temporaries
 from tasks.templette.remove import RemoveNonEvaluated
 
 ROOT = Path(__file__).resolve().parents[2]

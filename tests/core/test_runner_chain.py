@@ -10,7 +10,8 @@ import pyarrow as pa
 
 from tasks.core import runner
 from tasks.core.base import Stage, file_spec, freeze_spec, input_key, stage_spec, task_for
-from tasks.core.store import plain, read_table
+from tasks.core.files import plain
+from tasks.core.store import read_table
 
 
 class PidWords(Stage):
