@@ -241,14 +241,7 @@ def scores_from_table(
                        batch.document(number))
         for number, doc_id in doc_ids
     ]  # fmt: skip
-    totals = {metric: sum_counts(metric, (d.scores[metric] for d in documents)) for metric in batch.arrays}
-    return CorefScores(
-        documents,
-        totals,
-        sum(d.key_classes for d in documents),
-        sum(d.response_classes for d in documents),
-        duplicates,
-    )
+    return _summed(documents, batch.arrays, duplicates)
 
 
 def score_mentions(mentions: MentionTable, metrics: Iterable[str] = DEFAULT_METRICS) -> CorefScores:
@@ -271,15 +264,28 @@ def score_mentions(mentions: MentionTable, metrics: Iterable[str] = DEFAULT_METR
         )
         for n, doc_id in enumerate(mentions.doc_ids)
     ]
-    totals = {metric: sum_counts(metric, (d.scores[metric] for d in documents)) for metric in batch.arrays}
+    return _summed(
+        documents, batch.arrays, mentions.duplicates, mentions.differing_words, mentions.first_differing_word
+    )
+
+
+def _summed(
+    documents: list[DocumentScores],
+    metrics: Iterable[str],
+    duplicates: int,
+    differing_words: int = 0,
+    first_differing_word: str = "",
+) -> CorefScores:
+    """The scores of ``documents`` with their totals: every measure's counts and the chain counts summed."""
+    totals = {metric: sum_counts(metric, (d.scores[metric] for d in documents)) for metric in metrics}
     return CorefScores(
         documents,
         totals,
         sum(d.key_classes for d in documents),
         sum(d.response_classes for d in documents),
-        mentions.duplicates,
-        mentions.differing_words,
-        mentions.first_differing_word,
+        duplicates,
+        differing_words,
+        first_differing_word,
     )
 
 
