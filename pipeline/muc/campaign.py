@@ -26,7 +26,7 @@ from pipeline.core.kinds import CampaignKind, Field
 from pipeline.muc.config import read_config
 from pipeline.muc.family import MUC
 from pipeline.muc.rules import TASKS
-from pipeline.templette import POINT_COLUMNS, POINT_COUNTS, TEMPLETTE_CAMPAIGN
+from pipeline.templette import POINT_BOARD
 
 #: The option under which a MUC campaign keeps its parsed configuration (``pipeline.muc.config.MucConfig``).
 CONFIG_OPTION = "muc_config"
@@ -69,14 +69,7 @@ MUC_CAMPAIGN = CampaignKind(
     },
     system={"response": Field("file", "the system's response (replaces :response_file)", required=True)},
     options={"encoding": Field("encoding", "the input files' encoding", default="utf-8")},
-    board=TEMPLETTE_CAMPAIGN.board,
-    headline_label="F",
-    unit="percent",  # as the MUC scorer prints its measures
-    counts=POINT_COUNTS,
-    interval_measures=("REC", "PRE", "F"),
-    intervals_last=True,
-    shown=POINT_COLUMNS,
-    text_width=7,
+    **POINT_BOARD,
     sections=("pairings", "objects"),
     prepare=prepare_muc,
 )

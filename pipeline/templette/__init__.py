@@ -6,7 +6,7 @@ building blocks (the MUC and NE pages share its layout), the templette family's 
 kind (whose board and page the MUC kind shares) and its default options.
 """
 
-from pipeline.templette.campaign import POINT_COLUMNS, POINT_COUNTS, TEMPLETTE_CAMPAIGN
+from pipeline.templette.campaign import POINT_BOARD, TEMPLETTE_CAMPAIGN
 from pipeline.templette.defaults import DEFAULT_OPTIONS
 from pipeline.templette.family import POINT_MEASURES, POINTS, TEMPLETTE, point_measures, templette_statistics
 from pipeline.templette.model import (
@@ -35,8 +35,7 @@ from pipeline.templette.report import (
 
 __all__ = [
     "DEFAULT_OPTIONS",
-    "POINT_COLUMNS",
-    "POINT_COUNTS",
+    "POINT_BOARD",
     "POINT_MEASURES",
     "TEMPLETTE_CAMPAIGN",
     "OPTIONAL_STATUS_SLOT",

@@ -28,6 +28,8 @@ intervals on REC, PRE and F; the page adds the precision-recall plot and the per
 
 from __future__ import annotations
 
+from typing import Any
+
 from pipeline.core.kinds import CampaignKind, Field
 from pipeline.speech import COST_MODELS
 from pipeline.templette.defaults import DEFAULT_OPTIONS
@@ -47,6 +49,18 @@ POINT_COUNTS = {
 }
 #: What the text board and the page's leaderboard show.
 POINT_COLUMNS = ("POS", "ACT", "COR", "INC", "MIS", "SPU", "REC", "PRE", "F")
+#: How a campaign of points (templette, MUC) shows them: the MUC measures in percent, as the MUC scorer
+#: prints them, intervals on REC, PRE and F after the board's columns.
+POINT_BOARD: dict[str, Any] = {
+    "board": POINT_MEASURES,
+    "headline_label": "F",
+    "unit": "percent",
+    "counts": POINT_COUNTS,
+    "interval_measures": ("REC", "PRE", "F"),
+    "intervals_last": True,
+    "shown": POINT_COLUMNS,
+    "text_width": 7,
+}
 
 
 def _words(name: str, doc: str) -> Field:
@@ -76,13 +90,6 @@ TEMPLETTE_CAMPAIGN = CampaignKind(
         "punctuation": Field("string", "characters whited out of contents"),
         "cost": Field("choice", "alignment costs for speech input", default="phonetic", choices=COST_MODELS),
     },
-    board=POINT_MEASURES,
-    headline_label="F",
-    unit="percent",  # as the MUC scorer prints its measures
-    counts=POINT_COUNTS,
-    interval_measures=("REC", "PRE", "F"),
-    intervals_last=True,
-    shown=POINT_COLUMNS,
-    text_width=7,
+    **POINT_BOARD,
     sections=("pairings",),
 )
