@@ -15,10 +15,8 @@ sclite counts its optionally deletable words under ``-D``.
 
 from __future__ import annotations
 
-import gc
 import re
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -277,25 +275,9 @@ def render_report(segments: Sequence[AlignedSegment], system: str) -> str:
 # word), :func:`align_transcripts` aligns every plain utterance in one call of
 # :func:`pipeline.speech.dp.align_batch` (reference alternations go through the word-graph aligner one
 # utterance each, as before), and the report and JSON are written from the columns
-# (:func:`render_columns`, :func:`columns_json_text`). The result is the same, column for column, as
+# (:func:`render_columns`, :func:`columns_report_json`). The result is the same, column for column, as
 # :func:`align_segments` with :func:`render_report` and :func:`report_json`, which stay as the
 # per-utterance reference (the tests compare the two on random data).
-
-
-@contextmanager
-def without_cyclic_gc() -> Iterator[None]:
-    """Python's cyclic garbage collector off for a while (on again after, if it was on).
-
-    Reading and aligning make a list of word numbers per utterance (hundreds of thousands, no
-    cycles among them); the collector would walk them all again and again as they are made.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 @dataclass
@@ -790,21 +772,14 @@ def render_columns(aligned: AlignedColumns, system: str) -> str:
     return "".join(parts) + ("" if n else "\n") + summary
 
 
-def columns_json_text(aligned: AlignedColumns) -> str:
-    """``json_text(report_json(...))`` of the columns (indented by 2, a final newline), in bulk."""
-    import json
-
+def columns_report_json(aligned: AlignedColumns) -> dict:
+    """:func:`report_json` of the columns: totals, each segment's counts, the ids without a hypothesis."""
     counts = aligned.counts()
-    t = columns_totals(aligned, counts)
-    head = json.dumps({"totals": t}, indent=2, allow_nan=False)[:-2]  # without the closing "\n}"
-    missing = [uid for uid, gone in zip(aligned.ids, aligned.missing.tolist(), strict=True) if gone]
-    tail = json.dumps({"missing": missing}, indent=2)[1:]  # without the opening "{"
-    if not aligned.ids:
-        return head + ',\n  "segments": [],' + tail + "\n"
-    encode = json.encoder.encode_basestring_ascii
-    rows = [
-        f'    {{\n      "id": {encode(uid)},\n      "C": {c},\n      "S": {s},\n'
-        f'      "D": {d},\n      "I": {i}\n    }}'
-        for uid, (c, s, d, i) in zip(aligned.ids, counts.tolist(), strict=True)
-    ]
-    return head + ',\n  "segments": [\n' + ",\n".join(rows) + "\n  ]," + tail + "\n"
+    return {
+        "totals": columns_totals(aligned, counts),
+        "segments": [
+            {"id": uid, "C": c, "S": s, "D": d, "I": i}
+            for uid, (c, s, d, i) in zip(aligned.ids, counts.tolist(), strict=True)
+        ],
+        "missing": [uid for uid, gone in zip(aligned.ids, aligned.missing.tolist(), strict=True) if gone],
+    }

@@ -14,12 +14,11 @@ from pipeline.speech.glm import filter_lines, read_glm
 from pipeline.speech.transcripts import (
     Lexicon,
     align_transcripts,
-    columns_json_text,
+    columns_report_json,
     corpus_segments,
     read_trn,
     render_columns,
     segments_transcript,
-    without_cyclic_gc,
 )
 from pipeline.speech.words import speech_optional
 from tasks.core.arguments import (
@@ -76,8 +75,7 @@ def align_command(args: argparse.Namespace) -> int:
     if ticker is not None:
         ticker.start()
     try:
-        with without_cyclic_gc():
-            _align(args, lock, state, segment_done)
+        _align(args, lock, state, segment_done)
     finally:
         stop.set()
         if ticker is not None:
@@ -125,8 +123,9 @@ def _align(args: argparse.Namespace, lock: object, state: dict, segment_done: Ca
     sys.stdout.write(render_columns(aligned, args.hyp))
     if args.json:
         from tasks.core.files import write_text
+        from tasks.core.jsontext import json_text
 
-        write_text(args.json, columns_json_text(aligned))
+        write_text(args.json, json_text(columns_report_json(aligned)))
 
 
 def _glm_text(text: str, glm: object | None) -> str:

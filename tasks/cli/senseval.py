@@ -129,7 +129,6 @@ def run_senseval(args: argparse.Namespace) -> int:
         Path(args.instances) if args.instances else None,
         Path(args.senses) if args.senses else None,
     )
-    _keep_freed_memory()
     status, artifacts = run_stages([spec], args.store, args.workers)
     if status != EXIT_OK:
         return status
@@ -156,24 +155,3 @@ def run_senseval(args: argparse.Namespace) -> int:
         signature = sums.schema.metadata[SIGNATURE_KEY].decode()
         write_text(args.json, json_text(scores_json(sums, unscored, warnings.num_rows, signature, shown)))
     return EXIT_OK
-
-
-#: glibc's mallopt parameters (malloc.h): M_TRIM_THRESHOLD, M_MMAP_THRESHOLD.
-_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3
-
-
-def _keep_freed_memory() -> None:
-    """Have C's allocator (glibc) keep the memory this process frees, for its next arrays: the scoring
-    makes and drops numpy arrays of tens of megabytes, one after the other, which glibc by default
-    gives back to the system (``munmap``) and asks for again, so that every new array's pages fault
-    in afresh: a third of the run's time went to the system, zeroing pages. Kept, they are reused, and
-    the peak is lower too. For the rest of the process (a command's); where there is no glibc
-    (``mallopt``), nothing changes."""
-    try:
-        import ctypes
-
-        libc = ctypes.CDLL(None)
-        libc.mallopt(_M_MMAP_THRESHOLD, 1 << 30)  # arrays below 1 GiB from the heap, not mmap
-        libc.mallopt(_M_TRIM_THRESHOLD, 1 << 62)  # and the heap not trimmed when they are freed
-    except (OSError, AttributeError):
-        pass

@@ -15,7 +15,6 @@ from __future__ import annotations
 import concurrent.futures
 import contextlib
 import functools
-import gc
 import hashlib
 import operator
 import os
@@ -165,28 +164,9 @@ def provenance(cls: type[Stage], key: str, spec: Mapping[str, Any]) -> dict[str,
 
 
 def produce(stage: Stage) -> dict[str, pa.Table]:
-    """``stage.produce()`` with the cyclic garbage collector paused: its artifacts by output name."""
-    with _collector_paused():
-        tables = stage.produce()
+    """``stage.produce()``: its artifacts by output name."""
+    tables = stage.produce()
     return {name: tables[name] for name in stage.OUTPUTS}
-
-
-@contextlib.contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Python's cyclic garbage collector off while a stage computes.
-
-    A stage builds hundreds of thousands of small objects (fills, pairings, rows) that live until it
-    ends; each full collection walks all of them again, which was half of the templette chain's time
-    (issue 16). Reference counting still frees everything without cycles; cycles wait for the
-    collector, which runs again once the stage is done.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def file_spec(path: str | Path) -> dict[str, str]:

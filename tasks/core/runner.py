@@ -12,7 +12,6 @@ scheduler (``StageTask.on_failure``), asked of the scheduler afterwards: bad inp
 from __future__ import annotations
 
 import configparser
-import gc
 import json
 import time
 from collections.abc import Iterable
@@ -112,10 +111,6 @@ def run(
     events = _events = _Events(roots)
     factory = _Factory()
     progress_events.activate(progress)
-    # With several workers Luigi forks a process per task. Objects alive now (modules, the graph) are moved
-    # out of the collector's sight: a collection in a worker would otherwise visit, and so copy, every page
-    # of the parent's heap it shares (time and memory per task; gc.freeze's documentation).
-    gc.freeze()
     try:
         reused: set[str] | None = None
         while True:
@@ -130,7 +125,6 @@ def run(
                 break
             time.sleep(WAIT_FOR_OTHERS)
     finally:
-        gc.unfreeze()
         _events = None
         progress_events.activate(None)
         if progress is not None:

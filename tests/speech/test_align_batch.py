@@ -22,7 +22,7 @@ from pipeline.speech.transcripts import (
     Lexicon,
     align_segments,
     align_transcripts,
-    columns_json_text,
+    columns_report_json,
     parse_trn,
     read_trn,
     render_columns,
@@ -94,7 +94,7 @@ def _both(ref_text: str, hyp_text: str, cost: str) -> tuple[tuple[str, str], tup
     aligned = align_transcripts(refs, hyps, lexicon, options, "ref", "hyp", allow_missing=True)
     return (
         (render_report(segments, "hyp"), json_text(report_json(segments))),
-        (render_columns(aligned, "hyp"), columns_json_text(aligned)),
+        (render_columns(aligned, "hyp"), json_text(columns_report_json(aligned))),
     )
 
 
