@@ -725,6 +725,22 @@ SUMMARY_SYSTEMS = _schema(
     ),
 )
 
+SUMMARY_CATEGORIES = _schema(
+    "summary_categories",
+    "The heat map's sums: one row per (system, category) of a campaign summary whose family has "
+    "categories, the system's statistics summed over every unit for that category, so that the page reads "
+    "one table instead of every system's statistics, and a later summary takes an unchanged system's rows "
+    "from here (pipeline.campaign.reuse). Categories of a system in sorted order.",
+    _field("system", pa.string(), "system name from the campaign file", False),
+    _field("category", pa.string(), "a category of the family (templette and MUC: TYPE.SLOT)", False),
+    _field(
+        "statistic_values",
+        pa.list_(pa.float64()),
+        "the category's statistics summed over the units, in the family's order",
+        False,
+    ),
+)
+
 PAGE_VIEW = _schema(
     "page_view",
     "One system's rows of a campaign page's per-document view (pipeline.campaign.engine.mapping_view): "
@@ -779,6 +795,7 @@ SCHEMAS = {
         CLEF_SCORES,
         SUMMARY_UNITS,
         SUMMARY_SYSTEMS,
+        SUMMARY_CATEGORIES,
         PAGE_VIEW,
     )
 }

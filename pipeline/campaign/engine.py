@@ -46,7 +46,7 @@ from pipeline.campaign import html_report, reuse, stats
 from pipeline.campaign.kinds import KINDS
 from pipeline.campaign.stats import Interval
 from pipeline.core.errors import InputError
-from pipeline.core.family import Family, UnitStatistics, category_measures
+from pipeline.core.family import Family, UnitStatistics, category_sums, measures_by_category
 from pipeline.core.kinds import CampaignKind, Field
 from pipeline.core.text import printable
 from schemas import LEADERBOARD, PAGE_VIEW, SIGNIFICANCE, C, table_from_rows
@@ -277,6 +277,7 @@ def campaign_summary(
         else:
             own[name] = reuse.system_values(kind.family, name, statistics[name])
     table = reuse.assemble(kind.family, own)
+    categorized = _categorized(kind.family, systems, statistics, previous)
     same = reuse.same_statistics(previous, table, summary_settings(kind, resamples, seed, family_options))
     intervals = reuse.intervals_reusing(
         table,
@@ -319,7 +320,33 @@ def campaign_summary(
         ),
     )
     significance = _significance_rows(kind, ranked, comparisons, resamples, seed)
-    return {"leaderboard": board, "significance": significance, **reuse.record_tables(table, own)}
+    return {
+        "leaderboard": board,
+        "significance": significance,
+        **reuse.record_tables(table, own),
+        "categories": reuse.categories_table(categorized),
+    }
+
+
+def _categorized(
+    family: Family,
+    systems: Sequence[str],
+    statistics: Mapping[str, pa.Table],
+    previous: reuse.Previous | None,
+) -> dict[str, reuse.CategorySums]:
+    """Each system's category sums (none for a family without categories): an unchanged system's from
+    ``previous``, the others' from their statistics."""
+    if not family.categories:
+        return {}
+    none: reuse.CategorySums = ([], reuse.no_sums(family))
+    return {
+        name: (
+            previous.categories.get(name, none)
+            if previous is not None and name in previous.unchanged
+            else category_sums(family, statistics[name], system=name)
+        )
+        for name in systems
+    }
 
 
 def summary_settings(
@@ -343,9 +370,11 @@ def previous_summary(
     tables: Mapping[str, pa.Table],
     unchanged: set[str] | frozenset[str],
 ) -> reuse.Previous:
-    """A previous summary (its four outputs) as ``reuse.Previous``: its record, each system's signature
-    and intervals, its pairs; ``unchanged`` as the caller found them (only those the record holds)."""
+    """A previous summary (its five outputs) as ``reuse.Previous``: its record, each system's signature,
+    intervals and category sums, its pairs; ``unchanged`` as the caller found them (only those the record
+    holds)."""
     units, systems = reuse.read_record(kind.family, tables["units"], tables["systems"])
+    categories = reuse.read_categories(kind.family, tables["categories"])
     rows: dict[str, dict[str, Any]] = {}
     intervals: dict[str, dict[str, Interval]] = {}
     for row in tables["leaderboard"].to_pylist():
@@ -358,6 +387,7 @@ def previous_summary(
         rows=rows,
         intervals=intervals,
         comparisons=reuse.comparisons_from_table(tables["significance"]),
+        categories=categories,
         unchanged=frozenset(name for name in unchanged if name in systems and name in rows),
     )
 
@@ -552,11 +582,11 @@ def report_data(
     title: str,
     board: pa.Table,
     significance: pa.Table,
-    statistics: Mapping[str, pa.Table],
+    categories: pa.Table,
     resamples: int,
     seed: int,
+    units: int,
     options: Mapping[str, Any] | None = None,
-    units: int | None = None,
     page: PageRows | None = None,
     chains: list[html_report.CorefView] | None = None,
 ) -> html_report.CampaignReport:
@@ -584,13 +614,10 @@ def report_data(
         for row in rows
     ]
     heat: dict[str, dict[str, float | None]] = {}
+    sums = reuse.read_categories(kind.family, categories) if kind.family.categories else {}
     for row in rows:
         name = row[C.system]
-        by_category = (
-            category_measures(kind.family, statistics[name], family_options, system=name)
-            if kind.family.categories
-            else {}
-        )
+        by_category = measures_by_category(kind.family, *sums[name], family_options) if name in sums else {}
         heat[shown[name]] = (
             {category: values[headline] for category, values in by_category.items()}
             if by_category
@@ -612,8 +639,6 @@ def report_data(
         }
         for r in significance.to_pylist()
     }
-    if units is None:
-        units = len({u for table in statistics.values() for u in table.column(C.unit).to_pylist()})
     return html_report.CampaignReport(
         title=title,
         signature_note="Each system's score signature is in the leaderboard's tooltip and JSON output.",
@@ -697,13 +722,10 @@ def page_rows(
     )
 
 
-def board_order(
-    kind: CampaignKind, statistics: Mapping[str, pa.Table], options: Mapping[str, Any] | None = None
-) -> list[str]:
-    """The systems in the order of the leaderboard ``campaign_summary`` makes of their ``statistics``
-    (ranked by the headline of their sums: ``stats.standings``)."""
-    table = UnitStatistics.from_table(kind.family, statistics)
-    return [s.system for s in stats.standings(table, options=kind.family.resolve(options))]
+def board_order(board: pa.Table) -> list[str]:
+    """The systems of a ``LEADERBOARD`` in its order (best first): the order ``campaign_summary`` ranked
+    them in, read off the board rather than ranked again from every system's statistics."""
+    return list(dict.fromkeys(board.column(C.system).to_pylist()))
 
 
 def coref_chains(mentions: Mapping[str, pa.Table], limit: int) -> list[html_report.CorefView]:

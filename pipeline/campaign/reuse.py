@@ -47,7 +47,7 @@ import pyarrow as pa
 
 from pipeline.campaign.stats import Comparison, Interval
 from pipeline.core.family import Family, UnitStatistics
-from schemas import SUMMARY_SYSTEMS, SUMMARY_UNITS, C
+from schemas import SUMMARY_CATEGORIES, SUMMARY_SYSTEMS, SUMMARY_UNITS, C
 
 
 @dataclass(frozen=True, eq=False)
@@ -58,6 +58,10 @@ class SystemValues:
     values: np.ndarray
 
 
+#: A system's categories (sorted) and each one's statistics summed over the units, ``(C, K)``.
+CategorySums = tuple[list[str], np.ndarray]
+
+
 @dataclass(frozen=True, eq=False)
 class Previous:
     """A previous summary's record and results (see the module doc).
@@ -65,8 +69,9 @@ class Previous:
     ``settings``: what its draws and measures depended on (resamples, seed, family, options), compared
     with the current ones as given; ``systems``: name -> its statistics; ``rows``: name -> its
     leaderboard row as a dict; ``comparisons``: (a, b) -> the pair's test, a ranked above b then;
-    ``intervals``: name -> measure -> Interval; ``unchanged``: the systems whose inputs are the very
-    artifacts the previous summary read (the caller's judgement, by content address).
+    ``intervals``: name -> measure -> Interval; ``categories``: name -> its categories and their sums
+    (``category_sums``); ``unchanged``: the systems whose inputs are the very artifacts the previous
+    summary read (the caller's judgement, by content address).
     """
 
     settings: Mapping[str, Any]
@@ -75,6 +80,7 @@ class Previous:
     rows: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     intervals: Mapping[str, Mapping[str, Interval]] = field(default_factory=dict)
     comparisons: Mapping[tuple[str, str], Comparison] = field(default_factory=dict)
+    categories: Mapping[str, CategorySums] = field(default_factory=dict)
     unchanged: frozenset[str] = frozenset()
 
 
@@ -160,6 +166,39 @@ def read_record(
         system_units = unit_list if np.array_equal(own, every) else tuple(unit_list[p] for p in own)
         found[name] = SystemValues(system_units, numbers.reshape(len(own), width).copy())
     return unit_list, found
+
+
+def categories_table(systems: Mapping[str, CategorySums]) -> pa.Table:
+    """Every system's category sums as one ``SUMMARY_CATEGORIES`` table, systems in the given order."""
+    names = [name for name, (categories, _) in systems.items() for _ in categories]
+    categories = [category for found, _ in systems.values() for category in found]
+    sums = [row for _, values in systems.values() for row in np.asarray(values, dtype=np.float64)]
+    return pa.Table.from_arrays(
+        [pa.array(names, pa.string()), pa.array(categories, pa.string()), _lists(sums, pa.float64())],
+        schema=SUMMARY_CATEGORIES,
+    )
+
+
+def no_sums(family: Family) -> np.ndarray:
+    """The sums of a system without categories: ``(0, K)``."""
+    return np.zeros((0, len(family.statistic_names)))
+
+
+def read_categories(family: Family, table: pa.Table) -> dict[str, CategorySums]:
+    """The systems' category sums of a ``SUMMARY_CATEGORIES`` table (``categories_table``'s inverse)."""
+    width = len(family.statistic_names)
+    values = table.column(C.statistic_values).combine_chunks()
+    if len(values.flatten()) != len(values) * width:
+        raise ValueError("summary categories: every row must hold the family's statistics")
+    flat = values.flatten().to_numpy().reshape(len(values), width)
+    found: dict[str, tuple[list[str], list[int]]] = {}
+    for row, (name, category) in enumerate(
+        zip(table.column(C.system).to_pylist(), table.column(C.category).to_pylist(), strict=True)
+    ):
+        names, rows = found.setdefault(name, ([], []))
+        names.append(category)
+        rows.append(row)
+    return {name: (names, flat[rows]) for name, (names, rows) in found.items()}
 
 
 def reuses(family: Family) -> bool:

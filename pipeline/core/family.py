@@ -217,10 +217,16 @@ def statistics_table(
 def category_measures(
     family: Family, table: pa.Table, options: Mapping[str, Any] | None = None, system: str = "system"
 ) -> dict[str, dict[str, float | None]]:
-    """The heat map's values of one system: category -> measure -> value (``None`` where undefined).
+    """The heat map's values of one system: category -> measure -> value (``None`` where undefined), the
+    family's measures of :func:`category_sums`."""
+    return measures_by_category(family, *category_sums(family, table, system), options)
+
+
+def category_sums(family: Family, table: pa.Table, system: str = "system") -> tuple[list[str], np.ndarray]:
+    """One system's categories (sorted) and each one's statistics summed over the units, ``(C, K)``.
 
     A category's statistics are the sums over units of its rows; rows without a category (null) count
-    in their unit's sums only. Categories in sorted order.
+    in their unit's sums only.
     """
     rows = _statistics_rows(family, system, table)
     kept = pc.is_valid(rows.category).to_numpy(zero_copy_only=False)
@@ -231,6 +237,13 @@ def category_measures(
     sums = np.bincount(
         index * width + rows.statistic[kept], weights=rows.value[kept], minlength=len(names) * width
     ).reshape(len(names), width)
+    return names, sums
+
+
+def measures_by_category(
+    family: Family, names: Sequence[str], sums: np.ndarray, options: Mapping[str, Any] | None = None
+) -> dict[str, dict[str, float | None]]:
+    """category -> measure -> value (``None`` where undefined) of ``sums`` (:func:`category_sums`)."""
     values = family.measures(sums, options)
     return {
         category: {

@@ -246,9 +246,8 @@ def campaign_html(campaign: Campaign, summary: Stage, reports: Mapping[str, Stag
     or MUC campaign, the chains of a coreference campaign."""
     kind, options = campaign.kind, campaign.options
     board, significance, units = summary_tables(summary)
-    statistics = {name: read_table(task.output()["statistics"]) for name, task in reports.items()}
     limit = int(options["html_documents"])
-    page = pairings_page(campaign, summary, reports, statistics) if "pairings" in kind.sections else None
+    page = pairings_page(campaign, summary, reports, board) if "pairings" in kind.sections else None
     chains = None
     if "chains" in kind.sections:
         chains = coref_chains(
@@ -259,11 +258,11 @@ def campaign_html(campaign: Campaign, summary: Stage, reports: Mapping[str, Stag
         f"iescore campaign: {campaign.source.name}",
         board,
         significance,
-        statistics,
+        read_table(summary.output()["categories"]),
         int(options["resamples"]),
         int(options["seed"]),
-        campaign.family_options,
         units,
+        campaign.family_options,
         page,
         chains,
     )
@@ -271,7 +270,7 @@ def campaign_html(campaign: Campaign, summary: Stage, reports: Mapping[str, Stag
 
 
 def pairings_page(
-    campaign: Campaign, summary: Stage, reports: Mapping[str, Stage], statistics: Mapping[str, pa.Table]
+    campaign: Campaign, summary: Stage, reports: Mapping[str, Stage], board: pa.Table
 ) -> PageRows:
     """The per-document pairings of a templette or MUC campaign's page (``page_rows``): the first
     ``html_documents`` documents of the reference texts (without texts: of every mapping's documents,
@@ -296,7 +295,7 @@ def pairings_page(
         for name, task in scored.items()
     }
     page = page_rows(mappings, documents, spans, limit, objects=objects, given_views=views)
-    return page.with_embedded(board_order(kind, statistics, campaign.family_options))
+    return page.with_embedded(board_order(board))
 
 
 #: Where the page keeps each system's view (``mapping_view``) in the store, and its VERSION.

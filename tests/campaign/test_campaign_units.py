@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.campaign import html_report
-from pipeline.campaign.engine import FEW_UNITS, report_data
+from pipeline.campaign.engine import FEW_UNITS, campaign_summary, report_data
 from pipeline.campaign.kinds import KINDS
 from pipeline.core.family import statistics_table
 from schemas import LEADERBOARD, SIGNIFICANCE, table_from_rows
@@ -135,7 +135,9 @@ def _significance_page(name: str, p_values: list[float]) -> str:
     )
     statistic = kind.family.statistic_names[0]
     statistics = {n: statistics_table(["d1"], [None], [statistic], [0.0]) for n in names}
-    return html_report.render_campaign_html(report_data(kind, "t", board, significance, statistics, 100, 1))
+    categories = campaign_summary(kind, names, statistics, dict.fromkeys(names, ""), {}, 100, 1)["categories"]
+    data = report_data(kind, "t", board, significance, categories, 100, 1, units=1)
+    return html_report.render_campaign_html(data)
 
 
 @pytest.mark.parametrize("name", ["templette", "muc", "coref", "mat", "trec"])

@@ -18,9 +18,15 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from pipeline.campaign import stats
+from pipeline.campaign import reuse, stats
 from pipeline.campaign.engine import campaign_summary, read_campaign
-from pipeline.core.family import Family, UnitStatistics, category_measures, statistics_table
+from pipeline.core.family import (
+    Family,
+    UnitStatistics,
+    category_measures,
+    measures_by_category,
+    statistics_table,
+)
 from pipeline.core.measures import Counts, measures
 from pipeline.coref import (
     COREF,
@@ -345,13 +351,19 @@ def test_campaign_summary_from_the_statistics_tables_equals_the_count_route(tmp_
     assert [
         (r[C.system_a], r[C.system_b], r[C.delta], r[C.paired_bootstrap_p], r[C.randomization_p]) for r in got
     ] == [(c.a, c.b, c.delta, c.paired_bootstrap_p, c.randomization_p) for c in expected]
+    # The page's heat map reads the summary's categories table (not every system's statistics): both
+    # give each slot the score table's slot row.
+    summed = reuse.read_categories(TEMPLETTE, summary["categories"])
+    assert list(summed) == names
     for name in names:
         by_slot = category_measures(TEMPLETTE, templette_statistics(tallies[name], name))
+        from_summary = measures_by_category(TEMPLETTE, *summed[name])
         slot_rows = [r for r in scores[name].to_pylist() if r[C.scope] == "slot"]
-        assert {f"{r[C.instance_type]}.{r[C.slot]}" for r in slot_rows} == set(by_slot)
+        assert {f"{r[C.instance_type]}.{r[C.slot]}" for r in slot_rows} == set(by_slot) == set(from_summary)
         for r in slot_rows:
             for measure in ("REC", "PRE", "F"):
                 assert by_slot[f"{r[C.instance_type]}.{r[C.slot]}"][measure] == r[measure], (name, r)
+                assert from_summary[f"{r[C.instance_type]}.{r[C.slot]}"][measure] == r[measure], (name, r)
 
 
 # ---------------------------------------------------------------------------------- a mean over units
