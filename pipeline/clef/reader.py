@@ -44,7 +44,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pipeline.clef.arrays import slices, strings, to_arrow, to_numpy
+from pipeline.core.arrays import slices, strings, to_arrow, to_numpy
 from pipeline.core.errors import InputError
 
 GOLD, SYSTEM = "gold", "system"

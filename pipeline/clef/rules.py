@@ -36,7 +36,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pipeline.clef.arrays import strings, to_arrow, to_numpy
+from pipeline.core.arrays import strings, to_arrow, to_numpy
 from pipeline.clef.measures import CLEF_STATISTICS
 from pipeline.clef.reader import FRAME_COLUMNS, Mentions, offset_codes
 from pipeline.core.spans import overlap_pairs

@@ -1,9 +1,10 @@
-"""numpy <-> Arrow without pandas: ``iescore clef`` never imports pandas.
+"""numpy <-> Arrow through the arrays' buffers: one place for every family's conversions.
 
-pyarrow imports pandas (half a second of a command's start) on its first conversion of a numpy array or
-a Python list to Arrow, and on ``to_numpy``; arrays built from buffers and read back through their
-buffers skip it. These helpers cover what the reader and the matching need: int64, int32 and bool
-columns without nulls, and string columns cut out of one buffer.
+pyarrow's own conversions (``pa.array`` of a numpy array or a list, ``Array.to_numpy``) go through its
+pandas compatibility layer, which imports pandas (a quarter to half a second of a command's start) the
+first time; a command that needs no pandas otherwise builds and reads its columns from their buffers
+here. Covered: numeric and bool columns (with nulls from a mask when building), and string columns cut
+out of one buffer.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ _TYPES = {
     np.dtype(np.int64): pa.int64(),
     np.dtype(np.int32): pa.int32(),
     np.dtype(np.float64): pa.float64(),
+    np.dtype(np.float32): pa.float32(),
 }
 
 _DTYPES = {
@@ -25,16 +27,23 @@ _DTYPES = {
     pa.int16(): np.dtype(np.int16),
     pa.uint8(): np.dtype(np.uint8),
     pa.uint16(): np.dtype(np.uint16),
+    pa.float32(): np.dtype(np.float32),
 }
 
 
-def to_arrow(values: np.ndarray) -> pa.Array:
-    """A numpy int64, int32, float64 or bool array as an Arrow array without nulls (bools are packed)."""
+def to_arrow(values: np.ndarray, kind: pa.DataType | None = None, mask: np.ndarray | None = None) -> pa.Array:
+    """A numpy int, float or bool array as Arrow (bools packed), as ``kind`` when given (int64 for int64,
+    say: the values are converted to its numpy type first); null where ``mask`` is true."""
+    if kind is not None and kind != pa.bool_():
+        values = np.asarray(values, dtype=_DTYPES[kind])
     values = np.ascontiguousarray(values)
+    validity = None
+    if mask is not None and np.any(mask):
+        validity = pa.py_buffer(np.packbits(~np.asarray(mask, dtype=bool), bitorder="little"))
     if values.dtype == np.bool_:
         bits = np.packbits(values, bitorder="little")
-        return pa.Array.from_buffers(pa.bool_(), len(values), [None, pa.py_buffer(bits)])
-    return pa.Array.from_buffers(_TYPES[values.dtype], len(values), [None, pa.py_buffer(values)])
+        return pa.Array.from_buffers(pa.bool_(), len(values), [validity, pa.py_buffer(bits)])
+    return pa.Array.from_buffers(_TYPES[values.dtype], len(values), [validity, pa.py_buffer(values)])
 
 
 def to_numpy(array: pa.Array | pa.ChunkedArray) -> np.ndarray:
