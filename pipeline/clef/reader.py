@@ -499,6 +499,28 @@ def annotation_names(directory: Path) -> list[str]:
     return names
 
 
+def unpaired_reports(gold: str | Path, system: str | Path) -> list[str]:
+    """Warnings for the annotation files present in one directory only (by file name), naming the file
+    and its directory: eval.pl scores such a report silently (a gold file without its system file counts
+    every mention as missed, a system file without its gold file every mention as spurious), and so do
+    we, but said. The first ``_WARNINGS_SHOWN`` of each side are named, the rest counted."""
+    gold_names, system_names = annotation_names(Path(gold)), annotation_names(Path(system))
+    warnings = []
+    for directory, names, other, counted in (
+        (gold, gold_names, system_names, "missed (no system file of that name)"),
+        (system, system_names, gold_names, "spurious (no gold file of that name)"),
+    ):
+        alone = sorted(set(names) - set(other))
+        for name in alone[:_WARNINGS_SHOWN]:
+            warnings.append(
+                f"{os.path.join(str(directory), name)}: a report file in {directory} only; its mentions "
+                f"count as {counted}"
+            )
+        if len(alone) > _WARNINGS_SHOWN:
+            warnings.append(f"{directory}: {len(alone) - _WARNINGS_SHOWN} more report files in it only")
+    return warnings
+
+
 def directory_digest(names: list[str], datas: list[bytes]) -> str:
     """sha256 of an annotation directory: each file's name and the sha256 of its bytes, in name order.
 
