@@ -311,8 +311,8 @@ def qrels_table(qrels: Qrels) -> pa.Table:
     """The ``TREC_QRELS`` table of ``qrels`` (ids must be UTF-8 to be a string column)."""
     return pa.Table.from_arrays(
         [
-            _text(qrels.source, qrels.qid, "query id"),
-            _text(qrels.source, qrels.docno, "docno"),
+            _text(qrels.source, qrels.qid, "query id", qrels.lines),
+            _text(qrels.source, qrels.docno, "docno", qrels.lines),
             from_numpy(qrels.rel),
             from_numpy(qrels.lines),
         ],
@@ -324,8 +324,8 @@ def run_table(run: Run) -> pa.Table:
     """The ``TREC_RUN`` table of ``run``, its tag in the metadata (``trec_runid``)."""
     table = pa.Table.from_arrays(
         [
-            _text(run.source, run.qid, "query id"),
-            _text(run.source, run.docno, "docno"),
+            _text(run.source, run.qid, "query id", run.lines),
+            _text(run.source, run.docno, "docno", run.lines),
             pa.Array.from_buffers(pa.float64(), len(run.score), [None, pa.py_buffer(run.score)]),
             from_numpy(run.lines),
         ],
@@ -362,11 +362,21 @@ def run_from_table(table: pa.Table, source: str) -> Run:
 RUNID_KEY = b"trec_runid"
 
 
-def _text(source: str, column: pa.Array, what: str) -> pa.Array:
+def _text(source: str, column: pa.Array, what: str, lines: np.ndarray) -> pa.Array:
     try:
         return column.cast(pa.large_string()).cast(pa.string())
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
-        raise InputError(source, 0, f"a {what} is not UTF-8 text") from None
+        pass
+    for position, value in enumerate(column.to_pylist()):  # only on bad input: find its line
+        try:
+            value.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise InputError(
+                source,
+                int(lines[position]),
+                f"{what} {value!r} is not UTF-8 text ({error.reason} at byte {error.start + 1})",
+            ) from None
+    raise InputError(source, 0, f"a {what} is not UTF-8 text")  # pragma: no cover
 
 
 def _binary(column: pa.ChunkedArray) -> pa.Array:

@@ -126,7 +126,7 @@ def run_trec(args: argparse.Namespace) -> int:
     """Check the arguments, evaluate every run by the stages, print each run's values (and compare the
     runs when there are two or more)."""
     from pipeline.core.signature import make_signature
-    from pipeline.trec.evaluate import MAXLONG, Options
+    from pipeline.trec.evaluate import MAXLONG, Options, measure_values
     from pipeline.trec.formats import check_formats
     from pipeline.trec.measures import parse_measures
     from pipeline.trec.report import evaluation_from_table, evaluation_json, ignored_queries, text_of_table
@@ -159,6 +159,14 @@ def run_trec(args: argparse.Namespace) -> int:
             "--confidence", 0, f"a confidence strictly between 0 and 1 expected, got {args.confidence}"
         )
     measures = parse_measures(args.m)  # a bad measure is bad input before any file is read
+    names = {value.name for value in measure_values(measures)}
+    if len(args.runs) > 1 and args.significance_measure not in names:
+        raise InputError(
+            "--significance-measure",
+            0,
+            f"{args.significance_measure!r} is not among the values measured "
+            f"({', '.join(sorted(names))}); add it with -m",
+        )
     options = Options(
         level=args.l,
         complete=args.c,
@@ -197,14 +205,6 @@ def run_trec(args: argparse.Namespace) -> int:
     if len(evaluations) > 1:
         from pipeline.campaign.run_comparison import compare_runs, comparison_text
 
-        names = {value.name for value in next(iter(evaluations.values())).values}
-        if args.significance_measure not in names:
-            raise InputError(
-                "--significance-measure",
-                0,
-                f"{args.significance_measure!r} is not among the values measured "
-                f"({', '.join(sorted(names))}); add it with -m",
-            )
         try:
             comparison = compare_runs(
                 evaluations, args.significance_measure, args.resamples, args.seed, args.confidence
