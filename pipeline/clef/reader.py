@@ -281,6 +281,10 @@ def _parse(
         at = first_field + k if rows is None else first_field[rows] + k
         return slices(data, field_start[at], field_end[at])
 
+    # eval.pl keys every mention by its first field: an empty one is a mention of no report.
+    empty_report = field_end[first_field] == field_start[first_field]
+    if empty_report.any():
+        raise fail(int(np.flatnonzero(empty_report)[0]), f"expected {FORMAT}: the report field is empty")
     if nbest or one_code:  # Task 2's checks of the code field see every line, replaced or not
         checked = _codes(field(2), nbest, one_code, fail)
     n_offsets = counts - 3
