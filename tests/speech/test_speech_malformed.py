@@ -102,6 +102,19 @@ GLM = [
 ]
 
 
+@pytest.mark.parametrize(
+    ("ref", "hyp", "where"), [("a b\n", HYP, "ref.trn:1"), (REF, "a (u1)\nb\n", "hyp.trn:2")]
+)
+def test_trn_without_id_names_its_file_through_the_glm(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], ref: str, hyp: str, where: str
+) -> None:
+    # With --glm each file is filtered as csrfilt -i trn filters it first: its errors name the file.
+    status, out, err = _run_align(tmp_path, capsys, ref.encode(), hyp.encode(), RULES.encode())
+    assert status == 2
+    assert err.startswith(f"iescore: {tmp_path / where}: expected a trn line"), err
+    assert out == "" and not (tmp_path / "out.json").exists()
+
+
 @pytest.mark.parametrize(("text", "line", "message"), [g[1:] for g in GLM], ids=[g[0] for g in GLM])
 def test_malformed_glm_exits_2_in_align(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], text: bytes, line: int, message: str
