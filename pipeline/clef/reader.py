@@ -281,6 +281,10 @@ def _parse(
         at = first_field + k if rows is None else first_field[rows] + k
         return slices(data, field_start[at], field_end[at])
 
+    # eval.pl keys every mention by its first field: an empty one is a mention of no report.
+    empty_report = field_end[first_field] == field_start[first_field]
+    if empty_report.any():
+        raise fail(int(np.flatnonzero(empty_report)[0]), f"expected {FORMAT}: the report field is empty")
     if nbest or one_code:  # Task 2's checks of the code field see every line, replaced or not
         checked = _codes(field(2), nbest, one_code, fail)
     n_offsets = counts - 3
@@ -497,6 +501,28 @@ def annotation_names(directory: Path) -> list[str]:
             "or ending in '~' are skipped)",
         )
     return names
+
+
+def unpaired_reports(gold: str | Path, system: str | Path) -> list[str]:
+    """Warnings for the annotation files present in one directory only (by file name), naming the file
+    and its directory: eval.pl scores such a report silently (a gold file without its system file counts
+    every mention as missed, a system file without its gold file every mention as spurious), and so do
+    we, but said. The first ``_WARNINGS_SHOWN`` of each side are named, the rest counted."""
+    gold_names, system_names = annotation_names(Path(gold)), annotation_names(Path(system))
+    warnings = []
+    for directory, names, other, counted in (
+        (gold, gold_names, system_names, "missed (no system file of that name)"),
+        (system, system_names, gold_names, "spurious (no gold file of that name)"),
+    ):
+        alone = sorted(set(names) - set(other))
+        for name in alone[:_WARNINGS_SHOWN]:
+            warnings.append(
+                f"{os.path.join(str(directory), name)}: a report file in {directory} only; its mentions "
+                f"count as {counted}"
+            )
+        if len(alone) > _WARNINGS_SHOWN:
+            warnings.append(f"{directory}: {len(alone) - _WARNINGS_SHOWN} more report files in it only")
+    return warnings
 
 
 def directory_digest(names: list[str], datas: list[bytes]) -> str:

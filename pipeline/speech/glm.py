@@ -88,8 +88,6 @@ class Rule:
 class _Matcher:
     regex: re.Pattern[str] | None
     group_rule: tuple[int, ...]  # regex group number -> index into GlobalMap.rules
-    problems: re.Pattern[str] | None = None  # the left sides of the malformed rules
-    problem_rule: tuple[int, ...] = ()  # its group number -> index into GlobalMap.rules
 
 
 @dataclass(frozen=True)
@@ -138,6 +136,11 @@ class GlobalMap:
 
     @cached_property
     def _matcher(self) -> _Matcher:
+        for rule in self.rules:
+            if rule.problem:  # only a whole file's sections can hold one (see parse_glm)
+                raise InputError(
+                    self.source, rule.line, f"{rule.problem} (its section applies: select it with for_input)"
+                )
         return _build_matcher(self.rules, self.case_sensitive)
 
 
@@ -185,10 +188,12 @@ def read_glm(path: str | Path, encoding: str = "utf-8") -> GlobalMap:
 
 
 def malformed_rule_warnings(glm: GlobalMap) -> list[str]:
-    """One ``file:line: warning`` for each rule marked malformed (:attr:`Rule.problem`): such a rule is
-    refused wherever its left side occurs, and said when the file is read, so it is never silent."""
+    """One ``file:line: warning`` for each malformed rule (:attr:`Rule.problem`) left in a whole file:
+    one in an INPUT_DEPENDENT_APPLICATION section, refused when that section is selected (any other
+    is refused when the file is read), said when the file is read, so it is never silent."""
     return [
-        f"{glm.source}:{rule.line}: warning: {rule.problem}; an error wherever {rule.lhs!r} occurs"
+        f"{glm.source}:{rule.line}: warning: {rule.problem}; an error wherever its section "
+        "(INPUT_DEPENDENT_APPLICATION) is selected"
         for rule in glm.rules
         if rule.problem
     ]
@@ -232,6 +237,12 @@ def _parse_numbered(
     comment = first[:cut]
     header = _Header(name=source)
     rules: list[Rule] = []
+    # A malformed rule is refused where it is read, unless it sits in an INPUT_DEPENDENT_APPLICATION
+    # section and the whole file is read: then it is refused when its section is selected (for_input).
+    conditional = next(
+        (number for number, line in enumerate(all_lines, start=1) if _INPUT_DEPENDENT.match(line)),
+        len(all_lines) + 1,
+    )
     # The first line only gives the comment token: rfilter1 never reads it as a rule or a header.
     for number, raw in numbered[1:]:
         line = raw.rstrip(_C_SPACE)  # del_eol + prtrim2
@@ -245,6 +256,8 @@ def _parse_numbered(
             if at >= 0:
                 line = line[:at] + " " * (len(line) - at)
         rule = _parse_rule(line, source, number)
+        if rule.problem and (selected_for is not None or number < conditional):
+            raise InputError(source, number, rule.problem)
         if len(rules) >= header.max_nrules:
             raise InputError(
                 source,
@@ -467,6 +480,14 @@ def _rule_problem(line: str, arrow: int, context: int, rhs: str) -> str:
         return f"unbalanced '{{' in the output {rhs!r}: each '{{' of an alternation needs its '}}'"
     if rhs.startswith("[") != rhs.endswith("]"):
         return f"unbalanced brackets around the output {rhs!r}: '[ ... ]' expected"
+    after = line[arrow + 2 :]
+    if after.count("[") != after.count("]"):
+        # rfilter1 takes a "/" followed by a "[" that is never closed for a "/" inside brackets, so
+        # 'B / [ __' becomes the output, context and all.
+        return (
+            f"unbalanced brackets in {after.strip()!r}: each field 'B', 'C', 'D' of 'A => B / C __ D' is "
+            "bare or enclosed in '[ ]'"
+        )
     return ""
 
 
@@ -489,15 +510,8 @@ def _build_matcher(rules: tuple[Rule, ...], case_sensitive: bool) -> _Matcher:
             key = rule.lhs[0] if case_sensitive else ascii_upper(rule.lhs[0])
             by_first.setdefault(key, []).append(index)
     fold = (lambda s: s) if case_sensitive else ascii_upper
-    problem_rule = [-1]
-    problem_branches = []
-    for index, rule in enumerate(rules):
-        if rule.problem and rule.lhs:
-            problem_branches.append(f"({re.escape(fold(rule.lhs))})")
-            problem_rule.append(index)
-    problems = re.compile("|".join(problem_branches)) if problem_branches else None
     if not by_first:
-        return _Matcher(None, (), problems, tuple(problem_rule))
+        return _Matcher(None, ())
     group_rule = [-1]
     branches = []
     for first, indices in by_first.items():
@@ -517,7 +531,7 @@ def _build_matcher(rules: tuple[Rule, ...], case_sensitive: bool) -> _Matcher:
             alternatives.append(f"{pattern}()")
             group_rule.append(index)
         branches.append(f"{re.escape(first)}(?:{'|'.join(alternatives)})")
-    return _Matcher(re.compile("|".join(branches)), tuple(group_rule), problems, tuple(problem_rule))
+    return _Matcher(re.compile("|".join(branches)), tuple(group_rule))
 
 
 def _hits(glm: GlobalMap, text: str) -> Iterator[tuple[int, int, Rule]]:
@@ -525,14 +539,6 @@ def _hits(glm: GlobalMap, text: str) -> Iterator[tuple[int, int, Rule]]:
     if matcher.regex is None:
         return
     subject = text if glm.case_sensitive else ascii_upper(text)
-    if matcher.problems is not None:
-        found = matcher.problems.search(subject)
-        if found is not None:
-            rule = glm.rules[matcher.problem_rule[found.lastindex or 0]]
-            shown = text if len(text) <= 60 else text[:57] + "..."
-            raise InputError(
-                glm.source, rule.line, f"{rule.problem}; the rule's left side occurs in {shown.strip()!r}"
-            )
     for found in matcher.regex.finditer(subject):
         yield found.start(), found.end(), glm.rules[matcher.group_rule[found.lastindex or 0]]
 

@@ -71,6 +71,7 @@ def parse_trn(text: str, source: str, optional_words: bool = False) -> list[Segm
     no trailing ``(id)``, an empty ``()``, a repeated id, an unbalanced ``{ / }`` alternation, an
     empty alternative (``{ a / }``: sclite writes ``@`` for no word).
     """
+    _refuse_nul(text, source)
     segments: list[Segment] = []
     seen: dict[str, int] = {}
     for number, line in enumerate(text.splitlines(), 1):
@@ -386,6 +387,18 @@ class Transcript:
     graphs: dict[int, tuple[Item, ...]] = field(default_factory=dict)
 
 
+def _refuse_nul(text: str, source: str) -> None:
+    """A NUL character is no transcript's: the file is in another encoding (UTF-16 read as UTF-8 decodes
+    to letters and NULs), said at its first line rather than as words or a missing id."""
+    nul = text.find("\x00")
+    if nul >= 0:
+        raise InputError(
+            source,
+            text.count("\n", 0, nul) + 1,
+            "a NUL character: expected trn text in the declared encoding (--encoding; a UTF-16 file?)",
+        )
+
+
 def read_trn(
     text: str, source: str, lexicon: Lexicon, reference: bool = True, optional_words: bool = False
 ) -> Transcript:
@@ -394,6 +407,7 @@ def read_trn(
     Only a line with a ``{`` or ``}`` goes through :func:`parse_items`; the others are split at
     blanks, as :func:`parse_items` splits a text without braces.
     """
+    _refuse_nul(text, source)
     ids: list[str] = []
     lines: list[int] = []
     texts: list[str] = []  # each utterance's words, lower case

@@ -587,7 +587,7 @@ def _utility(r: Ranking, m: Measure, level: int) -> list[np.ndarray]:
     a, b, c, d = m.cutoffs()
     rel_ret = r.num_rel_ret(level)
     num_rel = r.num_rel(level)
-    rest = r.num_docs + rel_ret - r.num_ret - num_rel
+    rest = float(r.num_docs) + rel_ret - r.num_ret - num_rel  # in floats: -N may be up to a C long
     return [a * rel_ret + b * (r.num_ret - rel_ret) + c * (num_rel - rel_ret) + d * rest]
 
 

@@ -101,6 +101,7 @@ def _read_fields(
         data = Path(path).read_bytes()
     except OSError as error:
         raise InputError(source, 0, f"cannot read the {kind} file: {error.strerror or error}") from None
+    _check_encoding(data, source, kind)
     fast = _csv_fields(data, names, wanted, types)
     if fast is not None:
         fields, lines = fast
@@ -109,6 +110,26 @@ def _read_fields(
     if not len(lines):
         raise InputError(source, 0, f"empty {kind}: no line of the form '{' '.join(names)}'")
     return fields, lines
+
+
+def _check_encoding(data: bytes, source: str, kind: str) -> None:
+    """Refuse, at its first line, a file that is not ASCII/UTF-8 text: a UTF-16 or UTF-32 file (a byte
+    order mark, or NUL bytes) would otherwise read as fields of NUL-filled tokens, and a UTF-8 byte order
+    mark would become part of the first query id."""
+    expected = f"a {kind} file is ASCII or UTF-8 text (convert it, e.g. iconv -f UTF-16 -t UTF-8)"
+    for mark, encoding in ((b"\xff\xfe", "UTF-16 (little-endian)"), (b"\xfe\xff", "UTF-16 (big-endian)")):
+        if data.startswith(mark):
+            raise InputError(source, 1, f"wrong encoding: {encoding} byte order mark; {expected}")
+    if data.startswith(b"\xef\xbb\xbf"):
+        raise InputError(
+            source, 1, f"a UTF-8 byte order mark, which would become part of the first query id; {expected}"
+        )
+    nul = data.find(b"\x00")
+    if nul >= 0:
+        line = data.count(b"\n", 0, nul) + 1
+        raise InputError(
+            source, line, f"wrong encoding: a NUL byte (UTF-16 or UTF-32 text, or binary data?); {expected}"
+        )
 
 
 def _csv_fields(
@@ -126,7 +147,7 @@ def _csv_fields(
             return None
     else:
         delimiter = " "
-    if any(marker in data for marker in (b"\n\n", b"\n#", b"\n ", b"\n\t", b"\x00")):
+    if any(marker in data for marker in (b"\n\n", b"\n#", b"\n ", b"\n\t")):
         return None
     from pyarrow import csv
 
@@ -290,8 +311,8 @@ def qrels_table(qrels: Qrels) -> pa.Table:
     """The ``TREC_QRELS`` table of ``qrels`` (ids must be UTF-8 to be a string column)."""
     return pa.Table.from_arrays(
         [
-            _text(qrels.source, qrels.qid, "query id"),
-            _text(qrels.source, qrels.docno, "docno"),
+            _text(qrels.source, qrels.qid, "query id", qrels.lines),
+            _text(qrels.source, qrels.docno, "docno", qrels.lines),
             from_numpy(qrels.rel),
             from_numpy(qrels.lines),
         ],
@@ -303,8 +324,8 @@ def run_table(run: Run) -> pa.Table:
     """The ``TREC_RUN`` table of ``run``, its tag in the metadata (``trec_runid``)."""
     table = pa.Table.from_arrays(
         [
-            _text(run.source, run.qid, "query id"),
-            _text(run.source, run.docno, "docno"),
+            _text(run.source, run.qid, "query id", run.lines),
+            _text(run.source, run.docno, "docno", run.lines),
             pa.Array.from_buffers(pa.float64(), len(run.score), [None, pa.py_buffer(run.score)]),
             from_numpy(run.lines),
         ],
@@ -341,11 +362,21 @@ def run_from_table(table: pa.Table, source: str) -> Run:
 RUNID_KEY = b"trec_runid"
 
 
-def _text(source: str, column: pa.Array, what: str) -> pa.Array:
+def _text(source: str, column: pa.Array, what: str, lines: np.ndarray) -> pa.Array:
     try:
         return column.cast(pa.large_string()).cast(pa.string())
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
-        raise InputError(source, 0, f"a {what} is not UTF-8 text") from None
+        pass
+    for position, value in enumerate(column.to_pylist()):  # only on bad input: find its line
+        try:
+            value.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise InputError(
+                source,
+                int(lines[position]),
+                f"{what} {value!r} is not UTF-8 text ({error.reason} at byte {error.start + 1})",
+            ) from None
+    raise InputError(source, 0, f"a {what} is not UTF-8 text")  # pragma: no cover
 
 
 def _binary(column: pa.ChunkedArray) -> pa.Array:
@@ -354,3 +385,38 @@ def _binary(column: pa.ChunkedArray) -> pa.Array:
 
 def _int64(column: pa.ChunkedArray) -> np.ndarray:
     return to_numpy(column.combine_chunks(), np.int64).copy()
+
+
+#: trec_eval 10.0's rel_info formats (``-R``) and results formats (``-T``): which are read here, and why
+#: the others are not (None: read).
+REL_INFO_FORMATS: dict[str, str | None] = {
+    "qrels": None,
+    "prefs": "preference judgements (qid iter docno rel_group pref) and the prefs_* measures they feed",
+    "qrels_prefs": "qrels read as preferences (every pair of grades a preference) for the prefs_* measures",
+    "qrels_jg": "qrels with several judgement groups and the *_avgjg measures averaged over them",
+}
+RESULTS_FORMATS: dict[str, str | None] = {"trec_results": None}
+
+
+def check_formats(rel_info_format: str, results_format: str) -> None:
+    """Refuse trec_eval's ``-R``/``-T`` formats that are not read here, saying what they are and why;
+    ``qrels`` and ``trec_results`` (trec_eval's defaults) are what every reader of this module reads."""
+    for option, given, known, kind in (
+        ("-R", rel_info_format, REL_INFO_FORMATS, "rel_info"),
+        ("-T", results_format, RESULTS_FORMATS, "results"),
+    ):
+        if given not in known:
+            raise InputError(
+                option,
+                0,
+                f"unknown {kind} format {given!r}; trec_eval 10.0 has {', '.join(known)}",
+            )
+        reason = known[given]
+        if reason is not None:
+            raise InputError(
+                option,
+                0,
+                f"{given!r} (trec_eval's format for {reason}) is not supported: iescore reads only the "
+                "standard qrels (-R qrels: qid iter docno rel) and runs (-T trec_results) that its measures "
+                f"are defined on; use trec_eval itself for {given}",
+            )

@@ -22,6 +22,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from pipeline.core.errors import InputError
+from pipeline.trec.formats import LARGEST_GRADE
 
 # The kinds of trec_eval measure (how parameters are read and values named), after its meas_init.c.
 SINGLE = "single"  # one value, no parameters
@@ -164,6 +165,9 @@ NICKNAMES: dict[str, tuple[str, ...]] = {
         "set_F",
     ),
 }
+LONG_MAX = 2**63 - 1  # the largest C long (trec_eval reads cutoffs, -l, -M and -N into longs)
+_WHOLE = re.compile(r"\+?[0-9]+")
+_NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 UNSUPPORTED = re.compile(r"^(prefs_.*|.*_avgjg|yaap|all_prefs|prefs|qrels_jg)$")
 
 # ir_measures names -> (trec_eval measure, takes a cutoff, what a cutoff becomes)
@@ -210,38 +214,34 @@ class Measure:
         return self.name if self.params is None else f"{self.name}.{self.params}"
 
     def cutoffs(self) -> tuple:
-        """The parameters as trec_eval reads them: sorted cutoffs, numbers, or (name, value) pairs."""
+        """The parameters as trec_eval reads them: sorted cutoffs, numbers, or (name, value) pairs.
+
+        Stricter than trec_eval, which reads parameters with C's ``atol``/``atof`` and so prints
+        ``P.1.5`` as ``P_1``, ``ndcg.1=abc`` as a gain of 0 and ``iprec_at_recall.2`` as a recall of
+        200%: a parameter that is not what the measure means is an :class:`InputError` on ``-m``."""
         definition = self.definition
         if self.params is None:
             return tuple(definition.defaults)
-        text = self.params
+        parts = self.params.split(",")
         if definition.kind == CUT_LONG:
-            values = sorted(_c_long(part) for part in text.split(","))
-            if values[0] <= 0:
-                raise InputError("-m", 0, f"{self}: a cutoff must be a positive whole number")
+            values = sorted(self._whole(part, "a cutoff (a number of documents)", 1) for part in parts)
             if len(set(values)) != len(values):
                 raise InputError("-m", 0, f"{self}: duplicate cutoffs")
             return tuple(values)
         if definition.kind == CUT_DOUBLE:
-            numbers = sorted(_c_double(part) for part in text.split(","))
+            if self.name == "iprec_at_recall":
+                numbers = sorted(self._number(part, "a recall level", 0.0, 1.0) for part in parts)
+            else:
+                numbers = sorted(
+                    self._number(part, "a positive multiple of R", 0.0, math.inf, 0.0) for part in parts
+                )
             if len(set(numbers)) != len(numbers):
                 raise InputError("-m", 0, f"{self}: duplicate cutoffs")
             return tuple(numbers)
         if definition.kind == PARAM_DOUBLE:
-            numbers = tuple(_c_double(part) for part in text.split(","))
-            if self.name == "11pt_avg" and list(numbers) != sorted(numbers):
-                raise InputError("-m", 0, f"{self}: recall levels must be in increasing order")
-            if self.name == "utility" and len(numbers) != 4:
-                raise InputError("-m", 0, f"{self}: utility takes 4 coefficients")
-            return numbers
+            return self._param_doubles(parts)
         if definition.kind == PARAM_PAIRS:
-            pairs = []
-            for part in text.split(","):
-                key, equals, value = part.partition("=")
-                if not equals:
-                    raise InputError("-m", 0, f"{self}: parameters 'name=value' expected (e.g. 1=3,2=9)")
-                pairs.append((key, _c_double(value)))
-            return tuple(pairs)
+            return self._pairs(parts)
         raise InputError("-m", 0, f"{self}: {self.name} takes no parameters")
 
     def value_names(self) -> list[str]:
@@ -256,6 +256,91 @@ class Measure:
         if kind in (PARAM_DOUBLE, PARAM_PAIRS) and self.params is not None:
             return [f"{self.name}_{self.params}"]
         return [self.name]
+
+    def _whole(self, text: str, what: str, low: int, high: int = LONG_MAX) -> int:
+        """``text`` as a whole number in ``[low, high]`` (a C long at most), or an InputError."""
+        if not _WHOLE.fullmatch(text):
+            raise InputError(
+                "-m",
+                0,
+                f"{self}: {what} must be a whole number, found {text!r} (trec_eval would read "
+                f"{_c_long(text)})",
+            )
+        value = int(text)
+        if value > high or value < -LONG_MAX - 1:
+            raise InputError("-m", 0, f"{self}: {what} {text} is too large (at most {high})")
+        if value < low:
+            raise InputError("-m", 0, f"{self}: {what} must be {low} or more, found {text}")
+        return value
+
+    def _number(self, text: str, what: str, low: float, high: float, above: float | None = None) -> float:
+        """``text`` as a decimal number in ``[low, high]`` (``> above`` when given), or an InputError."""
+        if not _NUMBER.fullmatch(text):
+            raise InputError(
+                "-m",
+                0,
+                f"{self}: {what} must be a decimal number, found {text!r} (trec_eval would read "
+                f"{_c_double(text):g})",
+            )
+        value = float(text)
+        if not math.isfinite(value) or not low <= value <= high or (above is not None and value <= above):
+            if above is not None:
+                bounds = f"greater than {above:g}"
+            elif math.isinf(low) and math.isinf(high):
+                bounds = "a finite number"
+            elif math.isinf(high):
+                bounds = f"{low:g} or more"
+            else:
+                bounds = f"between {low:g} and {high:g}"
+            raise InputError("-m", 0, f"{self}: {what} must be {bounds}, found {text}")
+        return value
+
+    def _param_doubles(self, parts: list[str]) -> tuple[float, ...]:
+        if self.name == "relstring":
+            if len(parts) != 1:
+                raise InputError("-m", 0, f"{self}: relstring takes one length (relstring.20)")
+            return (float(self._whole(parts[0], "a length (a number of documents)", 1)),)
+        if self.name == "set_F":
+            if len(parts) != 1:
+                raise InputError("-m", 0, f"{self}: set_F takes one beta (set_F.0.5)")
+            return (self._number(parts[0], "beta", 0.0, math.inf),)
+        if self.name == "utility":
+            if len(parts) != 4:
+                raise InputError("-m", 0, f"{self}: utility takes 4 coefficients")
+            return tuple(self._number(part, "a coefficient", -math.inf, math.inf) for part in parts)
+        numbers = tuple(self._number(part, "a recall level", 0.0, 1.0) for part in parts)  # 11pt_avg
+        if list(numbers) != sorted(numbers):
+            raise InputError("-m", 0, f"{self}: recall levels must be in increasing order")
+        return numbers
+
+    def _pairs(self, parts: list[str]) -> tuple[tuple[str, float], ...]:
+        """Gain parameters ``grade=gain`` (a grade is an integer, as trec_eval's ``valid_int`` says;
+        trec_eval silently skips any other name), and rbp's persistence ``p=`` (0 <= p < 1)."""
+        persistence = self.name in ("rbp", "rbp_resid")
+        expected = "'grade=gain' or 'p=persistence'" if persistence else "'grade=gain' (e.g. 1=3,2=9)"
+        pairs: list[tuple[str, float]] = []
+        for part in parts:
+            key, equals, value = part.partition("=")
+            if not equals:
+                raise InputError("-m", 0, f"{self}: parameters {expected} expected, found {part!r}")
+            if persistence and key == "p":
+                number = self._number(value, "p", 0.0, 1.0)
+                if number == 1.0:
+                    raise InputError("-m", 0, f"{self}: p must be less than 1 (every value would be 0)")
+            elif is_integer_name(key):
+                self._whole(key.lstrip("+-"), "a grade", 0, LARGEST_GRADE)
+                number = self._number(value, f"the gain of grade {key}", -math.inf, math.inf)
+            else:
+                raise InputError(
+                    "-m",
+                    0,
+                    f"{self}: {key!r} is not a relevance grade; parameters {expected} expected "
+                    "(trec_eval would silently ignore it)",
+                )
+            if any(key == seen for seen, _value in pairs):
+                raise InputError("-m", 0, f"{self}: {key!r} given twice")
+            pairs.append((key, number))
+        return tuple(pairs)
 
 
 def parse_measures(arguments: Sequence[str] | None) -> list[Measure]:

@@ -98,7 +98,7 @@ def _align(args: argparse.Namespace, lock: object, state: dict, segment_done: Ca
     if args.input_format == "trn":
         refs, hyps = (
             read_trn(
-                _glm_text(decode_text(Path(p).read_bytes(), p, args.encoding), glm),
+                _glm_text(decode_text(Path(p).read_bytes(), p, args.encoding), glm, p),
                 p,
                 lexicon,
                 reference=reference,
@@ -128,11 +128,12 @@ def _align(args: argparse.Namespace, lock: object, state: dict, segment_done: Ca
         write_text(args.json, json_text(columns_report_json(aligned)))
 
 
-def _glm_text(text: str, glm: object | None) -> str:
-    """A trn file rewritten by the GLM line by line, utterance ids untouched (as csrfilt -i trn)."""
+def _glm_text(text: str, glm: object | None, source: str) -> str:
+    """The trn file ``source`` rewritten by the GLM line by line, utterance ids untouched (as csrfilt
+    -i trn); its errors name ``source``."""
     if glm is None:
         return text
-    return "".join(filter_lines(glm, text.splitlines(keepends=True), input_format="trn"))
+    return "".join(filter_lines(glm, text.splitlines(keepends=True), input_format="trn", source=source))
 
 
 def add_align_command(commands: argparse._SubParsersAction) -> None:

@@ -28,6 +28,7 @@ from pipeline.clef import (
     output_name,
     scores_json,
 )
+from pipeline.clef.reader import unpaired_reports
 from pipeline.clef.workbench import read_texts, render_workbench
 from pipeline.core.errors import InputError
 from pipeline.core.signature import SIGNATURE_KEY
@@ -91,6 +92,13 @@ def run_clef(args: argparse.Namespace) -> int:
         raise InputError(
             "-t", 0, f"expected one of {', '.join(TASKS)} (eval.pl: 'Incorrect task id'), found {args.task!r}"
         )
+    if not _plain_name(args.name):
+        raise InputError(
+            "-n",
+            0,
+            f"a run name expected, found {args.name!r}: it names the output file NAME.RUN.TASK inside "
+            "--out (or the current directory), so it holds no '/' or '\\'",
+        )
     if args.workbench and not args.texts:
         raise InputError("--workbench", 0, "the Workbench page needs the reports' texts: give --texts DIR")
     out_dir = Path(args.out) if args.out else Path.cwd()
@@ -112,6 +120,8 @@ def run_clef(args: argparse.Namespace) -> int:
     status, artifacts = run_stages([spec], args.store, args.workers)
     if status != EXIT_OK:
         return status
+    for warning in unpaired_reports(args.gold, args.input):
+        print(f"iescore: warning: {warning}", file=sys.stderr)
     tally = spec["inputs"]["statistics"]
     match = tally["inputs"]["matches"]
     for side in ("gold", "system"):
@@ -136,3 +146,9 @@ def run_clef(args: argparse.Namespace) -> int:
         matches = artifacts.table(match, "matches")
         write_text(args.workbench, render_workbench(matches, texts, title, signature))
     return EXIT_OK
+
+
+def _plain_name(name: str) -> bool:
+    """Whether ``-n`` is a name, not a path: eval.pl writes ``NAME.RUN.TASK...`` where it runs, so a
+    '/' (``../../x``, ``/tmp/x``) would put the output outside ``--out``."""
+    return not any(c in name for c in "/\\\0")

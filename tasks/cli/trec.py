@@ -77,6 +77,21 @@ def configure_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser
         help="number of documents in the collection (utility; default 0, as trec_eval's code has it)",
     )
     parser.add_argument(
+        "-R",
+        default="qrels",
+        metavar="FORMAT",
+        help="format of QRELS: qrels (the default, the only one read; trec_eval's prefs, qrels_prefs and "
+        "qrels_jg are refused with the reason)",
+    )
+    parser.add_argument(
+        "-T", default="trec_results", metavar="FORMAT", help="format of the runs: trec_results (the default)"
+    )
+    parser.add_argument(
+        "-Z",
+        metavar="ZMEAN_FILE",
+        help="trec_eval's Z scores against a file of means: refused (not supported), with the reason",
+    )
+    parser.add_argument(
         "--json", metavar="OUT.json", help="write every value (and the comparison) as JSON here"
     )
     parser.add_argument(
@@ -111,7 +126,8 @@ def run_trec(args: argparse.Namespace) -> int:
     """Check the arguments, evaluate every run by the stages, print each run's values (and compare the
     runs when there are two or more)."""
     from pipeline.core.signature import make_signature
-    from pipeline.trec.evaluate import MAXLONG, Options
+    from pipeline.trec.evaluate import MAXLONG, Options, measure_values
+    from pipeline.trec.formats import check_formats
     from pipeline.trec.measures import parse_measures
     from pipeline.trec.report import evaluation_from_table, evaluation_json, ignored_queries, text_of_table
     from tasks.cli.common import EXIT_OK, check_store_option, run_stages
@@ -119,6 +135,15 @@ def run_trec(args: argparse.Namespace) -> int:
     from tasks.core.files import write_text
     from tasks.trec.stages import evaluate_spec
 
+    check_formats(args.R, args.T)
+    if args.Z is not None:
+        raise InputError(
+            "-Z",
+            0,
+            "trec_eval's Z scores (each value as deviations from a per-query mean read from a Zmean file) "
+            "are not supported: iescore prints raw values; compare runs with RUN RUN ... instead",
+        )
+    _check_c_longs(args)
     check_paths(
         [
             ("QRELS", args.qrels, INPUT_FILE),
@@ -134,6 +159,14 @@ def run_trec(args: argparse.Namespace) -> int:
             "--confidence", 0, f"a confidence strictly between 0 and 1 expected, got {args.confidence}"
         )
     measures = parse_measures(args.m)  # a bad measure is bad input before any file is read
+    names = {value.name for value in measure_values(measures)}
+    if len(args.runs) > 1 and args.significance_measure not in names:
+        raise InputError(
+            "--significance-measure",
+            0,
+            f"{args.significance_measure!r} is not among the values measured "
+            f"({', '.join(sorted(names))}); add it with -m",
+        )
     options = Options(
         level=args.l,
         complete=args.c,
@@ -146,9 +179,14 @@ def run_trec(args: argparse.Namespace) -> int:
     if status != EXIT_OK:
         return status
     tables: dict[str, pa.Table] = {}
-    for path, spec in zip(args.runs, specs, strict=True):
+    for position, (path, spec) in enumerate(zip(args.runs, specs, strict=True)):
         table = artifacts.table(spec, "evaluation")
-        tables[_unique_name(path, tables)] = table
+        name = _unique_name(path, tables)
+        tables[name] = table
+        if len(args.runs) > 1:
+            # One run prints trec_eval's bytes alone; several are told apart by a heading each.
+            heading = name if name == path else f"{name}: {path}"
+            sys.stdout.write(f"{'' if position == 0 else chr(10)}# run {heading}\n")
         sys.stdout.write(text_of_table(table, per_query=args.q, summary=not args.n))
         ignored = ignored_queries(table)
         if ignored:
@@ -167,21 +205,13 @@ def run_trec(args: argparse.Namespace) -> int:
     if len(evaluations) > 1:
         from pipeline.campaign.run_comparison import compare_runs, comparison_text
 
-        names = {value.name for value in next(iter(evaluations.values())).values}
-        if args.significance_measure not in names:
-            raise InputError(
-                "--significance-measure",
-                0,
-                f"{args.significance_measure!r} is not among the values measured "
-                f"({', '.join(sorted(names))}); add it with -m",
-            )
         try:
             comparison = compare_runs(
                 evaluations, args.significance_measure, args.resamples, args.seed, args.confidence
             )
         except ValueError as error:
             raise InputError(args.qrels, 0, str(error)) from None
-        sys.stdout.write("\n" + comparison_text(comparison))
+        sys.stdout.write("\n" + _other_queries_note(comparison, evaluations) + comparison_text(comparison))
     if args.json:
         from pipeline.campaign.run_comparison import comparison_json
 
@@ -210,3 +240,43 @@ def _unique_name(path: str, taken: dict) -> str:
         n += 1
         candidate = f"{name}#{n}"
     return candidate
+
+
+def _check_c_longs(args: argparse.Namespace) -> None:
+    """``-l``, ``-M`` and ``-N`` within what trec_eval reads them into (a C long; a grade for ``-l``,
+    beyond which nothing could be relevant): trec_eval crashes on ``-l 99999999999999999999``."""
+    from pipeline.trec.formats import LARGEST_GRADE
+    from pipeline.trec.measures import LONG_MAX
+
+    if not -LARGEST_GRADE <= args.l <= LARGEST_GRADE:
+        raise InputError(
+            "-l",
+            0,
+            f"a relevance level between {-LARGEST_GRADE} and {LARGEST_GRADE} expected (grades are 32-bit "
+            f"integers, so no document could be relevant), got {args.l}",
+        )
+    for option, value in (("-M", args.M), ("-N", args.N)):
+        if value is not None and value > LONG_MAX:
+            raise InputError(
+                option,
+                0,
+                f"a whole number of at most {LONG_MAX} (a C long, as trec_eval reads it) expected, "
+                f"got {value}",
+            )
+
+
+def _other_queries_note(comparison, evaluations: dict) -> str:
+    """A line saying that the comparison's means are over the queries every run answers, naming each run
+    whose value printed above is over other queries (so the two numbers differ); empty when none is."""
+    common = set(comparison.queries)
+    others = [
+        f"{name} ({len(evaluation.qids)} queries)"
+        for name, evaluation in evaluations.items()
+        if set(evaluation.qids) != common
+    ]
+    if not others:
+        return ""
+    return (
+        f"# {comparison.measure} below is over the {len(common)} queries every run answers; the "
+        f"{comparison.measure} printed above is over each run's own queries for {', '.join(others)}\n"
+    )

@@ -64,7 +64,10 @@ def test_in_process_and_store_write_the_same_bytes(
     for name, value in in_process.items():
         assert value == stored[name], name
     assert "scorer:clef|task:" in in_process["stdout"]
-    assert ("iescore: warning: " in in_process["stderr"]) == (FIXTURES in system.parents)
+    # run2 lacks report-03's file and has report-04's, which the gold lacks: both said.
+    assert ("iescore: warning: " in in_process["stderr"]) == (
+        FIXTURES in system.parents or system == SAMPLE / "run2"
+    )
     assert any(store.rglob("*.parquet"))
 
 

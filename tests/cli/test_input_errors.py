@@ -259,10 +259,10 @@ def test_malformed_glm_rule_in_the_templette_chain(
     status, _, err = run(
         capsys, "templette", "--ref", ref, "--hyp", ref, "--glm", glm, "--store", tmp_path / "store"
     )
-    # First the warning when the file is read, then the error where the rule applies.
-    warning, error = err.splitlines()
-    assert warning.startswith(f"iescore: {glm}:3: warning: 'C __ D' expected after the context slash")
+    # Refused when the file is read, before any stage runs (docs/speech.md).
+    (error,) = err.splitlines()
     assert status == 2 and error.startswith(f"iescore: {glm}:3: 'C __ D' expected after the context slash")
+    assert not (tmp_path / "store").exists()
 
 
 def test_empty_left_side_through_the_glm_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -412,3 +412,46 @@ def test_grade_out_of_range_is_bad_input(tmp_path: Path, capsys: pytest.CaptureF
     run_path = write(tmp_path, "run", "1 Q0 a 1 1 r\n")
     assert main(["trec", str(qrels_path), str(run_path)]) == 2
     assert f"{qrels_path}:2: relevance '-99999999999999999999' is out of range" in capsys.readouterr().err
+
+
+# --- several runs: a heading each, and the comparison's queries said (issue 25, point 3) ------------
+
+
+def test_several_runs_each_under_its_heading(capsys: pytest.CaptureFixture[str]) -> None:
+    # Each block is trec_eval 10.0's own output for that run (out.A.aq, out.C.aq), under "# run NAME";
+    # a single run prints trec_eval's bytes alone (test_trec_eval_equality).
+    argv = ["trec", "-q", "-m", "all_trec", "--resamples", "100", str(GRADED / "qrels.txt"),
+            str(GRADED / "runA.txt"), str(GRADED / "runC.txt")]  # fmt: skip
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    # The heading gives the name the comparison uses, then the path when it is another.
+    blocks = f"# run runA.txt: {GRADED / 'runA.txt'}\n" + (GRADED / "out.A.aq").read_text()
+    blocks += f"\n# run runC.txt: {GRADED / 'runC.txt'}\n" + (GRADED / "out.C.aq").read_text() + "\n"
+    assert out.startswith(blocks)
+    # Both runs answer the same 7 queries: the comparison's map is the map printed above; no note.
+    assert out[len(blocks) :].startswith("# significance on map over 7 queries")
+
+
+def test_comparison_over_fewer_queries_says_so(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["trec", "-q", "--resamples", "100", str(GRADED / "qrels.txt"), str(GRADED / "runA.txt"),
+            str(GRADED / "runB.txt")]  # fmt: skip
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    # runB has no line for q6: runA's map above (0.1253, trec_eval's out.A.aq) is over 7 queries, the
+    # comparison's over the 6 both answer: the mean of trec_eval's per-query maps of runA without q6.
+    assert "map                   \tall\t0.1253\n" in out
+    note = (
+        "# map below is over the 6 queries every run answers; the map printed above is over each run's "
+        "own queries for runA.txt (7 queries)\n# significance on map over 6 queries"
+    )
+    assert note in out
+    per_query = [
+        line.split("\t")
+        for line in (GRADED / "out.A.aq").read_text().splitlines()
+        if line.startswith("map ") and "\tall\t" not in line
+    ]
+    common = [float(value) for _, qid, value in per_query if qid != "q6"]
+    assert len(common) == 6
+    shown = next(line for line in out.splitlines() if line.startswith("runA.txt "))
+    assert float(shown.split("\t")[1]) == pytest.approx(sum(common) / 6, abs=1e-4)
+    assert shown.split("\t")[1].strip() != "0.1253"
