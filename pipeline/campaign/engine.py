@@ -22,8 +22,8 @@ output directory names each system's tables by a slug of its name and a digest, 
 Every value's type and range is checked, and a wrong one is an InputError naming the file and the line
 of its key: nothing is coerced (``"false"`` is not false, ``"COMMENT"`` is not a list). ``beta`` is a
 finite number > 0 (0 is refused: F with beta 0 is the precision, which PRE already is); ``resamples`` is
-1 to ``MAX_RESAMPLES`` (100000: each draws a row per document, so memory grows as resamples x documents);
-``seed`` is 0 to 2**63-1; ``html_documents`` is >= 1; ``encoding`` names a text encoding Python knows.
+within ``pipeline.core.settings.RESAMPLES`` (the command line's range), ``seed`` within ``SEED``;
+``html_documents`` is >= 1; ``encoding`` names a text encoding Python knows.
 """
 
 from __future__ import annotations
@@ -48,22 +48,31 @@ from pipeline.campaign.stats import Interval
 from pipeline.core.errors import InputError
 from pipeline.core.family import Family, UnitStatistics, category_measures
 from pipeline.core.kinds import CampaignKind, Field
+from pipeline.core.settings import (
+    ANY_COUNT,
+    RESAMPLES,
+    SEED,
+    URL_SCHEME,
+    encoding_problem,
+    pattern_problem,
+)
 from pipeline.core.text import printable
 from schemas import LEADERBOARD, PAGE_VIEW, SIGNIFICANCE, C, table_from_rows
 
-# Bootstrap and randomization draw (resamples x documents) matrices: past this their memory, not the
-# precision of a p-value, is what the number buys.
-MAX_RESAMPLES = 100_000
-# The seed is kept in an int64 column of the significance table.
-MAX_SEED = 2**63 - 1
-
-#: The options every campaign takes, beside its kind's own.
+#: The options every campaign takes, beside its kind's own; their ranges are the command line's
+#: (``pipeline.core.settings``).
 COMMON_OPTIONS = {
     "resamples": Field(
-        "int", "bootstrap resamples and randomization shuffles", default=1000, low=1, high=MAX_RESAMPLES
+        "int",
+        "bootstrap resamples and randomization shuffles",
+        default=1000,
+        low=RESAMPLES.low,
+        high=RESAMPLES.high,
     ),
-    "seed": Field("int", "the random generator's seed", default=12345, low=0, high=MAX_SEED),
-    "html_documents": Field("int", "documents in the HTML page's per-document view", default=100, low=1),
+    "seed": Field("int", "the random generator's seed", default=12345, low=SEED.low, high=SEED.high),
+    "html_documents": Field(
+        "int", "documents in the HTML page's per-document view", default=100, low=1, high=ANY_COUNT.high
+    ),
 }
 
 
@@ -1091,7 +1100,13 @@ class _Values:
             return None
         if not isinstance(value, str) or not value:
             raise self.expected(keys, "a directory name (a string)", value)
-        if urls and "://" in value:
+        if urls and URL_SCHEME.match(value):
+            if not value.startswith("s3://"):
+                raise self.expected(
+                    keys,
+                    "a directory name or s3://BUCKET/PREFIX (./NAME for a directory whose name has a colon)",
+                    value,
+                )
             return value
         return base / value
 
@@ -1161,8 +1176,14 @@ class _Values:
             if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value < math.inf:
                 raise self.expected(keys, "a finite number > 0", value)
             return float(value)
-        if not isinstance(value, str) or not _text_encoding(value):  # encoding
-            raise self.expected(keys, 'the name of a text encoding (e.g. "utf-8", "latin-1")', value)
+        if kind == "regex":
+            problem = pattern_problem(value)
+            if problem:
+                raise self.error(keys, f"{_dotted(keys)}: {problem}, {_found(value)}")
+            return value
+        problem = encoding_problem(value)  # encoding
+        if problem:
+            raise self.error(keys, f"{_dotted(keys)}: {problem}, {_found(value)}")
         return value
 
     def existing(self, value: Any, keys: tuple[str, ...], base: Path, kind: str) -> Path:
@@ -1180,16 +1201,6 @@ class _Values:
         if not exists:
             raise self.error(keys, f"{_dotted(keys)}: {value!r} not found (looked for {candidate})")
         return candidate
-
-
-def _text_encoding(name: str) -> bool:
-    try:
-        b"a".decode(name)  # also refuses codecs that are not text encodings (rot13, base64...)
-    except LookupError:
-        return False
-    except UnicodeDecodeError:  # a text encoding in which one byte is not a character (UTF-16)
-        return True
-    return True
 
 
 def _dotted(keys: tuple[str, ...]) -> str:

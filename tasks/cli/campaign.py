@@ -40,7 +40,7 @@ from tasks.core.arguments import (
     check_paths,
     check_scheduler,
     port_number,
-    positive_int,
+    workers,
 )
 from tasks.core.base import task_for
 from tasks.core.files import write_text
@@ -158,7 +158,7 @@ def add_campaign_command(commands: argparse._SubParsersAction) -> None:
         help="artifact store, a directory or s3://BUCKET/PREFIX (default: the file's 'store', else "
         "iescore-store beside it)",
     )
-    c.add_argument("--workers", type=positive_int, default=1, help=WORKERS_HELP)
+    c.add_argument("--workers", type=workers, default=1, help=WORKERS_HELP)
     c.add_argument("--scheduler-host", help="Luigi central scheduler host (default: local scheduler)")
     c.add_argument(
         "--scheduler-port",

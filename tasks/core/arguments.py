@@ -17,10 +17,19 @@ import socket
 import stat
 import tempfile
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from pipeline.core.errors import InputError
+from pipeline.core.settings import (
+    ANY_COUNT,
+    RESAMPLES,
+    SEED,
+    WORKERS,
+    Count,
+    encoding_problem,
+    pattern_problem,
+)
 
 # What a path is for; a check is (option, path or None, kind).
 INPUT_FILE = "input file"
@@ -199,24 +208,47 @@ def refuse_empty_values(parser: argparse.ArgumentParser) -> None:
             action.type = non_empty
 
 
-def positive_int(text: str) -> int:
-    """A whole number of 1 or more (``--workers``)."""
-    return _whole_number_from(text, 1)
+def bounded(count: Count) -> Callable[[str], int]:
+    """The argument type of a count (``pipeline.core.settings``): the same range on every command as in
+    campaign files, ``argument --seed: a whole number from 0 to ... expected ..., found '-1'``."""
+
+    def parse(text: str) -> int:
+        try:
+            number: int | None = int(text)
+        except ValueError:
+            number = None
+        problem = count.problem(number)
+        if problem:
+            raise argparse.ArgumentTypeError(f"{problem}, found {text!r}")
+        return number
+
+    parse.__name__ = count.name
+    return parse
 
 
-def whole_number(text: str) -> int:
-    """A whole number of 0 or more (``iescore trec -M``, ``-N``)."""
-    return _whole_number_from(text, 0)
+#: ``--workers``, ``--resamples``, ``--seed`` on every command; ``whole_number`` for the other counts
+#: (``iescore trec -M``, ``-N``).
+workers = bounded(WORKERS)
+resamples = bounded(RESAMPLES)
+seed = bounded(SEED)
+whole_number = bounded(ANY_COUNT)
 
 
-def _whole_number_from(text: str, low: int) -> int:
-    try:
-        number = int(text)
-    except ValueError:
-        number = None
-    if number is None or number < low:
-        raise argparse.ArgumentTypeError(f"expected a whole number of {low} or more, found {text!r}")
-    return number
+def text_encoding(text: str) -> str:
+    """The name of a text encoding Python knows (``--encoding``); ``base64`` and the like are refused."""
+    problem = encoding_problem(text)
+    if problem:
+        raise argparse.ArgumentTypeError(f"{problem}, found {text!r}")
+    return text
+
+
+def regular_expression(text: str) -> str:
+    """A user's regular expression (``--file_re``), one RE2 can match in linear time
+    (``pipeline.core.settings.pattern_problem``)."""
+    problem = pattern_problem(text)
+    if problem:
+        raise argparse.ArgumentTypeError(f"{problem}, found {text!r}")
+    return text
 
 
 def seconds(text: str) -> float:
