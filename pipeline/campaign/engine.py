@@ -140,6 +140,22 @@ class Campaign:
         return {name: self.options[name] for name in family.options if name in self.options}
 
     @property
+    def input_paths(self) -> list[tuple[str, Path]]:
+        """Every file and directory the campaign reads, each with its key (``systems.NAME.path``)."""
+        found = [
+            (f"reference.{key}", path)
+            for key, value in self.reference_values.items()
+            for path in _paths([value])
+        ]
+        found += [(f"options.{key}", path) for key, value in self.options.items() for path in _paths([value])]
+        for system in self.systems:
+            where = _dotted(("systems", system.name))
+            found += [
+                (f"{where}.{key}", path) for key, value in system.values.items() for path in _paths([value])
+            ]
+        return found
+
+    @property
     def reference_files(self) -> tuple[Path, ...]:
         """The files every system is scored against: every path of [reference] and [options] (and what
         the kind derives from them: a MUC configuration's key and texts)."""
@@ -204,6 +220,39 @@ def read_campaign(path: str | Path) -> Campaign:
         scorer=kind.name,
         reference_values=checked,
     )
+
+
+def campaign_error(campaign: Campaign, system: str | None, error: InputError) -> InputError:
+    """``error``, raised by a family's code for a campaign's value, told as the campaign file's.
+
+    A family's readers and rules name the command line's options (``--file_re``, ``--equivalence_class``):
+    each option the error names becomes the campaign key it stands for (``systems.NAME.file_re``,
+    ``options.equivalence_classes``: the same name, or its plural in -s or -es), and the error names the
+    campaign file and that key's line. An error naming neither an option nor a key is returned as it is.
+    """
+    named = re.findall(r"--[A-Za-z][\w-]*", f"{error.file} {error.message}")
+    tables: list[tuple[tuple[str, ...], Mapping[str, Any]]] = [
+        (("reference",), campaign.reference_values),
+        (("options",), campaign.options),
+    ]
+    tables += [(("systems", s.name), s.values) for s in campaign.systems if s.name == system]
+    keys: dict[str, tuple[str, ...]] = {}
+    for option in dict.fromkeys(named):
+        stem = option.lstrip("-").replace("-", "_")
+        for where, values in reversed(tables):  # the system's own key first
+            found = next((key for key in (stem, stem + "s", stem + "es") if key in values), None)
+            if found is not None:
+                keys[option] = (*where, found)
+                break
+    if not keys:
+        return error
+    message = error.message
+    for option, key in keys.items():
+        message = message.replace(option, _dotted(key))
+    first = next(iter(keys.values()))
+    where = "" if error.file.startswith("-") else f"{error.file}: "
+    values = _Values(campaign.source, _campaign_text(campaign.source))
+    return values.error(first, f"{_dotted(first)}: {where}{message}")
 
 
 def _system_tables(

@@ -34,6 +34,7 @@ from tasks.cli.common import (
     warn_malformed_rules,
 )
 from tasks.core.arguments import (
+    INPUT_DIRECTORY,
     INPUT_FILE,
     OUTPUT_DIRECTORY,
     OUTPUT_FILE,
@@ -133,6 +134,10 @@ def _check_campaign_paths(
         ("--json", args.json, OUTPUT_FILE),
         ("--csv", args.csv, OUTPUT_FILE),
         ("--tasks-log", args.tasks_log, OUTPUT_FILE),
+    ]
+    checks += [
+        (f"{key} {in_file}", path, INPUT_DIRECTORY if path.is_dir() else INPUT_FILE)
+        for key, path in parsed.input_paths
     ]
     if output is not None:
         checks += [(output_option, path, kind) for path, kind in campaign_output_paths(output, parsed)]

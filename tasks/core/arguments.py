@@ -42,8 +42,9 @@ SCHEDULER_TIMEOUT = 3.0  # seconds to wait for the central scheduler to accept a
 def check_paths(checks: Iterable[tuple[str, str | Path | None, str]]) -> None:
     """Raise :class:`InputError` for the first path that cannot serve as its kind; ``None`` is skipped.
 
-    Also refused: two options writing the same file (one would silently replace the other) and an
-    output file that is one of the inputs (the scores would overwrite what they were made from).
+    Also refused: two options writing the same file (one would silently replace the other), an
+    output file that is one of the inputs (the scores would overwrite what they were made from), and an
+    output inside an input directory (it would be read back as input).
     """
     checks = [(option, Path(path), kind) for option, path, kind in checks if path is not None]
     probes = Probes()
@@ -73,6 +74,34 @@ def check_paths(checks: Iterable[tuple[str, str | Path | None, str]]) -> None:
                 )
             raise InputError(str(path), 0, message)
         seen.setdefault(resolved, (option, kind))
+    _check_outside_inputs(checks, folders)
+
+
+def _check_outside_inputs(checks: list[tuple[str, Path, str]], folders: dict[Path, Path]) -> None:
+    """No output inside an input directory (a gold, run or hypothesis directory), at any depth: the next
+    run would read it back as input (and fail on it, or score it)."""
+    inputs: dict[Path, str] = {}
+    for option, path, kind in checks:
+        if kind == INPUT_DIRECTORY:
+            inputs.setdefault(path.resolve(), option)
+    if not inputs:
+        return
+    for option, path, kind in checks:
+        if kind not in (OUTPUT_FILE, OUTPUT_DIRECTORY):
+            continue
+        folder = folders.get(path.parent)
+        if folder is None:
+            folder = folders[path.parent] = path.parent.resolve()
+        resolved = path.resolve() if path.name in ("", "..") or path.is_symlink() else folder / path.name
+        for place in (resolved, *resolved.parents):
+            if place in inputs:
+                where = "is the input directory" if place == resolved else "is inside the input directory"
+                raise InputError(
+                    str(path),
+                    0,
+                    f"{where} {place} ({inputs[place]}): an output there would be read back as input; "
+                    f"write it elsewhere ({option})",
+                )
 
 
 class Probes:
@@ -161,6 +190,10 @@ def _folder_problem(directory: Path, probed: set[int]) -> str | None:
         return None
     try:
         os.rmdir(tempfile.mkdtemp(prefix=".iescore-check-", dir=ancestor))
+    except FileNotFoundError:
+        # The folder exists (just checked), yet making anything in it "is not found": a virtual file
+        # system (/proc, /sys) that takes no new files, whatever its permission bits say.
+        return f"cannot be written: {ancestor} takes no new files (a virtual file system such as /proc)"
     except OSError as error:
         return f"cannot be written: {ancestor}: {error.strerror or error}"
     probed.add(device)
