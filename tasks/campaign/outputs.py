@@ -53,7 +53,7 @@ from pipeline.campaign.html_report import render_campaign_html
 from pipeline.core.kinds import CampaignKind
 from pipeline.core.lazy import pd
 from schemas import PAGE_VIEW, C
-from tasks.campaign.csvfile import csv_text
+from tasks.campaign.csvfile import csv_text, frame_csv
 from tasks.campaign.kinds import TASK_KINDS
 from tasks.core import files
 from tasks.core import store as artifacts
@@ -137,7 +137,7 @@ def write_leaderboard(
     if json_path:
         write_text(json_path, json_text(leaderboard_json(kind, board, significance)))
     if csv_path:
-        write_text(csv_path, pd.DataFrame(board_rows(kind, board)).to_csv(index=False))
+        write_text(csv_path, frame_csv(pd.DataFrame(board_rows(kind, board))))
 
 
 def write_campaign_outputs(
