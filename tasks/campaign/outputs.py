@@ -61,6 +61,7 @@ from tasks.core.arguments import OUTPUT_DIRECTORY, OUTPUT_FILE
 from tasks.core.base import Stage
 from tasks.core.files import write_text
 from tasks.core.jsontext import json_text  # noqa: F401 (re-exported: the commands' JSON)
+from tasks.core.orphans import ParentWatch
 from tasks.core.store import read_table
 from tasks.templette.campaign import SCORE_FILES, write_score_csv  # noqa: F401 (``iescore templette --csv``)
 
@@ -176,9 +177,16 @@ def run_jobs(jobs: list[Callable[[], None]], workers: int) -> None:
     methods = multiprocessing.get_all_start_methods()
     # Forked workers start without importing the project again.
     context = multiprocessing.get_context("fork") if "fork" in methods else None
-    with ProcessPoolExecutor(max_workers=min(workers, len(jobs)), mp_context=context) as pool:
-        for future in [pool.submit(job) for job in jobs]:
-            future.result()
+    # Each process ends when this one is killed, not waiting for jobs for good (``tasks.core.orphans``).
+    watch = ParentWatch()
+    try:
+        with ProcessPoolExecutor(
+            max_workers=min(workers, len(jobs)), mp_context=context, initializer=watch.watch
+        ) as pool:
+            for future in [pool.submit(job) for job in jobs]:
+                future.result()
+    finally:
+        watch.close()
 
 
 def write_campaign_files(directory: Path, campaign: Campaign, summary: Stage, systems: list[str]) -> None:
