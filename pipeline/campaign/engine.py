@@ -117,6 +117,7 @@ class Campaign:
     store: Path | str | None = None  # a directory, or an s3://BUCKET/PREFIX URL (kept as written)
     output: Path | None = None
     store_line: int = 0
+    output_line: int = 0
     scorer: str = "templette"
     reference_values: Mapping[str, Any] = field(default_factory=dict)
 
@@ -217,6 +218,7 @@ def read_campaign(path: str | Path) -> Campaign:
         values.directory(data, ("store",), base, urls=True),
         values.directory(data, ("output",), base),
         store_line=values.line(("store",)) if "store" in data else 0,
+        output_line=values.line(("output",)) if "output" in data else 0,
         scorer=kind.name,
         reference_values=checked,
     )

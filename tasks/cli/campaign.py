@@ -127,8 +127,12 @@ def _check_campaign_paths(
 ) -> None:
     """Every path the campaign reads or writes, checked before the graph is built."""
     in_file = f"in {parsed.source.name}"
-    store_option = "--store" if args.store else (f"store {in_file}" if parsed.store else "default store")
-    output_option = "--out" if args.out else f"output {in_file}"
+    store_option = (
+        "--store"
+        if args.store
+        else (f"store {in_file}:{parsed.store_line}" if parsed.store else "default store")
+    )
+    output_option = "--out" if args.out else f"output {in_file}:{parsed.output_line}"
     checks = [
         (store_option, None if is_s3(store) else Path(store), OUTPUT_DIRECTORY),
         ("--json", args.json, OUTPUT_FILE),

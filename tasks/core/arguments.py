@@ -47,13 +47,15 @@ def check_paths(checks: Iterable[tuple[str, str | Path | None, str]]) -> None:
     output inside an input directory (it would be read back as input).
     """
     checks = [(option, Path(path), kind) for option, path, kind in checks if path is not None]
+    folders: dict[Path, Path] = {}  # each folder resolved once (a campaign writes nine files a folder)
+    # First, before any probe makes and removes a directory in an input directory (its time changes).
+    _check_outside_inputs(checks, folders)
     probes = Probes()
     for option, path, kind in checks:
         problem = path_problem(path, kind, probes)
         if problem:
             raise InputError(str(path), 0, f"{problem} ({option})")
     seen: dict[Path, tuple[str, str]] = {}
-    folders: dict[Path, Path] = {}  # each folder resolved once (a campaign writes nine files a folder)
     for option, path, kind in checks:
         if kind not in (INPUT_FILE, OUTPUT_FILE):
             continue
@@ -74,7 +76,6 @@ def check_paths(checks: Iterable[tuple[str, str | Path | None, str]]) -> None:
                 )
             raise InputError(str(path), 0, message)
         seen.setdefault(resolved, (option, kind))
-    _check_outside_inputs(checks, folders)
 
 
 def _check_outside_inputs(checks: list[tuple[str, Path, str]], folders: dict[Path, Path]) -> None:

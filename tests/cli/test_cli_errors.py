@@ -227,13 +227,12 @@ def test_campaign_file_output_and_store(tmp_path: Path, capsys: pytest.CaptureFi
     (tmp_path / "results").write_text("")
     status, _, err = cli(capsys, "campaign", campaign_file, "--store", tmp_path / "store")
     assert status == 2 and err.endswith("results: is a file; expected a directory to write into (output in "
-                                        "campaign.toml)\n")  # fmt: skip
+                                        "campaign.toml:1)\n")  # fmt: skip
     campaign_file = copy_campaign(tmp_path / "second", store="kept")
     (tmp_path / "second" / "kept").write_text("")
     status, _, err = cli(capsys, "campaign", campaign_file)
-    assert (
-        status == 2 and "kept: is a file; expected a directory to write into (store in campaign.toml)" in err
-    )
+    assert status == 2
+    assert "kept: is a file; expected a directory to write into (store in campaign.toml:6)" in err
 
 
 def test_campaign_file_that_is_a_directory(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
