@@ -70,9 +70,7 @@ COMMON_OPTIONS = {
         high=RESAMPLES.high,
     ),
     "seed": Field("int", "the random generator's seed", default=12345, low=SEED.low, high=SEED.high),
-    "html_documents": Field(
-        "int", "documents in the HTML page's per-document view", default=100, low=1, high=ANY_COUNT.high
-    ),
+    "html_documents": Field("int", "documents in the HTML page's per-document view", default=100, low=1),
 }
 
 
@@ -1167,10 +1165,9 @@ class _Values:
             raise self.expected(keys, "true or false", value)
         return value
 
-    def whole(self, value: Any, keys: tuple[str, ...], low: int, high: int | None) -> int:
-        if isinstance(value, bool) or not isinstance(value, int) or value < low or (high and value > high):
-            bound = f"from {low} to {high}" if high else f">= {low}"
-            raise self.expected(keys, f"a whole number {bound}", value)
+    def whole(self, value: Any, keys: tuple[str, ...], low: int, high: int) -> int:
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise self.expected(keys, f"a whole number from {low} to {high}", value)
         return value
 
     def words(self, value: Any, keys: tuple[str, ...]) -> list[str]:
@@ -1207,7 +1204,9 @@ class _Values:
                 raise self.expected(keys, "one of " + ", ".join(json.dumps(c) for c in spec.choices), value)
             return value
         if kind == "int":
-            return self.whole(value, keys, int(spec.low or 0), None if spec.high is None else int(spec.high))
+            # A count without its own top must still fit a C long (numpy, Arrow's int64 columns).
+            high = ANY_COUNT.high if spec.high is None else int(spec.high)
+            return self.whole(value, keys, int(spec.low or 0), high)
         if kind == "number":
             if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
                 raise self.expected(keys, "a finite number", value)
