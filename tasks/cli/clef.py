@@ -106,7 +106,7 @@ def run_clef(args: argparse.Namespace) -> int:
             ("--workbench", args.workbench, OUTPUT_FILE),
         ]
     )
-    check_store_option(args.store)
+    check_store_option(args.store, inputs=[("-input", args.input), ("-gold", args.gold)])
     texts = read_texts(args.texts) if args.workbench else None  # bad texts fail before the scoring
     spec = clef_spec(args.gold, args.input, args.task)
     status, artifacts = run_stages([spec], args.store, args.workers)

@@ -155,7 +155,7 @@ def run_mat(args: argparse.Namespace) -> int:
         side_option = option.replace("xml_input_is_overlay", "file_type")
         if getattr(args, option[2:]) and file_type != "xml-inline":
             raise InputError(option, 0, f"applies to xml-inline files only ({side_option} is {file_type})")
-    check_store_option(args.store)
+    check_store_option(args.store, inputs=[("--dir", args.dir), ("--ref_dir", args.ref_dir)])
     rules = label_rules(
         args.content_annotations, args.token_annotations, args.equivalence_class, args.ignore, args.task
     )

@@ -116,6 +116,8 @@ CASES = [
         {},
         ["reference.gold in clef-campaign.toml", "(--store)", INSIDE],
     ),
+    ("clef-store-in-gold", [*CLEF, "--store", "clef-sample/gold/st"], {}, ["(-gold)", "(--store)", INSIDE]),
+    ("mat-store-in-ref", [*MAT, "--store", "mat-sample/ref/st"], {}, ["(--ref_dir)", "(--store)", INSIDE]),
     ("coref-json-in-proc", [*COREF, "--json", "/proc/x.json"], {}, ["/proc takes no new files", "(--json)"]),
 ]
 
