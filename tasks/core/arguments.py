@@ -278,8 +278,8 @@ def text_encoding(text: str) -> str:
 
 def regular_expression(text: str) -> str:
     """A user's regular expression (``--file_re``), one RE2 can match in linear time
-    (``pipeline.core.settings.pattern_problem``)."""
-    problem = pattern_problem(text)
+    (``pipeline.core.settings.pattern_problem``); not empty (no name is empty)."""
+    problem = pattern_problem(non_empty(text))
     if problem:
         raise argparse.ArgumentTypeError(f"{problem}, found {text!r}")
     return text
