@@ -22,8 +22,8 @@ output directory names each system's tables by a slug of its name and a digest, 
 Every value's type and range is checked, and a wrong one is an InputError naming the file and the line
 of its key: nothing is coerced (``"false"`` is not false, ``"COMMENT"`` is not a list). ``beta`` is a
 finite number > 0 (0 is refused: F with beta 0 is the precision, which PRE already is); ``resamples`` is
-1 to ``MAX_RESAMPLES`` (100000: each draws a row per document, so memory grows as resamples x documents);
-``seed`` is 0 to 2**63-1; ``html_documents`` is >= 1; ``encoding`` names a text encoding Python knows.
+within ``pipeline.core.settings.RESAMPLES`` (the command line's range), ``seed`` within ``SEED``;
+``html_documents`` is >= 1; ``encoding`` names a text encoding Python knows.
 """
 
 from __future__ import annotations
@@ -48,21 +48,28 @@ from pipeline.campaign.stats import Interval
 from pipeline.core.errors import InputError
 from pipeline.core.family import Family, UnitStatistics, category_sums, measures_by_category
 from pipeline.core.kinds import CampaignKind, Field
+from pipeline.core.settings import (
+    ANY_COUNT,
+    RESAMPLES,
+    SEED,
+    URL_SCHEME,
+    encoding_problem,
+    pattern_problem,
+)
 from pipeline.core.text import printable
 from schemas import LEADERBOARD, PAGE_VIEW, SIGNIFICANCE, C, table_from_rows
 
-# Bootstrap and randomization draw (resamples x documents) matrices: past this their memory, not the
-# precision of a p-value, is what the number buys.
-MAX_RESAMPLES = 100_000
-# The seed is kept in an int64 column of the significance table.
-MAX_SEED = 2**63 - 1
-
-#: The options every campaign takes, beside its kind's own.
+#: The options every campaign takes, beside its kind's own; their ranges are the command line's
+#: (``pipeline.core.settings``).
 COMMON_OPTIONS = {
     "resamples": Field(
-        "int", "bootstrap resamples and randomization shuffles", default=1000, low=1, high=MAX_RESAMPLES
+        "int",
+        "bootstrap resamples and randomization shuffles",
+        default=1000,
+        low=RESAMPLES.low,
+        high=RESAMPLES.high,
     ),
-    "seed": Field("int", "the random generator's seed", default=12345, low=0, high=MAX_SEED),
+    "seed": Field("int", "the random generator's seed", default=12345, low=SEED.low, high=SEED.high),
     "html_documents": Field("int", "documents in the HTML page's per-document view", default=100, low=1),
 }
 
@@ -108,6 +115,7 @@ class Campaign:
     store: Path | str | None = None  # a directory, or an s3://BUCKET/PREFIX URL (kept as written)
     output: Path | None = None
     store_line: int = 0
+    output_line: int = 0
     scorer: str = "templette"
     reference_values: Mapping[str, Any] = field(default_factory=dict)
 
@@ -129,6 +137,22 @@ class Campaign:
         """The options of the family's measures (templette's and MUC's beta) the campaign sets."""
         family = KINDS[self.scorer].family
         return {name: self.options[name] for name in family.options if name in self.options}
+
+    @property
+    def input_paths(self) -> list[tuple[str, Path]]:
+        """Every file and directory the campaign reads, each with its key (``systems.NAME.path``)."""
+        found = [
+            (f"reference.{key}", path)
+            for key, value in self.reference_values.items()
+            for path in _paths([value])
+        ]
+        found += [(f"options.{key}", path) for key, value in self.options.items() for path in _paths([value])]
+        for system in self.systems:
+            where = _dotted(("systems", system.name))
+            found += [
+                (f"{where}.{key}", path) for key, value in system.values.items() for path in _paths([value])
+            ]
+        return found
 
     @property
     def reference_files(self) -> tuple[Path, ...]:
@@ -192,9 +216,43 @@ def read_campaign(path: str | Path) -> Campaign:
         values.directory(data, ("store",), base, urls=True),
         values.directory(data, ("output",), base),
         store_line=values.line(("store",)) if "store" in data else 0,
+        output_line=values.line(("output",)) if "output" in data else 0,
         scorer=kind.name,
         reference_values=checked,
     )
+
+
+def campaign_error(campaign: Campaign, system: str | None, error: InputError) -> InputError:
+    """``error``, raised by a family's code for a campaign's value, told as the campaign file's.
+
+    A family's readers and rules name the command line's options (``--file_re``, ``--equivalence_class``):
+    each option the error names becomes the campaign key it stands for (``systems.NAME.file_re``,
+    ``options.equivalence_classes``: the same name, or its plural in -s or -es), and the error names the
+    campaign file and that key's line. An error naming neither an option nor a key is returned as it is.
+    """
+    named = re.findall(r"--[A-Za-z][\w-]*", f"{error.file} {error.message}")
+    tables: list[tuple[tuple[str, ...], Mapping[str, Any]]] = [
+        (("reference",), campaign.reference_values),
+        (("options",), campaign.options),
+    ]
+    tables += [(("systems", s.name), s.values) for s in campaign.systems if s.name == system]
+    keys: dict[str, tuple[str, ...]] = {}
+    for option in dict.fromkeys(named):
+        stem = option.lstrip("-").replace("-", "_")
+        for where, values in reversed(tables):  # the system's own key first
+            found = next((key for key in (stem, stem + "s", stem + "es") if key in values), None)
+            if found is not None:
+                keys[option] = (*where, found)
+                break
+    if not keys:
+        return error
+    message = error.message
+    for option, key in keys.items():
+        message = message.replace(option, _dotted(key))
+    first = next(iter(keys.values()))
+    where = "" if error.file.startswith("-") else f"{error.file}: "
+    values = _Values(campaign.source, _campaign_text(campaign.source))
+    return values.error(first, f"{_dotted(first)}: {where}{message}")
 
 
 def _system_tables(
@@ -1113,7 +1171,13 @@ class _Values:
             return None
         if not isinstance(value, str) or not value:
             raise self.expected(keys, "a directory name (a string)", value)
-        if urls and "://" in value:
+        if urls and URL_SCHEME.match(value):
+            if not value.startswith("s3://"):
+                raise self.expected(
+                    keys,
+                    "a directory name or s3://BUCKET/PREFIX (./NAME for a directory whose name has a colon)",
+                    value,
+                )
             return value
         return base / value
 
@@ -1123,10 +1187,9 @@ class _Values:
             raise self.expected(keys, "true or false", value)
         return value
 
-    def whole(self, value: Any, keys: tuple[str, ...], low: int, high: int | None) -> int:
-        if isinstance(value, bool) or not isinstance(value, int) or value < low or (high and value > high):
-            bound = f"from {low} to {high}" if high else f">= {low}"
-            raise self.expected(keys, f"a whole number {bound}", value)
+    def whole(self, value: Any, keys: tuple[str, ...], low: int, high: int) -> int:
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise self.expected(keys, f"a whole number from {low} to {high}", value)
         return value
 
     def words(self, value: Any, keys: tuple[str, ...]) -> list[str]:
@@ -1163,7 +1226,9 @@ class _Values:
                 raise self.expected(keys, "one of " + ", ".join(json.dumps(c) for c in spec.choices), value)
             return value
         if kind == "int":
-            return self.whole(value, keys, int(spec.low or 0), None if spec.high is None else int(spec.high))
+            # A count without its own top must still fit a C long (numpy, Arrow's int64 columns).
+            high = ANY_COUNT.high if spec.high is None else int(spec.high)
+            return self.whole(value, keys, int(spec.low or 0), high)
         if kind == "number":
             if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
                 raise self.expected(keys, "a finite number", value)
@@ -1183,8 +1248,14 @@ class _Values:
             if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value < math.inf:
                 raise self.expected(keys, "a finite number > 0", value)
             return float(value)
-        if not isinstance(value, str) or not _text_encoding(value):  # encoding
-            raise self.expected(keys, 'the name of a text encoding (e.g. "utf-8", "latin-1")', value)
+        if kind == "regex":
+            problem = pattern_problem(value)
+            if problem:
+                raise self.error(keys, f"{_dotted(keys)}: {problem}, {_found(value)}")
+            return value
+        problem = encoding_problem(value)  # encoding
+        if problem:
+            raise self.error(keys, f"{_dotted(keys)}: {problem}, {_found(value)}")
         return value
 
     def existing(self, value: Any, keys: tuple[str, ...], base: Path, kind: str) -> Path:
@@ -1202,16 +1273,6 @@ class _Values:
         if not exists:
             raise self.error(keys, f"{_dotted(keys)}: {value!r} not found (looked for {candidate})")
         return candidate
-
-
-def _text_encoding(name: str) -> bool:
-    try:
-        b"a".decode(name)  # also refuses codecs that are not text encodings (rot13, base64...)
-    except LookupError:
-        return False
-    except UnicodeDecodeError:  # a text encoding in which one byte is not a character (UTF-16)
-        return True
-    return True
 
 
 def _dotted(keys: tuple[str, ...]) -> str:

@@ -78,6 +78,7 @@ FIELD_TYPES = {
     "number": "a finite number within the field's bounds",
     "words": "an array of strings",
     "encoding": "the name of a text encoding Python knows",
+    "regex": "a regular expression matched in linear time (pipeline.core.settings.pattern_problem)",
     "positive": "a finite number > 0",
 }
 

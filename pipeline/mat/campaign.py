@@ -52,7 +52,7 @@ MAT_CAMPAIGN = CampaignKind(
         ),
         "file_type": Field("choice", "the system's file type", default="mat-json", choices=FILE_TYPES),
         "file_re": Field(
-            "string", "regular expression the whole basename of a system file matches", default=""
+            "regex", "regular expression the whole basename of a system file matches", default=""
         ),
         "xml_input_is_overlay": Field("bool", "xml-inline: annotations overlay the text", default=False),
         "ref_fsuff_off": Field(

@@ -26,6 +26,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from pipeline.core.lazy import pd
+from pipeline.core.text import csv_row_end
 from pipeline.mat.tables import headers
 from schemas import C
 
@@ -59,7 +60,7 @@ def score_csv(
     cell = {name: _column_letter(position) for position, name in enumerate(columns)}
     units = "test_units"
     output = io.StringIO()
-    writer = csv.writer(output, lineterminator="\n")
+    writer = csv.writer(output, lineterminator=csv_row_end(rows))
     writer.writerow(headers(columns, table))
     for row_number, record in enumerate(rows.itertuples(index=False, name=None), start=2):
         values = dict(zip(columns, record, strict=True))
@@ -84,7 +85,7 @@ def text_csv(frame: pd.DataFrame, *, formulas: bool = True, text_columns: Sequen
     cells.
     """
     output = io.StringIO()
-    writer = csv.writer(output, lineterminator="\n")
+    writer = csv.writer(output, lineterminator=csv_row_end(frame))
     writer.writerow([_text(name, formulas) for name in frame.columns])
     protected = [name in text_columns for name in frame.columns]
     for record in frame.itertuples(index=False, name=None):

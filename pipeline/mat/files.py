@@ -5,17 +5,18 @@ hypothesis directory whose basename ``--file_re`` matches entirely (default: eve
 ``.ann`` file), in sorted order, pairs with the reference file of the same basename after removing the
 suffix ``--ref_fsuff_off`` (when the name ends with it) and then adding ``--ref_fsuff_on``. A hypothesis
 file with no reference partner is bad input (MATScore skipped it with a message; we refuse rather than
-score a subset), and so is a ``--file_re`` that matches nothing. The document key of a pair is the
+score a subset), and so is a ``--file_re`` that matches nothing. ``--file_re`` is matched in linear time
+(``pipeline.core.settings``: Python's syntax, RE2's engine). The document key of a pair is the
 hypothesis basename.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from pipeline.core.errors import InputError
+from pipeline.core.settings import full_matches, literal_pattern, pattern_problem
 
 
 @dataclass(frozen=True)
@@ -50,19 +51,20 @@ def file_pairs(
         raise InputError("--dir", 0, "--dir must be paired with --ref_dir")
     if ref_file is not None:
         raise InputError("--ref_file", 0, "--ref_file goes with --file; with --dir give --ref_dir")
-    try:
-        pattern = re.compile(file_re) if file_re is not None else None
-    except re.error as error:
-        raise InputError("--file_re", 0, f"not a Python regular expression: {error}") from None
+    problem = pattern_problem(file_re) if file_re is not None else None
+    if problem:
+        raise InputError("--file_re", 0, problem)
     hyp_dir, reference_dir = Path(directory), Path(ref_dir)
     names = sorted(p.name for p in hyp_dir.iterdir() if p.is_file())
     if file_type == "brat":
         names = [n for n in names if n.endswith(".ann")]
-    chosen = [n for n in names if pattern is None or pattern.fullmatch(n)]
+    if file_re is not None:  # matched in linear time: no pattern can hang the run
+        names = [n for n, match in zip(names, full_matches(file_re, names), strict=True) if match]
+    chosen = names
     if not chosen:
         what = (
             f"matches no file name (--file_re {file_re!r})"
-            if pattern is not None
+            if file_re is not None
             else "holds no file to score"
         )
         raise InputError(str(hyp_dir), 0, what)
@@ -110,7 +112,7 @@ def campaign_pairs(
                 None,
                 str(Path(path).parent),
                 str(reference),
-                re.escape(Path(path).name),
+                literal_pattern(Path(path).name),
                 ref_fsuff_off,
                 ref_fsuff_on,
                 file_type,

@@ -3,9 +3,11 @@ CampaignSummary over all of them; shared reference stages are one task."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from pipeline.campaign.engine import Campaign
+from pipeline.campaign.engine import Campaign, System, campaign_error
+from pipeline.core.errors import InputError
 from tasks.campaign import summary  # noqa: F401 - registers the summary stage
 from tasks.campaign.kinds import task_kind
 from tasks.core.base import freeze_spec, prefetch_digests, stage_spec
@@ -22,7 +24,9 @@ def campaign_spec(campaign: Campaign) -> tuple[dict[str, Any], dict[str, dict[st
     system_spec = task_kind(campaign).system_spec
     # Frozen now (``freeze_spec``), so the summary's spec holds these very objects: each stage's spec is
     # frozen and keyed once, not again inside the summary's.
-    scored = {system.name: freeze_spec(system_spec(campaign, system)) for system in campaign.systems}
+    scored = {
+        system.name: freeze_spec(_system_spec(system_spec, campaign, system)) for system in campaign.systems
+    }
     attributes = {
         system.name: {key: system.values.get(key) for key in kind.attributes} for system in campaign.systems
     }
@@ -36,3 +40,14 @@ def campaign_spec(campaign: Campaign) -> tuple[dict[str, Any], dict[str, dict[st
     }
     inputs = {f"statistics/{name}": spec for name, spec in scored.items()}
     return stage_spec("CampaignSummary", options, inputs), scored
+
+
+def _system_spec(
+    system_spec: Callable[[Campaign, System], dict[str, Any]], campaign: Campaign, system: System
+) -> dict[str, Any]:
+    """One system's spec; an error its kind's code raises naming a command-line option is told as the
+    campaign file's line (``campaign_error``)."""
+    try:
+        return system_spec(campaign, system)
+    except InputError as error:
+        raise campaign_error(campaign, system.name, error) from None

@@ -53,7 +53,7 @@ from pipeline.campaign.html_report import render_campaign_html
 from pipeline.core.kinds import CampaignKind
 from pipeline.core.lazy import pd
 from schemas import PAGE_VIEW, C
-from tasks.campaign.csvfile import csv_text
+from tasks.campaign.csvfile import csv_text, frame_csv
 from tasks.campaign.kinds import TASK_KINDS
 from tasks.core import files
 from tasks.core import store as artifacts
@@ -61,6 +61,7 @@ from tasks.core.arguments import OUTPUT_DIRECTORY, OUTPUT_FILE
 from tasks.core.base import Stage
 from tasks.core.files import write_text
 from tasks.core.jsontext import json_text  # noqa: F401 (re-exported: the commands' JSON)
+from tasks.core.orphans import ParentWatch
 from tasks.core.store import read_table
 from tasks.templette.campaign import SCORE_FILES, write_score_csv  # noqa: F401 (``iescore templette --csv``)
 
@@ -137,7 +138,7 @@ def write_leaderboard(
     if json_path:
         write_text(json_path, json_text(leaderboard_json(kind, board, significance)))
     if csv_path:
-        write_text(csv_path, pd.DataFrame(board_rows(kind, board)).to_csv(index=False))
+        write_text(csv_path, frame_csv(pd.DataFrame(board_rows(kind, board))))
 
 
 def write_campaign_outputs(
@@ -176,9 +177,16 @@ def run_jobs(jobs: list[Callable[[], None]], workers: int) -> None:
     methods = multiprocessing.get_all_start_methods()
     # Forked workers start without importing the project again.
     context = multiprocessing.get_context("fork") if "fork" in methods else None
-    with ProcessPoolExecutor(max_workers=min(workers, len(jobs)), mp_context=context) as pool:
-        for future in [pool.submit(job) for job in jobs]:
-            future.result()
+    # Each process ends when this one is killed, not waiting for jobs for good (``tasks.core.orphans``).
+    watch = ParentWatch()
+    try:
+        with ProcessPoolExecutor(
+            max_workers=min(workers, len(jobs)), mp_context=context, initializer=watch.watch
+        ) as pool:
+            for future in [pool.submit(job) for job in jobs]:
+                future.result()
+    finally:
+        watch.close()
 
 
 def write_campaign_files(directory: Path, campaign: Campaign, summary: Stage, systems: list[str]) -> None:

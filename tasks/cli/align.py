@@ -26,6 +26,7 @@ from tasks.core.arguments import (
     OUTPUT_FILE,
     check_paths,
     seconds,
+    text_encoding,
 )
 
 
@@ -163,7 +164,9 @@ def add_align_command(commands: argparse._SubParsersAction) -> None:
         "(default: levenshtein)",
     )
     al.add_argument("--glm", help="global mapping file applied to both sides before aligning (default: none)")
-    al.add_argument("--encoding", default="utf-8", help="encoding of the input files (default: utf-8)")
+    al.add_argument(
+        "--encoding", type=text_encoding, default="utf-8", help="encoding of the input files (default: utf-8)"
+    )
     al.add_argument("--json", help="also write totals and per-segment counts as JSON here (default: none)")
     al.add_argument(
         "--allow-missing",

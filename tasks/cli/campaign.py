@@ -34,13 +34,14 @@ from tasks.cli.common import (
     warn_malformed_rules,
 )
 from tasks.core.arguments import (
+    INPUT_DIRECTORY,
     INPUT_FILE,
     OUTPUT_DIRECTORY,
     OUTPUT_FILE,
     check_paths,
     check_scheduler,
     port_number,
-    positive_int,
+    workers,
 )
 from tasks.core.base import task_for
 from tasks.core.files import write_text
@@ -126,13 +127,21 @@ def _check_campaign_paths(
 ) -> None:
     """Every path the campaign reads or writes, checked before the graph is built."""
     in_file = f"in {parsed.source.name}"
-    store_option = "--store" if args.store else (f"store {in_file}" if parsed.store else "default store")
-    output_option = "--out" if args.out else f"output {in_file}"
+    store_option = (
+        "--store"
+        if args.store
+        else (f"store {in_file}:{parsed.store_line}" if parsed.store else "default store")
+    )
+    output_option = "--out" if args.out else f"output {in_file}:{parsed.output_line}"
     checks = [
         (store_option, None if is_s3(store) else Path(store), OUTPUT_DIRECTORY),
         ("--json", args.json, OUTPUT_FILE),
         ("--csv", args.csv, OUTPUT_FILE),
         ("--tasks-log", args.tasks_log, OUTPUT_FILE),
+    ]
+    checks += [
+        (f"{key} {in_file}", path, INPUT_DIRECTORY if path.is_dir() else INPUT_FILE)
+        for key, path in parsed.input_paths
     ]
     if output is not None:
         checks += [(output_option, path, kind) for path, kind in campaign_output_paths(output, parsed)]
@@ -158,7 +167,7 @@ def add_campaign_command(commands: argparse._SubParsersAction) -> None:
         help="artifact store, a directory or s3://BUCKET/PREFIX (default: the file's 'store', else "
         "iescore-store beside it)",
     )
-    c.add_argument("--workers", type=positive_int, default=1, help=WORKERS_HELP)
+    c.add_argument("--workers", type=workers, default=1, help=WORKERS_HELP)
     c.add_argument("--scheduler-host", help="Luigi central scheduler host (default: local scheduler)")
     c.add_argument(
         "--scheduler-port",

@@ -39,7 +39,7 @@ from tasks.core.arguments import (
     OUTPUT_DIRECTORY,
     OUTPUT_FILE,
     check_paths,
-    positive_int,
+    workers,
 )
 from tasks.core.files import write_text
 from tasks.core.jsontext import json_text
@@ -76,7 +76,7 @@ def add_clef_command(commands: argparse._SubParsersAction) -> None:  # type: ign
     parser.add_argument("--json", help="write the counts and measures as JSON here")
     parser.add_argument("--by-report", action="store_true", help="print the counts of every report")
     parser.add_argument("--store", help=STORE_HELP)
-    parser.add_argument("--workers", type=positive_int, default=1, help=STORE_WORKERS_HELP)
+    parser.add_argument("--workers", type=workers, default=1, help=STORE_WORKERS_HELP)
     parser.add_argument("--workbench", help="write the Evaluation Workbench page (HTML) here; needs --texts")
     parser.add_argument("--texts", help="directory of the reports' text files (REPORT or REPORT.txt)")
     parser.set_defaults(handler=run_clef)
@@ -114,7 +114,7 @@ def run_clef(args: argparse.Namespace) -> int:
             ("--workbench", args.workbench, OUTPUT_FILE),
         ]
     )
-    check_store_option(args.store)
+    check_store_option(args.store, inputs=[("-input", args.input), ("-gold", args.gold)])
     texts = read_texts(args.texts) if args.workbench else None  # bad texts fail before the scoring
     spec = clef_spec(args.gold, args.input, args.task)
     status, artifacts = run_stages([spec], args.store, args.workers)

@@ -31,17 +31,22 @@ STORE_HELP = (
 )
 
 
-def check_store_option(store: str | None, option: str = "--store") -> None:
+def check_store_option(
+    store: str | None, option: str = "--store", inputs: Sequence[tuple[str, str | None]] = ()
+) -> None:
     """A store given on the command line, checked before any work: a directory we can create or write
-    into, or a reachable S3 bucket (``tasks.core.store.check_store``); nothing when there is none."""
+    into, outside the command's input directories (``inputs``: option and directory), or a reachable S3
+    bucket (``tasks.core.store.check_store``); nothing when there is none."""
     if store is None:
         return
-    from tasks.core.arguments import OUTPUT_DIRECTORY, check_paths
+    from tasks.core.arguments import INPUT_DIRECTORY, OUTPUT_DIRECTORY, check_paths
     from tasks.core.store import check_store, is_s3
 
     check_store(store, option)
     if not is_s3(store):
-        check_paths([(option, store, OUTPUT_DIRECTORY)])
+        check_paths(
+            [*((name, path, INPUT_DIRECTORY) for name, path in inputs), (option, store, OUTPUT_DIRECTORY)]
+        )
 
 
 def run_stages(

@@ -27,7 +27,7 @@ from pipeline.coref import (
     scores_json,
     summary_report,
 )
-from tasks.core.arguments import OUTPUT_FILE, check_paths
+from tasks.core.arguments import OUTPUT_FILE, check_paths, text_encoding
 
 
 def add_coref_command(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -58,7 +58,7 @@ def add_coref_command(subparsers: argparse._SubParsersAction) -> None:  # type: 
     parser.add_argument("--json", help="write the scores as JSON here")
     parser.add_argument("--partitions", help="write the partitions report (key and response classes) here")
     parser.add_argument("--summary", help="write the coreference report summary (COR/MIS/SPU/OPT) here")
-    parser.add_argument("--encoding", default="utf-8", help="encoding of the input files")
+    parser.add_argument("--encoding", type=text_encoding, default="utf-8", help="encoding of the input files")
     parser.add_argument(
         "--zero-division",
         choices=ZERO_DIVISION,

@@ -10,13 +10,13 @@ an undecodable line is an error naming that line, never a silent replacement.
 from __future__ import annotations
 
 import argparse
-import codecs
 import sys
 from collections.abc import Iterable, Iterator
 
 from pipeline.core.errors import InputError
 from pipeline.speech.glm import filter_lines, read_glm
 from tasks.cli.common import warn_malformed_rules
+from tasks.core.arguments import text_encoding
 
 STDIN = "<stdin>"
 STDOUT = "<stdout>"
@@ -73,17 +73,16 @@ def add_glm_command(subparsers: argparse._SubParsersAction) -> None:  # type: ig
         "(default: none)",
     )
     parser.add_argument(
-        "--encoding", default="utf-8", help="encoding of the rule files, the input and the output"
+        "--encoding",
+        type=text_encoding,
+        default="utf-8",
+        help="encoding of the rule files, the input and the output",
     )
     parser.set_defaults(handler=run_glm)
 
 
 def run_glm(args: argparse.Namespace) -> int:
     """Filter standard input to standard output; bad input raises :class:`InputError`."""
-    try:
-        codecs.lookup(args.encoding)
-    except LookupError:
-        raise InputError("--encoding", 0, f"unknown encoding {args.encoding!r}") from None
     glm = read_glm(args.rules, args.encoding)
     warn_malformed_rules(glm)
     if args.utm and args.utm_file:

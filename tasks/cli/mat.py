@@ -37,7 +37,11 @@ from tasks.core.arguments import (
     OUTPUT_DIRECTORY,
     OUTPUT_FILE,
     check_paths,
-    positive_int,
+    regular_expression,
+    resamples,
+    seed,
+    text_encoding,
+    workers,
 )
 from tasks.core.compute import Artifacts
 from tasks.core.files import write_text
@@ -75,9 +79,15 @@ def add_mat_command(commands: argparse._SubParsersAction) -> None:  # type: igno
     hyp = p.add_argument_group("hypothesis options (MATScore)")
     hyp.add_argument("--file", help="the hypothesis file (with --ref_file)")
     hyp.add_argument("--dir", help="a directory of hypothesis files (with --ref_dir)")
-    hyp.add_argument("--file_re", help="regular expression matching the whole basename of hypothesis files")
+    hyp.add_argument(
+        "--file_re",
+        type=regular_expression,
+        help="regular expression matching the whole basename of hypothesis files",
+    )
     hyp.add_argument("--file_type", choices=FILE_TYPES, default="mat-json", help="hypothesis file type")
-    hyp.add_argument("--encoding", help="hypothesis encoding (default: the file type's, UTF-8)")
+    hyp.add_argument(
+        "--encoding", type=text_encoding, help="hypothesis encoding (default: the file type's, UTF-8)"
+    )
     hyp.add_argument(
         "--xml_input_is_overlay",
         action="store_true",
@@ -89,7 +99,9 @@ def add_mat_command(commands: argparse._SubParsersAction) -> None:  # type: igno
     ref.add_argument("--ref_fsuff_off", help="suffix removed from a hypothesis name to find its reference")
     ref.add_argument("--ref_fsuff_on", help="suffix added (after removal) to find the reference")
     ref.add_argument("--ref_file_type", choices=FILE_TYPES, default="mat-json", help="reference file type")
-    ref.add_argument("--ref_encoding", help="reference encoding (default: the file type's, UTF-8)")
+    ref.add_argument(
+        "--ref_encoding", type=text_encoding, help="reference encoding (default: the file type's, UTF-8)"
+    )
     ref.add_argument(
         "--ref_xml_input_is_overlay", action="store_true", help="--xml_input_is_overlay for the reference"
     )
@@ -109,10 +121,10 @@ def add_mat_command(commands: argparse._SubParsersAction) -> None:  # type: igno
     ours = p.add_argument_group("iescore options")
     ours.add_argument("--json", help="write the tables as JSON here")
     ours.add_argument("--store", help=STORE_HELP)
-    ours.add_argument("--workers", type=positive_int, default=1, help=STORE_WORKERS_HELP)
-    ours.add_argument("--seed", type=int, default=DEFAULT_SEED, help="seed of the confidence data's draws")
+    ours.add_argument("--workers", type=workers, default=1, help=STORE_WORKERS_HELP)
+    ours.add_argument("--seed", type=seed, default=DEFAULT_SEED, help="seed of the confidence data's draws")
     ours.add_argument(
-        "--resamples", type=positive_int, default=DEFAULT_RESAMPLES, help="score sets of the confidence data"
+        "--resamples", type=resamples, default=DEFAULT_RESAMPLES, help="score sets of the confidence data"
     )
     p.set_defaults(handler=run_mat)
 
@@ -143,7 +155,7 @@ def run_mat(args: argparse.Namespace) -> int:
         side_option = option.replace("xml_input_is_overlay", "file_type")
         if getattr(args, option[2:]) and file_type != "xml-inline":
             raise InputError(option, 0, f"applies to xml-inline files only ({side_option} is {file_type})")
-    check_store_option(args.store)
+    check_store_option(args.store, inputs=[("--dir", args.dir), ("--ref_dir", args.ref_dir)])
     rules = label_rules(
         args.content_annotations, args.token_annotations, args.equivalence_class, args.ignore, args.task
     )

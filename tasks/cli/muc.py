@@ -46,7 +46,8 @@ from tasks.core.arguments import (
     OUTPUT_FILE,
     check_paths,
     path_problem,
-    positive_int,
+    text_encoding,
+    workers,
 )
 from tasks.core.compute import Artifacts
 from tasks.core.files import write_text
@@ -57,8 +58,13 @@ def add_muc_command(commands: argparse._SubParsersAction) -> None:
     m = commands.add_parser("muc", help="the MUC scorer, driven by its configuration file (seed 001)")
     m.add_argument("config", help="MUC configuration file")
     m.add_argument("--store", help=STORE_HELP)
-    m.add_argument("--encoding", default="utf-8", help="encoding of the key, response and texts files")
-    m.add_argument("--workers", type=positive_int, default=1, help=STORE_WORKERS_HELP)
+    m.add_argument(
+        "--encoding",
+        type=text_encoding,
+        default="utf-8",
+        help="encoding of the key, response and texts files",
+    )
+    m.add_argument("--workers", type=workers, default=1, help=STORE_WORKERS_HELP)
     m.set_defaults(handler=run_muc)
 
 

@@ -29,7 +29,7 @@ from pipeline.senseval.report import (
 )
 from pipeline.senseval.scoring import GRANULARITIES, POLICIES, UNKNOWN_SENSES, effective_granularity
 from tasks.cli.common import EXIT_OK, STORE_HELP, STORE_WORKERS_HELP, check_store_option, run_stages
-from tasks.core.arguments import INPUT_FILE, OUTPUT_FILE, check_paths, positive_int
+from tasks.core.arguments import INPUT_FILE, OUTPUT_FILE, check_paths, text_encoding, workers
 from tasks.core.files import write_text
 from tasks.core.jsontext import json_text
 from tasks.senseval.stages import senseval_spec
@@ -91,9 +91,9 @@ def add_senseval_command(commands: argparse._SubParsersAction) -> None:  # type:
         "--strict", action="store_true", help="a warning about an answer line is an error (exit 2)"
     )
     p.add_argument("--json", help="write the scores as JSON here")
-    p.add_argument("--encoding", default="utf-8", help="encoding of the input files")
+    p.add_argument("--encoding", type=text_encoding, default="utf-8", help="encoding of the input files")
     p.add_argument("--store", help=STORE_HELP)
-    p.add_argument("--workers", type=positive_int, default=1, help=STORE_WORKERS_HELP)
+    p.add_argument("--workers", type=workers, default=1, help=STORE_WORKERS_HELP)
     p.set_defaults(handler=run_senseval)
 
 

@@ -26,7 +26,8 @@ from tasks.core.arguments import (
     OUTPUT_FILE,
     check_paths,
     positive_float,
-    positive_int,
+    text_encoding,
+    workers,
 )
 from tasks.core.files import write_text
 from tasks.core.jsontext import json_text
@@ -120,10 +121,12 @@ def add_templette_command(commands: argparse._SubParsersAction) -> None:
     t.add_argument(
         "--beta", type=positive_float, default=1.0, help="F-measure beta: recall weighs beta times precision"
     )
-    t.add_argument("--encoding", default="utf-8", help="encoding of the input files (e.g. latin-1)")
+    t.add_argument(
+        "--encoding", type=text_encoding, default="utf-8", help="encoding of the input files (e.g. latin-1)"
+    )
     t.add_argument("--store", help=STORE_HELP)
     t.add_argument("--json", help="write the scores as JSON here")
     t.add_argument("--csv", help="write score tables and the mapping as CSV files into this directory")
     t.add_argument("--summary", help="write the report summary (every fill pairing) here")
-    t.add_argument("--workers", type=positive_int, default=1, help=STORE_WORKERS_HELP)
+    t.add_argument("--workers", type=workers, default=1, help=STORE_WORKERS_HELP)
     t.set_defaults(handler=templette)

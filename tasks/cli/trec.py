@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 def configure_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     """The ``trec`` command's arguments (trec_eval's options, with its meanings)."""
     from tasks.cli.common import STORE_HELP, STORE_WORKERS_HELP
-    from tasks.core.arguments import positive_int, whole_number
+    from tasks.core.arguments import resamples, seed, whole_number, workers
 
     parser.add_argument("qrels", metavar="QRELS", help="relevance judgements: qid iter docno rel")
     parser.add_argument(
@@ -100,13 +100,15 @@ def configure_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser
         metavar="MEASURE",
         help="the value runs are compared on (a value name as printed: map, P_10, ndcg_cut_10)",
     )
-    parser.add_argument("--resamples", type=int, default=10000, help="randomization and bootstrap resamples")
-    parser.add_argument("--seed", type=int, default=12345, help="seed of the randomization and bootstrap")
+    parser.add_argument(
+        "--resamples", type=resamples, default=10000, help="randomization and bootstrap resamples"
+    )
+    parser.add_argument("--seed", type=seed, default=12345, help="seed of the randomization and bootstrap")
     parser.add_argument(
         "--confidence", type=float, default=0.95, help="confidence of the bootstrap intervals"
     )
     parser.add_argument("--store", help=STORE_HELP)
-    parser.add_argument("--workers", type=positive_int, default=1, help=STORE_WORKERS_HELP)
+    parser.add_argument("--workers", type=workers, default=1, help=STORE_WORKERS_HELP)
     return parser
 
 

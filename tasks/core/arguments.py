@@ -17,10 +17,19 @@ import socket
 import stat
 import tempfile
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from pipeline.core.errors import InputError
+from pipeline.core.settings import (
+    ANY_COUNT,
+    RESAMPLES,
+    SEED,
+    WORKERS,
+    Count,
+    encoding_problem,
+    pattern_problem,
+)
 
 # What a path is for; a check is (option, path or None, kind).
 INPUT_FILE = "input file"
@@ -33,17 +42,20 @@ SCHEDULER_TIMEOUT = 3.0  # seconds to wait for the central scheduler to accept a
 def check_paths(checks: Iterable[tuple[str, str | Path | None, str]]) -> None:
     """Raise :class:`InputError` for the first path that cannot serve as its kind; ``None`` is skipped.
 
-    Also refused: two options writing the same file (one would silently replace the other) and an
-    output file that is one of the inputs (the scores would overwrite what they were made from).
+    Also refused: two options writing the same file (one would silently replace the other), an
+    output file that is one of the inputs (the scores would overwrite what they were made from), and an
+    output inside an input directory (it would be read back as input).
     """
     checks = [(option, Path(path), kind) for option, path, kind in checks if path is not None]
+    folders: dict[Path, Path] = {}  # each folder resolved once (a campaign writes nine files a folder)
+    # First, before any probe makes and removes a directory in an input directory (its time changes).
+    _check_outside_inputs(checks, folders)
     probes = Probes()
     for option, path, kind in checks:
         problem = path_problem(path, kind, probes)
         if problem:
             raise InputError(str(path), 0, f"{problem} ({option})")
     seen: dict[Path, tuple[str, str]] = {}
-    folders: dict[Path, Path] = {}  # each folder resolved once (a campaign writes nine files a folder)
     for option, path, kind in checks:
         if kind not in (INPUT_FILE, OUTPUT_FILE):
             continue
@@ -64,6 +76,33 @@ def check_paths(checks: Iterable[tuple[str, str | Path | None, str]]) -> None:
                 )
             raise InputError(str(path), 0, message)
         seen.setdefault(resolved, (option, kind))
+
+
+def _check_outside_inputs(checks: list[tuple[str, Path, str]], folders: dict[Path, Path]) -> None:
+    """No output inside an input directory (a gold, run or hypothesis directory), at any depth: the next
+    run would read it back as input (and fail on it, or score it)."""
+    inputs: dict[Path, str] = {}
+    for option, path, kind in checks:
+        if kind == INPUT_DIRECTORY:
+            inputs.setdefault(path.resolve(), option)
+    if not inputs:
+        return
+    for option, path, kind in checks:
+        if kind not in (OUTPUT_FILE, OUTPUT_DIRECTORY):
+            continue
+        folder = folders.get(path.parent)
+        if folder is None:
+            folder = folders[path.parent] = path.parent.resolve()
+        resolved = path.resolve() if path.name in ("", "..") or path.is_symlink() else folder / path.name
+        for place in (resolved, *resolved.parents):
+            if place in inputs:
+                where = "is the input directory" if place == resolved else "is inside the input directory"
+                raise InputError(
+                    str(path),
+                    0,
+                    f"{where} {place} ({inputs[place]}): an output there would be read back as input; "
+                    f"write it elsewhere ({option})",
+                )
 
 
 class Probes:
@@ -152,6 +191,10 @@ def _folder_problem(directory: Path, probed: set[int]) -> str | None:
         return None
     try:
         os.rmdir(tempfile.mkdtemp(prefix=".iescore-check-", dir=ancestor))
+    except FileNotFoundError:
+        # The folder exists (just checked), yet making anything in it "is not found": a virtual file
+        # system (/proc, /sys) that takes no new files, whatever its permission bits say.
+        return f"cannot be written: {ancestor} takes no new files (a virtual file system such as /proc)"
     except OSError as error:
         return f"cannot be written: {ancestor}: {error.strerror or error}"
     probed.add(device)
@@ -199,24 +242,47 @@ def refuse_empty_values(parser: argparse.ArgumentParser) -> None:
             action.type = non_empty
 
 
-def positive_int(text: str) -> int:
-    """A whole number of 1 or more (``--workers``)."""
-    return _whole_number_from(text, 1)
+def bounded(count: Count) -> Callable[[str], int]:
+    """The argument type of a count (``pipeline.core.settings``): the same range on every command as in
+    campaign files, ``argument --seed: a whole number from 0 to ... expected ..., found '-1'``."""
+
+    def parse(text: str) -> int:
+        try:
+            number: int | None = int(text)
+        except ValueError:
+            number = None
+        problem = count.problem(number)
+        if problem:
+            raise argparse.ArgumentTypeError(f"{problem}, found {text!r}")
+        return number
+
+    parse.__name__ = count.name
+    return parse
 
 
-def whole_number(text: str) -> int:
-    """A whole number of 0 or more (``iescore trec -M``, ``-N``)."""
-    return _whole_number_from(text, 0)
+#: ``--workers``, ``--resamples``, ``--seed`` on every command; ``whole_number`` for the other counts
+#: (``iescore trec -M``, ``-N``).
+workers = bounded(WORKERS)
+resamples = bounded(RESAMPLES)
+seed = bounded(SEED)
+whole_number = bounded(ANY_COUNT)
 
 
-def _whole_number_from(text: str, low: int) -> int:
-    try:
-        number = int(text)
-    except ValueError:
-        number = None
-    if number is None or number < low:
-        raise argparse.ArgumentTypeError(f"expected a whole number of {low} or more, found {text!r}")
-    return number
+def text_encoding(text: str) -> str:
+    """The name of a text encoding Python knows (``--encoding``); ``base64`` and the like are refused."""
+    problem = encoding_problem(text)
+    if problem:
+        raise argparse.ArgumentTypeError(f"{problem}, found {text!r}")
+    return text
+
+
+def regular_expression(text: str) -> str:
+    """A user's regular expression (``--file_re``), one RE2 can match in linear time
+    (``pipeline.core.settings.pattern_problem``); not empty (no name is empty)."""
+    problem = pattern_problem(non_empty(text))
+    if problem:
+        raise argparse.ArgumentTypeError(f"{problem}, found {text!r}")
+    return text
 
 
 def seconds(text: str) -> float:

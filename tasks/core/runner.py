@@ -4,9 +4,10 @@ What happened to each task comes from Luigi's events on ``StageTask``. A task fo
 schedules it was reused. Each task of the graph (the roots, then each dependency as Luigi finds it)
 gets a flag in shared memory, made in this process while Luigi schedules, before it forks any worker;
 the task's success or failure sets it where the task runs, in this process or in the process Luigi
-forks for it. A failure's explanation is what the task told Luigi's
-scheduler (``StageTask.on_failure``), asked of the scheduler afterwards: bad input comes back as clean
-``file:line: message`` lines; anything else is an internal error with its traceback.
+forks for it; a forked task process ends when this process is killed (``tasks.core.orphans``). A
+failure's explanation is what the task told Luigi's scheduler (``StageTask.on_failure``), asked of the
+scheduler afterwards: bad input comes back as clean ``file:line: message`` lines; anything else is an
+internal error with its traceback.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from luigi.execution_summary import LuigiStatusCode
 
 from tasks.core import progress as progress_events
 from tasks.core.base import INPUT_ERROR_PREFIX
+from tasks.core.orphans import ParentWatch
 from tasks.core.task import StageTask
 
 _configured = False
@@ -107,8 +109,10 @@ def run(
         # Luigi forks a process per task: pandas (imported where first used, ``pipeline.core.lazy``) is
         # imported here once, not by every task's process.
         import pandas  # noqa: F401
-    global _events
+    global _events, _watch
     events = _events = _Events(roots)
+    # A forked task process ends when this process is killed (``tasks.core.orphans``).
+    _watch = ParentWatch() if forks else None
     factory = _Factory()
     progress_events.activate(progress)
     try:
@@ -126,6 +130,9 @@ def run(
             time.sleep(WAIT_FOR_OTHERS)
     finally:
         _events = None
+        if _watch is not None:
+            _watch.close()
+            _watch = None
         progress_events.activate(None)
         if progress is not None:
             progress.close()
@@ -246,6 +253,14 @@ class _Events:
 
 
 _events: _Events | None = None
+_watch: ParentWatch | None = None
+
+
+@StageTask.event_handler(luigi.Event.START)
+def _on_start(task: StageTask) -> None:
+    # In the process Luigi forked for the task (nothing in this one).
+    if _watch is not None:
+        _watch.watch()
 
 
 @StageTask.event_handler(luigi.Event.DEPENDENCY_PRESENT)

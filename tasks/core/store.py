@@ -37,7 +37,7 @@ import json
 import os
 import re
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +46,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from pipeline.core.errors import InputError
+from pipeline.core.settings import URL_SCHEME
 from tasks.core import files
 
 PROVENANCE_KEY = b"iescore.provenance"
@@ -192,8 +193,13 @@ def sweep_store(store: str | Path) -> list[str]:
 def check_store(location: str, where: str, line: int = 0) -> None:
     """Raise InputError (blaming ``where``:``line``, an option or a campaign file) unless the store is
     usable: a directory path, or an S3 bucket reachable with credentials. Nothing is written."""
-    if "://" in location and not is_s3(location):
-        raise InputError(where, line, f"store {location!r}: a directory or s3://BUCKET/PREFIX expected")
+    if URL_SCHEME.match(location) and not is_s3(location):
+        raise InputError(
+            where,
+            line,
+            f"store {location!r}: a directory or s3://BUCKET/PREFIX expected (a name that begins like a "
+            f"URL scheme is not taken for a directory: write ./{location} for a directory of that name)",
+        )
     if is_s3(location):
         S3Store(location).check(where, line)
 
@@ -216,7 +222,7 @@ class LocalStore:
     def artifacts(self) -> list[dict[str, Any]]:
         rows = []
         for path in sorted(self.root.glob("*/*/*.parquet")):
-            meta = pq.read_metadata(path)
+            meta = _footer(path, lambda path=path: pq.read_metadata(path))
             rows.append({"path": str(path), "rows": meta.num_rows, **_provenance(meta)})
         return rows
 
@@ -286,7 +292,7 @@ class S3Store:
             if relative.count("/") != 2 or not relative.endswith(".parquet"):
                 continue
             url = self.url(relative)
-            meta = self.metadata(url, size)
+            meta = _footer(url, lambda url=url, size=size: self.metadata(url, size))
             rows.append({"path": url, "rows": meta.num_rows, **_provenance(meta)})
         return rows
 
@@ -354,7 +360,15 @@ class S3Store:
         probe = botocore.config.Config(
             connect_timeout=5, read_timeout=30, retries={"max_attempts": 2, "mode": "standard"}
         )
-        api = S3Client(config=probe).s3.meta.client
+        try:
+            api = S3Client(config=probe).s3.meta.client
+        except ValueError as error:  # botocore: "Invalid endpoint: ..." (AWS_ENDPOINT_URL_S3="not a url")
+            raise InputError(
+                where,
+                line,
+                f"store {store}: {error}; an http:// or https:// URL expected in AWS_ENDPOINT_URL_S3 (or "
+                "AWS_ENDPOINT_URL, or endpoint_url under [s3] in luigi.cfg)",
+            ) from None
         endpoint = api.meta.endpoint_url
         try:
             api.head_bucket(Bucket=self.bucket)
@@ -377,6 +391,17 @@ class S3Store:
 
 
 _S3_CLIENTS: dict[int, Any] = {}
+
+
+def _footer(where: str | Path, read: Callable[[], pq.FileMetaData]) -> pq.FileMetaData:
+    """A store file's Parquet footer (``read``), or bad input naming the file: a store holds only what
+    iescore wrote, so a file there that is not Parquet was damaged or put there by hand."""
+    try:
+        return read()
+    except (pa.ArrowException, OSError) as error:
+        raise InputError(
+            str(where), 0, f"not a readable Parquet file ({error}); remove it, its stage reruns"
+        ) from None
 
 
 @functools.cache

@@ -84,7 +84,7 @@ CASES = [
         {9: "html_documents = -1"},
         None,
         9,
-        "options.html_documents: a whole number >= 1",
+        "options.html_documents: a whole number from 1 to 9223372036854775807",
     ),
     ("compare-unknown", {9: 'compare = "x"'}, None, 9, 'options.compare: one of "content", "extent", "both"'),
     ("cost-unknown", {9: 'cost = "x"'}, None, 9, 'options.cost: one of "phonetic", "levenshtein"'),

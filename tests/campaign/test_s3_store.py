@@ -354,10 +354,15 @@ def test_unusable_s3_store_is_bad_input(
     assert err.startswith(f"iescore: --store: store s3://{bucket}/p: cannot reach the S3 endpoint {closed} (")
     assert "set AWS_ENDPOINT_URL_S3" in err
 
+    scheme_expected = (
+        "a directory or s3://BUCKET/PREFIX expected (a name that begins like a URL scheme is not taken for a "
+        "directory: write ./{} for a directory of that name)"
+    )
     for bad, expected in (
         ("s3://", "s3://BUCKET/PREFIX with a valid bucket name expected"),
         ("s3://Bad_Bucket/p", "s3://BUCKET/PREFIX with a valid bucket name expected"),
-        ("gs://bucket/p", "a directory or s3://BUCKET/PREFIX expected"),
+        ("gs://bucket/p", scheme_expected.format("gs://bucket/p")),
+        ("s3:/bucket/p", scheme_expected.format("s3:/bucket/p")),  # one slash: never a local folder "s3:"
     ):
         status, _, err = cli(capsys, "campaign", campaign_file, "--store", bad)
         assert status == 2 and err == f"iescore: --store: store {bad!r}: {expected}\n"
