@@ -168,7 +168,8 @@ CASES = [
     case("senses-a-directory", None, None, ("--senses", "{dir}"), "--senses", "directory"),
     case("json-in-missing-folder-under-file", None, None, ("--json", "{key}/out.json"), "--json", "out.json"),
     case("json-is-the-key", None, None, ("--json", "{key}"), "--json", "both an input and an output"),
-    case("encoding-unknown", None, None, ("--encoding", "utf-99"), "key", "unknown encoding 'utf-99'"),
+    # the file it failed on, or the option (once checked before any work): either way the codec is named
+    case("encoding-unknown", None, None, ("--encoding", "utf-99"), "utf-99", "encoding"),
 ]
 
 
