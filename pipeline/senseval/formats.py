@@ -471,7 +471,58 @@ def read_sense_map(path: str | Path, encoding: str = "utf-8") -> pa.Table:
     )
     _refuse_repeats(path, table, ("sense",), "sense given a line again (first on line {first})")
     _refuse_cycles(path, table, senses, sense_parent)
+    _refuse_wrong_branching(path, line_numbers, senses, sense_parent, ancestor_mask, factor_values)
     return table
+
+
+def _refuse_wrong_branching(
+    path: str | Path,
+    line_numbers: np.ndarray,
+    senses: pa.Array,
+    sense_parent: np.ndarray,
+    ancestor_mask: np.ndarray,
+    factors: pa.Array,
+) -> None:
+    """A branching factor is the number of subsenses of the sense after it (seed 003: row 12, key 2.1
+    and answer 2 of five subsenses, scores 1/5). A sense given two different factors, or with more
+    subsenses in the map than its factor, is bad input: mixed-grained credit for an answer above the
+    key would depend on which line is read, or add up to more than 1 over its subsenses."""
+    if not ancestor_mask.any():
+        return
+    codes = pc.dictionary_encode(senses).indices.to_numpy(zero_copy_only=False).astype(np.int64)
+    at = np.flatnonzero(ancestor_mask)  # each ancestor's place among the senses; its child is just before
+    parent, child = codes[at], codes[at - 1]
+    factor = factors.to_numpy(zero_copy_only=False)
+    lines = line_numbers[sense_parent[at]]
+    _, first, inverse = np.unique(parent, return_index=True, return_inverse=True)
+    inverse = inverse.reshape(-1)
+    claimed = factor[first][inverse]
+    differs = np.flatnonzero(factor != claimed)
+    if differs.size:
+        row = int(differs[0])
+        raise InputError(
+            str(path),
+            int(lines[row]),
+            f"branching factor {factor[row]} of {senses[int(at[row])].as_py()!r} differs from the "
+            f"{claimed[row]} given on line {lines[first[inverse[row]]]}: one number of subsenses expected",
+        )
+    size = int(codes.max()) + 1
+    _, pair_first = np.unique(parent * size + child, return_index=True)
+    pair_first.sort()  # each (sense, subsense) pair at its first line
+    rank = np.zeros(len(parent), np.int64)
+    order = pair_first[np.argsort(parent[pair_first], kind="stable")]
+    group_start = np.searchsorted(parent[order], parent[order], side="left")
+    rank[order] = np.arange(len(order)) - group_start
+    over = pair_first[rank[pair_first] >= factor[pair_first]]
+    if over.size:
+        row = int(over.min())
+        raise InputError(
+            str(path),
+            int(lines[row]),
+            f"{senses[int(at[row]) - 1].as_py()!r} is subsense {rank[row] + 1} of "
+            f"{senses[int(at[row])].as_py()!r}, whose branching factor is {factor[row]}: at most "
+            f"{factor[row]} subsenses expected",
+        )
 
 
 def read_instance_list(path: str | Path, encoding: str = "utf-8") -> pa.Table:

@@ -130,6 +130,22 @@ CASES = [
     ),
     case("map-own-parent", "map", "1 2 1\n", ("-g", "mixed"), "map:1", "comes back to '1': a cycle"),
     case("map-cycle", "map", "a 2 b\nb 2 a\n", ("-g", "mixed"), "map:1", "a cycle"),
+    case(
+        "map-factor-differs",
+        "map",
+        "1\n1.1 2 1\n1.2 3 1\n",
+        ("-g", "mixed"),
+        "map:3",
+        "branching factor 3 of '1' differs from the 2 given on line 2",
+    ),
+    case(
+        "map-more-subsenses-than-factor",
+        "map",
+        "1\n1.1 2 1\n1.2 2 1\n1.3 2 1\n",
+        ("-g", "mixed"),
+        "map:4",
+        "'1.3' is subsense 3 of '1', whose branching factor is 2",
+    ),
     # --- the filters ----------------------------------------------------------------------------------
     case(
         "instances-empty",
