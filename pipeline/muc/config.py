@@ -238,7 +238,10 @@ class MucConfig:
             or fills[0].value.upper() != OPTIONAL_STATUS_VALUE
         ):
             found = " / ".join(
-                getattr(fill, "value", None) or getattr(fill, "content", "?") for fill in fills
+                fill.pointer.render()
+                if isinstance(fill, PointerFill)
+                else getattr(fill, "value", None) or fill.content
+                for fill in fills
             )
             raise InputError(
                 file, slot.line or line, f"'{slot.name}: {OPTIONAL_STATUS_VALUE}' expected, found {found!r}"
