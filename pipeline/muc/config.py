@@ -62,7 +62,14 @@ from typing import NamedTuple
 
 from pipeline.core.corpus import read_input
 from pipeline.core.errors import InputError
-from pipeline.templette import OPTIONAL_STATUS_SLOT, PointerFill, TemplateSet
+from pipeline.templette import (
+    OPTIONAL_STATUS_SLOT,
+    OPTIONAL_STATUS_VALUE,
+    PointerFill,
+    SetFill,
+    Slot,
+    TemplateSet,
+)
 
 FILL_TYPES = ("string", "set", "pointer")
 
@@ -205,6 +212,7 @@ class MucConfig:
                 )
             for slot in instance.slots:
                 if slot.name.upper() == OPTIONAL_STATUS_SLOT:
+                    self._check_status(file, slot, instance.line)
                     continue
                 line = slot.line or instance.line
                 slot_def = self.slot_def(class_def.name, slot.name)
@@ -218,6 +226,26 @@ class MucConfig:
                 for alternative in slot.alternatives:
                     for fill in alternative:
                         self._check_fill(file, fill, slot_def, slot.name, fill.line or line)
+
+    @staticmethod
+    def _check_status(file: str, slot: Slot, line: int) -> None:
+        """``OBJ_STATUS`` holds ``OPTIONAL`` (the one value seed 001 gives it); any other value would
+        leave the object required without a word."""
+        fills = [fill for alternative in slot.alternatives for fill in alternative]
+        if (
+            len(fills) != 1
+            or not isinstance(fills[0], SetFill)
+            or fills[0].value.upper() != OPTIONAL_STATUS_VALUE
+        ):
+            found = " / ".join(
+                fill.pointer.render()
+                if isinstance(fill, PointerFill)
+                else getattr(fill, "value", None) or fill.content
+                for fill in fills
+            )
+            raise InputError(
+                file, slot.line or line, f"'{slot.name}: {OPTIONAL_STATUS_VALUE}' expected, found {found!r}"
+            )
 
     def pointer_order(self, *template_sets: TemplateSet) -> tuple[ClassDef, ...]:
         """The classes in alignment order: every class after the classes it points to.
@@ -545,6 +573,11 @@ class _Builder:
             self.beta = self._number(value, "beta", value.text)
             if self.beta == 0:
                 raise self._error(value.line, "beta must be positive, found 0")
+            if not math.isfinite(self.beta * self.beta):
+                raise self._error(
+                    value.line,
+                    f"beta {value.text} is too large: F weighs by its square, which must be finite",
+                )
         elif name.endswith("_file"):
             value = self._single(option)
             path = Path(value.text)

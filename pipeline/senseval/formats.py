@@ -38,6 +38,10 @@ COMMENT_DELIMITER = "!!"
 #: atof's longest leading number (the exponent only when it has digits).
 _LEADING_NUMBER = r"^(?P<number>[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)?(?P<tail>.*)$"
 _POSITIVE_INTEGER = r"^0*[1-9][0-9]*$"
+#: The largest branching factor (a 64-bit integer; a sense has far fewer children).
+_LARGEST_FACTOR = 2**62
+#: The largest weight: the largest C float (scorer2 holds weights in C floats).
+_LARGEST_WEIGHT = float(np.finfo(np.float32).max)
 #: A weight Arrow casts as atof reads it.
 _PLAIN_NUMBER = r"^(?:[0-9]+\.?[0-9]*|\.[0-9]+)$"
 
@@ -216,8 +220,43 @@ def read_key(path: str | Path, encoding: str = "utf-8") -> pa.Table:
         [item, instance, pa.array(line_numbers, pa.int64()), tags.cast(SENSE_KEY.field("key_tags").type)],
         schema=SENSE_KEY,
     )
+    if not table.num_rows:
+        lines = "is empty" if not data else "has only blank lines"
+        raise InputError(
+            str(path),
+            0,
+            f"the key {lines}: 'item instance tag [tag ...]' lines expected (nothing to score against)",
+        )
     _refuse_repeats(path, table, ("item", "instance"), "instance given again (first on line {first})")
+    _refuse_repeated_tags(path, table)
     return table
+
+
+def _refuse_repeated_tags(path: str | Path, key: pa.Table) -> None:
+    """A key line naming a tag twice is bad input: the key's tags are a set (any one is right), and
+    scorer2 counts a repeated tag twice in mixed-grained credit (an answer tag above it gets 1/b from
+    each copy)."""
+    tags = key.column("key_tags").combine_chunks()
+    counts = pc.list_value_length(tags).to_numpy(zero_copy_only=False)
+    if not len(counts) or counts.max() < 2:
+        return
+    flat = pc.list_flatten(tags)
+    owner = pc.list_parent_indices(tags).to_numpy()
+    several = counts[owner] > 1  # only lines with two tags or more can repeat one
+    codes = pc.dictionary_encode(flat.filter(pa.array(several))).indices.to_numpy(zero_copy_only=False)
+    owner = owner[several].astype(np.int64)
+    pair = owner * (int(codes.max(initial=0)) + 1) + codes
+    _, first = np.unique(pair, return_index=True)
+    if len(first) == len(pair):
+        return
+    repeated = np.setdiff1d(np.arange(len(pair)), first)[0]
+    row = int(owner[repeated])
+    raise InputError(
+        str(path),
+        int(key.column("line")[row].as_py()),
+        f"tag {flat.filter(pa.array(several))[int(repeated)].as_py()!r} given twice on this line: each key "
+        "tag once expected",
+    )
 
 
 def read_answers(path: str | Path, encoding: str = "utf-8") -> pa.Table:
@@ -263,8 +302,16 @@ def read_answers(path: str | Path, encoding: str = "utf-8") -> pa.Table:
         weighted_odd[other] = pc.or_(pc.equal(digits, ""), pc.not_equal(number.field("tail"), "")).to_numpy(
             zero_copy_only=False
         )
+    untagged = pc.equal(tags, "").to_numpy(zero_copy_only=False)
+    if untagged.any():
+        tag = int(np.argmax(untagged))
+        text = weight_text[int(np.cumsum(has_weight)[tag]) - 1].as_py()
+        raise InputError(
+            str(path), int(tag_row[tag]) + 1, f"'/{text}' has no tag before its '/': 'tag[/weight]' expected"
+        )
     value = np.zeros(len(tags))
     value[has_weight] = weighted_value
+    _refuse_weights(path, value, has_weight, tags, tag_row, weight_text, n_lines)
     odd = np.zeros(len(tags), dtype=bool)
     odd[has_weight] = weighted_odd
     weights = pa.array(value, pa.float64(), mask=~has_weight)
@@ -294,6 +341,45 @@ def read_answers(path: str | Path, encoding: str = "utf-8") -> pa.Table:
         ],
         schema=SENSE_ANSWERS,
     )
+
+
+def _refuse_weights(
+    path: str | Path,
+    value: np.ndarray,
+    has_weight: np.ndarray,
+    tags: pa.Array,
+    tag_row: np.ndarray,
+    weight_text: pa.Array,
+    n_lines: int,
+) -> None:
+    """Weights no answer can mean are bad input: a negative one (a share of an answer cannot be below
+    nothing; scorer2 prints a precision above 1 or a negative recall for it), one beyond a C float
+    (scorer2 holds weights in C floats: it becomes infinite, and the totals NaN), and a line whose
+    weights sum beyond a C float (divided by that sum, every weight becomes 0)."""
+    with np.errstate(over="ignore"):
+        bad = (value < 0) | np.isinf(value.astype(np.float32))
+    if bad.any():
+        tag = int(np.argmax(bad))
+        text = weight_text[int(np.cumsum(has_weight)[tag]) - 1].as_py()
+        what = (
+            "is negative: a number from 0 up expected"
+            if value[tag] < 0
+            else f"is too large: a number up to {_LARGEST_WEIGHT:.7g} expected (weights are C floats, as in "
+            "scorer2)"
+        )
+        raise InputError(
+            str(path), int(tag_row[tag]) + 1, f"weight {text!r} of tag {tags[tag].as_py()!r} {what}"
+        )
+    with np.errstate(over="ignore"):
+        line_sums = np.bincount(tag_row, weights=value, minlength=n_lines).astype(np.float32)
+    if np.isinf(line_sums).any():
+        row = int(np.argmax(np.isinf(line_sums)))
+        raise InputError(
+            str(path),
+            row + 1,
+            f"the weights of this line sum beyond {_LARGEST_WEIGHT:.7g}: smaller weights expected "
+            "(weights and their sum are C floats, as in scorer2)",
+        )
 
 
 def _warn_blank_and_tabbed(
@@ -357,6 +443,16 @@ def read_sense_map(path: str | Path, encoding: str = "utf-8") -> pa.Table:
             f"branching factor {factors[bad].as_py()!r} of {pc.list_element(tokens, 0)[row].as_py()!r} "
             "is not a positive integer",
         )
+    magnitude = pc.cast(factors, pa.float64()).to_numpy(zero_copy_only=False)
+    if len(magnitude) and magnitude.max() > _LARGEST_FACTOR:
+        bad = int(np.argmax(magnitude > _LARGEST_FACTOR))
+        row = int(parent[is_factor][bad])
+        raise InputError(
+            str(path),
+            int(line_numbers[row]),
+            f"branching factor {factors[bad].as_py()!r} of {pc.list_element(tokens, 0)[row].as_py()!r} "
+            f"is too large: a positive integer up to {_LARGEST_FACTOR} expected",
+        )
     senses = flat.filter(pa.array(~is_factor))
     sense_parent = parent[~is_factor]
     ancestor_mask = position[~is_factor] > 0
@@ -375,7 +471,58 @@ def read_sense_map(path: str | Path, encoding: str = "utf-8") -> pa.Table:
     )
     _refuse_repeats(path, table, ("sense",), "sense given a line again (first on line {first})")
     _refuse_cycles(path, table, senses, sense_parent)
+    _refuse_wrong_branching(path, line_numbers, senses, sense_parent, ancestor_mask, factor_values)
     return table
+
+
+def _refuse_wrong_branching(
+    path: str | Path,
+    line_numbers: np.ndarray,
+    senses: pa.Array,
+    sense_parent: np.ndarray,
+    ancestor_mask: np.ndarray,
+    factors: pa.Array,
+) -> None:
+    """A branching factor is the number of subsenses of the sense after it (seed 003: row 12, key 2.1
+    and answer 2 of five subsenses, scores 1/5). A sense given two different factors, or with more
+    subsenses in the map than its factor, is bad input: mixed-grained credit for an answer above the
+    key would depend on which line is read, or add up to more than 1 over its subsenses."""
+    if not ancestor_mask.any():
+        return
+    codes = pc.dictionary_encode(senses).indices.to_numpy(zero_copy_only=False).astype(np.int64)
+    at = np.flatnonzero(ancestor_mask)  # each ancestor's place among the senses; its child is just before
+    parent, child = codes[at], codes[at - 1]
+    factor = factors.to_numpy(zero_copy_only=False)
+    lines = line_numbers[sense_parent[at]]
+    _, first, inverse = np.unique(parent, return_index=True, return_inverse=True)
+    inverse = inverse.reshape(-1)
+    claimed = factor[first][inverse]
+    differs = np.flatnonzero(factor != claimed)
+    if differs.size:
+        row = int(differs[0])
+        raise InputError(
+            str(path),
+            int(lines[row]),
+            f"branching factor {factor[row]} of {senses[int(at[row])].as_py()!r} differs from the "
+            f"{claimed[row]} given on line {lines[first[inverse[row]]]}: one number of subsenses expected",
+        )
+    size = int(codes.max()) + 1
+    _, pair_first = np.unique(parent * size + child, return_index=True)
+    pair_first.sort()  # each (sense, subsense) pair at its first line
+    rank = np.zeros(len(parent), np.int64)
+    order = pair_first[np.argsort(parent[pair_first], kind="stable")]
+    group_start = np.searchsorted(parent[order], parent[order], side="left")
+    rank[order] = np.arange(len(order)) - group_start
+    over = pair_first[rank[pair_first] >= factor[pair_first]]
+    if over.size:
+        row = int(over.min())
+        raise InputError(
+            str(path),
+            int(lines[row]),
+            f"{senses[int(at[row]) - 1].as_py()!r} is subsense {rank[row] + 1} of "
+            f"{senses[int(at[row])].as_py()!r}, whose branching factor is {factor[row]}: at most "
+            f"{factor[row]} subsenses expected",
+        )
 
 
 def read_instance_list(path: str | Path, encoding: str = "utf-8") -> pa.Table:
@@ -388,13 +535,19 @@ def read_instance_list(path: str | Path, encoding: str = "utf-8") -> pa.Table:
     if wrong.size:
         row = int(wrong[0])
         raise InputError(str(path), row + 1, f"'item instance' expected, got {lines[row].as_py()!r}")
+    if not (counts == 2).any():
+        raise InputError(str(path), 0, "no instance listed: 'item instance' lines expected")
     tokens = tokens.filter(pa.array(counts == 2))
     return pa.table({"item": pc.list_element(tokens, 0), "instance": pc.list_element(tokens, 1)})
 
 
 def read_sense_list(path: str | Path, encoding: str = "utf-8") -> pa.Array:
-    """A sense filter list: sense tags separated by blanks or newlines."""
-    return pc.unique(pc.list_flatten(split_blanks(read_lines(path, encoding))))
+    """A sense filter list: sense tags separated by blanks or newlines (none listed is bad input: it
+    would drop every instance)."""
+    senses = pc.unique(pc.list_flatten(split_blanks(read_lines(path, encoding))))
+    if not len(senses):
+        raise InputError(str(path), 0, "no sense listed: sense tags separated by blanks expected")
+    return senses
 
 
 def split_blanks(lines: pa.Array) -> pa.ListArray:

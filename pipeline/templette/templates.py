@@ -391,7 +391,10 @@ class _Parser:
         self.slot: _SlotBuilder | None = None
 
     def parse(self, tokens: Iterator[_Token]) -> TemplateSet:
+        previous_line = 0
+        word: _Token | None = None  # the previous token, when it is a bare word that began its line
         for token in tokens:
+            word, line_word = None, word
             if token.kind == "header":
                 assert token.pointer is not None
                 self._start_instance(token.pointer, token.line)
@@ -410,9 +413,27 @@ class _Parser:
             elif token.kind == "slash":
                 self.slot.slash(token.line, self.source)
             else:
+                self._refuse_word_before_fill(token, line_word)
                 self.slot.current.append(self._fill(token))
+                if token.kind == "bare" and not token.extents and token.line != previous_line:
+                    word = token
+            previous_line = token.line
         self._finish_instance()
         return TemplateSet(tuple(self.instances), self.source)
+
+    def _refuse_word_before_fill(self, token: _Token, word: _Token | None) -> None:
+        """A bare word that begins a line and is followed on it by a quoted string or a pointer is a slot
+        name that lost its ':' (``WINNER "Egypt" ##332#337#``): read as written, it would be two more
+        fills of the slot above, silently."""
+        if (
+            word is not None
+            and token.kind in ("quoted", "pointer")
+            and word.line == token.line
+            and _SLOT_NAME_TEXT.fullmatch(word.text)
+        ):
+            raise self._error(
+                token.line, f"slot name '{word.text}:' expected, found {word.text!r} without its ':'"
+            )
 
     def _start_instance(self, pointer: Pointer, line: int) -> None:
         self._finish_instance()

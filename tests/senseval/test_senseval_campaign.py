@@ -77,3 +77,28 @@ def test_campaign_keys_are_typed(campaign: Path) -> None:
     with pytest.raises(InputError) as error:
         read_campaign(campaign)
     assert "options.granularity" in str(error.value) and error.value.line == 13
+
+
+@pytest.mark.parametrize(
+    ("weight", "expected"),
+    [
+        ("1e400", "weight '1e400' of tag 'bank.1.1' is too large"),
+        ("-1", "weight '-1' of tag 'bank.1.1' is negative"),
+    ],
+    ids=["overflows", "negative"],
+)
+def test_a_weight_no_answer_can_mean_is_bad_input_in_a_campaign(
+    campaign: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], weight: str, expected: str
+) -> None:
+    # Once NaN totals for system-a (numpy's RuntimeWarning only) and then a traceback in the summary.
+    answers = campaign.parent / "senseval-sample" / "system-a.answers"
+    lines = answers.read_text().splitlines(keepends=True)
+    assert lines[1] == "bank b02 bank.1.1\n"
+    lines[1] = f"bank b02 bank.1.1/{weight}\n"
+    answers.write_text("".join(lines))
+    out_dir = tmp_path / "out"
+    assert main(["campaign", str(campaign), "--out", str(out_dir)]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and "RuntimeWarning" not in err
+    assert f"{answers}:2: {expected}" in err
+    assert not out_dir.exists()
