@@ -50,17 +50,30 @@ def _row(rank: int, system: str, cor: int, inc: int, mis: int, spu: int) -> Syst
     )
 
 
-def sample_report(count: int, pairings: bool = True) -> CampaignReport:
+def sample_report(count: int, pairings: bool = True, scattered: bool = False) -> CampaignReport:
     """A campaign of ``count`` systems (at least 2): the last has no hypothesis at all (precision and F
-    undefined); with 3 or more, the second and third are identical in every number."""
+    undefined); with 3 or more, the second and third are identical in every number.
+
+    The counts lie on a coarse grid (many systems share a point) or, ``scattered``, spread
+    pseudo-randomly (few ties, points at any distance from each other)."""
     counts = []
+    state = 12345
     for index in range(count - 1):
+        if scattered:
+            # COR in 600-899, INC 0-49, SPU 0-199 over 1000 reference fills (a linear congruential draw).
+            draws = []
+            for _ in range(3):
+                state = (1103515245 * state + 12345) % 2**31
+                draws.append(state >> 8)
+            cor, inc, spu = 600 + draws[0] % 300, draws[1] % 50, draws[2] % 200
+            counts.append((cor, inc, 1000 - cor - inc, spu))
+            continue
         # COR in 70-89, INC 0-2, SPU 0-10 over 100 reference fills: a band of about 15 points.
         cor, inc, spu = 70 + (index * 7) % 20, index % 3, (index * 5) % 11
         counts.append((cor, inc, 100 - cor - inc, spu))
     if count >= 3:
         counts[2] = counts[1]
-    counts.sort(key=lambda c: -2 * c[0] / (100 + c[0] + c[1] + c[3]))  # by F, best first
+    counts.sort(key=lambda c: -2 * c[0] / (c[0] + c[1] + c[2] + c[0] + c[1] + c[3]))  # F, best first
     board = [_row(rank + 1, system_name(rank), *numbers) for rank, numbers in enumerate(counts)]
     board.append(_row(count, system_name(count - 1), 0, 0, 100, 0))
     names = [row.system for row in board]
