@@ -964,6 +964,8 @@ def _precision_recall_section(ranked: list[SystemRow], beta: float, f_name: str)
         members = [(g, index) for g in listed for index in groups[g]]
         bottom = max(top + size, top + line * (len(members) - 1))
         rows = _spread([centres[g][1] for g, _ in members], top, bottom, line)
+        rows = _clear_of_points([centres[g] for g, _ in members], rows, centres, labels_x - 4, line)
+        bottom = max([bottom, *rows[-1:]])
         leaders = [
             (centres[g][0] + 4, centres[g][1], labels_x - 4, label_y)
             for (g, _), label_y in zip(members, rows, strict=True)
@@ -1143,6 +1145,43 @@ def _rank_labels(
                 found[index] = (spot[0] + _PAD, spot[1] + _BASELINE)
                 break
     return found
+
+
+def _clear_of_points(
+    starts: list[tuple[float, float]],
+    rows: list[float],
+    centres: list[tuple[float, float]],
+    end_x: float,
+    line: float,
+) -> list[float]:
+    """The column's label heights ``rows`` (top to bottom, one ``line`` apart at least), each moved as
+    little as it takes (3 pixels at a time, up to 8 lines up or down, never above the row before plus a
+    line) for the line from its point (``starts``) to ``(end_x, row)`` to pass no other point closer
+    than 7 pixels: a line through another point reads as that point's. A row with no such height keeps
+    its own."""
+    moved: list[float] = []
+    for (cx, cy), wanted in zip(starts, rows, strict=True):
+        lowest = moved[-1] + line if moved else -math.inf
+        wanted = max(wanted, lowest)
+
+        def clear(row: float, cx: float = cx, cy: float = cy) -> bool:
+            return all(
+                (px, py) == (cx, cy) or _segment_distance((px, py), (cx + 4, cy, end_x, row)) >= 7
+                for px, py in centres
+            )
+
+        tries = (wanted + 3 * step * sign for step in range(round(8 * line / 3) + 1) for sign in (1, -1))
+        moved.append(next((row for row in tries if row >= lowest and clear(row)), wanted))
+    return moved
+
+
+def _segment_distance(point: tuple[float, float], segment: Box) -> float:
+    """The distance from ``point`` to the segment (x1, y1, x2, y2)."""
+    x1, y1, x2, y2 = segment
+    dx, dy = x2 - x1, y2 - y1
+    length = dx * dx + dy * dy
+    t = 0.0 if length == 0 else min(1.0, max(0.0, ((point[0] - x1) * dx + (point[1] - y1) * dy) / length))
+    return math.dist(point, (x1 + t * dx, y1 + t * dy))
 
 
 def _nearest(box: Box, own: int, centres: list[tuple[float, float]]) -> bool:
