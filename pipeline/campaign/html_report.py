@@ -705,7 +705,7 @@ def _leaderboard_section(report: CampaignReport, ranked: list[SystemRow]) -> str
         + "</tbody></table></div>\n"
         + f'<p class="legend">{_beta_note(report.beta, f_name)}<b>p(next)</b>: p-value of approximate '
         f"randomization over documents for the difference in {f_name} between the system and the next "
-        "one down.</p>\n"
+        f"one down.{_undefined_note(ranked, ('REC', 'PRE', 'F'), 'F', f_name)}</p>\n"
         + _f_interval_plot(ranked, f_name, "F", True)
         + f'<details><summary>Signatures</summary><ul class="signatures">{signatures}</ul></details>\n'
         "</section>\n"
@@ -758,11 +758,22 @@ def _measures_leaderboard_section(report: CampaignReport, ranked: list[SystemRow
         + legend
         + f"<b>p(next)</b>: p-value of approximate "
         f"randomization over {_e(report.unit)} for the difference in {_e(label)} between the system and the "
-        "next one down.</p>\n"
+        f"next one down.{_undefined_note(ranked, tuple(columns), report.headline, label)}</p>\n"
         + _f_interval_plot(ranked, label, report.headline, percent)
         + f'<details><summary>Signatures</summary><ul class="signatures">{signatures}</ul></details>\n'
         "</section>\n"
     )
+
+
+def _undefined_note(ranked: list[SystemRow], keys: tuple[str, ...], headline: str, label: str) -> str:
+    """The legend's sentence on undefined values, where the board shows one: what the dash means, and
+    where a system whose headline is undefined ranks."""
+    if all(_defined(row.measures.get(key)) is not None for row in ranked for key in (*keys, headline)):
+        return ""
+    note = " &#8220;-&#8221;: undefined (a ratio whose denominator is 0), not 0."
+    if any(_defined(row.measures.get(headline)) is None for row in ranked):
+        note += f" A system whose {_e(label)} is undefined ranks after all whose {_e(label)} is defined."
+    return note
 
 
 def _coref_documents_section(report: CampaignReport, systems: list[str]) -> str:

@@ -282,6 +282,9 @@ def test_undefined_values_read_undefined(case: tuple) -> None:
     row = next(r for r in re.findall(r"<tr>(.*?)</tr>", board, re.S) if html.escape(last.system) in r)
     cells = re.findall(r"<td[^>]*>([^<]*)</td>", row)
     assert cells[-3:] == ["-", "-", ""]  # F, its interval, p(next) (the last system has no next)
+    legend = re.search(r'</table></div>\n<p class="legend">(.*?)</p>', page, re.S).group(1)
+    assert "&#8220;-&#8221;: undefined (a ratio whose denominator is 0), not 0." in legend
+    assert "is undefined ranks after all whose" in legend
     heat = re.search(r'<table class="heat">(.*?)</table>', page, re.S).group(1)
     undefined = re.search(
         rf'<th class="row">{re.escape(html.escape(last.system))}</th>(.*?)</tr>', heat
