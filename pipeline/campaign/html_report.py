@@ -975,7 +975,8 @@ def _precision_recall_section(ranked: list[SystemRow], beta: float, f_name: str)
         members = [(g, index) for g in listed for index in groups[g]]
         bottom = max(top + size, top + line * (len(members) - 1))
         rows = _spread([centres[g][1] for g, _ in members], top, bottom, line)
-        rows = _clear_of_points([centres[g] for g, _ in members], rows, centres, labels_x - 4, line)
+        if len(members) <= _ROUTED:
+            rows = _clear_of_points([centres[g] for g, _ in members], rows, centres, labels_x - 4, line)
         bottom = max([bottom, *rows[-1:]])
         leaders = [
             (centres[g][0] + 4, centres[g][1], labels_x - 4, label_y)
@@ -1100,6 +1101,10 @@ NAMED_POINTS = 12  # up to this many systems, every point is named in the column
 # runs along it.
 _INSET = 10
 
+# Up to this many names in the column, their rows move so that no line runs through another point; a
+# longer column is a list to read beside the leaderboard, its lines a tangle however they run.
+_ROUTED = 60
+
 # A rank label's box, estimated from the font (11 px, ``_text_width``): padding, height, and the baseline
 # below the box's top; and how much nearer its own point than any other a label's centre must be (the
 # estimate may be a few pixels off the drawn text).
@@ -1121,17 +1126,23 @@ def _rank_labels(
     around its point (4 sides and 4 corners, near then farther) whose box stays inside ``frame``, overlaps
     no point and no label already placed, crosses none of the ``leaders`` (segments x1, y1, x2, y2), and
     whose centre is nearer its own point than any other point by ``_NEARER``. A point with no such place
-    is left out (its label goes to the column).
+    is left out (its label goes to the column). Each point's 16 places are tested at once against every
+    point, label and line (numpy), so a plot of a thousand points takes a moment, not minutes.
     """
-    points = [(cx - 5, cy - 5, cx + 5, cy + 5) for cx, cy in centres]
-    placed: list[Box] = []
+    centre = np.array(centres, dtype=float).reshape(-1, 2)
+    points = np.hstack([centre - 5, centre + 5])
+    segments = np.array(leaders, dtype=float).reshape(-1, 4)
+    placed = np.empty((len(centres), 4))
+    count = 0
     found: dict[int, tuple[float, float]] = {}
     for index, ((cx, cy), text) in enumerate(zip(centres, texts, strict=True)):
         if index in skip:
             continue
         width = _text_width(text) + 2 * _PAD
-        for gap in (6.0, 13.0):
-            spots = [
+        spots = [
+            spot
+            for gap in (6.0, 13.0)
+            for spot in (
                 (cx + gap, cy - _HEIGHT / 2),  # right
                 (cx - gap - width, cy - _HEIGHT / 2),  # left
                 (cx - width / 2, cy - gap - _HEIGHT),  # above
@@ -1140,21 +1151,36 @@ def _rank_labels(
                 (cx + gap - 2, cy + gap - 2),  # lower right
                 (cx - gap + 2 - width, cy - gap + 2 - _HEIGHT),  # upper left
                 (cx - gap + 2 - width, cy + gap - 2),  # lower left
-            ]
-            spot = next(
-                (
-                    box
-                    for box in ((sx, sy, sx + width, sy + _HEIGHT) for sx, sy in spots)
-                    if _free(box, frame, points, placed)
-                    and not any(_crosses(segment, box) for segment in leaders)
-                    and _nearest(box, index, centres)
-                ),
-                None,
             )
-            if spot is not None:
-                placed.append(spot)
-                found[index] = (spot[0] + _PAD, spot[1] + _BASELINE)
-                break
+        ]
+        corner = np.array(spots)
+        boxes = np.hstack([corner, corner + (width, _HEIGHT)])
+        # Only what lies near the point can touch its places or be nearer them than it is.
+        reach = 2 * width + 40
+        window = (cx - reach, cy - reach, cx + reach, cy + reach)
+        close = np.flatnonzero(_overlapping(points, np.array([window])))
+        own = int(np.searchsorted(close, index))
+        lines = segments[
+            (np.minimum(segments[:, 0], segments[:, 2]) < window[2])
+            & (np.maximum(segments[:, 0], segments[:, 2]) > window[0])
+            & (np.minimum(segments[:, 1], segments[:, 3]) < window[3])
+            & (np.maximum(segments[:, 1], segments[:, 3]) > window[1])
+        ]
+        free = (
+            (boxes[:, 0] >= frame[0])
+            & (boxes[:, 1] >= frame[1])
+            & (boxes[:, 2] <= frame[2])
+            & (boxes[:, 3] <= frame[3])
+            & ~_overlapping(boxes, points[close])
+            & ~_overlapping(boxes, placed[:count])
+            & ~_crossed(boxes, lines)
+            & _nearest(boxes, own, centre[close])
+        )
+        if free.any():
+            box = boxes[int(np.argmax(free))]
+            placed[count] = box
+            count += 1
+            found[index] = (float(box[0]) + _PAD, float(box[1]) + _BASELINE)
     return found
 
 
@@ -1170,67 +1196,71 @@ def _clear_of_points(
     line) for the line from its point (``starts``) to ``(end_x, row)`` to pass no other point closer
     than 7 pixels: a line through another point reads as that point's. A row with no such height keeps
     its own."""
+    centre = np.array(centres, dtype=float).reshape(-1, 2)
+    steps = np.arange(round(8 * line / 3) + 1)
+    offsets = np.column_stack([3 * steps, -3 * steps]).ravel()[1:]  # 0, 3, -3, 6, -6...
     moved: list[float] = []
     for (cx, cy), wanted in zip(starts, rows, strict=True):
         lowest = moved[-1] + line if moved else -math.inf
         wanted = max(wanted, lowest)
-
-        def clear(row: float, cx: float = cx, cy: float = cy) -> bool:
-            return all(
-                (px, py) == (cx, cy) or _segment_distance((px, py), (cx + 4, cy, end_x, row)) >= 7
-                for px, py in centres
-            )
-
-        tries = (wanted + 3 * step * sign for step in range(round(8 * line / 3) + 1) for sign in (1, -1))
-        moved.append(next((row for row in tries if row >= lowest and clear(row)), wanted))
+        tries = wanted + offsets
+        tries = tries[tries >= lowest]
+        # Only the points in the band the tries' lines sweep can be near one of them.
+        top, bottom = min(cy, tries.min()) - 7, max(cy, tries.max()) + 7
+        near = (centre[:, 0] >= cx - 3) & (centre[:, 1] >= top) & (centre[:, 1] <= bottom)
+        others = centre[near & ((centre[:, 0] != cx) | (centre[:, 1] != cy))]
+        # Distance from each other point to each try's line (x1, y1) -> (end_x, row).
+        x1, y1 = cx + 4, cy
+        dx, dy = end_x - x1, tries[:, None] - y1
+        length = dx * dx + dy * dy
+        t = np.clip(((others[None, :, 0] - x1) * dx + (others[None, :, 1] - y1) * dy) / length, 0, 1)
+        gap = np.hypot(others[None, :, 0] - (x1 + t * dx), others[None, :, 1] - (y1 + t * dy))
+        clear = (gap >= 7).all(axis=1)
+        moved.append(float(tries[int(np.argmax(clear))]) if clear.any() else wanted)
     return moved
 
 
-def _segment_distance(point: tuple[float, float], segment: Box) -> float:
-    """The distance from ``point`` to the segment (x1, y1, x2, y2)."""
-    x1, y1, x2, y2 = segment
-    dx, dy = x2 - x1, y2 - y1
-    length = dx * dx + dy * dy
-    t = 0.0 if length == 0 else min(1.0, max(0.0, ((point[0] - x1) * dx + (point[1] - y1) * dy) / length))
-    return math.dist(point, (x1 + t * dx, y1 + t * dy))
+def _overlapping(boxes: np.ndarray, others: np.ndarray) -> np.ndarray:
+    """For each box (rows x0, y0, x1, y1), whether it shares area with any of ``others``."""
+    if len(others) == 0:
+        return np.zeros(len(boxes), dtype=bool)
+    a, b = boxes[:, None, :], others[None, :, :]
+    return (
+        (a[..., 0] < b[..., 2]) & (b[..., 0] < a[..., 2]) & (a[..., 1] < b[..., 3]) & (b[..., 1] < a[..., 3])
+    ).any(axis=1)
 
 
-def _nearest(box: Box, own: int, centres: list[tuple[float, float]]) -> bool:
-    """The centre of ``box`` is nearer point ``own`` than any other point at another place."""
-    mx, my = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-    distance = math.dist((mx, my), centres[own])
-    return all(
-        math.dist((mx, my), centre) >= distance + _NEARER
-        for index, centre in enumerate(centres)
-        if index != own
+def _crossed(boxes: np.ndarray, segments: np.ndarray) -> np.ndarray:
+    """For each box, whether any segment (rows x1, y1, x2, y2) passes through its inside (Liang-Barsky
+    clipping of every segment against every box)."""
+    if len(segments) == 0:
+        return np.zeros(len(boxes), dtype=bool)
+    x1, y1 = segments[None, :, 0], segments[None, :, 1]
+    dx, dy = segments[None, :, 2] - x1, segments[None, :, 3] - y1
+    p = np.stack(np.broadcast_arrays(-dx, dx, -dy, dy), axis=-1)
+    q = np.stack(
+        [
+            x1 - boxes[:, None, 0],
+            boxes[:, None, 2] - x1,
+            y1 - boxes[:, None, 1],
+            boxes[:, None, 3] - y1,
+        ],
+        axis=-1,
     )
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = q / p
+    low = np.where(p < 0, t, 0.0).max(axis=-1).clip(min=0.0)
+    high = np.where(p > 0, t, 1.0).min(axis=-1).clip(max=1.0)
+    outside = ((p == 0) & (q <= 0)).any(axis=-1)  # parallel to an edge, beyond it
+    return ((low < high) & ~outside).any(axis=1)
 
 
-def _crosses(segment: Box, box: Box) -> bool:
-    """The segment (x1, y1, x2, y2) passes through the box's inside (Liang-Barsky clipping)."""
-    x1, y1, x2, y2 = segment
-    dx, dy = x2 - x1, y2 - y1
-    low, high = 0.0, 1.0
-    for p, q in ((-dx, x1 - box[0]), (dx, box[2] - x1), (-dy, y1 - box[1]), (dy, box[3] - y1)):
-        if p == 0:
-            if q <= 0:
-                return False
-        else:
-            t = q / p
-            if p < 0:
-                low = max(low, t)
-            else:
-                high = min(high, t)
-    return low < high
-
-
-def _free(box: Box, frame: Box, points: list[Box], placed: list[Box]) -> bool:
-    inside = frame[0] <= box[0] and frame[1] <= box[1] and box[2] <= frame[2] and box[3] <= frame[3]
-    return inside and not any(_overlap(box, other) for other in (*points, *placed))
-
-
-def _overlap(a: Box, b: Box) -> bool:
-    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+def _nearest(boxes: np.ndarray, own: int, centre: np.ndarray) -> np.ndarray:
+    """For each box, whether its centre is nearer point ``own`` than any other point by ``_NEARER``."""
+    middle = (boxes[:, :2] + boxes[:, 2:]) / 2
+    distance = np.hypot(middle[:, None, 0] - centre[None, :, 0], middle[:, None, 1] - centre[None, :, 1])
+    others = np.delete(distance, own, axis=1)
+    return (others >= distance[:, own : own + 1] + _NEARER).all(axis=1)
 
 
 def _f_value(recall: float, precision: float, b2: float) -> float:
