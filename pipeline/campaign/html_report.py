@@ -705,7 +705,7 @@ def _leaderboard_section(report: CampaignReport, ranked: list[SystemRow]) -> str
         + "</tbody></table></div>\n"
         + f'<p class="legend">{_beta_note(report.beta, f_name)}<b>p(next)</b>: p-value of approximate '
         f"randomization over documents for the difference in {f_name} between the system and the next "
-        "one down.</p>\n"
+        f"one down.{_undefined_note(ranked, ('REC', 'PRE', 'F'), 'F', f_name)}</p>\n"
         + _f_interval_plot(ranked, f_name, "F", True)
         + f'<details><summary>Signatures</summary><ul class="signatures">{signatures}</ul></details>\n'
         "</section>\n"
@@ -758,11 +758,22 @@ def _measures_leaderboard_section(report: CampaignReport, ranked: list[SystemRow
         + legend
         + f"<b>p(next)</b>: p-value of approximate "
         f"randomization over {_e(report.unit)} for the difference in {_e(label)} between the system and the "
-        "next one down.</p>\n"
+        f"next one down.{_undefined_note(ranked, tuple(columns), report.headline, label)}</p>\n"
         + _f_interval_plot(ranked, label, report.headline, percent)
         + f'<details><summary>Signatures</summary><ul class="signatures">{signatures}</ul></details>\n'
         "</section>\n"
     )
+
+
+def _undefined_note(ranked: list[SystemRow], keys: tuple[str, ...], headline: str, label: str) -> str:
+    """The legend's sentence on undefined values, where the board shows one: what the dash means, and
+    where a system whose headline is undefined ranks."""
+    if all(_defined(row.measures.get(key)) is not None for row in ranked for key in (*keys, headline)):
+        return ""
+    note = " &#8220;-&#8221;: undefined (a ratio whose denominator is 0), not 0."
+    if any(_defined(row.measures.get(headline)) is None for row in ranked):
+        note += f" A system whose {_e(label)} is undefined ranks after all whose {_e(label)} is defined."
+    return note
 
 
 def _coref_documents_section(report: CampaignReport, systems: list[str]) -> str:
@@ -830,9 +841,12 @@ def _coref_data(report: CampaignReport, systems: list[str]) -> dict[str, Any]:
 def _f_interval_plot(ranked: list[SystemRow], f_name: str, key: str, percent: bool) -> str:
     """F of each system as a dot with its confidence interval as a horizontal bar, best at the top.
 
-    The axis covers the values shown (F and interval ends of every system), padded to whole ticks.
+    The axis covers the values shown (F and interval ends of every system), padded to whole ticks, and
+    its title says when it is zoomed. Names are written whole: the names' column is as wide as the
+    longest.
     """
-    label_width, plot_width, value_width, row_height, top = 190, 520, 150, 20, 12
+    plot_width, value_width, row_height, top = 520, 150, 20, 12
+    label_width = max(190, math.ceil(max((_text_width(row.system) for row in ranked), default=0)) + 16)
     height = top + row_height * len(ranked) + 34
     width = label_width + plot_width + value_width
     shown = [
@@ -856,9 +870,7 @@ def _f_interval_plot(ranked: list[SystemRow], f_name: str, key: str, percent: bo
         low, high = (_defined(value) for value in row.intervals.get(key, (None, None)))
         title = f"{row.system}: {f_name} {_value(f, percent)}{unit}, interval {_interval(low, high, percent)}"
         parts.append(f"<g><title>{_e(title)}</title>")
-        parts.append(
-            f'<text x="{label_width - 8}" y="{y + 4:.1f}" text-anchor="end">{_e(_short(row.system))}</text>'
-        )
+        parts.append(f'<text x="{label_width - 8}" y="{y + 4:.1f}" text-anchor="end">{_e(row.system)}</text>')
         if low is not None and high is not None:
             parts.append(
                 f'<path class="ci" d="M{x(low):.1f} {y:.1f}H{x(high):.1f}M{x(low):.1f} {y - 5:.1f}v10'
@@ -867,30 +879,33 @@ def _f_interval_plot(ranked: list[SystemRow], f_name: str, key: str, percent: bo
         if f is not None:
             parts.append(f'<circle class="dot" cx="{x(f):.1f}" cy="{y:.1f}" r="4"/>')
         value = (
-            "-"
+            "undefined"
             if f is None and low is None and high is None
             else f"{_value(f, percent)} {_interval(low, high, percent)}"
         )
         parts.append(f'<text x="{label_width + plot_width + 10}" y="{y + 4:.1f}">{value}</text></g>')
     return (
-        f'<figure><svg class="plot" width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
-        f'role="img" aria-label="{"F" if key == "F" else _e(f_name)} with confidence interval per system">'
-        f"{''.join(parts)}</svg>"
+        f'<figure><div class="scroll"><svg class="plot" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" role="img" '
+        f'aria-label="{"F" if key == "F" else _e(f_name)} with confidence interval per system">'
+        f"{''.join(parts)}</svg></div>"
         f"<figcaption>{f_name} (dot) and its bootstrap confidence interval (bar) per system, by rank; the "
-        f"axis runs from {_tick(axis.low, percent)} to {_tick(axis.high, percent)}{unit}."
-        "</figcaption></figure>\n"
+        f"axis runs from {_tick(axis.low, percent)} to {_tick(axis.high, percent)}{unit}"
+        + (" (zoomed: not the whole scale)." if axis.zoomed else ".")
+        + "</figcaption></figure>\n"
     )
 
 
 def _precision_recall_section(ranked: list[SystemRow], beta: float, f_name: str) -> str:
     """Precision against recall, one point per system, with dashed curves of equal F.
 
-    The axes zoom to the systems' range (same width on both, so distances compare). Labels are listed
-    in a column right of the plot, in the order of the points' heights, each joined to its point by a
-    thin line: they never overprint, however close the points. Beyond ``NAMED_POINTS`` systems, lines
-    would tangle: each point is labelled with its rank beside it instead, where that fits, and only the
-    points too crowded for it keep a line to the column. Systems with the same recall and precision are
-    drawn side by side around their common point.
+    The axes zoom to the systems' range (same width on both, so distances compare), and their titles say
+    so; points are drawn inside the frame, never on it. Systems with the same recall and precision are
+    one point, labelled with all their ranks: identical systems look identical. Up to ``NAMED_POINTS``
+    points, every system is named in a column right of the plot, in the order of the points' heights,
+    joined to its point by a thin line. Beyond, each point is labelled with its rank beside it where a
+    place is free and nearer its own point than any other (``_rank_labels``); the others are named in the
+    column, and no label beside a point lies across a line to the column.
     """
     plotted = []
     unplotted = []
@@ -906,16 +921,19 @@ def _precision_recall_section(ranked: list[SystemRow], beta: float, f_name: str)
         x_axis, y_axis = _zoomed_axes([(min(recalls), max(recalls)), (min(precisions), max(precisions))])
     else:
         x_axis, y_axis = _zoomed_axes([(0.0, 1.0), (0.0, 1.0)])
-    left, top, size, margin, line = 56, 24, 440, 40, 15
+    # The more distinct points, the larger the plot (up to 800 px), so that their labels fit beside them.
+    distinct = len({(recall, precision) for _, recall, precision in plotted})
+    size = min(800, max(440, 10 * round(10 * math.sqrt(distinct))))
+    left, top, margin, line, inset = 56, 24, 40, 15, _INSET
     labels_x = left + size + margin
 
     def x(value: float) -> float:
-        return x_axis.position(value, left, size)
+        return x_axis.position(value, left + inset, size - 2 * inset)
 
     def y(value: float) -> float:
-        return y_axis.position(value, top + size, -size)
+        return y_axis.position(value, top + size - inset, -(size - 2 * inset))
 
-    parts = []
+    parts = [f'<rect class="frame" x="{left}" y="{top}" width="{size}" height="{size}"/>']
     for tick in x_axis.ticks():
         parts.append(f'<path class="grid" d="M{x(tick):.1f} {top}V{top + size}"/>')
         parts.append(
@@ -928,91 +946,115 @@ def _precision_recall_section(ranked: list[SystemRow], beta: float, f_name: str)
             f'<text class="tick-y" x="{left - 6}" y="{y(tick) + 4:.1f}" text-anchor="end">'
             f"{_tick(tick)}</text>"
         )
-    parts.append(f'<text x="{left + size / 2}" y="{top + size + 34}" text-anchor="middle">Recall (%)</text>')
     parts.append(
-        f'<text x="14" y="{top + size / 2}" text-anchor="middle" transform="rotate(-90 14 {top + size / 2})">'
-        "Precision (%)</text>"
+        f'<text class="axis-title" x="{left + size / 2}" y="{top + size + 34}" text-anchor="middle">'
+        f"{_axis_title('Recall (%)', x_axis)}</text>"
     )
-    parts.extend(_iso_curves(x_axis, y_axis, x, y, beta, f_name))
-    # Same recall and precision: side by side, 10 px apart, in rank order.
+    parts.append(
+        f'<text class="axis-title" x="14" y="{top + size / 2}" text-anchor="middle" '
+        f'transform="rotate(-90 14 {top + size / 2})">{_axis_title("Precision (%)", y_axis)}</text>'
+    )
+    parts.extend(_iso_curves(x_axis, y_axis, x, y, beta, f_name, top))
+    # One point per distinct (recall, precision), its systems in rank order.
     ties: dict[tuple[float, float], list[int]] = {}
     for index, (_, recall, precision) in enumerate(plotted):
         ties.setdefault((recall, precision), []).append(index)
-    centres: list[tuple[float, float]] = [(0.0, 0.0)] * len(plotted)
-    for (recall, precision), members in ties.items():
-        for order, index in enumerate(members):
-            centres[index] = (x(recall) + 10 * (order - (len(members) - 1) / 2), y(precision))
+    groups = list(ties.values())
+    centres = [(x(plotted[g[0]][1]), y(plotted[g[0]][2])) for g in groups]
     titles = [
         _e(f"{row.rank}. {row.system}: REC {_percent(recall)} %, PRE {_percent(precision)} %")
         for row, recall, precision in plotted
     ]
-    beside: dict[int, tuple[float, float]] = {}
-    if len(plotted) > NAMED_POINTS:
-        frame = (left, top, left + size + margin - 4, top + size)
-        beside = _rank_labels(centres, [str(row.rank) for row, _, _ in plotted], frame)
-    # The column: labels top to bottom as their points; at one height, the point nearest the column
-    # first, so its line does not cross the others' points.
-    listed = sorted(
-        (index for index in range(len(plotted)) if index not in beside),
-        key=lambda index: (centres[index][1], -centres[index][0]),
-    )
-    bottom = max(top + size, top + line * (len(listed) - 1))
-    width, height = labels_x + 240, bottom + 44
-    rows = _spread([centres[index][1] for index in listed], top, bottom, line)
-    # Leader lines first, then the points, then the labels: no line is drawn over a point.
-    leaders, labels = [], []
-    for index, label_y in zip(listed, rows, strict=True):
+    ranks = [", ".join(str(plotted[index][0].rank) for index in group) for group in groups]
+    frame = (left, top, left + size + margin - 4, top + size)
+    # Labels beside the points where they fit; the rest go to the column, and the labels beside are
+    # placed again clear of the column's lines, until no label is left without a place.
+    column: set[int] = set() if len(plotted) > NAMED_POINTS else set(range(len(groups)))
+    while True:
+        listed = sorted(column, key=lambda g: (centres[g][1], -centres[g][0]))
+        members = [(g, index) for g in listed for index in groups[g]]
+        bottom = max(top + size, top + line * (len(members) - 1))
+        rows = _spread([centres[g][1] for g, _ in members], top, bottom, line)
+        if len(members) <= _ROUTED:
+            rows = _clear_of_points([centres[g] for g, _ in members], rows, centres, labels_x - 4, line)
+        bottom = max([bottom, *rows[-1:]])
+        leaders = [
+            (centres[g][0] + 4, centres[g][1], labels_x - 4, label_y)
+            for (g, _), label_y in zip(members, rows, strict=True)
+        ]
+        beside = _rank_labels(centres, ranks, frame, column, leaders)
+        missing = {g for g in range(len(groups)) if g not in column and g not in beside}
+        if not missing:
+            break
+        column |= missing
+    names = [_text_width(f"{plotted[index][0].rank}. {plotted[index][0].system}") for _, index in members]
+    width, height = max(labels_x + 240, math.ceil(labels_x + 10 + max(names, default=0))), bottom + 44
+    labels = []
+    for (_, index), label_y in zip(members, rows, strict=True):
         row = plotted[index][0]
-        cx, cy = centres[index]
-        leaders.append(f"M{cx + 4:.1f} {cy:.1f}L{labels_x - 4:.1f} {label_y:.1f}")
         labels.append(
-            f'<text class="label" data-system="{_e(row.system)}" x="{labels_x}" y="{label_y + 4:.1f}">'
-            f"<title>{titles[index]}</title>{_e(_short(f'{row.rank}. {row.system}', 34))}</text>"
+            f'<text class="label" data-system="{_e(row.system)}" data-ranks="{row.rank}" x="{labels_x}" '
+            f'y="{label_y + 4:.1f}"><title>{titles[index]}</title>{_e(f"{row.rank}. {row.system}")}</text>'
         )
-    for index, (label_x, baseline) in beside.items():
+    for g, (label_x, baseline) in beside.items():
+        tip = "&#10;".join(titles[index] for index in groups[g])
         labels.append(
-            f'<text class="label" data-system="{_e(plotted[index][0].system)}" x="{label_x:.1f}" '
-            f'y="{baseline:.1f}"><title>{titles[index]}</title>{plotted[index][0].rank}</text>'
+            f'<text class="label" data-ranks="{ranks[g].replace(", ", " ")}" x="{label_x:.1f}" '
+            f'y="{baseline:.1f}"><title>{tip}</title>{ranks[g]}</text>'
         )
     if leaders:
-        parts.append(f'<path class="leader" d="{"".join(leaders)}"/>')
+        path = "".join(f"M{a:.1f} {b:.1f}L{c:.1f} {d:.1f}" for a, b, c, d in leaders)
+        parts.append(f'<path class="leader" d="{path}"/>')
+    # Leader lines first, then the points (a tie's systems drawn at one place), then the labels.
     parts.extend(
-        f'<circle class="dot" data-system="{_e(row.system)}" cx="{cx:.1f}" cy="{cy:.1f}" r="4">'
+        f'<circle class="dot" data-system="{_e(plotted[index][0].system)}" '
+        f'data-rank="{plotted[index][0].rank}" cx="{cx:.1f}" cy="{cy:.1f}" r="4">'
         f"<title>{titles[index]}</title></circle>"
-        for index, ((row, _, _), (cx, cy)) in enumerate(zip(plotted, centres, strict=True))
+        for group, (cx, cy) in zip(groups, centres, strict=True)
+        for index in group
     )
     parts.extend(labels)
     naming = (
         "named in the column on the right"
         if not beside
         else "labelled with its rank (see the leaderboard)"
-        + (", or named in the column on the right where points crowd" if listed else "")
+        + (", or named in the column on the right where points crowd" if members else "")
     )
     caption = (
         f"Each point is a system, {naming}; dashed curves join points of equal "
         f"{f_name}. Axes: recall {_tick(x_axis.low)}-{_tick(x_axis.high)} %, precision "
-        f"{_tick(y_axis.low)}-{_tick(y_axis.high)} %."
+        f"{_tick(y_axis.low)}-{_tick(y_axis.high)} %"
+        + (" (zoomed: not the whole of 0-100 %)." if x_axis.zoomed or y_axis.zoomed else ".")
     )
-    tied = [[plotted[index][0].system for index in members] for members in ties.values() if len(members) > 1]
+    tied = [[plotted[index][0].system for index in group] for group in groups if len(group) > 1]
     if tied:
         caption += (
-            " Same recall and precision, drawn side by side: "
+            " Same recall and precision, one point labelled with every rank: "
             + "; ".join(" and ".join(names) for names in tied)
             + "."
         )
     if unplotted:
         caption += " Not plotted (recall or precision undefined): " + ", ".join(unplotted) + "."
     return (
-        '<section id="pr"><h2>2. Precision against recall</h2>\n<figure>'
+        '<section id="pr"><h2>2. Precision against recall</h2>\n<figure><div class="scroll">'
         f'<svg class="plot" width="{width}" height="{height}" viewBox="0 0 {width} {height}" role="img" '
-        f'aria-label="Precision against recall">{"".join(parts)}</svg>'
+        f'aria-label="Precision against recall">{"".join(parts)}</svg></div>'
         f"<figcaption>{_e(caption)}</figcaption></figure></section>\n"
     )
 
 
-def _iso_curves(x_axis: _Axis, y_axis: _Axis, x: Any, y: Any, beta: float, f_name: str) -> list[str]:
+def _axis_title(name: str, axis: _Axis) -> str:
+    """An axis' title, saying when the axis is zoomed (does not start at 0)."""
+    if not axis.zoomed:
+        return name
+    return f"{name}, zoomed to {_tick(axis.low)}\u2013{_tick(axis.high)}"
+
+
+def _iso_curves(
+    x_axis: _Axis, y_axis: _Axis, x: Any, y: Any, beta: float, f_name: str, frame_top: float
+) -> list[str]:
     """Dashed curves of equal F inside the plot, at round levels (3 to 5 of them), each labelled at its
-    upper end: above the plot where it enters through the top (no point is drawn there), else just
+    upper end: above the frame where it enters through the top (no point is drawn there), else just
     inside the left edge."""
     b2 = beta * beta
     corner_low = _f_value(x_axis.low, y_axis.low, b2)
@@ -1023,7 +1065,6 @@ def _iso_curves(x_axis: _Axis, y_axis: _Axis, x: Any, y: Any, beta: float, f_nam
             break
     parts = []
     last_label = -1e9
-    top = y(y_axis.high)
     for level in levels:
         # F = (1 + b2) P R / (b2 P + R), so P = F R / ((1 + b2) R - b2 F) and R = b2 F P / ((1 + b2) P - F);
         # along the curve P falls as R grows.
@@ -1042,8 +1083,8 @@ def _iso_curves(x_axis: _Axis, y_axis: _Axis, x: Any, y: Any, beta: float, f_nam
         if start > x_axis.low:
             if x(start) - last_label >= 40:  # levels rise left to right along the top: keep labels apart
                 parts.append(
-                    f'<text class="iso-label" x="{x(start):.1f}" y="{top - 9:.1f}" text-anchor="middle">'
-                    f"{label}</text>"
+                    f'<text class="iso-label" x="{x(start):.1f}" y="{frame_top - 6:.1f}" '
+                    f'text-anchor="middle">{label}</text>'
                 )
                 last_label = x(start)
         else:
@@ -1056,27 +1097,52 @@ def _iso_curves(x_axis: _Axis, y_axis: _Axis, x: Any, y: Any, beta: float, f_nam
 
 NAMED_POINTS = 12  # up to this many systems, every point is named in the column beside the plot
 
-# A rank label's box, estimated from the font (11 px; digits are at most 0.65 em wide in the sans-serif
-# fonts a browser picks): width per digit, padding, height, and the baseline below the box's top.
-_DIGIT, _PAD, _HEIGHT, _BASELINE = 7.2, 2.0, 14.0, 11.0
+# Points are drawn this far inside the plot's frame, so that none sits on it and no line to the column
+# runs along it.
+_INSET = 10
+
+# Up to this many names in the column, their rows move so that no line runs through another point; a
+# longer column is a list to read beside the leaderboard, its lines a tangle however they run.
+_ROUTED = 60
+
+# A rank label's box, estimated from the font (11 px, ``_text_width``): padding, height, and the baseline
+# below the box's top; and how much nearer its own point than any other a label's centre must be (the
+# estimate may be a few pixels off the drawn text).
+_PAD, _HEIGHT, _BASELINE, _NEARER = 2.0, 14.0, 11.0, 4.0
+
+Box = tuple[float, float, float, float]
 
 
 def _rank_labels(
-    centres: list[tuple[float, float]], texts: list[str], frame: tuple[float, float, float, float]
+    centres: list[tuple[float, float]],
+    texts: list[str],
+    frame: Box,
+    skip: set[int],
+    leaders: list[Box],
 ) -> dict[int, tuple[float, float]]:
     """Where each point's short label fits beside it: index -> (x, baseline y) of the text.
 
-    Points are served in order (rank); each label takes the first of 16 places around its point (4 sides
-    and 4 corners, near then farther) whose box stays inside ``frame`` and overlaps no point and no label
-    already placed. A point with no such place is left out (its label goes to the column).
+    Points (but those in ``skip``) are served in order (rank); each label takes the first of 16 places
+    around its point (4 sides and 4 corners, near then farther) whose box stays inside ``frame``, overlaps
+    no point and no label already placed, crosses none of the ``leaders`` (segments x1, y1, x2, y2), and
+    whose centre is nearer its own point than any other point by ``_NEARER``. A point with no such place
+    is left out (its label goes to the column). Each point's 16 places are tested at once against every
+    point, label and line (numpy), so a plot of a thousand points takes a moment, not minutes.
     """
-    points = [(cx - 5, cy - 5, cx + 5, cy + 5) for cx, cy in centres]
-    placed: list[tuple[float, float, float, float]] = []
+    centre = np.array(centres, dtype=float).reshape(-1, 2)
+    points = np.hstack([centre - 5, centre + 5])
+    segments = np.array(leaders, dtype=float).reshape(-1, 4)
+    placed = np.empty((len(centres), 4))
+    count = 0
     found: dict[int, tuple[float, float]] = {}
     for index, ((cx, cy), text) in enumerate(zip(centres, texts, strict=True)):
-        width = _DIGIT * len(text) + 2 * _PAD
-        for gap in (6.0, 13.0):
-            spots = [
+        if index in skip:
+            continue
+        width = _text_width(text) + 2 * _PAD
+        spots = [
+            spot
+            for gap in (6.0, 13.0)
+            for spot in (
                 (cx + gap, cy - _HEIGHT / 2),  # right
                 (cx - gap - width, cy - _HEIGHT / 2),  # left
                 (cx - width / 2, cy - gap - _HEIGHT),  # above
@@ -1085,34 +1151,116 @@ def _rank_labels(
                 (cx + gap - 2, cy + gap - 2),  # lower right
                 (cx - gap + 2 - width, cy - gap + 2 - _HEIGHT),  # upper left
                 (cx - gap + 2 - width, cy + gap - 2),  # lower left
-            ]
-            spot = next(
-                (
-                    b
-                    for b in ((sx, sy, sx + width, sy + _HEIGHT) for sx, sy in spots)
-                    if _free(b, frame, points, placed)
-                ),
-                None,
             )
-            if spot is not None:
-                placed.append(spot)
-                found[index] = (spot[0] + _PAD, spot[1] + _BASELINE)
-                break
+        ]
+        corner = np.array(spots)
+        boxes = np.hstack([corner, corner + (width, _HEIGHT)])
+        # Only what lies near the point can touch its places or be nearer them than it is.
+        reach = 2 * width + 40
+        window = (cx - reach, cy - reach, cx + reach, cy + reach)
+        close = np.flatnonzero(_overlapping(points, np.array([window])))
+        own = int(np.searchsorted(close, index))
+        lines = segments[
+            (np.minimum(segments[:, 0], segments[:, 2]) < window[2])
+            & (np.maximum(segments[:, 0], segments[:, 2]) > window[0])
+            & (np.minimum(segments[:, 1], segments[:, 3]) < window[3])
+            & (np.maximum(segments[:, 1], segments[:, 3]) > window[1])
+        ]
+        free = (
+            (boxes[:, 0] >= frame[0])
+            & (boxes[:, 1] >= frame[1])
+            & (boxes[:, 2] <= frame[2])
+            & (boxes[:, 3] <= frame[3])
+            & ~_overlapping(boxes, points[close])
+            & ~_overlapping(boxes, placed[:count])
+            & ~_crossed(boxes, lines)
+            & _nearest(boxes, own, centre[close])
+        )
+        if free.any():
+            box = boxes[int(np.argmax(free))]
+            placed[count] = box
+            count += 1
+            found[index] = (float(box[0]) + _PAD, float(box[1]) + _BASELINE)
     return found
 
 
-def _free(
-    box: tuple[float, float, float, float],
-    frame: tuple[float, float, float, float],
-    points: list[tuple[float, float, float, float]],
-    placed: list[tuple[float, float, float, float]],
-) -> bool:
-    inside = frame[0] <= box[0] and frame[1] <= box[1] and box[2] <= frame[2] and box[3] <= frame[3]
-    return inside and not any(_overlap(box, other) for other in (*points, *placed))
+def _clear_of_points(
+    starts: list[tuple[float, float]],
+    rows: list[float],
+    centres: list[tuple[float, float]],
+    end_x: float,
+    line: float,
+) -> list[float]:
+    """The column's label heights ``rows`` (top to bottom, one ``line`` apart at least), each moved as
+    little as it takes (3 pixels at a time, up to 8 lines up or down, never above the row before plus a
+    line) for the line from its point (``starts``) to ``(end_x, row)`` to pass no other point closer
+    than 7 pixels: a line through another point reads as that point's. A row with no such height keeps
+    its own."""
+    centre = np.array(centres, dtype=float).reshape(-1, 2)
+    steps = np.arange(round(8 * line / 3) + 1)
+    offsets = np.column_stack([3 * steps, -3 * steps]).ravel()[1:]  # 0, 3, -3, 6, -6...
+    moved: list[float] = []
+    for (cx, cy), wanted in zip(starts, rows, strict=True):
+        lowest = moved[-1] + line if moved else -math.inf
+        wanted = max(wanted, lowest)
+        tries = wanted + offsets
+        tries = tries[tries >= lowest]
+        # Only the points in the band the tries' lines sweep can be near one of them.
+        top, bottom = min(cy, tries.min()) - 7, max(cy, tries.max()) + 7
+        near = (centre[:, 0] >= cx - 3) & (centre[:, 1] >= top) & (centre[:, 1] <= bottom)
+        others = centre[near & ((centre[:, 0] != cx) | (centre[:, 1] != cy))]
+        # Distance from each other point to each try's line (x1, y1) -> (end_x, row).
+        x1, y1 = cx + 4, cy
+        dx, dy = end_x - x1, tries[:, None] - y1
+        length = dx * dx + dy * dy
+        t = np.clip(((others[None, :, 0] - x1) * dx + (others[None, :, 1] - y1) * dy) / length, 0, 1)
+        gap = np.hypot(others[None, :, 0] - (x1 + t * dx), others[None, :, 1] - (y1 + t * dy))
+        clear = (gap >= 7).all(axis=1)
+        moved.append(float(tries[int(np.argmax(clear))]) if clear.any() else wanted)
+    return moved
 
 
-def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
-    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+def _overlapping(boxes: np.ndarray, others: np.ndarray) -> np.ndarray:
+    """For each box (rows x0, y0, x1, y1), whether it shares area with any of ``others``."""
+    if len(others) == 0:
+        return np.zeros(len(boxes), dtype=bool)
+    a, b = boxes[:, None, :], others[None, :, :]
+    return (
+        (a[..., 0] < b[..., 2]) & (b[..., 0] < a[..., 2]) & (a[..., 1] < b[..., 3]) & (b[..., 1] < a[..., 3])
+    ).any(axis=1)
+
+
+def _crossed(boxes: np.ndarray, segments: np.ndarray) -> np.ndarray:
+    """For each box, whether any segment (rows x1, y1, x2, y2) passes through its inside (Liang-Barsky
+    clipping of every segment against every box)."""
+    if len(segments) == 0:
+        return np.zeros(len(boxes), dtype=bool)
+    x1, y1 = segments[None, :, 0], segments[None, :, 1]
+    dx, dy = segments[None, :, 2] - x1, segments[None, :, 3] - y1
+    p = np.stack(np.broadcast_arrays(-dx, dx, -dy, dy), axis=-1)
+    q = np.stack(
+        [
+            x1 - boxes[:, None, 0],
+            boxes[:, None, 2] - x1,
+            y1 - boxes[:, None, 1],
+            boxes[:, None, 3] - y1,
+        ],
+        axis=-1,
+    )
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = q / p
+    low = np.where(p < 0, t, 0.0).max(axis=-1).clip(min=0.0)
+    high = np.where(p > 0, t, 1.0).min(axis=-1).clip(max=1.0)
+    outside = ((p == 0) & (q <= 0)).any(axis=-1)  # parallel to an edge, beyond it
+    return ((low < high) & ~outside).any(axis=1)
+
+
+def _nearest(boxes: np.ndarray, own: int, centre: np.ndarray) -> np.ndarray:
+    """For each box, whether its centre is nearer point ``own`` than any other point by ``_NEARER``."""
+    middle = (boxes[:, :2] + boxes[:, 2:]) / 2
+    distance = np.hypot(middle[:, None, 0] - centre[None, :, 0], middle[:, None, 1] - centre[None, :, 1])
+    others = np.delete(distance, own, axis=1)
+    return (others >= distance[:, own : own + 1] + _NEARER).all(axis=1)
 
 
 def _f_value(recall: float, precision: float, b2: float) -> float:
@@ -1143,6 +1291,11 @@ class _Axis:
     low: float
     high: float
     step: float
+
+    @property
+    def zoomed(self) -> bool:
+        """The axis covers less than all of [0, 1]."""
+        return self.low > 0 or self.high < 1
 
     def ticks(self) -> list[float]:
         count = round((self.high - self.low) / self.step)
@@ -1442,8 +1595,21 @@ def _number(value: float) -> str:
     return f"{value:g}"
 
 
-def _short(name: str, limit: int = 26) -> str:
-    return name if len(name) <= limit else name[: limit - 1] + "\u2026"
+def _text_width(text: str, size: float = 11.0) -> float:
+    """How wide ``text`` is drawn at ``size`` pixels, at most: each character's advance in DejaVu Sans
+    (the widest of the sans-serif fonts a browser picks; 1 em outside ASCII), plus 3 %."""
+    return 1.03 * size * sum(_ADVANCE.get(character, 1.0) for character in text)
+
+
+# DejaVu Sans' advance widths in thousandths of an em of the printable ASCII characters (space to
+# tilde), read from its hmtx table.
+_ADVANCE_TEXT = (
+    "318 401 460 838 636 950 780 275 390 390 500 838 318 361 318 337 636 636 636 636 636 636 636 636 636 "
+    "636 337 337 838 838 838 531 1000 684 686 698 770 632 575 775 752 295 295 656 557 863 748 787 603 "
+    "787 695 635 611 732 684 989 685 611 685 390 337 390 838 500 500 613 635 550 635 615 352 635 634 278 "
+    "278 579 278 974 634 612 635 635 411 521 392 634 592 818 592 592 525 636 337 636 838 "
+)
+_ADVANCE = {chr(32 + code): int(width) / 1000 for code, width in enumerate(_ADVANCE_TEXT.split())}
 
 
 def _heat_style(f: float) -> str:
@@ -1462,7 +1628,11 @@ def _x_grid(axis: _Axis, x: Any, top: float, bottom: float, label: str, percent:
             f"{_tick(tick, percent)}</text>"
         )
     middle = x((axis.low + axis.high) / 2)
-    parts.append(f'<text x="{middle:.1f}" y="{bottom + 30}" text-anchor="middle">{_e(label)}</text>')
+    if axis.zoomed:
+        label += f", zoomed to {_tick(axis.low, percent)}\u2013{_tick(axis.high, percent)}"
+    parts.append(
+        f'<text class="axis-title" x="{middle:.1f}" y="{bottom + 30}" text-anchor="middle">{_e(label)}</text>'
+    )
     return "".join(parts)
 
 
@@ -1504,6 +1674,7 @@ figcaption{color:#57606a;font-size:12px}
 svg.plot text{font-size:11px;fill:#1b1f24}
 svg .grid{stroke:#e5e7eb;stroke-width:1}
 svg .grid.strong{stroke:#c4c9d0}
+svg .frame{fill:none;stroke:#c4c9d0;stroke-width:1}
 svg .ci{stroke:#2563eb;stroke-width:2;fill:none}
 svg .dot{fill:#1d4ed8;stroke:#fff;stroke-width:1}
 svg .leader{stroke:#9ca3af;stroke-width:.75;fill:none}
@@ -1511,9 +1682,9 @@ svg .iso{fill:none;stroke:#9ca3af;stroke-dasharray:4 3}
 svg text.iso-label{fill:#6b7280;font-size:10px}
 .signatures code{font-size:11px;overflow-wrap:anywhere}
 th.col{vertical-align:bottom;padding:4px 2px}
-.vertical{writing-mode:vertical-rl;transform:rotate(180deg);white-space:nowrap;max-height:16em;
-overflow:hidden;text-overflow:ellipsis;display:inline-block;font-size:12px}
-th.row{white-space:nowrap;max-width:22em;overflow:hidden;text-overflow:ellipsis}
+.vertical{writing-mode:vertical-rl;transform:rotate(180deg);white-space:nowrap;display:inline-block;
+font-size:12px}
+th.row{white-space:nowrap}
 thead th.row{vertical-align:bottom}
 .heat td{text-align:center;min-width:2.8em;border:1px solid #fff;font-variant-numeric:tabular-nums;
 font-size:12px}
@@ -1526,7 +1697,7 @@ border:1px solid #e5e7eb;white-space:nowrap}
 .marked{background:#fde68a}
 .swatch{padding:0 3px}
 .controls{margin:8px 0}
-select{font:inherit;max-width:30em}
+select{font:inherit;max-width:100%}
 .docview{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1.15fr);gap:16px;align-items:start}
 #doc-text{white-space:pre-wrap;overflow-wrap:anywhere;font-family:ui-monospace,"DejaVu Sans Mono",monospace;
 font-size:12.5px;line-height:1.55;max-height:75vh;overflow:auto;border:1px solid #d0d7de;padding:8px;

@@ -18,7 +18,10 @@ prediction's CUI row, FN on gold mentions to the gold's CUI row. So *All disorde
 numbers: Span + exact = Task 1a strict, Span + overlap = Task 1a relaxed, Span&Class + exact: recall =
 Task 1b strict accuracy, Class + exact: precision = Task 1b relaxed accuracy. In Class mode a mention
 counts only when its span matched (an exact or overlapping mention of the other side); it is then a TP
-or FP (prediction) or FN (gold) by whether that match has the same CUI. P, R, F are 0 without a TP.
+or FP (prediction) or FN (gold) by whether that match has the same CUI. A ratio whose denominator is 0
+is undefined and shown as such, never as 0 (precision without predictions, recall without gold mentions;
+F = 2 TP / (2 TP + FP + FN) as the project's F, undefined only with nothing counted); a classification
+with nothing counted under the current modes is listed apart, after the others, not among them as zeros.
 
 The fragment is a deep link, replayed as clicks on the controls when the page opens:
 ``#outcome=span|spanclass|class&match=exact|overlap&display=gold|system|both&cell=ROW:COLUMN&report=R``
@@ -197,7 +200,8 @@ section#document{grid-column:1}section#detail{grid-column:2}
 h2{font-size:1.05em;margin:.2em 0 .4em}
 table{border-collapse:collapse}th,td{border:1px solid #ccc;padding:.15em .5em;text-align:right}
 th:first-child,td:first-child{text-align:left}td.cell{cursor:pointer}td.cell:hover{background:#eef}
-td.selected{background:#cde;outline:2px solid #58a}
+td.selected{background:#cde;outline:2px solid #58a}td.undefined{color:#777;font-style:italic}
+tr.group th{text-align:left;font-weight:normal;font-style:italic;background:#f4f4f4}tr.nothing td{color:#777}
 ul#report-list{list-style:none;padding:0;margin:0}ul#report-list button{margin:.1em 0;cursor:pointer}
 button.current{font-weight:bold}
 pre#doc-text{white-space:pre-wrap;font:13px/1.7 ui-monospace,monospace;margin:0}
@@ -246,11 +250,13 @@ _SCRIPT = r"""
     return hit ? null : "fn";
   }
 
-  function ratio(a, b) { return a === 0 || b === 0 ? 0 : a / b; }
+  // A ratio whose denominator is 0 is undefined (null), not 0.
+  function ratio(a, b) { return b === 0 ? null : a / b; }
   function measures(c) {
-    var p = ratio(c.tp, c.tp + c.fp), r = ratio(c.tp, c.tp + c.fn);
-    return {tp: c.tp, fp: c.fp, fn: c.fn, p: p, r: r, f: ratio(2 * p * r, p + r)};
+    return {tp: c.tp, fp: c.fp, fn: c.fn, p: ratio(c.tp, c.tp + c.fp), r: ratio(c.tp, c.tp + c.fn),
+            f: ratio(2 * c.tp, 2 * c.tp + c.fp + c.fn)};
   }
+  function counted(row) { return row.tp + row.fp + row.fn > 0; }
 
   // Rows: "all" then each CUI (as compared, lower-case), with counts and the reports behind each count.
   function statistics() {
@@ -268,12 +274,18 @@ _SCRIPT = r"""
     return rows;
   }
 
+  // "all", the classifications with something counted, then those with nothing counted.
   function rowNames(rows) {
-    return ["all"].concat(Object.keys(rows).filter(function (k) { return k !== "all"; }).sort());
+    var names = Object.keys(rows).filter(function (k) { return k !== "all"; }).sort();
+    return ["all"].concat(names.filter(function (k) { return counted(rows[k]); }),
+                          names.filter(function (k) { return !counted(rows[k]); }));
   }
 
   function label(name) { return name === "all" ? "All disorders" : name; }
-  function shown(column, value) { return column.length === 1 ? value.toFixed(3) : String(value); }
+  function shown(column, value) {
+    if (value === null) { return "undefined"; }
+    return column.length === 1 ? value.toFixed(3) : String(value);
+  }
 
   function drawStatistics() {
     var rows = statistics();
@@ -283,12 +295,21 @@ _SCRIPT = r"""
     head.appendChild(el("th", "Classification"));
     COLUMNS.forEach(function (c) { head.appendChild(el("th", c[1])); });
     table.appendChild(head);
+    var apart = false;
     rowNames(rows).forEach(function (name) {
       var values = measures(rows[name]);
-      var tr = el("tr");
+      if (name !== "all" && !counted(rows[name]) && !apart) {
+        apart = true;
+        var group = el("tr", null, "group");
+        var th = el("th", "Nothing counted under these modes (no measure defined):");
+        th.colSpan = COLUMNS.length + 1;
+        group.appendChild(th);
+        table.appendChild(group);
+      }
+      var tr = el("tr", null, counted(rows[name]) ? null : "nothing");
       tr.appendChild(el("td", label(name)));
       COLUMNS.forEach(function (c) {
-        var td = el("td", shown(c[0], values[c[0]]), "cell");
+        var td = el("td", shown(c[0], values[c[0]]), values[c[0]] === null ? "cell undefined" : "cell");
         td.id = "cell-" + name + "-" + c[0];
         td.dataset.row = name;
         td.dataset.column = c[0];
@@ -418,8 +439,10 @@ _SCRIPT = r"""
     var lines = ["outcome,match,classification,TP,FP,FN,precision,recall,F"];
     rowNames(rows).forEach(function (name) {
       var m = measures(rows[name]);
+      // An undefined measure is an empty field.
+      var fixed = function (v) { return v === null ? "" : v.toFixed(3); };
       lines.push([state.outcome, state.match, label(name), m.tp, m.fp, m.fn,
-                  m.p.toFixed(3), m.r.toFixed(3), m.f.toFixed(3)].map(quote).join(","));
+                  fixed(m.p), fixed(m.r), fixed(m.f)].map(quote).join(","));
     });
     return lines.join("\n") + "\n";
   }

@@ -119,6 +119,8 @@ def campaign(args: argparse.Namespace) -> int:
         stale = [page for page in pages if not html_is_fresh(page, recipe)]
         if stale:
             write_pages(stale, parsed, summary, reports)
+    if pages:
+        print(f"iescore: the campaign's page: {', '.join(str(page) for page in pages)}", file=sys.stderr)
     return EXIT_OK
 
 

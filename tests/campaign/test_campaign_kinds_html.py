@@ -49,7 +49,7 @@ def test_muc_campaign_page(tmp_path: Path) -> None:
     # Leaderboard by ALL SLOTS F (test_campaign_kinds: perfect 100, given 80, partial 77.78), escaped.
     names = re.findall(r"<tr><td class=\"num\">\d</td><td title=\"[^\"]*\">(.*?)</td>", board)
     assert names == ["perfect", html.escape(EVIL, quote=False), "partial"]
-    assert '<td class="num">80.0</td>' in board and "<figure><svg" in board
+    assert '<td class="num">80.0</td>' in board and '<figure><div class="scroll"><svg' in board
     # The heat map's columns are the MUC slots; the significance matrix is 3 x 3.
     heat = section(shown, "heatmap")
     assert "ORGANIZATION.ORG_TYPE" in heat and "PERSON.PER_TITLE" in heat

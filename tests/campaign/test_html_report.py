@@ -275,7 +275,7 @@ def test_beta_other_than_one_names_f(report: CampaignReport) -> None:
     assert '<th class="num">F2 %</th><th class="num">F2 confidence interval</th>' in page
     assert "<h2>3. F2 by system and slot</h2>" in page
     assert "Significance of differences in F2</h2>" in page
-    assert "F2 (%)</text>" in page  # the interval plot's axis
+    assert "F2 (%), zoomed to " in page  # the interval plot's axis, which says it zooms
     assert ">F2=" in page  # the curves of equal F are labelled F2=...
     assert '<th class="num">F %</th>' not in page
     half = render_campaign_html(dataclasses.replace(report, beta=0.5))
@@ -287,14 +287,15 @@ def test_curves_of_equal_f_follow_beta(report: CampaignReport) -> None:
     # Every point of every F2 curve must give back its level.
     page = render_campaign_html(dataclasses.replace(report, beta=2.0))
     scatter = re.search(r'aria-label="Precision against recall">(.*?)</svg>', page, re.S).group(1)
-    # The axes run 20-100 on both sides (see test_plots_have_one_mark_per_system): pixel -> fraction.
+    # The axes run 20-100 on both sides (see test_plots_have_one_mark_per_system), drawn over the 420
+    # pixels inside the frame's 10-pixel inset: pixel -> fraction.
     curves = re.findall(r'<polyline class="iso" points="([^"]*)"/>', scatter)
     levels = [float(level) / 100 for level in re.findall(r">F2=([0-9.]+)</text>", scatter)]
     assert curves and len(levels) == len(curves)
     for points, level in zip(curves, levels, strict=True):
         for point in points.split():
             px, py = (float(v) for v in point.split(","))
-            recall, precision = 0.2 + 0.8 * (px - 56) / 440, 0.2 + 0.8 * (464 - py) / 440
+            recall, precision = 0.2 + 0.8 * (px - 66) / 420, 0.2 + 0.8 * (454 - py) / 420
             assert 5 * precision * recall / (4 * precision + recall) == pytest.approx(level, abs=0.005)
 
 
@@ -340,9 +341,10 @@ def test_plots_have_one_mark_per_system(page: str) -> None:
     # F from F(20, 20) = 20 to 100: steps of 1, 2, 5, 10 points give 79, 39, 15, 7 curves; 20 points
     # give 3 (40, 60, 80).
     assert scatter.count('class="iso"') == 3
-    # bbn-1: REC = PRE = 12/13 = 0.923077 -> (0.923077 - 0.2) / 0.8 = 0.903846 of 440 pixels = 397.7:
-    # x = 56 + 397.7 = 453.7, y = 24 + 440 - 397.7 = 66.3.
-    assert '<circle class="dot" data-system="bbn-1" cx="453.7" cy="66.3" r="4">' in scatter
+    # bbn-1: REC = PRE = 12/13 = 0.923077 -> (0.923077 - 0.2) / 0.8 = 0.903846 of the 420 pixels inside
+    # the frame (440 pixels from x = 56 and y = 24, less 10 each side) = 379.6: x = 66 + 379.6 = 445.6,
+    # y = 24 + 440 - 10 - 379.6 = 74.4.
+    assert '<circle class="dot" data-system="bbn-1" data-rank="1" cx="445.6" cy="74.4" r="4">' in scatter
     # Each system is named once, with its rank, in the label column.
     labels = re.findall(r'<text class="label"[^>]*><title>[^<]*</title>([^<]*)</text>', scatter)
     assert labels == [
@@ -763,10 +765,11 @@ PROBE = """
     dots: [...plot.querySelectorAll("circle.dot")].map((node) => {
       const [left, top, right, bottom] = box(node);
       const onTop = document.elementFromPoint((left + right) / 2, (top + bottom) / 2);
-      return {system: node.dataset.system, box: [left, top, right, bottom], onTop: onTop === node};
+      return {system: node.dataset.system, rank: node.dataset.rank, box: [left, top, right, bottom],
+              onTop: onTop === node};
     }),
     labels: [...plot.querySelectorAll("text.label")].map(
-      (node) => ({system: node.dataset.system, box: box(node)})),
+      (node) => ({system: node.dataset.system, ranks: node.dataset.ranks, box: box(node)})),
     head: [...document.querySelectorAll("table.board thead th")].map((node) => node.textContent),
     board: [...document.querySelectorAll("table.board tbody tr")].map(
       (row) => [...row.cells].map((cell) => cell.textContent)),
@@ -847,15 +850,17 @@ def test_ten_systems_labels_do_not_overlap(ten_probe: dict) -> None:
             assert not overlaps(label["box"], dot["box"]), (label, dot)
 
 
-def test_tied_systems_both_visible(ten_probe: dict) -> None:
-    # no-date and no-location: REC 94.7, PRE 100 both (fixture comment).
+def test_tied_systems_drawn_as_one_point(ten_probe: dict) -> None:
+    # no-date and no-location: REC 94.7, PRE 100 both (fixture comment): identical systems look identical,
+    # one point at one place, each named in the column.
     dots = {dot["system"]: dot for dot in ten_probe["dots"]}
-    tied = dots["no-date"], dots["no-location"]
-    assert not overlaps(tied[0]["box"], tied[1]["box"])
-    # Each is the topmost element at its own centre: drawn, and not hidden under the other or a line.
-    assert all(dot["onTop"] for dot in ten_probe["dots"]), [
-        d["system"] for d in ten_probe["dots"] if not d["onTop"]
-    ]
+    assert dots["no-date"]["box"] == dots["no-location"]["box"]
+    assert dots["no-date"]["onTop"] != dots["no-location"]["onTop"]  # the one drawn last is seen
+    labelled = {label["system"] for label in ten_probe["labels"]}
+    assert {"no-date", "no-location"} <= labelled
+    # Every other point is the topmost element at its own centre: drawn, and not hidden under a line.
+    others = [dot for dot in ten_probe["dots"] if dot["system"] not in ("no-date", "no-location")]
+    assert all(dot["onTop"] for dot in others), [d["system"] for d in others if not d["onTop"]]
 
 
 def test_ten_systems_p_next_is_the_randomization_p_of_the_next_system(ten: Path, ten_probe: dict) -> None:
@@ -913,10 +918,12 @@ def test_many_systems_labelled_by_rank_without_overlap(browser: str, tmp_path: P
     page = render_campaign_html(report)
     found = probed(browser, page, tmp_path)
     names = sorted(r.system for r in report.leaderboard)
-    assert sorted(label["system"] for label in found["labels"]) == names  # each system labelled once
+    ranks = sorted(str(r.rank) for r in report.leaderboard)
+    # Each system labelled once: by name in the column, or by rank beside its point (with its ties).
+    assert sorted(rank for label in found["labels"] for rank in label["ranks"].split()) == ranks
     assert sorted(dot["system"] for dot in found["dots"]) == names
     scatter = re.search(r'aria-label="Precision against recall">(.*?)</svg>', page, re.S).group(1)
-    beside = re.findall(r"</title>(\d+)</text>", scatter)
+    beside = re.findall(r"</title>([0-9, ]+)</text>", scatter)
     assert len(beside) > 20  # most points carry their rank beside them
     labels = found["labels"]
     for index, first in enumerate(labels):
@@ -924,7 +931,9 @@ def test_many_systems_labelled_by_rank_without_overlap(browser: str, tmp_path: P
             assert not overlaps(first["box"], second["box"]), (first, second)
         for dot in found["dots"]:
             assert not overlaps(first["box"], dot["box"]), (first, dot)
-    assert all(dot["onTop"] for dot in found["dots"])
+    # At each place, a point is seen (systems at one place are drawn there one over the other).
+    seen = {tuple(dot["box"]) for dot in found["dots"] if dot["onTop"]}
+    assert seen == {tuple(dot["box"]) for dot in found["dots"]}
 
 
 def test_ten_systems_screenshot(browser: str, ten: Path, tmp_path: Path) -> None:

@@ -54,9 +54,10 @@ def shown(browser: str, page: Path, profile: Path, fragment: str = "") -> str:
 def stats_rows(dom: str) -> dict[str, list[str]]:
     table = re.search(r'<table id="stats">(.*?)</table>', dom, re.S).group(1)
     rows = {}
-    for row in re.findall(r"<tr>(.*?)</tr>", table, re.S)[1:]:
+    for row in re.findall(r"<tr[^>]*>(.*?)</tr>", table, re.S)[1:]:
         cells = [html.unescape(c) for c in re.findall(r"<td[^>]*>(.*?)</td>", row)]
-        rows[cells[0]] = cells[1:]
+        if cells:  # not the heading of the rows with nothing counted
+            rows[cells[0]] = cells[1:]
     return rows
 
 
@@ -140,10 +141,28 @@ def test_modes_switch_the_statistics(
     # CUI rows: TP and FP go to the prediction's CUI, FN to the gold's.
     if fragment == "":
         assert rows["c0035078"][:3] == ["1", "1", "0"]  # acute renal failure (TP), renal failure (FP)
-        assert rows["c0022660"][:3] == ["0", "0", "0"]
-        assert rows["c0015967"][:3] == ["0", "0", "1"]  # fever, missed
+        # Fever, missed: no prediction of its CUI, so its precision is undefined (0 / 0), not 0.
+        assert rows["c0015967"] == ["0", "0", "1", "undefined", "0.000", "0.000"]
     if fragment == "#outcome=class":
         assert rows["c0035078"][:3] == ["0", "1", "0"] and rows["c0022660"][:3] == ["0", "0", "1"]
+
+
+def test_undefined_measures_read_undefined_and_uncounted_rows_are_listed_apart(
+    sample_page: Path, tmp_path: Path
+) -> None:
+    dom = shown(find_browser(), sample_page, tmp_path / "profile")
+    table = re.search(r'<table id="stats">(.*?)</table>', dom, re.S).group(1)
+    # Span + exact: c0022660 (acute renal failure in the gold, predicted with C0035078) gets no TP, FP or
+    # FN (its FN goes nowhere: the prediction matched its span) -> nothing counted, every measure 0 / 0.
+    rows = stats_rows(dom)
+    assert rows["c0022660"] == ["0", "0", "0", "undefined", "undefined", "undefined"]
+    assert "0.000" not in "".join(rows["c0022660"])
+    # Listed after a heading, below every row with something counted.
+    heading = table.index("Nothing counted under these modes")
+    assert table.index(">c0022660<") > heading
+    assert table.index(">c0015967<") < heading and table.index(">All disorders<") < heading
+    assert '<tr class="nothing"><td>c0022660</td>' in table
+    assert re.search(r'<td class="cell undefined" id="cell-c0022660-p"', table)
 
 
 def test_a_cell_lists_its_reports_and_a_report_shows_its_annotations(
@@ -182,6 +201,8 @@ def test_display_gold_only_and_save_csv(sample_page: Path, tmp_path: Path) -> No
     # All, then every CUI of either side, lower-cased: the gold's 9 (c0008031 c0013404 c0011849 c0015967
     # cui-less c0022660 c0020461 c0020538 c0018802) and run1's c0030705 and c0035078.
     assert len(lines) == 1 + 1 + 11
+    # An undefined measure is an empty field: fever is missed even with overlap, no prediction has its CUI.
+    assert "span,overlap,c0015967,0,0,1,,0.000,0.000" in lines
 
 
 def test_screenshots_without_console_errors(sample_page: Path, tmp_path: Path) -> None:
