@@ -105,3 +105,30 @@ def test_conll_average_in_both_forms(capsys: pytest.CaptureFixture[str]) -> None
     assert main(["coref", "muc", str(KEY), str(DATA / "two.response")]) == 0
     err = capsys.readouterr().err
     assert f"CoNLL score (mean of the MUC, B3 and CEAF-e F1): {average:.2f}" in err
+
+
+@pytest.mark.parametrize("strict", [False, True])
+def test_campaign_kind_pairs_the_same_way(
+    tmp_path: Path, strict: bool, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # One rule for the command and the campaign kind: the response lacking (beta) is scored as the
+    # reference scores it, its notice at the end of the system's report.txt; strict = true refuses it.
+    campaign = tmp_path / "c.toml"
+    campaign.write_text(
+        f'scorer = "coref"\n[reference]\nkey = "{KEY}"\n[options]\nstrict = {str(strict).lower()}\n'
+        f'resamples = 10\n[systems.missing]\nresponse = "{DATA / "missing.response"}"\n'
+    )
+    status = main(
+        ["campaign", str(campaign), "--out", str(tmp_path / "out"), "--json", str(tmp_path / "b.json")]
+    )
+    err = capsys.readouterr().err
+    if strict:
+        assert status == 2 and "is missing: '#begin document (beta); part 000' expected" in err
+        assert not (tmp_path / "b.json").exists()
+        return
+    assert status == 0, err
+    (report,) = (tmp_path / "out" / "systems").glob("*/report.txt")
+    text = report.read_text()
+    assert "is not in the response: scored as an empty response" in text.splitlines()[-1]
+    rn, rd, pn, pd = _reference("muc", "missing")
+    assert f"MUC:     recall {rn:.0f} / {rd:.0f}" in text and f"precision {pn:.0f} / {pd:.0f}" in text
