@@ -70,7 +70,7 @@ def pair_documents(
                 raise InputError(
                     response_source,
                     0,
-                    f"{where} is missing: '#begin document {key_doc.title or doc_id}' expected",
+                    f"{where} is missing: '#begin document {doc_id}' expected",
                 )
             notices.append(
                 f"{response_source}: warning: {where} is not in the response: scored as an empty response, "
