@@ -36,6 +36,7 @@ from pipeline.coref.metrics import (
     scores_from_table,
     zero_counts,
 )
+from pipeline.coref.pairing import PairedDocuments, pair_documents, read_aligned, read_paired
 from pipeline.coref.readers import (
     FORMATS,
     ConllTokens,
@@ -47,6 +48,7 @@ from pipeline.coref.readers import (
     read_pair,
 )
 from pipeline.coref.report import partitions_report, score_report, scores_json, summary_report
+from pipeline.coref.scorer_layout import SCORER_METRICS, conll_average, scorer_report
 
 __all__ = [
     "BLANC_ZERO",
@@ -59,6 +61,7 @@ __all__ = [
     "MATCH_MODES",
     "METRICS",
     "METRIC_NAMES",
+    "SCORER_METRICS",
     "ZERO",
     "ZERO_DIVISION",
     "AlignedDocument",
@@ -74,15 +77,20 @@ __all__ = [
     "MentionTable",
     "MetricCounts",
     "Number",
+    "PairedDocuments",
     "align_documents",
     "aligned_mentions",
     "check_same_tokens",
+    "conll_average",
     "coref_statistics",
     "mention_table",
+    "pair_documents",
     "partitions_report",
     "rates",
     "read_conll",
+    "read_aligned",
     "read_mentions",
+    "read_paired",
     "read_muc_sgml",
     "read_pair",
     "score_batch",
@@ -90,6 +98,7 @@ __all__ = [
     "score_mentions",
     "score_report",
     "scores_from_table",
+    "scorer_report",
     "scores_json",
     "summary_report",
     "zero_counts",

@@ -56,6 +56,7 @@ class MentionTable:
     duplicates: int  # response mentions removed as duplicates
     differing_words: int = 0  # CoNLL: response tokens whose word differs from the key's
     first_differing_word: str = ""  # the first of them, as :class:`CorefDocument` describes it
+    notices: tuple[str, ...] = ()  # ``file:line: warning: ...`` (:mod:`pipeline.coref.pairing`)
 
 
 def align_documents(

@@ -10,8 +10,13 @@ response = "alpha.conll"
 [options]
 format = "conll"                     # or "sgml" (MUC texts with COREF tags)
 match = "exact"                      # or "min" (sgml only)
+strict = false                       # true: refuse what the CoNLL scorer lets pass (see below)
                                      # and encoding resamples seed html_documents
 ```
+
+A response's documents and repeated mentions are paired with the key's as ``iescore coref`` pairs them
+(:mod:`pipeline.coref.pairing`: the CoNLL scorer's rule, each case written at the end of the system's
+``report.txt``; ``strict = true``: a document one side lacks is bad input, every repeat removed).
 
 The board is in percent, as the CoNLL scorer prints it; the page adds each document's chains.
 """
@@ -48,6 +53,12 @@ COREF_CAMPAIGN = CampaignKind(
         "format": Field("choice", "the files' format", default="conll", choices=FORMATS),
         "match": Field("choice", "how mentions match", default="exact", choices=MATCH_MODES),
         "encoding": Field("encoding", "the input files' encoding", default="utf-8"),
+        "strict": Field(
+            "bool",
+            "refuse a document one side lacks and remove every repeated response mention (default: as "
+            "the CoNLL scorer)",
+            default=False,
+        ),
     },
     board=("MUC_R", "MUC_P", "MUC_F1", "B3_R", "B3_P", "B3_F1", "CEAFe_R", "CEAFe_P", "CEAFe_F1", "CoNLL_F1"),
     headline_label="CoNLL F1",

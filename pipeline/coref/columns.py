@@ -2,19 +2,20 @@
 CoNLL as columns, without a Python object per token or mention, where it can.
 
 For well-formed CoNLL matched exactly, the columns give what
-``aligned_mentions(align_documents(*read_pair(key, response)))`` gives (the same rows in the same
+``aligned_mentions(read_aligned(key, response)[1])`` gives (the same rows in the same
 order, the same dtypes, the same notes), and so the same scores. The lines are
 split and classified with pyarrow's string kernels; the coreference column is parsed on its bytes with
 numpy (digit runs, the bracket before and after each); brackets are matched per (document, chain
-label) by nesting depth, which is the reference scorer's stack; duplicate response extents are removed
-in the order :func:`~pipeline.coref.read_pair` removes them.
+label) by nesting depth, which is the reference scorer's stack; under ``strict`` duplicate response
+extents are removed in the order :func:`~pipeline.coref.pairing.pair_documents` removes them.
 
 Everything else is read by the line-by-line reader (:mod:`pipeline.coref.readers`, the specification of
 the formats), which gives the same result or raises the :class:`InputError` the input deserves (file,
 line, what was expected): SGML, MIN matching, and in CoNLL a structural problem (``#begin document``
 inside a document, a token line outside one, a document twice or never ended), a malformed coreference
 column, a bracket never opened or never closed, a duplicate key extent, a key without mentions, documents
-or sentences that differ between the key and the response, chain labels with leading zeros (the reader
+one side lacks or a response extent written twice (unless ``strict``; :mod:`pipeline.coref.pairing`),
+sentences that differ between the key and the response, chain labels with leading zeros (the reader
 keys chains by the label as written), and text holding a character Python's ``str.split`` treats as
 whitespace but pyarrow's ASCII split does not (``\\v``, ``\\x1c``-``\\x1f``, non-ASCII spaces).
 """
@@ -22,7 +23,7 @@ whitespace but pyarrow's ASCII split does not (``\\v``, ``\\x1c``-``\\x1f``, non
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -30,8 +31,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipeline.core.lazy import pd
-from pipeline.coref.alignment import MentionTable, align_documents, aligned_mentions
-from pipeline.coref.readers import read_pair, read_text
+from pipeline.coref.alignment import MentionTable, aligned_mentions
+from pipeline.coref.pairing import read_aligned
+from pipeline.coref.readers import read_text
 
 # Characters Python's str.split() splits on that pyarrow's ascii_split_whitespace keeps: with any of
 # them in a file, the columns could disagree with the line-by-line reader, so that reader is used.
@@ -67,24 +69,27 @@ def read_mentions(
     fmt: str = "conll",
     match: str = "exact",
     encoding: str = "utf-8",
+    strict: bool = False,
 ) -> MentionTable:
     """The :class:`~pipeline.coref.alignment.MentionTable` of a key and a response file (``fmt``:
     conll or sgml; ``match``: exact or min, see :func:`~pipeline.coref.alignment.align_documents`).
 
     Read as columns when the files are CoNLL matched exactly and the columns can take them (see the
     module's text), by :func:`~pipeline.coref.readers.read_pair` and
-    :func:`~pipeline.coref.alignment.align_documents` otherwise; raises InputError on bad input.
+    :func:`~pipeline.coref.alignment.align_documents` otherwise; documents and repeated mentions are
+    paired by :func:`~pipeline.coref.pairing.pair_documents` (``strict``: refuse what it announces).
+    Raises InputError on bad input.
     """
     if fmt == "conll" and match == "exact":
-        columns = _conll_mention_table(key_path, response_path, encoding)
+        columns = _conll_mention_table(key_path, response_path, encoding, strict)
         if columns is not None:
             return columns
-    key, response = read_pair(key_path, response_path, fmt, encoding)
-    return aligned_mentions(align_documents(key, response, match=match, response_source=str(response_path)))
+    paired, aligned = read_aligned(key_path, response_path, fmt, match, encoding, strict)
+    return replace(aligned_mentions(aligned), notices=paired.notices)
 
 
 def _conll_mention_table(
-    key_path: str | Path, response_path: str | Path, encoding: str = "utf-8"
+    key_path: str | Path, response_path: str | Path, encoding: str = "utf-8", strict: bool = False
 ) -> MentionTable | None:
     """:func:`read_mentions` of a CoNLL key and response on columns, or ``None`` where the line reader
     must read them (it raises the :class:`InputError` the input deserves, or handles a rare case this
@@ -92,9 +97,12 @@ def _conll_mention_table(
     key = _read_conll_columns(key_path, encoding, response=False)
     if key is None or not key.names or len(key.mention_doc) == 0:
         return None
-    response = _read_conll_columns(response_path, encoding, response=True)
+    # A response extent written twice is removed when it is a key extent (or under strict); a repeat
+    # of another extent is kept, with a notice, by the line reader's path (pipeline.coref.pairing).
+    extents = None if strict else _extents(key)
+    response = _read_conll_columns(response_path, encoding, response=True, key_extents=extents)
     if response is None or sorted(response.names) != sorted(key.names):
-        return None
+        return None  # documents one side lacks: paired (and announced) by the line reader's path
     # The response's documents in key order; every document must have the key's tokens and sentences.
     position = {name: i for i, name in enumerate(response.names)}
     order = np.array([position[name] for name in key.names], dtype=np.int64)  # key doc -> response doc
@@ -188,9 +196,16 @@ def _conll_mention_table(
 
 
 def _read_conll_columns(
-    path: str | Path, encoding: str = "utf-8", response: bool = False
+    path: str | Path,
+    encoding: str = "utf-8",
+    response: bool = False,
+    key_extents: set[tuple[str, int, int]] | None = None,
 ) -> ConllColumns | None:
-    """One CoNLL file as :class:`ConllColumns`, or ``None`` where the line reader must decide."""
+    """One CoNLL file as :class:`ConllColumns`, or ``None`` where the line reader must decide.
+
+    A response's repeated extents are removed; with ``key_extents`` (document, start, end), ``None``
+    is returned instead when a repeated extent is not among them.
+    """
     text = read_text(path, encoding)
     if _ODD_SPACE.search(text):
         return None
@@ -309,6 +324,10 @@ def _read_conll_columns(
     keep[first_index] = True
     if not response and not keep.all():
         return None
+    if key_extents is not None and not keep.all():
+        repeats = zip(m_doc[~keep].tolist(), m_start[~keep].tolist(), m_end[~keep].tolist(), strict=True)
+        if any((names[d], s, e) not in key_extents for d, s, e in repeats):
+            return None
     duplicates = np.bincount(m_doc[~keep], minlength=n_docs)
     m_doc, m_chain, m_start, m_end = m_doc[keep], m_chain[keep], m_start[keep], m_end[keep]
     # Chains left empty disappear: renumber the rest densely, in order.
@@ -336,6 +355,20 @@ def _read_conll_columns(
 
 
 # --- helpers -------------------------------------------------------------------------------------
+
+
+def _extents(columns: ConllColumns) -> set[tuple[str, int, int]]:
+    """The (document, start, end) of every mention of a file read as columns."""
+    names = columns.names
+    return {
+        (names[d], s, e)
+        for d, s, e in zip(
+            columns.mention_doc.tolist(),
+            columns.mention_start.tolist(),
+            columns.mention_end.tolist(),
+            strict=True,
+        )
+    }
 
 
 def _parse_marks(marks: pa.Array) -> tuple[np.ndarray, ...] | None:

@@ -231,6 +231,7 @@ def scores_from_table(
         scored["response_chain"].to_numpy(),
         docs=(max(d for d, _ in doc_ids) + 1) if doc_ids else 0,
         metrics=metrics,
+        response_mention=_extent_names(scored),
     )
     key_rows = scored[scored["key_mention"] >= 0]
     key_classes = key_rows.groupby("doc")["key_chain"].nunique().to_dict()
@@ -257,6 +258,7 @@ def score_mentions(mentions: MentionTable, metrics: Iterable[str] = DEFAULT_METR
         table["response_chain"].to_numpy(),
         docs=len(mentions.doc_ids),
         metrics=metrics,
+        response_mention=_extent_names(table),
     )
     documents = [
         DocumentScores(
@@ -267,6 +269,12 @@ def score_mentions(mentions: MentionTable, metrics: Iterable[str] = DEFAULT_METR
     return _summed(
         documents, batch.arrays, mentions.duplicates, mentions.differing_words, mentions.first_differing_word
     )
+
+
+def _extent_names(table: pd.DataFrame) -> np.ndarray:
+    """Each row's extent as one number: copies of a response mention share it (:func:`score_batch`)."""
+    start, end = table["start"].to_numpy().astype(np.int64), table["end"].to_numpy().astype(np.int64)
+    return start * (int(end.max(initial=0)) + 1) + end
 
 
 def _summed(
@@ -302,11 +310,18 @@ def score_batch(
     response_chain: np.ndarray,
     docs: int | None = None,
     metrics: Iterable[str] = DEFAULT_METRICS,
+    response_mention: np.ndarray | None = None,
 ) -> BatchScores:
     """Score many documents at once from one row per mention (of either side).
 
     ``doc`` numbers the documents from 0; ``key_chain`` and ``response_chain`` give each mention's chain
     within its document and side, -1 when the mention is not on that side. Rows may come in any order.
+    ``response_mention`` (optional) names each response mention within its document (its extent's
+    code): rows with the same name are copies of one mention, which the response wrote twice and
+    :mod:`pipeline.coref.pairing` kept. Every measure counts each copy as a mention of its own but
+    BLANC, whose links join mentions (the CoNLL scorer's sets of links): two copies make one mention,
+    and two copies in one chain (or in two) a coreference (non-coreference) link of that mention with
+    itself.
     MUC, B3, BLANC and LEA are pure counting (sorting the (key chain, response chain) pairs: no link is
     enumerated); CEAF-e and CEAF-m solve the assignment per connected component of the chain-overlap
     graph, directly when one side of the component has one chain, with
@@ -372,6 +387,9 @@ def score_batch(
         common_c = _sum_by(pair_doc, _pairs_of(overlap), n_docs)
         key_n = _pairs_of(k_mentions) - key_c
         rsp_n = _pairs_of(r_mentions) - rsp_c
+        if response_mention is not None:
+            named = np.asarray(response_mention, dtype=np.int64)[in_rsp]
+            rsp_c, rsp_n = _links_with_copies(doc[in_rsp], r_code, named, n_docs, rsp_c, rsp_n)
         shared_k = _sum_by(k_doc, _pairs_of(np.bincount(pair_k, overlap, len(k_doc))), n_docs)
         shared_r = _sum_by(r_doc, _pairs_of(np.bincount(pair_r, overlap, len(r_doc))), n_docs)
         common_n = _pairs_of(np.bincount(doc[both], minlength=n_docs)) - shared_k - shared_r + common_c
@@ -388,17 +406,68 @@ def score_batch(
     if "lea" in metrics:
         # A chain of n > 1 mentions has C(n, 2) links; the pair (K, R) resolves C(n_kr, 2) of K's. A
         # singleton's self-link is resolved when its one pair is with a singleton of the other side.
+        # Each chain adds (resolved / links) * n, chains in order, as the reference adds them (the
+        # same floating-point sums, so the same printed digits).
         ks, rs = k_size[pair_k], r_size[pair_r]
         resolved = _pairs_of(overlap).astype(np.float64)
-        recall = np.where(ks == 1, rs == 1, ks * resolved / np.maximum(_pairs_of(ks), 1))
-        precision = np.where(rs == 1, ks == 1, rs * resolved / np.maximum(_pairs_of(rs), 1))
+        k_resolved = np.bincount(pair_k, np.where(ks == 1, rs == 1, resolved), len(k_doc))
+        r_resolved = np.bincount(pair_r, np.where(rs == 1, ks == 1, resolved), len(r_doc))
+        k_score = k_resolved / np.maximum(_pairs_of(k_size), 1) * k_size
+        r_score = r_resolved / np.maximum(_pairs_of(r_size), 1) * r_size
         result.arrays["lea"] = (
-            np.bincount(pair_doc, weights=recall, minlength=n_docs),
+            np.bincount(k_doc, weights=k_score, minlength=n_docs),
             k_mentions.copy(),
-            np.bincount(pair_doc, weights=precision, minlength=n_docs),
+            np.bincount(r_doc, weights=r_score, minlength=n_docs),
             r_mentions.copy(),
         )
     return result
+
+
+def _links_with_copies(
+    doc: np.ndarray,
+    chain: np.ndarray,
+    named: np.ndarray,
+    n_docs: int,
+    coref: np.ndarray,
+    non_coref: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The response's coreference and non-coreference link counts when mentions are named (copies
+    share a name), as sets of pairs of names (see :func:`score_batch`); the documents without copies
+    keep the counts given. ``chain`` is global (dense over documents)."""
+    width = int(named.max(initial=0)) + 1
+    name = doc * width + named  # global name
+    if len(np.unique(name)) == len(name):
+        return coref, non_coref
+    triple, multiplicity = np.unique(np.stack([name, chain], axis=1), axis=0, return_counts=True)
+    t_name, t_chain = triple[:, 0], triple[:, 1]
+    t_doc = t_name // width
+    names, chains_of_name = np.unique(t_name, return_counts=True)
+    n_doc = names // width
+    distinct = np.bincount(n_doc, minlength=n_docs)  # D: mentions, copies as one
+    in_chain = np.bincount(t_chain, minlength=int(chain.max(initial=0)) + 1)  # d_c
+    c_doc = np.zeros(len(in_chain), dtype=np.int64)
+    c_doc[t_chain] = t_doc
+    only = chains_of_name[np.searchsorted(names, t_name)] == 1  # the name's only chain is this one
+    alone = np.bincount(t_chain[only], minlength=len(in_chain))  # s_c
+    self_coref = np.bincount(np.unique(t_name[multiplicity > 1]) // width, minlength=n_docs)
+    multi = names[chains_of_name > 1]
+    # Pairs of names sharing k > 1 chains were counted k times in sum C(d_c, 2): only names in several
+    # chains can, and only copies put a name in several chains (a handful).
+    shared_more = np.zeros(n_docs, dtype=np.int64)
+    chains_by_name = {int(n): set(t_chain[t_name == n].tolist()) for n in multi.tolist()}
+    listed = sorted(chains_by_name)
+    for i, a in enumerate(listed):
+        for b in listed[i + 1 :]:
+            if a // width == b // width:
+                shared_more[a // width] += max(len(chains_by_name[a] & chains_by_name[b]) - 1, 0)
+    # Without copies these are the counts given: C(n, 2) - sum C(n_c, 2) and sum C(n_c, 2).
+    coref = _sum_by(c_doc, _pairs_of(in_chain), n_docs) - shared_more + self_coref
+    non_coref = (
+        _pairs_of(distinct)
+        - _sum_by(c_doc, _pairs_of(alone), n_docs)
+        + np.bincount(multi // width, minlength=n_docs)
+    )
+    return coref, non_coref
 
 
 def _global_chains(doc: np.ndarray, chain: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -15,11 +15,9 @@ Two input formats are read into the same model, a :class:`CorefDocument` per doc
   are token positions, a response must hold the key's documents, sentences and tokens
   (:func:`check_same_tokens`); a missing token line is an error where it went missing.
 
-Duplicates follow the CoNLL reference scorer (its test cases TC-A-7 to TC-A-9): a response mention
-whose extent already occurs in an earlier chain (chains in order of first appearance) or earlier in the
-same chain is removed, and counted in :attr:`CorefDocument.duplicates`. The reference scorer removes
-only duplicates of key mentions; this module removes every duplicate. A duplicate extent in the key is
-an :class:`InputError` (the key would be ambiguous).
+A response is read with every mention it writes, repeated extents included: which repeats are removed
+depends on the key (:mod:`pipeline.coref.pairing`, the CoNLL reference scorer's rule). A duplicate
+extent in the key is an :class:`InputError` (the key would be ambiguous).
 
 These readers are the specification of both formats and of their errors (file, line, what was
 expected); well-formed CoNLL is also read as columns (:mod:`pipeline.coref.columns`), with the same
@@ -65,6 +63,7 @@ class CorefDocument:
     line: int  # line of the document's start in its file
     chains: int  # number of chains (equivalence classes), singletons included
     duplicates: int = 0  # response mentions removed because their extent occurred before
+    title: str = ""  # CoNLL: the name as the '#begin document' line writes it (the reference's key)
     differing_words: int = 0  # CoNLL response: tokens whose word differs from the key's (same positions)
     first_differing_word: str = ""  # the first of them, ``file:line: token 'w' expected (...), found 'v'``
 
@@ -87,8 +86,10 @@ def read_pair(
     """Read a key and a response file of the same format and check that they hold the same text.
 
     SGML: the response with its COREF tags removed must equal the key with its tags removed. CoNLL:
-    the response must hold the key's documents, each with the key's sentences and tokens (see
-    :func:`check_same_tokens`). A key without any mention is bad input (nothing to score against).
+    each response document must have its key document's sentences and tokens (see
+    :func:`check_same_tokens`; documents one file lacks are paired by
+    :func:`~pipeline.coref.pairing.pair_documents`). A key without any mention is bad input (nothing to
+    score against).
     """
     if fmt == "conll":
         key, key_tokens, error = _read_conll(key_path, encoding, response=False)
@@ -126,12 +127,13 @@ def check_same_tokens(
     response_source: str,
     response: dict[str, ConllTokens],
 ) -> dict[str, tuple[int, str]]:
-    """Check that a CoNLL response holds the key's documents, sentences and tokens; return word notes.
+    """Check that each document of a CoNLL response has its key document's sentences and tokens; return
+    word notes.
 
     CoNLL mentions are token positions, so a response with one token line missing or added would
-    shift every later mention and score them all wrong without a word. Every key document must be
-    in the response and every response document in the key (in any order); within a document the
-    sentences (runs of token lines between blank lines) must have the key's lengths. At the first
+    shift every later mention and score them all wrong without a word. Within each document both
+    files have (documents one file lacks are :func:`~pipeline.coref.pairing.pair_documents`' business)
+    the sentences (runs of token lines between blank lines) must have the key's lengths. At the first
     place they do not, the :class:`InputError` names the response line and what the key has there:
     the first token whose word differs from the key's, else the first sentence break that differs,
     else where one document ends before the other.
@@ -141,24 +143,11 @@ def check_same_tokens(
     mentions on words renamed ``x``, ``y``, ``z``. They are returned per document as (number of
     differing words, the first one described), which the score report prints as a note.
     """
-    for doc_id, tokens in response.items():
-        if doc_id not in key:
-            raise InputError(
-                response_source,
-                tokens.line,
-                f"document {doc_id!r} is not in the key {key_source}: '#begin document' of a key "
-                "document expected",
-            )
     notes: dict[str, tuple[int, str]] = {}
     for doc_id, expected in key.items():
         found = response.get(doc_id)
         if found is None:
-            raise InputError(
-                response_source,
-                0,
-                f"document {doc_id!r} of the key ({key_source}:{expected.line}) is missing: "
-                f"'#begin document {doc_id}' expected",
-            )
+            continue
         count, first = _compare_tokens(key_source, expected, response_source, found)
         if count:
             notes[doc_id] = (count, first)
@@ -186,7 +175,7 @@ def _read_conll(
         if begin:
             if current is not None:
                 raise InputError(source, number, f"#begin document inside document {current.name!r}")
-            current = _ConllDocument(begin.group(1), number)
+            current = _ConllDocument(begin.group(1), number, _title(line))
             if current.name in documents:
                 raise InputError(source, number, f"document {current.name!r} occurs twice")
             continue
@@ -242,6 +231,7 @@ def read_muc_sgml(
 _BEGIN = re.compile(r"^#\s*begin document\s*(.*?)\s*$")
 
 
+_PERL_BEGIN = re.compile(r"^#\s*begin document (.*)$")
 _END = re.compile(r"^#\s*end document")
 
 
@@ -254,8 +244,9 @@ _CLUSTER_PART = re.compile(r"\((\d+)\)|\((\d+)|(\d+)\)")
 class _ConllDocument:
     """Mentions of one CoNLL document as its lines are read (the reference scorer's bracket rules)."""
 
-    def __init__(self, name: str, line: int) -> None:
+    def __init__(self, name: str, line: int, title: str) -> None:
         self.name = name
+        self.title = title
         self.line = line
         self.tokens = 0
         self.words: list[str] = []
@@ -327,7 +318,7 @@ class _ConllDocument:
                     source, stack[-1][1], f"mention of chain {label} opened here is never closed"
                 )
         chains = [[(s, e, line, None, False) for s, e, line in chain] for chain in self.mentions]
-        kept, duplicates = _dedupe(chains, source, response)
+        kept = _reject_key_repeats(chains, source, response)
         mentions = []
         for chain_number, chain in enumerate(kept):
             previous = None
@@ -337,7 +328,7 @@ class _ConllDocument:
                 mentions.append(Mention(start, end, chain_number, ident, previous, text, line))
                 previous = ident
         mentions.sort(key=lambda m: (m.start, -m.end, m.chain))
-        return CorefDocument(self.name, tuple(mentions), self.line, len(kept), duplicates)
+        return CorefDocument(self.name, tuple(mentions), self.line, len(kept), title=self.title)
 
 
 def _compare_tokens(
@@ -581,7 +572,7 @@ def _sgml_document(source: str, doc: dict[str, Any], text: str, response: bool) 
             chain_of_root[r] = len(chains)
             chains.append([])
         chains[chain_of_root[r]].append((opened.start - start, end - start, opened.line, opened, False))
-    kept, duplicates = _dedupe(chains, source, response)
+    kept = _reject_key_repeats(chains, source, response)
     mentions = []
     for chain_number, chain in enumerate(kept):
         for s, e, line, opened, _ in chain:
@@ -613,7 +604,7 @@ def _sgml_document(source: str, doc: dict[str, Any], text: str, response: bool) 
                 )
             )
     mentions.sort(key=lambda m: (m.start, -m.end, m.chain))
-    return CorefDocument(doc["docno"], tuple(mentions), doc["line"], len(kept), duplicates)
+    return CorefDocument(doc["docno"], tuple(mentions), doc["line"], len(kept), title=doc["docno"])
 
 
 def _check_same_text(key: _SgmlFile, response: _SgmlFile) -> None:
@@ -633,32 +624,30 @@ def _check_same_text(key: _SgmlFile, response: _SgmlFile) -> None:
     )
 
 
-def _dedupe(
+def _reject_key_repeats(
     chains: list[list[tuple[int, int, int, Any, bool]]], source: str, response: bool
-) -> tuple[list[list[tuple[int, int, int, Any, bool]]], int]:
-    """Remove repeated extents (response) or reject them (key); chains left empty disappear."""
-    seen: dict[tuple[int, int], tuple[int, int]] = {}
-    kept = []
-    removed = 0
-    for number, chain in enumerate(chains):
-        survivors = []
+) -> list[list[tuple[int, int, int, Any, bool]]]:
+    """The chains that have mentions; a key extent written twice is an :class:`InputError` (a response
+    keeps its repeats: which go is the key's business, see :mod:`pipeline.coref.pairing`)."""
+    seen: dict[tuple[int, int], int] = {}
+    for chain in chains:
         for item in chain:
             extent = (item[0], item[1])
-            if extent in seen:
-                if not response:
-                    raise InputError(
-                        source,
-                        item[2],
-                        f"the key has two mentions with extent {extent[0]}-"
-                        f"{extent[1]} (first at line {seen[extent][1]})",
-                    )
-                removed += 1
-                continue
-            seen[extent] = (number, item[2])
-            survivors.append(item)
-        if survivors:
-            kept.append(survivors)
-    return kept, removed
+            if not response and extent in seen:
+                raise InputError(
+                    source,
+                    item[2],
+                    f"the key has two mentions with extent {extent[0]}-{extent[1]} (first at line "
+                    f"{seen[extent]})",
+                )
+            seen.setdefault(extent, item[2])
+    return [chain for chain in chains if chain]
+
+
+def _title(line: str) -> str:
+    """A document's name as the CoNLL reference scorer keys it: all after '#begin document '."""
+    perl = _PERL_BEGIN.match(line)
+    return perl.group(1) if perl else (_BEGIN.match(line).group(1))  # type: ignore[union-attr]
 
 
 def read_text(path: str | Path, encoding: str) -> str:

@@ -19,15 +19,21 @@ from pipeline.coref.metrics import (
     zero_value,
 )
 from pipeline.coref.readers import Mention, printable, show_text
+from pipeline.coref.scorer_layout import conll_average
 
 
 def score_report(
-    scores: CorefScores, title: str = "iescore coref", zero_division: str | int = "undefined"
+    scores: CorefScores,
+    title: str = "iescore coref",
+    zero_division: str | int = "undefined",
+    conll: bool = False,
 ) -> str:
     """The seed-001 coreference score report (MUC), then the totals of every measure scored.
 
     An undefined ratio prints as ``-`` (``zero_division="undefined"``) or as 0 (``zero_division=0``,
-    the reference scorers' way). BLANC's line is followed by those of its two link types.
+    the reference scorers' way). BLANC's line is followed by those of its two link types. With
+    ``conll``, a ``CoNLL:`` line follows: the mean of the MUC, B3 and CEAF-e F1 (a ratio over 0 taken
+    as 0, as the CoNLL scorer takes it), when the three are scored.
     """
     width = max([len("Document No."), len("TOTALS:")] + [len(printable(d.doc_id)) for d in scores.documents])
     lines = [
@@ -59,6 +65,9 @@ def score_report(
             lines.append("  " + _totals_line("non-coreference links:", counts.non_coreference, zero_division))
         else:
             lines.append(_totals_line(f"{METRIC_NAMES[metric] + ':':8}", counts, zero_division))
+    average = conll_average(scores) if conll else None
+    if average is not None:
+        lines.append(f"{'CoNLL:':8} F {_pct(average)}%   (mean of the MUC, B3 and CEAF-e F1)")
     if scores.duplicates:
         lines.append(f"note: {scores.duplicates} duplicate response mention(s) removed before scoring")
     if scores.differing_words:

@@ -1,10 +1,15 @@
 """``iescore coref``: score coreference chains with MUC, B3, CEAF-e, CEAF-m, BLANC and LEA.
 
-``iescore coref --key KEY --response RESPONSE [-f conll|sgml] [--match exact|min] [--json OUT.json]
-[--partitions OUT.txt] [--summary OUT.txt] [--encoding utf-8] [--zero-division undefined|0]`` prints
-the seed-001 coreference score report (MUC by document, totals, then the totals of B3, CEAF-e, CEAF-m,
-BLANC and LEA; see :mod:`pipeline.coref`). Bad input raises :class:`InputError`, which the command
-line's ``main`` prints as ``iescore: file:line: message`` with exit status 2.
+Two forms. ``iescore coref --key KEY --response RESPONSE [-f conll|sgml] [--match exact|min] [--json
+OUT.json] [--partitions OUT.txt] [--summary OUT.txt] [--encoding utf-8] [--zero-division undefined|0]
+[--strict]`` prints the seed-001 coreference score report (MUC by document, totals, then the totals of
+B3, CEAF-e, CEAF-m, BLANC and LEA, then the CoNLL score; see :mod:`pipeline.coref`).
+``iescore coref <metric> <key> <response> [<doc>|none] [--strict] [--encoding E]`` is the CoNLL
+scorer's own command line (``perl scorer.pl ...``) and prints its layout
+(:mod:`pipeline.coref.scorer_layout`), the CoNLL score on stderr. Documents and repeated mentions are
+paired as the CoNLL scorer pairs them, each case announced on stderr, or refused with ``--strict``
+(:mod:`pipeline.coref.pairing`). Bad input raises :class:`InputError`, which the command line's
+``main`` prints as ``iescore: file:line: message`` with exit status 2.
 """
 
 from __future__ import annotations
@@ -17,17 +22,20 @@ from pipeline.coref import (
     FORMATS,
     MATCH_MODES,
     METRICS,
+    SCORER_METRICS,
     ZERO_DIVISION,
-    align_documents,
+    conll_average,
     partitions_report,
+    read_aligned,
     read_mentions,
-    read_pair,
+    read_paired,
     score_mentions,
     score_report,
+    scorer_report,
     scores_json,
     summary_report,
 )
-from tasks.core.arguments import OUTPUT_FILE, check_paths, text_encoding
+from tasks.core.arguments import INPUT_FILE, OUTPUT_FILE, check_paths, text_encoding
 
 
 def add_coref_command(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -39,8 +47,21 @@ def add_coref_command(subparsers: argparse._SubParsersAction) -> None:  # type: 
         description="Score a response's coreference chains against a key's: MUC (Vilain et al. 1995), "
         "B3, CEAF-e, CEAF-m, BLANC and LEA, per document and in total (sums of counts over documents).",
     )
-    parser.add_argument("--key", required=True, help="key file (the annotators' chains)")
-    parser.add_argument("--response", required=True, help="response file (the system's chains)")
+    parser.add_argument(
+        "scorer_pl",
+        nargs="*",
+        metavar="<metric> <key> <response> [<doc>|none]",
+        help="the CoNLL scorer's positional form: metric (muc, bcub, ceafm, ceafe, blanc, lea or all), "
+        "key, response, and a document to score alone (or none: totals only); prints scorer.pl's layout",
+    )
+    parser.add_argument("--key", help="key file (the annotators' chains)")
+    parser.add_argument("--response", help="response file (the system's chains)")
+    parser.add_argument(
+        "--strict",
+        action="store_true",
+        help="refuse a key document the response lacks and a response document the key lacks, and "
+        "remove every repeated response mention (default: as the CoNLL scorer, announced on stderr)",
+    )
     parser.add_argument(
         "-f",
         "--format",
@@ -70,11 +91,20 @@ def add_coref_command(subparsers: argparse._SubParsersAction) -> None:  # type: 
 
 
 def run_coref(args: argparse.Namespace) -> int:
-    """Read, align, score and report; bad input raises :class:`InputError`."""
+    """Check the arguments, then read, align, score and report; bad input raises :class:`InputError`."""
+    if args.scorer_pl:
+        return _run_positional(args)
+    for option, value in (("--key", args.key), ("--response", args.response)):
+        if value is None:
+            expected = "--key KEY --response RESPONSE, or <metric> <key> <response> expected"
+            raise InputError(option, 0, f"missing: {expected}")
     # The inputs are read once, before any scoring: a missing file or a directory is the reader's
-    # "cannot read the coreference file: Is a directory". The outputs are checked here.
+    # "cannot read the coreference file: Is a directory". The outputs are checked here, and must not
+    # be an input.
     check_paths(
         [
+            ("--key", args.key, INPUT_FILE),
+            ("--response", args.response, INPUT_FILE),
             ("--json", args.json, OUTPUT_FILE),
             ("--partitions", args.partitions, OUTPUT_FILE),
             ("--summary", args.summary, OUTPUT_FILE),
@@ -82,20 +112,74 @@ def run_coref(args: argparse.Namespace) -> int:
     )
     if args.match == "min" and args.format != "sgml":
         raise InputError("--match", 0, "MIN matching needs SGML input (-f sgml); CoNLL mentions have no MIN")
-    scores = score_mentions(
-        read_mentions(args.key, args.response, args.format, args.match, args.encoding), METRICS
+    mentions = read_mentions(
+        args.key, args.response, args.format, args.match, args.encoding, strict=args.strict
     )
-    sys.stdout.write(score_report(scores, zero_division=args.zero_division))
+    _announce(mentions.notices)
+    scores = score_mentions(mentions, METRICS)
+    sys.stdout.write(score_report(scores, zero_division=args.zero_division, conll=True))
     if args.json or args.partitions or args.summary:
         from tasks.campaign.outputs import json_text  # imported here: Luigi's import is slow to start
         from tasks.core.files import write_text
     if args.json:
         write_text(args.json, json_text(scores_json(scores, args.zero_division)))
     if args.partitions or args.summary:  # every mention's id and text: the line reader's documents
-        key, response = read_pair(args.key, args.response, args.format, args.encoding)
-        aligned = align_documents(key, response, match=args.match, response_source=args.response)
+        _, aligned = read_aligned(
+            args.key, args.response, args.format, args.match, args.encoding, strict=args.strict
+        )
     if args.partitions:
         write_text(args.partitions, partitions_report(aligned))
     if args.summary:
         write_text(args.summary, summary_report(aligned))
     return 0
+
+
+def _run_positional(args: argparse.Namespace) -> int:
+    """``scorer.pl <metric> <key> <response> [<doc>|none]``: its layout on stdout, the CoNLL score on
+    stderr (stdout stays the reference's, byte for byte, for the scripts that read it)."""
+    words = args.scorer_pl
+    if len(words) not in (3, 4):
+        raise InputError(
+            "<metric> <key> <response> [<doc>|none]", 0, f"{len(words)} argument(s) given: 3 or 4 expected"
+        )
+    metric = words[0].lower()
+    if metric not in SCORER_METRICS:
+        raise InputError("<metric>", 0, f"{words[0]!r}: one of {', '.join(SCORER_METRICS)} expected")
+    for option, value, default in (
+        ("--key", args.key, None),
+        ("--response", args.response, None),
+        ("--json", args.json, None),
+        ("--partitions", args.partitions, None),
+        ("--summary", args.summary, None),
+        ("-f", args.format, "conll"),
+        ("--match", args.match, "exact"),
+        ("--zero-division", args.zero_division, "undefined"),
+    ):
+        if value != default:
+            raise InputError(
+                option,
+                0,
+                "not with the positional form <metric> <key> <response>, which reads CoNLL and prints "
+                "scorer.pl's layout (--strict and --encoding only); use --key and --response",
+            )
+    key, response = words[1], words[2]
+    document = words[3] if len(words) == 4 else None
+    check_paths([("<key>", key, INPUT_FILE), ("<response>", response, INPUT_FILE)])
+    paired = read_paired(key, response, "conll", args.encoding, args.strict)
+    _announce(paired.notices)
+    report, scores = scorer_report(metric, paired, key, document)
+    sys.stdout.write(report)
+    sys.stdout.flush()
+    average = conll_average(scores)
+    print(f"iescore coref: CoNLL score (mean of the MUC, B3 and CEAF-e F1): {_two(average)}", file=sys.stderr)
+    return 0
+
+
+def _two(ratio: float | None) -> str:
+    return "-" if ratio is None else f"{100 * ratio:.2f}"
+
+
+def _announce(notices: tuple[str, ...]) -> None:
+    """Each case where the response does not mirror the key (pipeline.coref.pairing), on stderr."""
+    for notice in notices:
+        print(f"iescore: {notice}", file=sys.stderr)

@@ -16,9 +16,8 @@ from pathlib import Path
 from pipeline.core.errors import InputError
 from pipeline.core.signature import SIGNATURE_KEY
 from pipeline.coref import (
-    align_documents,
     partitions_report,
-    read_pair,
+    read_aligned,
     score_report,
     scores_from_table,
     summary_report,
@@ -137,8 +136,10 @@ def _coreference(config: MucConfig, config_path: Path, args: argparse.Namespace)
     if "score_file" in outputs:
         write_text(outputs["score_file"], report)
     if "partitions_file" in outputs or "report_summary_file" in outputs:
-        key, response = read_pair(config.key_file, config.response_file, "sgml", args.encoding)
-        aligned = align_documents(key, response, response_source=str(config.response_file))
+        # strict: every repeated response extent removed, as the mentions above were scored
+        _, aligned = read_aligned(
+            config.key_file, config.response_file, "sgml", encoding=args.encoding, strict=True
+        )
         if "partitions_file" in outputs:
             write_text(outputs["partitions_file"], partitions_report(aligned))
         if "report_summary_file" in outputs:

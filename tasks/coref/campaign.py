@@ -17,7 +17,7 @@ from tasks.core.base import Stage
 from tasks.core.files import write_text
 from tasks.core.jsontext import json_text
 from tasks.core.store import read_table
-from tasks.coref.stages import coref_response_spec
+from tasks.coref.stages import NOTICES_KEY, coref_response_spec
 from tasks.muc.stages import DUPLICATES_KEY
 
 SYSTEM_FILES = ("report.txt", "scores.json", "mentions.csv")
@@ -36,7 +36,9 @@ def write_coref_tables(folder: Path, scored: Stage) -> None:
     duplicates = int(mentions.schema.metadata.get(DUPLICATES_KEY, b"0"))
     scores = coref.scores_from_table(mentions.to_pandas(), duplicates, metrics=coref.METRICS)
     signature = mentions.schema.metadata[SIGNATURE_KEY].decode()
-    write_text(folder / "report.txt", coref.score_report(scores, title=f"iescore campaign\n{signature}"))
+    report = coref.score_report(scores, title=f"iescore campaign\n{signature}")
+    notices = mentions.schema.metadata.get(NOTICES_KEY, b"").decode()
+    write_text(folder / "report.txt", report + "".join(f"{line}\n" for line in notices.splitlines()))
     write_text(folder / "scores.json", json_text({**coref.scores_json(scores), "signature": signature}))
     write_text(folder / "mentions.csv", csv_text(mentions))
 

@@ -18,6 +18,8 @@ from tasks.templette import (
     score,  # noqa: F401 - registers MapAndScore and Report
 )
 
+NOTICES_KEY = b"iescore.coref.notices"  # the pairing's notices (pipeline.coref.pairing), one a line
+
 
 class ScoreCorefResponse(Stage):
     """One system of a coreference campaign: its response's chains against the key's, as
@@ -25,7 +27,7 @@ class ScoreCorefResponse(Stage):
     and the ``mentions`` table (for the campaign's outputs and the page's chains)."""
 
     STAGE = "ScoreCorefResponse"
-    VERSION = 1
+    VERSION = 2  # 2: documents and repeats paired as the CoNLL scorer pairs them, notices kept
     OUTPUTS = ("statistics", "mentions")
 
     def produce(self) -> dict[str, pa.Table]:
@@ -35,6 +37,7 @@ class ScoreCorefResponse(Stage):
             self.options["format"],
             self.options["match"],
             self.options["encoding"],
+            strict=bool(self.options.get("strict", False)),
         )
         scores, table, duplicates = score_mentions(read, METRICS), read.table, read.duplicates
         statistics = coref_statistics(scores)
@@ -42,6 +45,7 @@ class ScoreCorefResponse(Stage):
         metadata = {
             DUPLICATES_KEY: str(duplicates).encode(),
             SIGNATURE_KEY: self.options["signature"].encode(),
+            NOTICES_KEY: "\n".join(read.notices).encode(),
         }
         return {
             "statistics": statistics.replace_schema_metadata(
@@ -55,11 +59,17 @@ def coref_response_spec(
     key: Path, response: Path, options: Mapping[str, Any], statistics: Mapping[str, Any]
 ) -> dict[str, Any]:
     """The ScoreCorefResponse spec of one system of a coreference campaign (``options``: format, match,
-    encoding; ``statistics``: the campaign's resamples and seed, part of the signature)."""
+    encoding, strict; ``statistics``: the campaign's resamples and seed, part of the signature)."""
     key_file, response_file = file_spec(key), file_spec(response)
+    strict = bool(options.get("strict", False))
     signature = make_signature(
         "coref",
-        {"format": options["format"], "match": options["match"], **statistics},
+        {
+            "format": options["format"],
+            "match": options["match"],
+            **({"strict": True} if strict else {}),
+            **statistics,
+        },
         {"key": key_file["sha256"], "response": response_file["sha256"]},
     )
     return stage_spec(
@@ -68,6 +78,7 @@ def coref_response_spec(
             "format": options["format"],
             "match": options["match"],
             "encoding": options["encoding"],
+            "strict": strict,
             "signature": signature,
         },
         {"key": key_file, "response": response_file},

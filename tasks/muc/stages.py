@@ -125,7 +125,11 @@ class ScoreCoreference(Stage):
     def produce(self) -> dict[str, pa.Table]:
         encoding = self.options["encoding"]
         response_path = self.input_file("response")
-        read = read_mentions(self.input_file("key"), response_path, "sgml", self.options["match"], encoding)
+        # strict: the MUC scorer removes every repeated response extent (the CoNLL scorer's rule is
+        # for CoNLL files; pipeline.coref.pairing)
+        read = read_mentions(
+            self.input_file("key"), response_path, "sgml", self.options["match"], encoding, strict=True
+        )
         table = pa.Table.from_pandas(read.table, schema=COREF_MENTIONS, preserve_index=False)
         duplicates = read.duplicates
         metadata = dict(table.schema.metadata or {})

@@ -163,7 +163,7 @@ def test_coref_outputs(tmp_path: Path, capsys: pytest.CaptureFixture[str], place
         status, out, err = cli(capsys, *argv, option, target)
         assert status == 2 and out == "" and err.startswith(f"iescore: {target}: ") and f"({option})" in err
     status, _, err = cli(capsys, "coref", "--key", places["dir"], "--response", response)
-    assert status == 2 and "Is a directory" in err
+    assert status == 2 and "is a directory; expected a file to read (--key)" in err
 
 
 # --- campaign ----------------------------------------------------------------------------------------

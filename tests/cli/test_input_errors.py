@@ -181,7 +181,7 @@ def test_conll_response_must_follow_the_key_tokens(
 ) -> None:
     key = COREF / "TC-A.key"
     response = _conll_response(tmp_path, edit)
-    status, out, err = run(capsys, "coref", "--key", key, "--response", response)
+    status, out, err = run(capsys, "coref", "--key", key, "--response", response, "--strict")
     # Before, a deleted token line shifted every later mention: MUC F fell from 100 to 0, exit 0.
     assert status == 2, out
     assert err == f"iescore: {response}:{line}: {message.format(key=key)}\n"
@@ -191,7 +191,7 @@ def test_conll_response_must_follow_the_key_tokens(
 def test_conll_response_missing_a_document(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     key = tmp_path / "key.conll"
     key.write_text((COREF / "TC-A.key").read_text() + (COREF / "TC-A.key").read_text().replace("Luo", "Two"))
-    status, _, err = run(capsys, "coref", "--key", key, "--response", COREF / "TC-A-1.response")
+    status, _, err = run(capsys, "coref", "--key", key, "--response", COREF / "TC-A-1.response", "--strict")
     # The key's second document starts on line 24 (TC-A.key has 23 lines and a final newline).
     assert status == 2
     assert err == (

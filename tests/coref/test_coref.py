@@ -23,6 +23,7 @@ from pipeline.coref import (
     mention_table,
     partitions_report,
     rates,
+    read_aligned,
     read_conll,
     read_muc_sgml,
     read_pair,
@@ -79,8 +80,8 @@ def test_reference_scorer_cases(case: str) -> None:
     # Every measure expected.json gives for the case. The reference scorer prints 0 for a ratio whose
     # denominator is 0 (and computes F from those zeros): zero_division=0 is that convention.
     spec = EXPECTED[case]
-    key, response = read_pair(COREF / spec["key_file"], COREF / spec["response_file"], "conll")
-    totals = score_documents(align_documents(key, response), metrics=METRICS).totals
+    _, aligned = read_aligned(COREF / spec["key_file"], COREF / spec["response_file"], "conll")
+    totals = score_documents(aligned, metrics=METRICS).totals
     assert set(spec["expected_metrics"]) <= set(OUR_NAMES), case
     for their_name, values in spec["expected_metrics"].items():
         ours = OUR_NAMES[their_name]
@@ -109,8 +110,11 @@ def test_conll_reader_follows_the_reference_brackets() -> None:
     (doc,) = docs.values()
     extents = {(m.start, m.end, m.chain) for m in doc.mentions}
     assert {(3, 7, 1), (4, 6, 1)} <= extents
-    nine = read_conll(COREF / "datafiles" / "TC-A-9.response", response=True)["(LuoTestCase);"]
-    assert nine.duplicates == 10
+    written = read_conll(COREF / "datafiles" / "TC-A-9.response", response=True)["(LuoTestCase);"]
+    assert sum((m.start, m.end) == (3, 7) for m in written.mentions) == 11  # read as written
+    paired, _ = read_aligned(COREF / "datafiles" / "TC-A.key", COREF / "datafiles" / "TC-A-9.response")
+    nine = paired.response["(LuoTestCase);"]  # b1..b4 is a key mention: its repeats go
+    assert nine.duplicates == 10 and not paired.notices
     assert [(m.start, m.end) for m in nine.mentions if m.chain == 1] == [(3, 7), (9, 10), (10, 11)]
     assert [m.text for m in nine.mentions if m.chain == 2] == ["z"]
 
@@ -548,15 +552,15 @@ def test_cli_bad_input_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     assert status == 2
     assert err.startswith(f"iescore: {response}:3: ") and "REF '7'" in err
     assert main(["coref", "--key", str(tmp_path / "none"), "--response", str(response)]) == 2
-    assert f"{tmp_path / 'none'}: cannot read the coreference file: No such file" in capsys.readouterr().err
+    assert f"{tmp_path / 'none'}: file not found (--key)" in capsys.readouterr().err
 
 
-def test_cli_response_document_not_in_key(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_response_document_not_in_key_strict(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     key, response = tmp_path / "k.conll", tmp_path / "r.conll"
     key.write_text("#begin document (a); part 0\na 0 0 w (1)\n#end document\n")
     response.write_text(
         "#begin document (a); part 0\na 0 0 w (1)\n#end document\n#begin document (b); part 0\nb 0 0 w -\n"
         "#end document\n"
     )
-    assert main(["coref", "--key", str(key), "--response", str(response)]) == 2
+    assert main(["coref", "--key", str(key), "--response", str(response), "--strict"]) == 2
     assert f"{response}:4: document '(b); part 0' is not in the key" in capsys.readouterr().err

@@ -20,9 +20,8 @@ from pipeline.coref import (
     METRICS,
     BlancCounts,
     Counts,
-    align_documents,
     rates,
-    read_pair,
+    read_aligned,
     score_batch,
     score_documents,
     score_report,
@@ -201,8 +200,8 @@ LEA_REFERENCE = {
     ("key", "response"), sorted(LEA_REFERENCE), ids=[r for _, r in sorted(LEA_REFERENCE)]
 )
 def test_lea_against_the_reference_lea_cases(key: str, response: str) -> None:
-    keys, responses = read_pair(DATA / f"{key}.key", DATA / f"TC-{response}.response")
-    lea = score_documents(align_documents(keys, responses), metrics=["lea"]).totals["lea"]
+    _, aligned = read_aligned(DATA / f"{key}.key", DATA / f"TC-{response}.response")
+    lea = score_documents(aligned, metrics=["lea"]).totals["lea"]
     recall, precision = LEA_REFERENCE[key, response]
     f1 = 0 if recall + precision == 0 else 2 * recall * precision / (recall + precision)
     assert rates(lea, zero_division=0) == pytest.approx((recall, precision, f1), abs=1e-9)
@@ -227,7 +226,7 @@ def test_report_and_json_say_which_convention(tmp_path: Path) -> None:
     key, response = tmp_path / "k.conll", tmp_path / "r.conll"
     key.write_text("#begin document (d); part 0\nd 0 0 w (1)\nd 0 1 w (2)\n#end document\n")
     response.write_text("#begin document (d); part 0\nd 0 0 w -\nd 0 1 w -\n#end document\n")
-    scores = score_documents(align_documents(*read_pair(key, response)), metrics=METRICS)
+    scores = score_documents(read_aligned(key, response)[1], metrics=METRICS)
     # Two key singletons, no response mention: MUC 0/0 both ways; B3 recall 0/2, precision 0/0; BLANC:
     # the key has one non-coreference link (ab), the response none: recall 0/1, precision 0/0.
     default, zero = scores_json(scores), scores_json(scores, zero_division="0")
