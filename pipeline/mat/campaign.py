@@ -65,7 +65,7 @@ MAT_CAMPAIGN = CampaignKind(
         "token_annotations": Field("words", "token labels", default=["lex"]),
         "equivalence_classes": Field("words", 'equivalence classes, "CLASS=a,b"', default=[]),
         "ignore": Field("words", "labels ignored on both sides", default=[]),
-        "task": Field("file", "a task file (TOML): content and token labels, aliases"),
+        "task": Field("file", "a task file: a MAT task.xml declaring one task, or a TOML task file"),
     },
     board=("precision", "recall", "fmeasure"),
     headline_label="F-measure",

@@ -13,6 +13,7 @@ from pipeline.campaign.engine import Campaign, System
 from pipeline.core.signature import SIGNATURE_KEY
 from pipeline.mat.files import campaign_pairs
 from pipeline.mat.labels import label_rules
+from pipeline.mat.task import read_task_file
 from pipeline.mat.measures import report_columns, score_table
 from pipeline.mat.report import text_table
 from tasks.campaign.task_kind import TaskKind
@@ -34,7 +35,7 @@ def mat_system_spec(campaign: Campaign, system: System) -> dict[str, Any]:
         ",".join(options.get("token_annotations", [])) or None,
         classes,
         ",".join(options.get("ignore", [])) or None,
-        options.get("task"),
+        read_task_file(options["task"]) if options.get("task") else None,
     )
     pairs = campaign_pairs(
         Path(reference["path"]),
