@@ -421,8 +421,7 @@ def read_task_toml(path: Path, text: str | None = None) -> MatTask:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
-        line = getattr(error, "lineno", None) or _line_in_message(str(error))
-        raise InputError(str(path), line, f"malformed TOML: {getattr(error, 'msg', error)}") from None
+        raise InputError(str(path), _toml_error_line(str(error), text), f"malformed TOML: {error}") from None
     unknown = sorted(set(data) - {"content", "token", "alias"})
     if unknown:
         raise InputError(
@@ -493,9 +492,12 @@ def _table_line(text: str, key: str, index: int) -> int:
     return found[index] if index < len(found) else _key_line(text, key)
 
 
-def _line_in_message(message: str) -> int:
+def _toml_error_line(message: str, text: str) -> int:
+    # tomllib says where in its message: "(at line 2, column 5)" or "(at end of document)".
     match = re.search(r"line (\d+)", message)
-    return int(match.group(1)) if match else 0
+    if match:
+        return int(match.group(1))
+    return max(len(text.splitlines()), 1) if "end of document" in message else 0
 
 
 def _task_xml_path(path: Path) -> Path:

@@ -39,6 +39,7 @@ from tasks.core.arguments import (
     OUTPUT_FILE,
     check_paths,
     positive_int,
+    whole_number,
 )
 from tasks.core.compute import Artifacts
 from tasks.core.files import write_text
@@ -122,9 +123,17 @@ def add_mat_command(commands: argparse._SubParsersAction) -> None:  # type: igno
     ours.add_argument("--json", help="write the tables as JSON here")
     ours.add_argument("--store", help=STORE_HELP)
     ours.add_argument("--workers", type=positive_int, default=1, help=STORE_WORKERS_HELP)
-    ours.add_argument("--seed", type=int, default=DEFAULT_SEED, help="seed of the confidence data's draws")
     ours.add_argument(
-        "--resamples", type=positive_int, default=DEFAULT_RESAMPLES, help="score sets of the confidence data"
+        "--seed",
+        type=_seed,
+        default=DEFAULT_SEED,
+        help="seed of the confidence data's draws (0 to 2**63-1, as in campaigns)",
+    )
+    ours.add_argument(
+        "--resamples",
+        type=_resamples,
+        default=DEFAULT_RESAMPLES,
+        help="score sets of the confidence data (1 to 100000, as in campaigns)",
     )
     p.set_defaults(handler=run_mat)
 
@@ -162,6 +171,7 @@ def run_mat(args: argparse.Namespace) -> int:
         if getattr(args, option[2:]) and file_type != "xml-inline":
             raise InputError(option, 0, f"applies to xml-inline files only ({side_option} is {file_type})")
     check_store_option(args.store)
+    _check_encodings(args)
     task = resolve_task(args.task, args.task_xml) if args.task is not None else None
     if task is None and args.task_xml:
         raise InputError(
@@ -206,6 +216,40 @@ def run_mat(args: argparse.Namespace) -> int:
     if args.json:
         write_text(args.json, json_text(outputs.json))
     return EXIT_OK
+
+
+def _seed(text: str) -> int:
+    # As campaigns bound it: numpy's generator takes no negative seed. (Imported here: the campaign
+    # engine is slow to import and only needed when the option is given.)
+    from pipeline.campaign.engine import MAX_SEED
+
+    number = whole_number(text)
+    if number > MAX_SEED:
+        raise argparse.ArgumentTypeError(f"expected a whole number from 0 to {MAX_SEED}, found {text!r}")
+    return number
+
+
+def _resamples(text: str) -> int:
+    # As campaigns bound it: each score set draws a row of file indices, so memory grows with the count.
+    from pipeline.campaign.engine import MAX_RESAMPLES
+
+    number = positive_int(text)
+    if number > MAX_RESAMPLES:
+        raise argparse.ArgumentTypeError(f"expected a whole number from 1 to {MAX_RESAMPLES}, found {text!r}")
+    return number
+
+
+def _check_encodings(args: argparse.Namespace) -> None:
+    """``--encoding`` and ``--ref_encoding`` name text encodings (not base64 or rot13), before any work."""
+    for option, name in (("--encoding", args.encoding), ("--ref_encoding", args.ref_encoding)):
+        if name is None:
+            continue
+        try:
+            "a".encode(name)
+        except LookupError:
+            raise InputError(
+                option, 0, f'expected the name of a text encoding (e.g. "utf-8", "latin-1"), found {name!r}'
+            ) from None
 
 
 def output_options(args: argparse.Namespace) -> MatOptions:

@@ -13,9 +13,9 @@ from pipeline.campaign.engine import Campaign, System
 from pipeline.core.signature import SIGNATURE_KEY
 from pipeline.mat.files import campaign_pairs
 from pipeline.mat.labels import label_rules
-from pipeline.mat.task import read_task_file
 from pipeline.mat.measures import report_columns, score_table
 from pipeline.mat.report import text_table
+from pipeline.mat.task import read_task_file
 from tasks.campaign.task_kind import TaskKind
 from tasks.core.base import Stage
 from tasks.core.files import write_text

@@ -23,8 +23,8 @@ from pipeline.mat.labels import annotation_frame, label_rules
 from pipeline.mat.measures import rates, score_table
 from pipeline.mat.pairing import pair_spans
 from pipeline.mat.readers import Span, document_of, read_document
-from pipeline.mat.task import read_task_file
 from pipeline.mat.tally import DETAIL_COLUMNS, tag_counts
+from pipeline.mat.task import read_task_file
 from tasks.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[2]
