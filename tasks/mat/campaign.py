@@ -11,6 +11,7 @@ from typing import Any
 
 from pipeline.campaign.engine import Campaign, System
 from pipeline.core.signature import SIGNATURE_KEY
+from pipeline.mat.campaign import equivalence_classes
 from pipeline.mat.files import campaign_pairs
 from pipeline.mat.labels import label_rules
 from pipeline.mat.measures import report_columns, score_table
@@ -26,14 +27,10 @@ from tasks.mat.stages import TEST_UNITS_KEY, mat_tally_spec
 def mat_system_spec(campaign: Campaign, system: System) -> dict[str, Any]:
     """The TallyMatSpans spec of one system of a MAT campaign."""
     reference, options, values = campaign.reference_values, campaign.options, system.values
-    classes = []
-    for text in options.get("equivalence_classes", []):
-        name, _, members = text.partition("=")
-        classes.append((name, members))
     rules = label_rules(
         ",".join(options.get("content_annotations", [])) or None,
         ",".join(options.get("token_annotations", [])) or None,
-        classes,
+        equivalence_classes(options.get("equivalence_classes", [])),
         ",".join(options.get("ignore", [])) or None,
         read_task_file(options["task"]) if options.get("task") else None,
     )

@@ -475,3 +475,40 @@ def test_malformed_input_exits_2_naming_where_and_what(tmp_path, capsys, files, 
     message = lines[-1]
     assert re.search(pattern, message), message
     assert not out.exists(), "nothing is written on bad input"
+
+
+CAMPAIGN = """scorer = "mat"
+
+[reference]
+path = "{sample}/ref"
+
+[options]
+{option}
+
+[systems.good]
+path = "{sample}/good"
+"""
+
+
+@pytest.mark.parametrize(
+    ("option", "pattern"),
+    [
+        ('equivalence_classes = ["PLACE"]', r'c\.toml:7: options\.equivalence_classes: "CLASS=a,b" expected'),
+        (
+            'equivalence_classes = ["P=A,B", "Q=B"]',
+            r"c\.toml:7: options\.equivalence_classes: label 'B' is in two classes",
+        ),
+        ('equivalence_classes = ["P="]', r"c\.toml:7: options\.equivalence_classes: expected a class label"),
+        ('task = "missing.toml"', r"c\.toml:7: options\.task: file 'missing\.toml' not found"),
+        ('task = "t.toml"', r"t\.toml:1: expected 'content' to be a non-empty list"),
+    ],
+)
+def test_campaign_label_options_name_the_campaign_line(tmp_path, capsys, option, pattern):
+    (tmp_path / "t.toml").write_text("content = 5\n", encoding="utf-8")
+    campaign = tmp_path / "c.toml"
+    campaign.write_text(CAMPAIGN.format(sample=SAMPLE, option=option), encoding="utf-8")
+    status = main(["campaign", str(campaign), "--store", str(tmp_path / "store")])
+    err = capsys.readouterr().err
+    assert status == 2, err
+    assert re.search(pattern, err.strip().splitlines()[-1]), err
+    assert not (tmp_path / "store").exists()
