@@ -65,8 +65,9 @@ class Alias:
 
 @dataclass(frozen=True)
 class MatTask:
-    """One task: its name, content and token labels, aliases in declaration order, and where it was
-    read (a file and the line its ``<task>`` starts on, or what a built-in definition comes from)."""
+    """One task: its name, content and token labels, aliases in declaration order, where it was read
+    (a file and the line its ``<task>`` starts on, or what a built-in definition comes from) and
+    whether MAT lists it (``visible='no'``: a parent task that is seldom scored itself)."""
 
     name: str
     content: frozenset[str]
@@ -74,6 +75,7 @@ class MatTask:
     aliases: tuple[Alias, ...] = ()
     source: str = field(default="", compare=False)
     line: int = field(default=0, compare=False)
+    visible: bool = field(default=True, compare=False)
 
 
 #: The MAT sample task whose definition is public and carried here, by name. "Named Entity" is the same
@@ -161,21 +163,23 @@ def looks_like_a_path(value: str) -> bool:
 
 
 def select_task(tasks: Sequence[MatTask], name: str | None, path: Path) -> MatTask:
-    """The task called ``name`` among ``tasks`` (read from ``path``), or the only one."""
+    """The task called ``name`` among ``tasks`` (read from ``path``), or the only one MAT lists (tasks
+    marked ``visible='no'`` are passed over when one other remains)."""
     if name is not None:
         for task in tasks:
             if task.name == name:
                 return task
         names = ", ".join(repr(t.name) for t in tasks)
         raise InputError(str(path), 0, f"declares no task named {name!r}; its tasks: {names}")
-    if len(tasks) != 1:
+    listed = [task for task in tasks if task.visible] or list(tasks)
+    if len(listed) != 1:
         names = ", ".join(repr(t.name) for t in tasks)
         raise InputError(
             str(path),
             0,
             f"declares several tasks ({names}); pick one by name: --task NAME --task_xml {path}",
         )
-    return tasks[0]
+    return listed[0]
 
 
 # --- task.xml -----------------------------------------------------------------------------------------
@@ -259,6 +263,7 @@ def _task_of(path: Path, element: _Element, name: str) -> MatTask:
         tuple(alias for alias, _ in aliases),
         str(path),
         element.line,
+        element.attrs.get("visible") != "no",
     )
 
 

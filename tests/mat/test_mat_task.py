@@ -120,6 +120,17 @@ def test_mat_2_task_directory_stands_for_its_task_xml(tmp_path):
     assert resolve_task("Entities by type", [tmp_path / "ne"]).content == frozenset({"ENAMEX"})
 
 
+def test_the_only_listed_task_of_a_file_is_taken(tmp_path):
+    # A parent marked visible='no' (MAT does not list it) beside one task: --task FILE means that task.
+    path = _write(
+        tmp_path,
+        "task.xml",
+        "<tasks><task name='Base' visible='no'/><task name='Child' parent='Base'>"
+        "<tags><tag name='X' category='content'/></tags></task></tasks>",
+    )
+    assert read_task_file(path).name == "Child"
+
+
 def test_mat_3_annotations(tmp_path):
     task = read_task_file(_write(tmp_path, "task.xml", MAT_3))
     assert task == MatTask(
