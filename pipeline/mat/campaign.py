@@ -29,9 +29,41 @@ by the same stages; the leaderboard shows precision, recall and fmeasure (ranked
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from pipeline.core.errors import InputError
 from pipeline.core.kinds import CampaignKind, Field
 from pipeline.mat.family import MAT
+from pipeline.mat.labels import label_rules
 from pipeline.mat.readers import FILE_TYPES
+
+
+def equivalence_classes(texts: Sequence[str]) -> list[tuple[str, str]]:
+    """``equivalence_classes = ["PLACE=CITY,TOWN"]`` as ``--equivalence_class PLACE CITY,TOWN`` pairs; a
+    text without ``=`` is a ValueError."""
+    pairs = []
+    for text in texts:
+        name, equals, members = text.partition("=")
+        if not equals:
+            raise ValueError(f'"CLASS=a,b" expected, found {text!r}')
+        pairs.append((name, members))
+    return pairs
+
+
+def _check_options(
+    reference: Mapping[str, Any], options: Mapping[str, Any], error: Callable[..., InputError]
+) -> dict[str, Any]:
+    """The campaign's label options checked as ``iescore mat`` checks its own, errors naming the
+    campaign file's line."""
+    keys = ("options", "equivalence_classes")
+    try:
+        label_rules(None, None, equivalence_classes(options.get("equivalence_classes", [])))
+    except (ValueError, InputError) as problem:
+        message = problem.message if isinstance(problem, InputError) else str(problem)
+        raise error(keys, f"options.equivalence_classes: {message}") from None
+    return {}
+
 
 MAT_CAMPAIGN = CampaignKind(
     name="mat",
@@ -65,10 +97,11 @@ MAT_CAMPAIGN = CampaignKind(
         "token_annotations": Field("words", "token labels", default=["lex"]),
         "equivalence_classes": Field("words", 'equivalence classes, "CLASS=a,b"', default=[]),
         "ignore": Field("words", "labels ignored on both sides", default=[]),
-        "task": Field("file", "a task file (TOML): content and token labels, aliases"),
+        "task": Field("file", "a task file: a MAT task.xml declaring one task, or a TOML task file"),
     },
     board=("precision", "recall", "fmeasure"),
     headline_label="F-measure",
     unit="fraction",  # as MATScore prints its measures
     ranking_note="ranked by the tag-level F-measure over all tags (MATScore's <all> row)",
+    prepare=_check_options,
 )

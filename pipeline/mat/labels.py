@@ -8,53 +8,34 @@ reported under another name: ENAMEX with type=PERSON as PERSON), the **equivalen
 dropped when its label before the class (a member) or after it (the class) is ignored; so ignoring a
 member drops that member only and ignoring the class drops all its members.
 
-Content and token labels, in order of precedence: a task file (``--task``), then
+Content and token labels, in order of precedence: a task (``--task``, a :class:`~pipeline.mat.task.MatTask`
+read by :mod:`pipeline.mat.task` from a MAT task.xml, a TOML task file or a built-in task's name), then
 ``--content_annotations`` / ``--token_annotations``, then the defaults: tokens are ``lex`` (MAT's token
 annotation) plus what the file format itself says are tokens (CoNLL), content is every other label.
 With a task, a label the task lists neither as content nor as token is not scored (MATScore: "use the
 tags specified in the named task").
 
-The task file is TOML (our stand-in for MAT's task.xml)::
-
-    content = ["ENAMEX", "NUMEX"]        # content labels
-    token = ["lex"]                      # token labels (default ["lex"])
-
-    [[alias]]                            # ENAMEX with type = "PERSON" is scored as PERSON
-    label = "ENAMEX"
-    attributes = { type = "PERSON" }
-    name = "PERSON"
-
-The first alias (in file order) whose label and every attribute value match wins; an annotation no
-alias matches keeps its label.
+The first alias (in the task's order) whose label and every attribute value match wins; an annotation
+no alias matches keeps its label.
 """
 
 from __future__ import annotations
 
 import itertools
 import json
-import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 
 from pipeline.core.errors import InputError
 from pipeline.core.lazy import pd
 from pipeline.mat.readers import Document
+from pipeline.mat.task import MAT_TOKEN_LABEL, Alias, MatTask
 from schemas import C
 
-DEFAULT_TOKEN_LABELS = ("lex",)
+DEFAULT_TOKEN_LABELS = (MAT_TOKEN_LABEL,)
 ANNOTATION_COLUMNS = ("file", "side", "kind", "label", "start", "end", "attributes", "index", "source_label")
-
-
-@dataclass(frozen=True)
-class Alias:
-    """A label with attribute values, reported under ``name``."""
-
-    label: str
-    attributes: tuple[tuple[str, str], ...]
-    name: str
 
 
 @dataclass(frozen=True)
@@ -92,11 +73,12 @@ def label_rules(
     token_annotations: str | None = None,
     equivalence_classes: Sequence[Sequence[str]] = (),
     ignore: str | None = None,
-    task: str | Path | None = None,
+    task: MatTask | None = None,
 ) -> LabelRules:
     """Rules from the command line's options (``equivalence_classes``: pairs ``(CLASS, "a,b")``).
 
-    A label in two classes, or a class with no members, is an :class:`InputError` naming the option.
+    A label in two classes, or a class with no members, is an :class:`InputError` naming the option; a
+    task that declares no content annotation is one naming the task's file and line.
     """
     classes: list[tuple[str, tuple[str, ...]]] = []
     seen: dict[str, str] = {}
@@ -119,8 +101,14 @@ def label_rules(
         classes.append((name, members))
     ignored = frozenset(x for x in (ignore or "").split(",") if x)
     if task is not None:
-        content, token, aliases = read_task(Path(task))
-        return LabelRules(content, token, aliases, tuple(classes), ignored, from_task=True)
+        if not task.content:
+            raise InputError(
+                task.source,
+                task.line,
+                f"task {task.name!r} declares no content annotation (expected a content <tag>, "
+                "<annotation> of a content <annotation_set_descriptor>, or <span>)",
+            )
+        return LabelRules(task.content, task.token, task.aliases, tuple(classes), ignored, from_task=True)
     content = frozenset(x for x in content_annotations.split(",") if x) if content_annotations else None
     token = (
         frozenset(x for x in token_annotations.split(",") if x)
@@ -128,43 +116,6 @@ def label_rules(
         else frozenset(DEFAULT_TOKEN_LABELS)
     )
     return LabelRules(content, token, (), tuple(classes), ignored)
-
-
-def read_task(path: Path) -> tuple[frozenset[str], frozenset[str], tuple[Alias, ...]]:
-    """A task file (TOML, see the module doc): content labels, token labels, aliases."""
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise InputError(str(path), 0, f"cannot read the task file: {error.strerror or error}") from None
-    except UnicodeDecodeError as error:
-        raise InputError(str(path), 0, f"the task file is not UTF-8 (byte {error.start})") from None
-    except tomllib.TOMLDecodeError as error:
-        raise InputError(str(path), _toml_line(error), f"malformed TOML: {error}") from None
-    unknown = set(data) - {"content", "token", "alias"}
-    if unknown:
-        raise InputError(str(path), 0, f"unknown keys {sorted(unknown)}; expected content, token, [[alias]]")
-    content = data.get("content")
-    if not isinstance(content, list) or not all(isinstance(x, str) and x for x in content):
-        raise InputError(str(path), 0, "'content' must be a list of labels (the content annotations)")
-    token = data.get("token", list(DEFAULT_TOKEN_LABELS))
-    if not isinstance(token, list) or not all(isinstance(x, str) and x for x in token):
-        raise InputError(str(path), 0, "'token' must be a list of labels (the token annotations)")
-    aliases = []
-    for k, entry in enumerate(data.get("alias", [])):
-        where = f"alias {k + 1}"
-        if not isinstance(entry, dict) or set(entry) - {"label", "attributes", "name"}:
-            raise InputError(str(path), 0, f"{where}: expected label, attributes and name")
-        label, name, attributes = entry.get("label"), entry.get("name"), entry.get("attributes", {})
-        if not isinstance(label, str) or not isinstance(name, str) or not label or not name:
-            raise InputError(str(path), 0, f"{where}: 'label' and 'name' must be labels")
-        if not isinstance(attributes, dict) or not all(
-            isinstance(v, str | int | bool) for v in attributes.values()
-        ):
-            raise InputError(str(path), 0, f"{where}: 'attributes' must map attribute names to values")
-        if label not in content:
-            raise InputError(str(path), 0, f"{where}: label {label!r} is not among the content labels")
-        aliases.append(Alias(label, tuple(sorted((str(a), str(v)) for a, v in attributes.items())), name))
-    return frozenset(content), frozenset(token), tuple(aliases)
 
 
 def annotation_frame(documents: Mapping[str, Document], side: str, rules: LabelRules) -> pd.DataFrame:
@@ -239,19 +190,6 @@ def _alias(label: str, attributes: Mapping[str, object], aliases: Sequence[Alias
         ):
             return alias.name
     return label
-
-
-def _toml_line(error: tomllib.TOMLDecodeError) -> int:
-    line = getattr(error, "lineno", None)
-    if isinstance(line, int):
-        return line
-    text = str(error)
-    marker = "line "
-    if marker in text:
-        digits = "".join(ch for ch in text.split(marker, 1)[1] if ch.isdigit() or ch == " ").split()
-        if digits:
-            return int(digits[0])
-    return 0
 
 
 def rules_from_options(options: Mapping[str, object]) -> LabelRules:

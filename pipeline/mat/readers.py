@@ -30,7 +30,7 @@ import itertools
 import json
 import re
 import xml.parsers.expat
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -135,32 +135,48 @@ def read_mat_json(path: Path) -> Document:
         ) from None
     except RecursionError:
         raise InputError(str(path), 0, "malformed JSON: arrays or objects nested too deeply") from None
+
+    def line(*where: str | int) -> int:
+        return _json_line(text, where)
+
     if not isinstance(data, dict):
-        raise InputError(str(path), 1, "expected a JSON object with 'signal' and 'asets'")
+        raise InputError(str(path), line(), "expected a JSON object with 'signal' and 'asets'")
     signal = data.get("signal")
     if not isinstance(signal, str):
-        raise InputError(str(path), 0, "expected a string 'signal' (the document's text)")
+        raise InputError(str(path), line("signal"), "expected a string 'signal' (the document's text)")
     version = data.get("version", 1)
     if not isinstance(version, int) or isinstance(version, bool) or version > MAX_MAT_JSON_VERSION:
         raise InputError(
-            str(path), 0, f"MAT JSON version {version!r} is not supported; expected 1 or 2 (version <= 2)"
+            str(path),
+            line("version"),
+            f"MAT JSON version {version!r} is not supported; expected 1 or 2 (version <= 2)",
         )
     asets = data.get("asets", [])
     if not isinstance(asets, list):
-        raise InputError(str(path), 0, "'asets' must be a list of annotation sets")
-    spanful: list[tuple[str, list, list[str], str]] = []  # (label, annots, attribute names, where)
+        raise InputError(str(path), line("asets"), "expected 'asets' to be a list of annotation sets")
+    spanful: list[tuple[str, list, list[str], int]] = []  # (label, annots, attribute names, aset index)
     for a, aset in enumerate(asets):
         where = f"asets[{a}]"
         if not isinstance(aset, dict) or not isinstance(aset.get("type"), str):
-            raise InputError(str(path), 0, f"{where}: expected an object with a string 'type'")
+            raise InputError(str(path), line("asets", a), f"{where}: expected an object with a string 'type'")
         label = aset["type"]
         if not aset.get("hasSpan", True):
             continue
-        names = [_attribute_name(path, f"{where}.attrs[{k}]", x) for k, x in enumerate(aset.get("attrs", []))]
+        attrs = aset.get("attrs", [])
+        if not isinstance(attrs, list):
+            raise InputError(
+                str(path), line("asets", a, "attrs"), f"{where} ({label}): expected 'attrs' to be a list"
+            )
+        names = [
+            _attribute_name(path, line("asets", a, "attrs", k), f"{where}.attrs[{k}]", x)
+            for k, x in enumerate(attrs)
+        ]
         annots = aset.get("annots", [])
         if not isinstance(annots, list):
-            raise InputError(str(path), 0, f"{where} ({label}): 'annots' must be a list")
-        spanful.append((label, annots, names, where))
+            raise InputError(
+                str(path), line("asets", a, "annots"), f"{where} ({label}): expected 'annots' to be a list"
+            )
+        spanful.append((label, annots, names, a))
     every = list(itertools.chain.from_iterable(annots for _, annots, _, _ in spanful))
     offsets = _plain_offsets(every, len(signal))
     if offsets is not None:  # every annotation [start, end] in the signal, checked as one array
@@ -176,21 +192,27 @@ def read_mat_json(path: Path) -> Document:
     starts: list[int] = []
     ends: list[int] = []
     attribute_rows: list[dict] = []
-    for label, annots, names, where in spanful:
+    for label, annots, names, a in spanful:
         for k, annot in enumerate(annots):
-            place = f"{where} ({label}) annots[{k}]"
+            place = f"asets[{a}] ({label}) annots[{k}]"
             if (
                 not isinstance(annot, list)
                 or len(annot) < 2
                 or not all(isinstance(x, int) and not isinstance(x, bool) for x in annot[:2])
             ):
-                raise InputError(str(path), 0, f"{place}: expected [start, end, attribute values...]")
+                raise InputError(
+                    str(path),
+                    line("asets", a, "annots", k),
+                    f"{place}: expected [start, end, attribute values...]",
+                )
             start, end = annot[0], annot[1]
-            _check_span(path, 0, place, start, end, len(signal))
+            _check_span(path, line("asets", a, "annots", k), place, start, end, len(signal))
             values = annot[2:]
             if len(values) > len(names):
                 raise InputError(
-                    str(path), 0, f"{place}: {len(values)} attribute values for {len(names)} attributes"
+                    str(path),
+                    line("asets", a, "annots", k),
+                    f"{place}: {len(values)} attribute values for {len(names)} attributes",
                 )
             labels.append(label)
             starts.append(start)
@@ -228,13 +250,51 @@ def _plain_offsets(annots: list, length: int) -> np.ndarray | None:
     return offsets
 
 
-def _attribute_name(path: Path, where: str, attr: object) -> str:
+def _attribute_name(path: Path, line: int, where: str, attr: object) -> str:
     # MAT JSON version 1 lists names; version 2 lists objects with a "name".
     if isinstance(attr, str):
         return attr
     if isinstance(attr, dict) and isinstance(attr.get("name"), str):
         return attr["name"]
-    raise InputError(str(path), 0, f"{where}: expected an attribute name or an object with a 'name'")
+    raise InputError(str(path), line, f"{where}: expected an attribute name or an object with a 'name'")
+
+
+def _json_line(text: str, where: Sequence[str | int]) -> int:
+    """The line of the value at ``where`` (object keys and array indices from the top) in the JSON
+    ``text``, already known to be valid; the line of the deepest value found when the path stops early
+    (a missing key: its object). Only called on the way to an error, so it may re-read the text."""
+    decoder = json.JSONDecoder()
+    position = _skip_blank(text, 0)
+    for step in where:
+        opening = text[position : position + 1]
+        if opening not in ("{", "[") or isinstance(step, str) != (opening == "{"):
+            break
+        cursor, index, found = _skip_blank(text, position + 1), 0, None
+        while text[cursor : cursor + 1] not in ("}", "]", ""):
+            if opening == "{":
+                key, cursor = json.decoder.scanstring(text, cursor + 1)
+                cursor = _skip_blank(text, _skip_blank(text, cursor) + 1)  # past the ':'
+                here = key == step
+            else:
+                here = index == step
+            if here:
+                found = cursor
+                break
+            _, cursor = decoder.raw_decode(text, cursor)
+            cursor = _skip_blank(text, cursor)
+            if text[cursor : cursor + 1] == ",":
+                cursor = _skip_blank(text, cursor + 1)
+            index += 1
+        if found is None:
+            break
+        position = found
+    return text.count("\n", 0, position) + 1
+
+
+def _skip_blank(text: str, position: int) -> int:
+    while position < len(text) and text[position] in " \t\r\n":
+        position += 1
+    return position
 
 
 # --- xml-inline ---------------------------------------------------------------------------------

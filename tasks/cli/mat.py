@@ -29,6 +29,7 @@ from pipeline.mat.files import file_pairs
 from pipeline.mat.labels import label_rules
 from pipeline.mat.outputs import MatOptions, MatTables, mat_outputs
 from pipeline.mat.readers import FILE_TYPES
+from pipeline.mat.task import looks_like_a_path, resolve_task
 from schemas import C
 from tasks.cli.common import EXIT_OK, STORE_HELP, STORE_WORKERS_HELP, check_store_option, run_stages
 from tasks.core.arguments import (
@@ -62,7 +63,18 @@ def add_mat_command(commands: argparse._SubParsersAction) -> None:  # type: igno
         "MATScore's.",
     )
     core = p.add_argument_group("core options (MATScore)")
-    core.add_argument("--task", help="task file (TOML): content and token labels, aliases (see README)")
+    core.add_argument(
+        "--task",
+        help="the task: a name (MAT's sample task 'Named Entity', or a task of --task_xml), a MAT "
+        "task.xml (or task directory) declaring one task, or a TOML task file (see docs/mat.md)",
+    )
+    core.add_argument(
+        "--task_xml",
+        action="append",
+        default=[],
+        metavar="TASK_XML",
+        help="a MAT task.xml (or task directory) whose tasks --task NAME picks from (repeatable)",
+    )
     core.add_argument("--content_annotations", help="comma-separated content labels (ignored with --task)")
     core.add_argument(
         "--token_annotations", help="comma-separated token labels (ignored with --task; default lex)"
@@ -131,9 +143,15 @@ def add_mat_command(commands: argparse._SubParsersAction) -> None:  # type: igno
 
 def run_mat(args: argparse.Namespace) -> int:
     """Check, score through the stages, print and write; bad input raises :class:`InputError`."""
+    task_files = [("--task_xml", path) for path in args.task_xml]
+    if args.task is not None and looks_like_a_path(args.task):
+        task_files.append(("--task", args.task))
     check_paths(
         [
-            ("--task", args.task, INPUT_FILE),
+            *[
+                (option, path, INPUT_DIRECTORY if Path(path).is_dir() else INPUT_FILE)
+                for option, path in task_files
+            ],
             ("--file", args.file, INPUT_FILE),
             ("--ref_file", args.ref_file, INPUT_FILE),
             ("--dir", args.dir, INPUT_DIRECTORY),
@@ -156,8 +174,13 @@ def run_mat(args: argparse.Namespace) -> int:
         if getattr(args, option[2:]) and file_type != "xml-inline":
             raise InputError(option, 0, f"applies to xml-inline files only ({side_option} is {file_type})")
     check_store_option(args.store, inputs=[("--dir", args.dir), ("--ref_dir", args.ref_dir)])
+    task = resolve_task(args.task, args.task_xml) if args.task is not None else None
+    if task is None and args.task_xml:
+        raise InputError(
+            "--task_xml", 0, "names the task.xml files a --task NAME picks from; give --task NAME"
+        )
     rules = label_rules(
-        args.content_annotations, args.token_annotations, args.equivalence_class, args.ignore, args.task
+        args.content_annotations, args.token_annotations, args.equivalence_class, args.ignore, task
     )
     pairs = file_pairs(
         args.file,

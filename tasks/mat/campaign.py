@@ -11,10 +11,12 @@ from typing import Any
 
 from pipeline.campaign.engine import Campaign, System
 from pipeline.core.signature import SIGNATURE_KEY
+from pipeline.mat.campaign import equivalence_classes
 from pipeline.mat.files import campaign_pairs
 from pipeline.mat.labels import label_rules
 from pipeline.mat.measures import report_columns, score_table
 from pipeline.mat.report import text_table
+from pipeline.mat.task import read_task_file
 from tasks.campaign.task_kind import TaskKind
 from tasks.core.base import Stage
 from tasks.core.files import write_text
@@ -25,16 +27,12 @@ from tasks.mat.stages import TEST_UNITS_KEY, mat_tally_spec
 def mat_system_spec(campaign: Campaign, system: System) -> dict[str, Any]:
     """The TallyMatSpans spec of one system of a MAT campaign."""
     reference, options, values = campaign.reference_values, campaign.options, system.values
-    classes = []
-    for text in options.get("equivalence_classes", []):
-        name, _, members = text.partition("=")
-        classes.append((name, members))
     rules = label_rules(
         ",".join(options.get("content_annotations", [])) or None,
         ",".join(options.get("token_annotations", [])) or None,
-        classes,
+        equivalence_classes(options.get("equivalence_classes", [])),
         ",".join(options.get("ignore", [])) or None,
-        options.get("task"),
+        read_task_file(options["task"]) if options.get("task") else None,
     )
     pairs = campaign_pairs(
         Path(reference["path"]),

@@ -24,6 +24,7 @@ from pipeline.mat.measures import rates, score_table
 from pipeline.mat.pairing import pair_spans
 from pipeline.mat.readers import Span, document_of, read_document
 from pipeline.mat.tally import DETAIL_COLUMNS, tag_counts
+from pipeline.mat.task import read_task_file
 from tasks.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -327,15 +328,15 @@ def test_task_file_aliases_and_content_labels(tmp_path):
         'content = ["ENAMEX", "CITY"]\ntoken = ["lex"]\n\n[[alias]]\nlabel = "ENAMEX"\n'
         'attributes = { type = "PERSON" }\nname = "PERSON"\n',
     )
-    frame = annotation_frame(_documents(), "hyp", label_rules(task=task))
+    frame = annotation_frame(_documents(), "hyp", label_rules(task=read_task_file(task)))
     # ENAMEX type=PERSON -> PERSON; ENAMEX type=ORG keeps ENAMEX; CITY content; TOWN not in the task.
     assert list(frame.loc[frame["kind"] == "content", "label"]) == ["PERSON", "ENAMEX", "CITY"]
 
 
 def test_bad_task_file_is_input_error(tmp_path):
     task = _write(tmp_path, "task.toml", 'content = "ENAMEX"\n')
-    with pytest.raises(InputError, match="'content' must be a list"):
-        label_rules(task=task)
+    with pytest.raises(InputError, match="task.toml:1: expected 'content' to be a non-empty list"):
+        read_task_file(task)
 
 
 # --- files (point 1) --------------------------------------------------------------------------------
