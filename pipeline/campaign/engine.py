@@ -48,6 +48,7 @@ from pipeline.campaign.stats import Interval
 from pipeline.core.errors import InputError
 from pipeline.core.family import Family, UnitStatistics, category_sums, measures_by_category
 from pipeline.core.kinds import CampaignKind, Field
+from pipeline.core.measures import is_usable_beta
 from pipeline.core.settings import (
     ANY_COUNT,
     RESAMPLES,
@@ -1244,9 +1245,8 @@ class _Values:
         if kind == "words":
             return self.words(value, keys)
         if kind == "positive":
-            # F is defined for beta > 0; beta 0 would make F the precision, which PRE already is.
-            if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value < math.inf:
-                raise self.expected(keys, "a finite number > 0", value)
+            if isinstance(value, bool) or not isinstance(value, int | float) or not is_usable_beta(value):
+                raise self.expected(keys, "a finite number > 0 whose square is finite and > 0", value)
             return float(value)
         if kind == "regex":
             problem = pattern_problem(value)

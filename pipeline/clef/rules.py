@@ -36,9 +36,9 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pipeline.core.arrays import strings, to_arrow, to_numpy
 from pipeline.clef.measures import CLEF_STATISTICS
 from pipeline.clef.reader import FRAME_COLUMNS, Mentions, offset_codes
+from pipeline.core.arrays import strings, to_arrow, to_numpy
 from pipeline.core.spans import overlap_pairs
 from schemas import STATISTICS
 

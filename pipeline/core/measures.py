@@ -6,6 +6,7 @@ Every measure is a ratio of counts; a ratio whose denominator is zero is *undefi
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass, fields
 
@@ -71,6 +72,13 @@ class Counts:
         values["POS"] = self.POS
         values["ACT"] = self.ACT
         return values
+
+
+def is_usable_beta(beta: float) -> bool:
+    """Whether F can weigh recall ``beta`` times precision: a finite beta above 0 whose square is finite
+    and above 0 too (beta 0 would make F the precision, which PRE already is; a beta beyond about 1e154,
+    or below about 1e-154, squares to infinity or to 0, and F would be undefined or the precision)."""
+    return 0 < beta < math.inf and 0 < beta * beta < math.inf
 
 
 def _ratio(numerator: float, denominator: float) -> float | None:

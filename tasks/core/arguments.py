@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from pipeline.core.errors import InputError
+from pipeline.core.measures import is_usable_beta
 from pipeline.core.settings import (
     ANY_COUNT,
     RESAMPLES,
@@ -302,15 +303,16 @@ def seconds(text: str) -> float:
 def positive_float(text: str) -> float:
     """A finite number above 0 (``--beta``: F weighs recall beta times as much as precision).
 
-    The campaign files' rule too: beta = 0 would make F precision alone, and a negative, NaN or
-    infinite beta has no meaning.
+    The campaign files' rule too (``pipeline.core.measures.is_usable_beta``).
     """
     try:
         number = float(text)
     except ValueError:
         number = math.nan
-    if not math.isfinite(number) or number <= 0:
-        raise argparse.ArgumentTypeError(f"expected a finite number above 0, found {text!r}")
+    if not is_usable_beta(number):
+        raise argparse.ArgumentTypeError(
+            f"expected a finite number above 0 whose square is finite and above 0, found {text!r}"
+        )
     return number
 
 

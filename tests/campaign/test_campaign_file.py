@@ -57,13 +57,21 @@ CASES = [
         {9: 'beta = "x"'},
         None,
         9,
-        'options.beta: a finite number > 0 expected, found the string "x"',
+        'options.beta: a finite number > 0 whose square is finite and > 0 expected, found the string "x"',
     ),
     ("beta-negative", {9: "beta = -1"}, None, 9, "options.beta: a finite number > 0"),
     ("beta-zero", {9: "beta = 0.0"}, None, 9, "options.beta: a finite number > 0"),
     ("beta-nan", {9: "beta = nan"}, None, 9, "found the number nan"),
     ("beta-inf", {9: "beta = inf"}, None, 9, "found the number inf"),
-    ("beta-boolean", {9: "beta = true"}, None, 9, "options.beta: a finite number > 0 expected, found true"),
+    (
+        "beta-boolean",
+        {9: "beta = true"},
+        None,
+        9,
+        "options.beta: a finite number > 0 whose square is finite and > 0 expected, found true",
+    ),
+    # 1e200 squared is infinity: F would be undefined for every system.
+    ("beta-square-overflows", {9: "beta = 1e200"}, None, 9, "options.beta: a finite number > 0 whose square"),
     ("premodifiers-number", {9: "premodifiers = 5"}, None, 9, "options.premodifiers: an array of strings"),
     ("punctuation-array", {9: 'punctuation = [","]'}, None, 9, "options.punctuation: a string"),
     (

@@ -389,7 +389,8 @@ def test_workers_must_be_one_or_more(
 @pytest.mark.parametrize("beta", ["0", "-1", "nan", "inf", "-inf", "x"])
 def test_beta_must_be_finite_and_positive(capsys: pytest.CaptureFixture[str], beta: str) -> None:
     err = usage_error(capsys, "templette", "--ref", "r", "--hyp", "h", f"--beta={beta}")
-    assert f"argument --beta: expected a finite number above 0, found '{beta}'" in err
+    expected = "expected a finite number above 0 whose square is finite and above 0"
+    assert f"argument --beta: {expected}, found '{beta}'" in err
 
 
 @pytest.mark.parametrize("every", ["-1", "nan", "inf", "soon"])

@@ -320,6 +320,9 @@ CASES = [
     case("beta-zero", None, None, ("--beta", "0"), "--beta", "expected a finite number above 0"),
     case("beta-nan", None, None, ("--beta", "nan"), "--beta", "expected a finite number above 0"),
     case("beta-word", None, None, ("--beta", "x"), "--beta", "expected a finite number above 0"),
+    # 1e200 squared overflows to infinity (F undefined); 1e-200 squared is 0 (F would be the precision).
+    case("beta-square-infinite", None, None, ("--beta", "1e200"), "--beta", "whose square is finite"),
+    case("beta-square-zero", None, None, ("--beta", "1e-200"), "--beta", "whose square is finite"),
     case("workers-zero", None, None, ("--workers", "0"), "--workers", "a whole number of 1 or more"),
     case("glm-missing", None, None, ("--glm", "{dir}/none.glm"), "--glm", "file not found"),
     case("glm-empty", None, None, ("--glm", "{empty}"), "empty", "the rule file is empty"),
