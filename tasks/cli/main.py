@@ -1,4 +1,4 @@
-"""The ``iescore`` command line (DESIGN.md, "Command line").
+"""iescore: scorers for information extraction, speech and NLP evaluations.
 
 Exit status: 0 scored, 2 bad input (``file:line: what was expected`` on stderr), 1 internal error.
 """

@@ -57,7 +57,7 @@ def add_mat_command(commands: argparse._SubParsersAction) -> None:  # type: igno
     """Add the ``mat`` subcommand (handler: :func:`run_mat`)."""
     p = commands.add_parser(
         "mat",
-        help="score span annotations as MITRE MAT's MATScore (seed 002)",
+        help="score span annotations as MITRE MAT's MATScore",
         description="Compare span annotations of hypothesis documents with reference documents as "
         "MATScore does: tag-level scores with span details, details, confusability. Options are "
         "MATScore's.",

@@ -54,7 +54,7 @@ from tasks.muc.stages import DUPLICATES_KEY, coreference_spec, muc_spec
 
 
 def add_muc_command(commands: argparse._SubParsersAction) -> None:
-    m = commands.add_parser("muc", help="the MUC scorer, driven by its configuration file (seed 001)")
+    m = commands.add_parser("muc", help="the MUC scorer (MUC-3 to MUC-7), driven by its configuration file")
     m.add_argument("config", help="MUC configuration file")
     m.add_argument("--store", help=STORE_HELP)
     m.add_argument(

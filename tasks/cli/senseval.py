@@ -39,7 +39,7 @@ def add_senseval_command(commands: argparse._SubParsersAction) -> None:  # type:
     """Add the ``senseval`` subcommand (handler: :func:`run_senseval`)."""
     p = commands.add_parser(
         "senseval",
-        help="score word-sense answers as SENSEVAL's scorer2 (seed 003)",
+        help="score word-sense answers as SENSEVAL's scorer2",
         description="Score a system's word-sense answers against a key, fine-, coarse- or mixed-grained "
         "(Melamed and Resnik), as scorer2 does: precision, recall and attempted.",
     )

@@ -97,7 +97,7 @@ def templette(args: argparse.Namespace) -> int:
 
 
 def add_templette_command(commands: argparse._SubParsersAction) -> None:
-    t = commands.add_parser("templette", help="score a HUB-4 templette hypothesis (seed 000)")
+    t = commands.add_parser("templette", help="score a HUB-4 templette hypothesis against a reference")
     t.add_argument("--ref", required=True, help="reference template set")
     t.add_argument("--hyp", required=True, help="hypothesis template set")
     t.add_argument("--texts", help="reference text corpus (SGML)")

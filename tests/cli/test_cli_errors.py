@@ -657,3 +657,18 @@ def test_a_store_the_file_system_refuses_is_exit_2_before_any_work(
     assert status == 2 and "Traceback" not in err, err
     # /proc exists: it takes no new files (its "No such file or directory" would mislead).
     assert "/proc/iescore-no-store: cannot be written: /proc takes no new files" in err
+
+
+def test_help_names_procedures_not_internal_documents(capsys: pytest.CaptureFixture[str]) -> None:
+    # What a user reads in --help names the procedures, not the project's internal seed numbers or a
+    # design document the installed package does not carry.
+    top = _parser().format_help()
+    names = top.split("{", 1)[1].split("}", 1)[0].split(",")
+    assert "templette" in names and "trec" in names
+    for name in names:
+        with pytest.raises(SystemExit):
+            main([name, "--help"])
+        text = capsys.readouterr().out
+        assert name in text
+        assert "seed 00" not in text and "DESIGN.md" not in text, name
+    assert "seed 00" not in top and "DESIGN.md" not in top
