@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from timing import Row, Target, compare, iescore, interleaved, not_found, peer_programs  # noqa: E402
+from timing import Row, Target, compare, iescore, interleaved, not_found, peer_programs, without_peer  # noqa: E402
 
 TEXT_PER_MENTION = 40
 
@@ -45,7 +45,8 @@ def run(quick: bool, rounds: int) -> list[Row]:
             timing = interleaved({"iescore": ours, "peer": peer}, min(rounds, 3), warm_up=not quick, cwd=root)
             rows.append(compare(f"{work}, -t 1a", timing, "iescore", "peer", "perl eval.pl -t A", target))
         if not scripts:
-            rows.append(Row(f"{work}, -t 1a", target=str(target), note=not_found("eval.pl") + ", with perl"))
+            note = not_found("eval.pl") + ", with perl"
+            rows.append(without_peer(f"{work}, -t 1a", ours, rounds, not quick, note, target, cwd=root))
     return rows
 
 

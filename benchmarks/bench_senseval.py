@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from timing import Row, Target, compare, iescore, interleaved, not_found, peer_programs  # noqa: E402
+from timing import Row, Target, compare, iescore, interleaved, not_found, peer_programs, without_peer  # noqa: E402
 
 
 def run(quick: bool, rounds: int) -> list[Row]:
@@ -45,7 +45,8 @@ def run(quick: bool, rounds: int) -> list[Row]:
                 rows.append(compare(work, timing, "iescore", "peer", f"scorer2 ({build})", target,
                                     peer_over_ours=False))  # fmt: skip
             if not builds:
-                rows.append(Row(work, target=str(target), note=not_found("scorer2")))
+                command = iescore("senseval", *files)
+                rows.append(without_peer(work, command, rounds, not quick, not_found("scorer2"), target))
     return rows
 
 

@@ -33,6 +33,7 @@ from timing import (  # noqa: E402, E501
     not_found,
     peer_programs,
     peer_script,
+    without_peer,
 )
 
 ALL_TREC = ["-m", "all_trec"]
@@ -59,8 +60,8 @@ def run(quick: bool, rounds: int) -> list[Row]:
                                     target, peer_over_ours=False,
                                     note="equal output" if measures is ALL_TREC else None))  # fmt: skip
             if not builds:
-                rows.append(Row(f"{size}, {label}", target=str(target) if target else None,
-                                note=not_found("trec_eval")))  # fmt: skip
+                note = not_found("trec_eval")
+                rows.append(without_peer(f"{size}, {label}", ours, rounds, not quick, note, target))
         work = f"{size}, map P.10 ndcg_cut.10"
         if has_module("pytrec_eval"):
             peer = peer_script("pytrec_eval_run.py", qrels, run_file)
@@ -68,9 +69,8 @@ def run(quick: bool, rounds: int) -> list[Row]:
                                  rounds, warm_up=not quick)  # fmt: skip
             rows.append(compare(work, timing, "iescore", "peer", "pytrec_eval", Target(1, at_most=False)))
         else:
-            rows.append(
-                Row(work, peer="pytrec_eval", note="pytrec_eval not installed: pip install -e '.[bench]'")
-            )
+            note = "pytrec_eval not installed: pip install -e '.[bench]'"
+            rows.append(without_peer(work, iescore("trec", *THREE, qrels, run_file), rounds, not quick, note))
     return rows
 
 

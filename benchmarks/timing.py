@@ -273,6 +273,21 @@ def alone(
     )
 
 
+def without_peer(
+    work: str,
+    command: Sequence[str],
+    rounds: int,
+    warm_up: bool,
+    note: str,
+    target: Target | None = None,
+    cwd: str | Path | None = None,
+) -> Row:
+    """iescore's row when its peer is not found: its own runs, the target shown but not judged."""
+    row = alone(work, interleaved({"iescore": command}, rounds, warm_up, cwd), "iescore", note=note)
+    row.target = str(target) if target else None
+    return row
+
+
 def _tree_high_water(pid: int) -> int:
     """The summed peak resident bytes (VmHWM) of ``pid`` and its live descendants."""
     children: dict[int, list[int]] = {}
