@@ -91,10 +91,11 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"no such benchmark: {', '.join(sorted(unknown))} (have {', '.join(names)})")
         names = [name for name in names if name in wanted]
     rounds = args.rounds or (1 if args.quick else 5)
+    date = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
     started = time.perf_counter()
     rows, failed = run_all(names, args.quick, rounds)
     run = {
-        "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "date": date,
         "machine": f"{platform.machine()}, {os.cpu_count()} CPUs, {platform.platform()}",
         "python": platform.python_version(),
         "quick": args.quick,
