@@ -118,9 +118,9 @@ def _publish(run: dict[str, Any], path: str | None) -> None:
     kind = "quick smoke check" if run["quick"] else f"{run['rounds']} interleaved rounds"
     heading = f"Run of {run['date']}: {run['machine']}, Python {run['python']}, {kind}."
     text = f"{heading}\n\n{markdown(run['rows'])}\n"
-    print(text)
     if path:
         Path(path).write_text(text)
+    print(text)
 
 
 def _cells(row: dict[str, Any]) -> list[str]:
