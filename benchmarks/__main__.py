@@ -1,24 +1,24 @@
-"""Run every benchmark and print one table of figures and ratios.
+"""Run every benchmark and print one table of figures, ratios and targets.
 
-    python -m benchmarks [--quick] [--only NAME ...] [--json OUT.json]
+    python -m benchmarks [--quick] [--only NAME ...] [--rounds N] [--json OUT.json] [--markdown OUT.md]
+    python -m benchmarks --from-json OUT.json [--markdown OUT.md]     # the table of a saved run
 
-Finds the ``benchmarks/bench_*.py`` modules that define ``run(quick: bool) -> list[dict]`` and calls
-each in turn (a module without ``run`` is listed as skipped). Each generates its own data, times
-iescore and, where one is found, its peer program in the same run (sclite, perl with the CoNLL
-reference scorer's ``scorer.pl`` from ``$IESCORE_CONLL_SCORER`` or PATH, trec_eval), best of 3 at full
-size. ``--quick`` runs small sizes once each: a smoke check that every benchmark still runs (CI runs
-it), not a measurement. The exit status is 1 when a benchmark failed.
-
-Rows (see ``benchmarks/timing.py``): work, peer, peer seconds, iescore seconds, floor seconds (the least
-any program could take: bare reading, or Python's start), ratio and its target as the benchmark defines
-them (the issue's targets), and a note.
+Each ``benchmarks/bench_*.py`` defines ``run(quick, rounds) -> list[Row]``: it generates its data,
+then times iescore and its peers as whole processes, interleaved (see ``benchmarks/timing.py``).
+``--rounds`` is the number of interleaved rounds (5; ``--quick``: 1). ``--quick`` runs small sizes, one
+round, no warm-up: a smoke check that every benchmark still runs (CI runs it), not a measurement; a
+peer that is not found gives a row with a note. The exit status is 1 when a benchmark failed.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import datetime
 import importlib
 import json
+import os
+import platform
 import sys
 import time
 import traceback
@@ -27,10 +27,11 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-sys.path.insert(1, str(HERE.parent))
 
-COLUMNS = ("work", "peer", "peer_s", "iescore_s", "floor_s", "ratio", "target", "note")
-HEADINGS = ("work", "peer", "peer s", "iescore s", "floor s", "ratio", "target", "note")
+from timing import Row, load_average  # noqa: E402
+
+HEADINGS = ("work", "peer", "iescore s", "peer s", "ratio (range)", "ratio is", "target", "met",
+            "MiB iescore / peer", "runs", "load before → after", "note")  # fmt: skip
 
 
 def discover() -> list[str]:
@@ -38,68 +39,50 @@ def discover() -> list[str]:
     return sorted(path.stem for path in HERE.glob("bench_*.py"))
 
 
-def run_all(names: list[str], quick: bool) -> tuple[list[dict[str, Any]], list[str]]:
-    """Every benchmark's rows (each with its ``bench`` and ``seconds``) and the names that failed."""
-    rows: list[dict[str, Any]] = []
+def run_all(names: list[str], quick: bool, rounds: int) -> tuple[list[Row], list[str]]:
+    """Every benchmark's rows (each with its ``bench``) and the names of those that failed."""
+    rows: list[Row] = []
     failed: list[str] = []
     for name in names:
-        started = time.perf_counter()
-        print(f"-- {name}", file=sys.stderr, flush=True)
+        print(f"-- {name} (load {load_average()})", file=sys.stderr, flush=True)
         try:
-            module = importlib.import_module(name)
-            run = getattr(module, "run", None)
-            if run is None:
-                rows.append({"bench": name, "work": name, "note": "skipped: no run(quick) function yet"})
-                continue
-            results = run(quick)
-        except ModuleNotFoundError as error:
-            if (error.name or "").split(".")[0] in ("pipeline", "tasks", "schemas") or name in str(error):
-                traceback.print_exc()
-                failed.append(name)
-                rows.append({"bench": name, "work": name, "note": "FAILED (traceback above)"})
-            else:  # an optional peer library (say pytrec_eval) not installed here
-                rows.append({"bench": name, "work": name, "note": f"skipped: needs {error.name}"})
-            continue
+            results = importlib.import_module(name).run(quick, rounds)
         except Exception:  # one broken benchmark must not hide the others' figures
             traceback.print_exc()
             failed.append(name)
-            rows.append({"bench": name, "work": name, "note": "FAILED (traceback above)"})
-            continue
-        seconds = time.perf_counter() - started
+            results = [Row(name, note="FAILED (traceback above)")]
         for result in results:
-            rows.append({"bench": name, "seconds": seconds, **result})
+            result.bench = name
+            if quick:  # small sizes: a target says nothing there
+                result.met = None
+            rows.append(result)
     return rows, failed
 
 
-def table(rows: list[dict[str, Any]]) -> str:
-    """A Markdown table of the rows (seconds to 3 significant digits, ratios with an ``x``)."""
-    cells = [HEADINGS] + [tuple(_cell(column, row.get(column)) for column in COLUMNS) for row in rows]
-    widths = [max(len(line[i]) for line in cells) for i in range(len(COLUMNS))]
-    lines = [
-        "| " + " | ".join(c.ljust(w) for c, w in zip(line, widths, strict=True)) + " |" for line in cells
-    ]
-    lines.insert(1, "|" + "|".join("-" * (w + 2) for w in widths) + "|")
+def markdown(rows: list[dict[str, Any]]) -> str:
+    """The rows as a Markdown table (seconds to 3 significant digits, ratios with an ``x``)."""
+    lines = ["| " + " | ".join(HEADINGS) + " |", "|" + "|".join("---" for _ in HEADINGS) + "|"]
+    lines += ["| " + " | ".join(_cells(row)) + " |" for row in rows]
     return "\n".join(lines)
-
-
-def _cell(column: str, value: Any) -> str:
-    if value is None:
-        return "-"
-    if column == "ratio":
-        return f"{value:.2f}x"
-    if column.endswith("_s"):
-        return f"{value:.3g}" if value < 100 else f"{value:,.0f}"
-    return str(value)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m benchmarks", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--quick", action="store_true", help="small sizes, one run each (a smoke check)")
+    parser.add_argument("--quick", action="store_true", help="small sizes, one round: a smoke check")
     parser.add_argument("--only", nargs="+", metavar="NAME", help="these benchmarks (bench_coref or coref)")
-    parser.add_argument("--json", help="also write the rows here as JSON")
+    parser.add_argument(
+        "--rounds", type=int, help="interleaved rounds of each comparison (default 5; quick 1)"
+    )
+    parser.add_argument("--json", help="also write the run (rows, machine, date) here as JSON")
+    parser.add_argument("--markdown", help="also write the table here (Markdown, for the README)")
+    parser.add_argument("--from-json", help="print the table of a run saved with --json; run nothing")
     args = parser.parse_args(argv)
+    if args.from_json:
+        run = json.loads(Path(args.from_json).read_text())
+        _publish(run, args.markdown)
+        return 0
     names = discover()
     if args.only:
         wanted = {name if name.startswith("bench_") else f"bench_{name}" for name in args.only}
@@ -107,17 +90,57 @@ def main(argv: list[str] | None = None) -> int:
         if unknown:
             parser.error(f"no such benchmark: {', '.join(sorted(unknown))} (have {', '.join(names)})")
         names = [name for name in names if name in wanted]
+    rounds = args.rounds or (1 if args.quick else 5)
+    date = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
     started = time.perf_counter()
-    rows, failed = run_all(names, args.quick)
-    print(table(rows))
+    rows, failed = run_all(names, args.quick, rounds)
+    run = {
+        "date": date,
+        "machine": f"{platform.machine()}, {os.cpu_count()} CPUs, {platform.platform()}",
+        "python": platform.python_version(),
+        "quick": args.quick,
+        "rounds": rounds,
+        "rows": [dataclasses.asdict(row) for row in rows],
+    }
+    _publish(run, args.markdown)
     print(
         f"\n{len(names)} benchmark(s) in {time.perf_counter() - started:.1f} s"
         f"{' (quick: a smoke check, not a measurement)' if args.quick else ''}"
         f"{'; FAILED: ' + ', '.join(failed) if failed else ''}"
     )
     if args.json:
-        Path(args.json).write_text(json.dumps(rows, indent=2) + "\n")
+        Path(args.json).write_text(json.dumps(run, indent=2) + "\n")
     return 1 if failed else 0
+
+
+def _publish(run: dict[str, Any], path: str | None) -> None:
+    """Print the table of ``run`` (and write it to ``path``), under a line naming the run."""
+    kind = "quick smoke check" if run["quick"] else f"{run['rounds']} interleaved rounds"
+    heading = f"Run of {run['date']}: {run['machine']}, Python {run['python']}, {kind}."
+    text = f"{heading}\n\n{markdown(run['rows'])}\n"
+    if path:
+        Path(path).write_text(text)
+    print(text)
+
+
+def _cells(row: dict[str, Any]) -> list[str]:
+    def seconds(value: float | None) -> str:
+        return "-" if value is None else f"{value:.3g}" if value < 100 else f"{value:,.0f}"
+
+    def mib(value: float | None) -> str:
+        return "-" if value is None else f"{value:,.0f}"
+
+    ratio = "-"
+    if row["ratio"] is not None:
+        ratio = f"{row['ratio']:.3g}x ({row['ratio_min']:.3g}-{row['ratio_max']:.3g})"
+    met = {True: "yes", False: "**no**", None: "-"}[row["met"]]
+    load = "-"
+    if row["load_before"]:
+        load = f"{row['load_before'].split()[0]} → {row['load_after'].split()[0]}"
+    return [row["work"], row["peer"] or "-", seconds(row["iescore_s"]), seconds(row["peer_s"]), ratio,
+            row["ratio_is"] or "-", row["target"] or "-", met,
+            f"{mib(row['iescore_mib'])} / {mib(row['peer_mib'])}", str(row["runs"] or "-"), load,
+            row["note"] or ""]  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -26,7 +26,13 @@ import pyarrow.parquet as pq
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_campaign import generate  # noqa: E402
-from timing import ROOT, iescore  # noqa: E402
+from timing import ROOT  # noqa: E402
+
+
+def iescore(*arguments: str) -> list[str]:
+    """This checkout's ``iescore`` (run from ``ROOT``), whatever the environment has installed: the
+    old and the new code are two checkouts."""
+    return [sys.executable, "-m", "tasks.cli.main", *arguments]
 
 
 def produce(data: Path, out: Path) -> None:
