@@ -216,7 +216,7 @@ CASES = [
         "mat",
         ('token_annotations = ["lex"]', 'equivalence_classes = ["PLACE"]'),
         8,
-        ["options.equivalence_classes: expected a class label and members"],
+        ['options.equivalence_classes: "CLASS=a,b" expected'],
     ),
     (
         "label-in-two-classes",

@@ -105,20 +105,6 @@ CASES: dict[str, tuple[str | bytes, str | bytes, list[str] | None, str, str]] = 
         "KEY.none",
         "(--key)",
     ),
-    "option: unknown encoding": (
-        GOOD,
-        GOOD,
-        ["--key", "KEY", "--response", "RSP", "--encoding", "nope", "--json", "OUT"],
-        "",
-        "nope",
-    ),
-    "option: binary codec": (
-        GOOD,
-        GOOD,
-        ["--key", "KEY", "--response", "RSP", "--encoding", "base64", "--json", "OUT"],
-        "",
-        "base64",
-    ),
     "positional: unknown metric": (GOOD, GOOD, ["mucx", "KEY", "RSP"], "<metric>", "muc, bcub"),
     "positional: two words": (GOOD, GOOD, ["muc", "KEY"], "<metric> <key> <response>", "3 or 4 expected"),
     "positional: five words": (GOOD, GOOD, ["muc", "KEY", "RSP", "d", "e"], "<metric>", "3 or 4 expected"),
@@ -162,5 +148,20 @@ def test_malformed(name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
     assert key.read_bytes() == (key_text if isinstance(key_text, bytes) else key_text.encode())
 
 
+@pytest.mark.parametrize("encoding", ["nope", "base64"])
+def test_an_encoding_that_is_not_a_text_encoding_is_refused_naming_the_option(
+    encoding: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Checked as the options are read (the shared --encoding type), before any file is opened.
+    key = tmp_path / "key.conll"
+    key.write_text(GOOD)
+    with pytest.raises(SystemExit) as stop:
+        main(["coref", "--key", str(key), "--response", str(key), "--encoding", encoding])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert "argument --encoding: the name of a text encoding expected" in err and repr(encoding) in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["key.conll"]
+
+
 def test_at_least_25_variants() -> None:
-    assert len(CASES) >= 25
+    assert len(CASES) + 2 >= 25

@@ -323,7 +323,7 @@ CASES = [
     # 1e200 squared overflows to infinity (F undefined); 1e-200 squared is 0 (F would be the precision).
     case("beta-square-infinite", None, None, ("--beta", "1e200"), "--beta", "whose square is finite"),
     case("beta-square-zero", None, None, ("--beta", "1e-200"), "--beta", "whose square is finite"),
-    case("workers-zero", None, None, ("--workers", "0"), "--workers", "a whole number of 1 or more"),
+    case("workers-zero", None, None, ("--workers", "0"), "--workers", "from 1 to 256 expected"),
     case("glm-missing", None, None, ("--glm", "{dir}/none.glm"), "--glm", "file not found"),
     case("glm-empty", None, None, ("--glm", "{empty}"), "empty", "the rule file is empty"),
     case("glm-malformed", None, None, ("--glm", "{glm}"), "glm:2", "expected a rule 'A => B'"),

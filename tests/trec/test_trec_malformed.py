@@ -73,8 +73,6 @@ CASES = [
     # --- options (trec_eval crashes with a segmentation fault on -l 99999999999999999999) ---
     ("l-huge", QRELS, RUN, ["-l", "99999999999999999999"], "-l", "a relevance level between"),
     ("l-beyond-grades", QRELS, RUN, ["-l", "3000000000"], "-l", "no document could be relevant"),
-    ("M-huge", QRELS, RUN, ["-M", "99999999999999999999"], "-M", "a whole number of at most"),
-    ("N-huge", QRELS, RUN, ["-N", "99999999999999999999"], "-N", "(a C long, as trec_eval reads it)"),
     ("R-prefs", QRELS, RUN, ["-R", "prefs"], "-R", "'prefs' (trec_eval's format for preference"),
     ("R-qrels-prefs", QRELS, RUN, ["-R", "qrels_prefs"], "-R", "is not supported"),
     ("R-qrels-jg", QRELS, RUN, ["-R", "qrels_jg"], "-R", "several judgement groups"),
@@ -114,8 +112,11 @@ def test_malformed_trec_input_exits_2(
 @pytest.mark.parametrize(
     ("options", "message"),
     [
-        (["-N", "-1"], "argument -N: expected a whole number of 0 or more"),
-        (["-M", "1.5"], "argument -M: expected a whole number of 0 or more"),
+        (["-N", "-1"], "argument -N: a whole number from 0 to 9223372036854775807 expected"),
+        (["-M", "1.5"], "argument -M: a whole number from 0 to 9223372036854775807 expected"),
+        # Beyond a C long (trec_eval reads them with atol).
+        (["-M", "99999999999999999999"], "argument -M: a whole number from 0 to 9223372036854775807"),
+        (["-N", "99999999999999999999"], "argument -N: a whole number from 0 to 9223372036854775807"),
         (["-l", "1.5"], "argument -l: invalid int value"),
         (["--workers", "0"], "argument --workers:"),
     ],
