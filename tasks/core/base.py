@@ -100,6 +100,12 @@ def freeze_spec(value: Any) -> Any:
 InputTables = Callable[[str, "str | None", "list[str] | None"], "pa.Table | None"]
 
 
+def spec_input_file(spec: Mapping[str, Any], role: str) -> str | None:
+    """Path of the raw input file ``role`` of a stage's spec, or None (a Stage's and a StageTask's)."""
+    sub = spec.get("inputs", {}).get(role)
+    return sub["file"] if sub and "file" in sub else None
+
+
 class Stage:
     """Base of every stage: subclasses set STAGE, VERSION, OUTPUTS and implement ``produce``.
 
@@ -128,8 +134,7 @@ class Stage:
 
     def input_file(self, role: str) -> str | None:
         """Path of a raw input file given in the spec, or None."""
-        sub = self.spec.get("inputs", {}).get(role)
-        return sub["file"] if sub and "file" in sub else None
+        return spec_input_file(self.spec, role)
 
     def input_table(
         self, role: str, name: str | None = None, columns: list[str] | None = None

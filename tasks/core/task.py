@@ -28,6 +28,7 @@ from tasks.core.base import (
     input_key,
     produce,
     provenance,
+    spec_input_file,
     stage_class,
 )
 
@@ -111,8 +112,7 @@ class StageTask(luigi.Task):
 
     def input_file(self, role: str) -> str | None:
         """Path of a raw input file given in the spec, or None."""
-        sub = self.spec.get("inputs", {}).get(role)
-        return sub["file"] if sub and "file" in sub else None
+        return spec_input_file(self.spec, role)
 
     def input_table(
         self, role: str, name: str | None = None, columns: list[str] | None = None

@@ -11,11 +11,10 @@ test), so each failure is the variant's doing.
 from __future__ import annotations
 
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-
-from tasks.cli.main import main
 
 DATA = Path(__file__).resolve().parents[2] / "tests" / "data"
 CONFIGS = {"muc_te": "te.config", "muc_ne": "ne.config", "muc_co": "co.config"}
@@ -483,28 +482,19 @@ CASES = [
 ]
 
 
-def run(capsys: pytest.CaptureFixture[str], argv: list[str]) -> tuple[int, str]:
-    """Exit status and stderr of ``iescore`` (argparse's own errors exit by ``SystemExit``)."""
-    try:
-        status = main(argv)
-    except SystemExit as stop:
-        status = stop.code
-    err = capsys.readouterr().err
-    assert "Traceback" not in err
-    return status, err
-
-
 @pytest.mark.parametrize("folder", sorted(CONFIGS))
-def test_each_folder_scores(tmp_path: Path, capsys: pytest.CaptureFixture[str], folder: str) -> None:
+def test_each_folder_scores(
+    tmp_path: Path, iescore_exit: Callable[[list[str]], tuple[int, str]], folder: str
+) -> None:
     shutil.copytree(DATA / folder, tmp_path / folder)
-    status, err = run(capsys, ["muc", str(tmp_path / folder / CONFIGS[folder])])
+    status, err = iescore_exit(["muc", str(tmp_path / folder / CONFIGS[folder])])
     assert status == 0, err
 
 
 @pytest.mark.parametrize(("folder", "file", "content", "options", "where", "expected"), CASES)
 def test_malformed_input_is_exit_2_naming_where_and_what(
     tmp_path: Path,
-    capsys: pytest.CaptureFixture[str],
+    iescore_exit: Callable[[list[str]], tuple[int, str]],
     folder: str,
     file: str | None,
     content: str | None,
@@ -522,7 +512,7 @@ def test_malformed_input_is_exit_2_naming_where_and_what(
     extra = [option.format(dir=work) for option in options]
     if extra and not extra[0].startswith("-"):
         config, extra = extra[0], extra[1:]  # the variant's own CONFIG
-    status, err = run(capsys, ["muc", config, *extra])
+    status, err = iescore_exit(["muc", config, *extra])
     assert status == 2, err
     name, _, line = where.partition(":")
     shown = str(work / name) if (DATA / folder / name).is_file() else name

@@ -9,11 +9,10 @@ so each failure is the variant's doing.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-
-from tasks.cli.main import main
 
 KEY = "art 1 1\nart 2 2\nbank 1 1.1 2\n"
 ANSWERS = "art 1 1\nart 2 1/0.6 2/0.4\nbank 1 1.1\n"
@@ -189,17 +188,6 @@ CASES = [
 ]
 
 
-def run(capsys: pytest.CaptureFixture[str], argv: list[str]) -> tuple[int, str]:
-    """Exit status and stderr of ``iescore`` (argparse's own errors exit by ``SystemExit``)."""
-    try:
-        status = main(argv)
-    except SystemExit as stop:
-        status = stop.code
-    err = capsys.readouterr().err
-    assert "Traceback" not in err
-    return status, err
-
-
 def write_files(folder: Path) -> dict[str, Path]:
     paths = {role: folder / f"{role}.txt" for role in FILES}
     for role, text in FILES.items():
@@ -207,10 +195,10 @@ def write_files(folder: Path) -> dict[str, Path]:
     return paths
 
 
-def test_the_valid_files_score(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_valid_files_score(tmp_path: Path, iescore_exit: Callable[[list[str]], tuple[int, str]]) -> None:
     paths = write_files(tmp_path)
     argv = ["senseval", str(paths["answers"]), str(paths["key"]), str(paths["map"]), "-g", "mixed"]
-    status, err = run(capsys, [*argv, "--json", str(tmp_path / "out.json"), "--strict"])
+    status, err = iescore_exit([*argv, "--json", str(tmp_path / "out.json"), "--strict"])
     assert status == 0, err
     assert (tmp_path / "out.json").exists()
 
@@ -218,7 +206,7 @@ def test_the_valid_files_score(tmp_path: Path, capsys: pytest.CaptureFixture[str
 @pytest.mark.parametrize(("role", "text", "options", "where", "expected"), CASES)
 def test_malformed_input_is_exit_2_naming_where_and_what(
     tmp_path: Path,
-    capsys: pytest.CaptureFixture[str],
+    iescore_exit: Callable[[list[str]], tuple[int, str]],
     role: str | None,
     text: str | None,
     options: tuple[str, ...],
@@ -235,7 +223,7 @@ def test_malformed_input_is_exit_2_naming_where_and_what(
     argv += [option.format(**fill) for option in options]
     if "--json" not in options:
         argv += ["--json", str(tmp_path / "scores.json")]
-    status, err = run(capsys, argv)
+    status, err = iescore_exit(argv)
     assert status == 2, err
     name, _, line = where.partition(":")
     shown = str(paths[name]) if name in paths else name

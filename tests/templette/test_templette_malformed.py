@@ -9,11 +9,10 @@ itself scores (the first test), so each failure is the variant's doing.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-
-from tasks.cli.main import main
 
 SPORTS = Path(__file__).resolve().parents[2] / "data" / "hub4-sports"
 REF = (SPORTS / "ref.tpl").read_text(encoding="utf-8")
@@ -365,17 +364,6 @@ CASES = [
 ]
 
 
-def run(capsys: pytest.CaptureFixture[str], argv: list[str]) -> tuple[int, str]:
-    """Exit status and stderr of ``iescore`` (argparse's own errors exit by ``SystemExit``)."""
-    try:
-        status = main(argv)
-    except SystemExit as stop:
-        status = stop.code
-    err = capsys.readouterr().err
-    assert "Traceback" not in err
-    return status, err
-
-
 def write_files(folder: Path) -> dict[str, Path]:
     paths = {role: folder / f"{role}.txt" for role in FILES}
     for role, text in FILES.items():
@@ -387,7 +375,7 @@ def write_files(folder: Path) -> dict[str, Path]:
     return paths
 
 
-def test_the_sample_scores(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_sample_scores(tmp_path: Path, iescore_exit: Callable[[list[str]], tuple[int, str]]) -> None:
     paths = write_files(tmp_path)
     argv = [
         "templette",
@@ -398,7 +386,7 @@ def test_the_sample_scores(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
         "--texts",
         str(paths["texts"]),
     ]
-    status, err = run(capsys, [*argv, "--json", str(tmp_path / "out.json")])
+    status, err = iescore_exit([*argv, "--json", str(tmp_path / "out.json")])
     assert status == 0, err
     assert (tmp_path / "out.json").exists()
 
@@ -406,7 +394,7 @@ def test_the_sample_scores(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
 @pytest.mark.parametrize(("role", "text", "options", "where", "expected"), CASES)
 def test_malformed_input_is_exit_2_naming_where_and_what(
     tmp_path: Path,
-    capsys: pytest.CaptureFixture[str],
+    iescore_exit: Callable[[list[str]], tuple[int, str]],
     role: str | None,
     text: str | None,
     options: tuple[str, ...],
@@ -431,7 +419,7 @@ def test_malformed_input_is_exit_2_naming_where_and_what(
     argv += [option.format(**fill) for option in options]
     if "--json" not in options:
         argv += ["--json", str(tmp_path / "scores.json")]
-    status, err = run(capsys, argv)
+    status, err = iescore_exit(argv)
     assert status == 2, err
     name, _, line = where.partition(":")
     shown = str(paths[name]) if name in paths else name
