@@ -19,15 +19,14 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 import pytest
-
-from pipeline.campaign.engine import output_name, read_campaign
-from tasks.campaign.graph import campaign_spec
-from tasks.cli.main import main
-from tasks.core import runner
-from tasks.core.base import task_for
-from tasks.core.files import TEMPORARY_MARK
-from tasks.core.store import sweep_temporaries
-from tasks.templette.remove import RemoveNonEvaluated
+from iescore.pipeline.campaign.engine import output_name, read_campaign
+from iescore.tasks.campaign.graph import campaign_spec
+from iescore.tasks.cli.main import main
+from iescore.tasks.core import runner
+from iescore.tasks.core.base import task_for
+from iescore.tasks.core.files import TEMPORARY_MARK
+from iescore.tasks.core.store import sweep_temporaries
+from iescore.tasks.templette.remove import RemoveNonEvaluated
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "data"
@@ -463,13 +462,32 @@ def big_campaign(tmp_path: Path, copies: int) -> Path:
 
 def iescore(*argv: object, **kwargs: object) -> subprocess.Popen[str]:
     return subprocess.Popen(
-        [sys.executable, "-m", "tasks.cli.main", *map(str, argv)],
+        [sys.executable, "-m", "iescore", *map(str, argv)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
         cwd=ROOT,
         **kwargs,  # type: ignore[arg-type]
     )
+
+
+def group_ends(group: int, within: float) -> bool:
+    """Whether every live process of process group ``group`` is gone within ``within`` seconds (zombies,
+    which the container's init may never reap, count as gone)."""
+    deadline = time.time() + within
+    while time.time() < deadline:
+        states = []
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                fields = stat.read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[2]) == group:  # state, parent, process group
+                states.append(fields[0])
+        if all(state == "Z" for state in states):
+            return True
+        time.sleep(0.05)
+    return False
 
 
 def finish(process: subprocess.Popen[str], timeout: float = 300) -> str:
@@ -484,13 +502,16 @@ def test_killed_campaign_restarts_to_identical_results(tmp_path: Path) -> None:
     finish(iescore("campaign", campaign_file, "--store", tmp_path / "ref", "--json", reference_json))
 
     store = tmp_path / "killed"
-    process = iescore("campaign", campaign_file, "--store", store, "--workers", "2")
+    process = iescore("campaign", campaign_file, "--store", store, "--workers", "2", start_new_session=True)
     deadline = time.time() + 120
     while time.time() < deadline and len(list(store.glob("*/*/*.parquet"))) < 40:
         time.sleep(0.01)
     process.send_signal(signal.SIGKILL)
     process.wait()
     assert process.returncode == -signal.SIGKILL
+    # Its task processes end on their own once it is gone (tasks.core.orphans); the rerun starts after
+    # they have, or one of them could still be writing a temporary file after the rerun swept them.
+    assert group_ends(process.pid, within=60)
     written = list(store.glob("*/*/*.parquet"))
     assert len(written) >= 40 and not (store / "CampaignSummary").exists()
     for path in written:  # anything that looks complete is complete
