@@ -33,15 +33,14 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(1, str(Path(__file__).resolve().parents[1]))
 
-from timing import Row, Target, compare, iescore, interleaved, not_found, peer_programs, without_peer  # noqa: E402
-
-from pipeline.coref import (  # noqa: E402
+from iescore.pipeline.coref import (  # noqa: E402
     align_documents,
     mention_table,
     read_pair,
     score_batch,
     score_documents,
 )
+from timing import Row, Target, compare, iescore, interleaved, not_found, peer_programs, without_peer  # noqa: E402
 
 
 def generate(docs: int, mentions: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

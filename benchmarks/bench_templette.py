@@ -22,24 +22,24 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from pipeline.core.corpus import read_corpus  # noqa: E402
-from pipeline.speech.align import identity_alignment  # noqa: E402
-from pipeline.templette.columns import read_fills  # noqa: E402
-from pipeline.templette.removal import (  # noqa: E402
+from iescore.pipeline.core.corpus import read_corpus  # noqa: E402
+from iescore.pipeline.speech.align import identity_alignment  # noqa: E402
+from iescore.pipeline.templette.columns import read_fills  # noqa: E402
+from iescore.pipeline.templette.removal import (  # noqa: E402
     RemovalOptions,
     remove_non_evaluated_columns,
     remove_non_evaluated_table,
 )
-from pipeline.templette.report import score_table  # noqa: E402
-from pipeline.templette.scoring import ScoringOptions, score_template_sets  # noqa: E402
-from pipeline.templette.tables import (  # noqa: E402
+from iescore.pipeline.templette.report import score_table  # noqa: E402
+from iescore.pipeline.templette.scoring import ScoringOptions, score_template_sets  # noqa: E402
+from iescore.pipeline.templette.tables import (  # noqa: E402
     corpus_to_table,
     scoring_to_tables,
     template_set_from_table,
     template_set_to_table,
 )
-from pipeline.templette.templates import read_template_set  # noqa: E402
-from tasks.cli.main import main  # noqa: E402
+from iescore.pipeline.templette.templates import read_template_set  # noqa: E402
+from iescore.tasks.cli.main import main  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from timing import Row, Target, alone, iescore, interleaved  # noqa: E402

@@ -32,7 +32,7 @@ from timing import ROOT  # noqa: E402
 def iescore(*arguments: str) -> list[str]:
     """This checkout's ``iescore`` (run from ``ROOT``), whatever the environment has installed: the
     old and the new code are two checkouts."""
-    return [sys.executable, "-m", "tasks.cli.main", *arguments]
+    return [sys.executable, "-m", "iescore", *arguments]
 
 
 def produce(data: Path, out: Path) -> None:

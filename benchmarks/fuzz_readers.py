@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
 sys.path.insert(0, str(ROOT))
 
-from tasks.cli.main import main  # noqa: E402
+from iescore.tasks.cli.main import main  # noqa: E402
 
 
 @dataclass

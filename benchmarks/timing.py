@@ -144,12 +144,12 @@ def load_average() -> str:
 
 def iescore(*arguments: str) -> list[str]:
     """The command line of ``iescore`` as a user runs it: the installed entry point beside this
-    interpreter (or on PATH), else ``python -m tasks.cli.main`` from the checkout."""
+    interpreter (or on PATH), else ``python -m iescore`` from the checkout."""
     beside = Path(sys.executable).with_name("iescore")
     program = str(beside) if beside.is_file() else shutil.which("iescore")
     if program:
         return [program, *arguments]
-    return [sys.executable, "-m", "tasks.cli.main", *arguments]
+    return [sys.executable, "-m", "iescore", *arguments]
 
 
 def peer_script(name: str, *arguments: str) -> list[str]:

@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-
-from tasks.cli.main import main
+from iescore.tasks.cli.main import main
 
 #: ``iescore_exit(argv)``: the exit status and stderr of ``iescore argv`` run in this process.
 IescoreExit = Callable[[list[str]], tuple[int, str]]

@@ -41,15 +41,14 @@ from typing import Any
 
 import pyarrow as pa
 import pyarrow.compute as pc
-
-from pipeline.campaign import html_report, reuse, stats
-from pipeline.campaign.kinds import KINDS
-from pipeline.campaign.stats import Interval
-from pipeline.core.errors import InputError
-from pipeline.core.family import Family, UnitStatistics, category_sums, measures_by_category
-from pipeline.core.kinds import CampaignKind, Field
-from pipeline.core.measures import is_usable_beta
-from pipeline.core.settings import (
+from iescore.pipeline.campaign import html_report, reuse, stats
+from iescore.pipeline.campaign.kinds import KINDS
+from iescore.pipeline.campaign.stats import Interval
+from iescore.pipeline.core.errors import InputError
+from iescore.pipeline.core.family import Family, UnitStatistics, category_sums, measures_by_category
+from iescore.pipeline.core.kinds import CampaignKind, Field
+from iescore.pipeline.core.measures import is_usable_beta
+from iescore.pipeline.core.settings import (
     ANY_COUNT,
     RESAMPLES,
     SEED,
@@ -57,8 +56,8 @@ from pipeline.core.settings import (
     encoding_problem,
     pattern_problem,
 )
-from pipeline.core.text import printable
-from schemas import LEADERBOARD, PAGE_VIEW, SIGNIFICANCE, C, table_from_rows
+from iescore.pipeline.core.text import printable
+from iescore.schemas import LEADERBOARD, PAGE_VIEW, SIGNIFICANCE, C, table_from_rows
 
 #: The options every campaign takes, beside its kind's own; their ranges are the command line's
 #: (``pipeline.core.settings``).

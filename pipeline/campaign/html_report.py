@@ -40,9 +40,8 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
-
-from pipeline.core.lookup import positions
-from schemas import C
+from iescore.pipeline.core.lookup import positions
+from iescore.schemas import C
 
 FIELDS_PER_PAIRING = 7  # type, slot, reference fill, hypothesis fill, categories, hyp start, hyp length
 FIELDS_PER_REFERENCE = 5  # type, slot, fill, start, length

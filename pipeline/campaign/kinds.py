@@ -7,14 +7,14 @@ stage, the leaderboard, significance, output files and the HTML page) is shared:
 
 from __future__ import annotations
 
-from pipeline.clef import CLEF_2_CAMPAIGN, CLEF_CAMPAIGN
-from pipeline.core.kinds import CampaignKind
-from pipeline.coref import COREF_CAMPAIGN
-from pipeline.mat import MAT_CAMPAIGN
-from pipeline.muc import MUC_CAMPAIGN
-from pipeline.senseval import SENSEVAL_CAMPAIGN
-from pipeline.templette import TEMPLETTE_CAMPAIGN
-from pipeline.trec import TREC_CAMPAIGN
+from iescore.pipeline.clef import CLEF_2_CAMPAIGN, CLEF_CAMPAIGN
+from iescore.pipeline.core.kinds import CampaignKind
+from iescore.pipeline.coref import COREF_CAMPAIGN
+from iescore.pipeline.mat import MAT_CAMPAIGN
+from iescore.pipeline.muc import MUC_CAMPAIGN
+from iescore.pipeline.senseval import SENSEVAL_CAMPAIGN
+from iescore.pipeline.templette import TEMPLETTE_CAMPAIGN
+from iescore.pipeline.trec import TREC_CAMPAIGN
 
 #: Campaign kinds by name (``scorer = "NAME"``; absent: templette).
 KINDS: dict[str, CampaignKind] = {

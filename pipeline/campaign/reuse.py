@@ -44,10 +44,9 @@ from typing import Any
 
 import numpy as np
 import pyarrow as pa
-
-from pipeline.campaign.stats import Comparison, Interval
-from pipeline.core.family import Family, UnitStatistics
-from schemas import SUMMARY_CATEGORIES, SUMMARY_SYSTEMS, SUMMARY_UNITS, C
+from iescore.pipeline.campaign.stats import Comparison, Interval
+from iescore.pipeline.core.family import Family, UnitStatistics
+from iescore.schemas import SUMMARY_CATEGORIES, SUMMARY_SYSTEMS, SUMMARY_UNITS, C
 
 
 @dataclass(frozen=True, eq=False)

@@ -12,10 +12,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
-
-from pipeline.campaign.stats import CORRECTION, bootstrap_intervals, holm, paired_significance, paired_t_test
-from pipeline.core.family import UnitStatistics
-from pipeline.trec import Evaluation, trec_family, trec_statistics
+from iescore.pipeline.campaign.stats import (
+    CORRECTION,
+    bootstrap_intervals,
+    holm,
+    paired_significance,
+    paired_t_test,
+)
+from iescore.pipeline.core.family import UnitStatistics
+from iescore.pipeline.trec import Evaluation, trec_family, trec_statistics
 
 
 @dataclass(frozen=True)

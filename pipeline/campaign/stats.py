@@ -20,8 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-
-from pipeline.core.family import Family, UnitStatistics
+from iescore.pipeline.core.family import Family, UnitStatistics
 
 # Two deltas that are equal in exact arithmetic can differ by a few units in the last place once computed
 # in floating point (e.g. 2/4 - 1/4 against 3/4 - 2/4); closer than this they count as equal, so an exact

@@ -24,8 +24,8 @@ shows precision, recall, the relaxed (eval.pl's) and one-to-one overlap F, and T
 
 from __future__ import annotations
 
-from pipeline.clef.family import CLEF_1A, CLEF_2
-from pipeline.core.kinds import CampaignKind, Field
+from iescore.pipeline.clef.family import CLEF_1A, CLEF_2
+from iescore.pipeline.core.kinds import CampaignKind, Field
 
 _REFERENCE = {
     "gold": Field("directory", "the gold standard directory (one pipe file per report)", required=True)

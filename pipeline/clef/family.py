@@ -27,7 +27,7 @@ same statistics, so one Task 1 campaign shows both), Task 1b's and Task 2's stri
 
 from __future__ import annotations
 
-from pipeline.clef.measures import (
+from iescore.pipeline.clef.measures import (
     CLEF_STATISTICS,
     MEASURE_NAMES_1A,
     MEASURE_NAMES_ACCURACY,
@@ -38,7 +38,7 @@ from pipeline.clef.measures import (
     task_1b,
     task_2,
 )
-from pipeline.core.family import Family
+from iescore.pipeline.core.family import Family
 
 __all__ = [
     "CLEF_1A",

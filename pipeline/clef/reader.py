@@ -43,9 +43,8 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
-
-from pipeline.core.arrays import slices, strings, to_arrow, to_numpy
-from pipeline.core.errors import InputError
+from iescore.pipeline.core.arrays import slices, strings, to_arrow, to_numpy
+from iescore.pipeline.core.errors import InputError
 
 GOLD, SYSTEM = "gold", "system"
 FORMAT = "report||type||CUI||start||end[||start||end ...]"

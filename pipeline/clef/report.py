@@ -23,9 +23,8 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-
-from pipeline.clef.measures import CLEF_STATISTICS, TASKS, task_measures
-from pipeline.clef.rules import ReportCounts
+from iescore.pipeline.clef.measures import CLEF_STATISTICS, TASKS, task_measures
+from iescore.pipeline.clef.rules import ReportCounts
 
 
 def output_name(name: str, run: str, task: str, additional: bool) -> str:

@@ -35,12 +35,11 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
-
-from pipeline.clef.measures import CLEF_STATISTICS
-from pipeline.clef.reader import FRAME_COLUMNS, Mentions, offset_codes
-from pipeline.core.arrays import strings, to_arrow, to_numpy
-from pipeline.core.spans import overlap_pairs
-from schemas import STATISTICS
+from iescore.pipeline.clef.measures import CLEF_STATISTICS
+from iescore.pipeline.clef.reader import FRAME_COLUMNS, Mentions, offset_codes
+from iescore.pipeline.core.arrays import strings, to_arrow, to_numpy
+from iescore.pipeline.core.spans import overlap_pairs
+from iescore.schemas import STATISTICS
 
 #: Columns of the match table (schema ``CLEF_MATCHES``), in order.
 MATCH_COLUMNS = (

@@ -10,10 +10,9 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
-
-from pipeline.clef.reader import Mentions
-from pipeline.clef.rules import MatchColumns
-from schemas import CLEF_MATCHES, CLEF_MENTIONS, EXTENT
+from iescore.pipeline.clef.reader import Mentions
+from iescore.pipeline.clef.rules import MatchColumns
+from iescore.schemas import CLEF_MATCHES, CLEF_MENTIONS, EXTENT
 
 
 def mentions_table(mentions: Mentions) -> pa.Table:

@@ -45,8 +45,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
-
-from pipeline.core.errors import InputError
+from iescore.pipeline.core.errors import InputError
 
 TEXT_SUFFIX = ".txt"
 

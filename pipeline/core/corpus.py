@@ -29,8 +29,8 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
-from pipeline.core.documents import Corpus, Document, Section
-from pipeline.core.errors import InputError
+from iescore.pipeline.core.documents import Corpus, Document, Section
+from iescore.pipeline.core.errors import InputError
 
 DEFAULT_EXTRACTABLE = ("TEXT",)
 

@@ -28,9 +28,8 @@ from typing import Any, NamedTuple
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
-
-from pipeline.core.lookup import positions
-from schemas import STATISTICS, C
+from iescore.pipeline.core.lookup import positions
+from iescore.schemas import STATISTICS, C
 
 #: ``formula(sums[..., K] as float64, options) -> values[..., M]``; NaN where undefined.
 Formula = Callable[[np.ndarray, Mapping[str, Any]], np.ndarray]

@@ -16,7 +16,7 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-from pipeline.core.measures import Counts, f_measure
+from iescore.pipeline.core.measures import Counts, f_measure
 
 R = TypeVar("R")
 H = TypeVar("H")

@@ -63,7 +63,7 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any
 
-from pipeline.core.family import Family
+from iescore.pipeline.core.family import Family
 
 #: The value types a Field may have, and what the campaign reader accepts for each.
 FIELD_TYPES = {

@@ -6,21 +6,17 @@ Parquet metadata, so a number can always be traced to how it was made.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping
-from importlib import metadata
+
+from iescore import __version__
 
 #: The key under which an artifact's Parquet schema metadata holds its score signature.
 SIGNATURE_KEY = b"iescore.signature"
 
 
-@functools.lru_cache(maxsize=1)
 def package_version() -> str:
-    """The installed iescore's version (looked up once a process: a campaign signs every system)."""
-    try:
-        return metadata.version("iescore")
-    except metadata.PackageNotFoundError:  # running from a checkout that was never installed
-        return "0+unknown"
+    """The version every signature ends with: ``iescore.__version__``, the one place it is written."""
+    return __version__
 
 
 def make_signature(scorer: str, options: Mapping[str, object], digests: Mapping[str, str | None]) -> str:

@@ -4,7 +4,7 @@ response files, with seed 001's partitions report and summary.
 Every public name of the wing is importable from here, and other wings import it from here only.
 """
 
-from pipeline.coref.alignment import (
+from iescore.pipeline.coref.alignment import (
     MATCH_MODES,
     AlignedDocument,
     MentionTable,
@@ -12,10 +12,10 @@ from pipeline.coref.alignment import (
     aligned_mentions,
     mention_table,
 )
-from pipeline.coref.campaign import COREF_CAMPAIGN
-from pipeline.coref.columns import ConllColumns, read_mentions
-from pipeline.coref.family import COREF, COREF_MEASURES, COREF_STATISTICS, coref_statistics
-from pipeline.coref.metrics import (
+from iescore.pipeline.coref.campaign import COREF_CAMPAIGN
+from iescore.pipeline.coref.columns import ConllColumns, read_mentions
+from iescore.pipeline.coref.family import COREF, COREF_MEASURES, COREF_STATISTICS, coref_statistics
+from iescore.pipeline.coref.metrics import (
     BLANC_ZERO,
     DEFAULT_METRICS,
     METRIC_NAMES,
@@ -36,8 +36,8 @@ from pipeline.coref.metrics import (
     scores_from_table,
     zero_counts,
 )
-from pipeline.coref.pairing import PairedDocuments, pair_documents, read_aligned, read_paired
-from pipeline.coref.readers import (
+from iescore.pipeline.coref.pairing import PairedDocuments, pair_documents, read_aligned, read_paired
+from iescore.pipeline.coref.readers import (
     FORMATS,
     ConllTokens,
     CorefDocument,
@@ -47,8 +47,8 @@ from pipeline.coref.readers import (
     read_muc_sgml,
     read_pair,
 )
-from pipeline.coref.report import partitions_report, score_report, scores_json, summary_report
-from pipeline.coref.scorer_layout import SCORER_METRICS, conll_average, scorer_report
+from iescore.pipeline.coref.report import partitions_report, score_report, scores_json, summary_report
+from iescore.pipeline.coref.scorer_layout import SCORER_METRICS, conll_average, scorer_report
 
 __all__ = [
     "BLANC_ZERO",

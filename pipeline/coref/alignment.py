@@ -21,11 +21,10 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-
-from pipeline.core.errors import InputError
-from pipeline.core.lazy import pd
-from pipeline.coref.readers import CorefDocument, Mention
-from schemas import COREF_MENTIONS
+from iescore.pipeline.core.errors import InputError
+from iescore.pipeline.core.lazy import pd
+from iescore.pipeline.coref.readers import CorefDocument, Mention
+from iescore.schemas import COREF_MENTIONS
 
 MATCH_MODES = ("exact", "min")
 

@@ -26,11 +26,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from pipeline.core.errors import InputError
-from pipeline.core.kinds import CampaignKind, Field
-from pipeline.coref.alignment import MATCH_MODES
-from pipeline.coref.family import COREF
-from pipeline.coref.readers import FORMATS
+from iescore.pipeline.core.errors import InputError
+from iescore.pipeline.core.kinds import CampaignKind, Field
+from iescore.pipeline.coref.alignment import MATCH_MODES
+from iescore.pipeline.coref.family import COREF
+from iescore.pipeline.coref.readers import FORMATS
 
 
 def _check_coref(

@@ -29,11 +29,10 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
-
-from pipeline.core.lazy import pd
-from pipeline.coref.alignment import MentionTable, aligned_mentions
-from pipeline.coref.pairing import read_aligned
-from pipeline.coref.readers import read_text
+from iescore.pipeline.core.lazy import pd
+from iescore.pipeline.coref.alignment import MentionTable, aligned_mentions
+from iescore.pipeline.coref.pairing import read_aligned
+from iescore.pipeline.coref.readers import read_text
 
 # Characters Python's str.split() splits on that pyarrow's ascii_split_whitespace keeps: with any of
 # them in a file, the columns could disagree with the line-by-line reader, so that reader is used.

@@ -14,9 +14,8 @@ from typing import Any
 
 import numpy as np
 import pyarrow as pa
-
-from pipeline.core.family import Family, statistics_table
-from pipeline.coref.metrics import METRICS, BlancCounts, CorefScores
+from iescore.pipeline.core.family import Family, statistics_table
+from iescore.pipeline.coref.metrics import METRICS, BlancCounts, CorefScores
 
 _PARTS = ("recall_num", "recall_den", "precision_num", "precision_den")
 _LINK_TYPES = ("coreference", "non_coreference")

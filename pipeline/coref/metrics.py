@@ -45,9 +45,8 @@ from fractions import Fraction
 from typing import Any
 
 import numpy as np
-
-from pipeline.core.lazy import pd
-from pipeline.coref.alignment import AlignedDocument, MentionTable, aligned_mentions
+from iescore.pipeline.core.lazy import pd
+from iescore.pipeline.coref.alignment import AlignedDocument, MentionTable, aligned_mentions
 
 METRICS = ("muc", "b3", "ceafe", "ceafm", "blanc", "lea")  # every measure, in report order
 

@@ -21,9 +21,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from pipeline.core.errors import InputError
-from pipeline.coref.alignment import AlignedDocument, align_documents
-from pipeline.coref.readers import CorefDocument, Mention, read_pair
+from iescore.pipeline.core.errors import InputError
+from iescore.pipeline.coref.alignment import AlignedDocument, align_documents
+from iescore.pipeline.coref.readers import CorefDocument, Mention, read_pair
 
 
 @dataclass(frozen=True)

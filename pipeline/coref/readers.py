@@ -32,8 +32,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from pipeline.core.corpus import read_input
-from pipeline.core.errors import InputError
+from iescore.pipeline.core.corpus import read_input
+from iescore.pipeline.core.errors import InputError
 
 FORMATS = ("conll", "sgml")
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from pipeline.coref.alignment import AlignedDocument
-from pipeline.coref.metrics import (
+from iescore.pipeline.coref.alignment import AlignedDocument
+from iescore.pipeline.coref.metrics import (
     METRIC_NAMES,
     ZERO,
     BlancCounts,
@@ -18,8 +18,8 @@ from pipeline.coref.metrics import (
     rates,
     zero_value,
 )
-from pipeline.coref.readers import Mention, printable, show_text
-from pipeline.coref.scorer_layout import conll_average
+from iescore.pipeline.coref.readers import Mention, printable, show_text
+from iescore.pipeline.coref.scorer_layout import conll_average
 
 
 def score_report(

@@ -23,11 +23,11 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from pipeline.core.errors import InputError
-from pipeline.coref.alignment import align_documents
-from pipeline.coref.metrics import METRICS, BlancCounts, CorefScores, Counts, score_documents
-from pipeline.coref.pairing import PairedDocuments
-from pipeline.coref.readers import CorefDocument, Mention
+from iescore.pipeline.core.errors import InputError
+from iescore.pipeline.coref.alignment import align_documents
+from iescore.pipeline.coref.metrics import METRICS, BlancCounts, CorefScores, Counts, score_documents
+from iescore.pipeline.coref.pairing import PairedDocuments
+from iescore.pipeline.coref.readers import CorefDocument, Mention
 
 SCORER_METRICS = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea", "all")  # scorer.pl's <metric>
 

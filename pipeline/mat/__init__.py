@@ -5,7 +5,7 @@ xml-inline, brat and CoNLL.
 What other wings may use: the MAT family's declaration, its campaign kind and its statistics tables.
 """
 
-from pipeline.mat.campaign import MAT_CAMPAIGN
-from pipeline.mat.family import MAT, mat_statistics
+from iescore.pipeline.mat.campaign import MAT_CAMPAIGN
+from iescore.pipeline.mat.family import MAT, mat_statistics
 
 __all__ = ["MAT", "MAT_CAMPAIGN", "mat_statistics"]

@@ -32,11 +32,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from pipeline.core.errors import InputError
-from pipeline.core.kinds import CampaignKind, Field
-from pipeline.mat.family import MAT
-from pipeline.mat.labels import label_rules
-from pipeline.mat.readers import FILE_TYPES
+from iescore.pipeline.core.errors import InputError
+from iescore.pipeline.core.kinds import CampaignKind, Field
+from iescore.pipeline.mat.family import MAT
+from iescore.pipeline.mat.labels import label_rules
+from iescore.pipeline.mat.readers import FILE_TYPES
 
 
 def equivalence_classes(texts: Sequence[str]) -> list[tuple[str, str]]:

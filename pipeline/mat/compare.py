@@ -11,12 +11,12 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 
-from pipeline.core.errors import InputError
-from pipeline.core.lazy import pd
-from pipeline.mat.files import FilePair
-from pipeline.mat.labels import LabelRules, annotation_frame
-from pipeline.mat.readers import read_document
-from schemas import C
+from iescore.pipeline.core.errors import InputError
+from iescore.pipeline.core.lazy import pd
+from iescore.pipeline.mat.files import FilePair
+from iescore.pipeline.mat.labels import LabelRules, annotation_frame
+from iescore.pipeline.mat.readers import read_document
+from iescore.schemas import C
 
 DOCUMENT_COLUMNS = ("file", "side", "source", "signal", "signal_sha256")
 

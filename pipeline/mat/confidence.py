@@ -20,11 +20,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 import numpy as np
-
-from pipeline.core.lazy import pd
-from pipeline.mat.fixed import ACCURACY_COLUMNS, COUNT_COLUMNS, accuracy_columns
-from pipeline.mat.measures import rates
-from schemas import C
+from iescore.pipeline.core.lazy import pd
+from iescore.pipeline.mat.fixed import ACCURACY_COLUMNS, COUNT_COLUMNS, accuracy_columns
+from iescore.pipeline.mat.measures import rates
+from iescore.schemas import C
 
 #: MATScore's number of score sets, and the seed used when none is given.
 DEFAULT_RESAMPLES = 1000

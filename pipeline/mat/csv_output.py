@@ -24,11 +24,10 @@ import math
 from collections.abc import Callable, Sequence
 
 import numpy as np
-
-from pipeline.core.lazy import pd
-from pipeline.core.text import csv_row_end
-from pipeline.mat.tables import headers
-from schemas import C
+from iescore.pipeline.core.lazy import pd
+from iescore.pipeline.core.text import csv_row_end
+from iescore.pipeline.mat.tables import headers
+from iescore.schemas import C
 
 #: File name of each table in the output directory (seed: bytag.csv, bytoken.csv, ...).
 CSV_FILES = {

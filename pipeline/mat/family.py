@@ -13,12 +13,11 @@ from typing import Any
 
 import numpy as np
 import pyarrow as pa
-
-from pipeline.core.family import Family, statistics_table
-from pipeline.core.lazy import pd
-from pipeline.mat.measures import MEASURE_COLUMNS, rates
-from pipeline.mat.tally import COUNT_COLUMNS
-from schemas import C
+from iescore.pipeline.core.family import Family, statistics_table
+from iescore.pipeline.core.lazy import pd
+from iescore.pipeline.mat.measures import MEASURE_COLUMNS, rates
+from iescore.pipeline.mat.tally import COUNT_COLUMNS
+from iescore.schemas import C
 
 
 def _mat_measures(sums: np.ndarray, options: Mapping[str, Any]) -> np.ndarray:

@@ -15,8 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from pipeline.core.errors import InputError
-from pipeline.core.settings import full_matches, literal_pattern, pattern_problem
+from iescore.pipeline.core.errors import InputError
+from iescore.pipeline.core.settings import full_matches, literal_pattern, pattern_problem
 
 
 @dataclass(frozen=True)

@@ -30,11 +30,10 @@ from collections.abc import Mapping
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
-
-from pipeline.core.lazy import pd
-from pipeline.mat.measures import NO_TAG
-from pipeline.mat.tally import COUNT_COLUMNS, DETAIL_COLUMNS
-from schemas import C
+from iescore.pipeline.core.lazy import pd
+from iescore.pipeline.mat.measures import NO_TAG
+from iescore.pipeline.mat.tally import COUNT_COLUMNS, DETAIL_COLUMNS
+from iescore.schemas import C
 
 #: The fixed-span tables, in MATScore's order (by token, by pseudo-token, by character).
 FIXED_UNITS = ("token", "pseudo_token", "character")

@@ -27,12 +27,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-
-from pipeline.core.errors import InputError
-from pipeline.core.lazy import pd
-from pipeline.mat.readers import Document
-from pipeline.mat.task import MAT_TOKEN_LABEL, Alias, MatTask
-from schemas import C
+from iescore.pipeline.core.errors import InputError
+from iescore.pipeline.core.lazy import pd
+from iescore.pipeline.mat.readers import Document
+from iescore.pipeline.mat.task import MAT_TOKEN_LABEL, Alias, MatTask
+from iescore.schemas import C
 
 DEFAULT_TOKEN_LABELS = (MAT_TOKEN_LABEL,)
 ANNOTATION_COLUMNS = ("file", "side", "kind", "label", "start", "end", "attributes", "index", "source_label")

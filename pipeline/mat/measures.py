@@ -16,10 +16,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 import numpy as np
-
-from pipeline.core.lazy import pd
-from pipeline.mat.tally import COUNT_COLUMNS, DETAIL_COLUMNS
-from schemas import C
+from iescore.pipeline.core.lazy import pd
+from iescore.pipeline.mat.tally import COUNT_COLUMNS, DETAIL_COLUMNS
+from iescore.schemas import C
 
 ALL = "<all>"
 #: A placeholder tag carrying the documents of a table without any tag (never reported).

@@ -15,14 +15,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-
-from pipeline.core.lazy import pd
-from pipeline.mat.confidence import DEFAULT_RESAMPLES, DEFAULT_SEED
-from pipeline.mat.csv_output import CSV_FILES, EXCEL_SEPARATOR, score_csv, text_csv
-from pipeline.mat.measures import ALL
-from pipeline.mat.report import confusability, confusability_text, details_frame, details_text
-from pipeline.mat.tables import TABLES, report_rows, table_confidence, table_text
-from schemas import C
+from iescore.pipeline.core.lazy import pd
+from iescore.pipeline.mat.confidence import DEFAULT_RESAMPLES, DEFAULT_SEED
+from iescore.pipeline.mat.csv_output import CSV_FILES, EXCEL_SEPARATOR, score_csv, text_csv
+from iescore.pipeline.mat.measures import ALL
+from iescore.pipeline.mat.report import confusability, confusability_text, details_frame, details_text
+from iescore.pipeline.mat.tables import TABLES, report_rows, table_confidence, table_text
+from iescore.schemas import C
 
 #: The details sheet's columns that hold input text (kept from becoming formulas in CSV files).
 DETAIL_TEXT_COLUMNS = (C.file, C.type, C.reflabel, C.hyplabel, C.refcontent, C.hypcontent)

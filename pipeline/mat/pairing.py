@@ -23,10 +23,9 @@ taken. The same annotations in any order therefore pair the same way.
 from __future__ import annotations
 
 import numpy as np
-
-from pipeline.core.lazy import pd
-from pipeline.core.spans import overlap_chunks, overlap_pairs, pair_lengths
-from schemas import C
+from iescore.pipeline.core.lazy import pd
+from iescore.pipeline.core.spans import overlap_chunks, overlap_pairs, pair_lengths
+from iescore.schemas import C
 
 LABEL_WEIGHT = 0.1
 SPAN_WEIGHT = 0.9

@@ -35,8 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
-
-from pipeline.core.errors import InputError
+from iescore.pipeline.core.errors import InputError
 
 #: The file types, MATScore's first (its default first).
 FILE_TYPES = ("mat-json", "xml-inline", "brat", "conll")

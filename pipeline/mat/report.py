@@ -12,10 +12,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 import numpy as np
-
-from pipeline.core.lazy import pd
-from pipeline.mat.measures import ALL, MEASURE_COLUMNS, report_columns
-from schemas import MAT_DETAILS, C
+from iescore.pipeline.core.lazy import pd
+from iescore.pipeline.mat.measures import ALL, MEASURE_COLUMNS, report_columns
+from iescore.schemas import MAT_DETAILS, C
 
 TITLES = {
     C.tag: "By tag",

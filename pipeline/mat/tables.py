@@ -11,13 +11,17 @@ CSV files, so the three always agree.
 from __future__ import annotations
 
 import numpy as np
-
-from pipeline.core.lazy import pd
-from pipeline.mat.confidence import DEFAULT_RESAMPLES, DEFAULT_SEED, confidence_data, insert_confidence
-from pipeline.mat.fixed import ACCURACY_COLUMNS, accuracy_columns
-from pipeline.mat.measures import ALL, MEASURE_COLUMNS, rates, report_columns
-from pipeline.mat.report import HEADERS, TITLES, UNIT_HEADERS, format_grid
-from schemas import C
+from iescore.pipeline.core.lazy import pd
+from iescore.pipeline.mat.confidence import (
+    DEFAULT_RESAMPLES,
+    DEFAULT_SEED,
+    confidence_data,
+    insert_confidence,
+)
+from iescore.pipeline.mat.fixed import ACCURACY_COLUMNS, accuracy_columns
+from iescore.pipeline.mat.measures import ALL, MEASURE_COLUMNS, rates, report_columns
+from iescore.pipeline.mat.report import HEADERS, TITLES, UNIT_HEADERS, format_grid
+from iescore.schemas import C
 
 #: The tables in MATScore's order.
 TABLES = ("tag", "token", "pseudo_token", "character")

@@ -12,9 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-
-from pipeline.core.lazy import pd
-from schemas import C
+from iescore.pipeline.core.lazy import pd
+from iescore.schemas import C
 
 COUNT_COLUMNS = ("match", "refclash", "missing", "hypclash", "spurious")
 DETAIL_KINDS = (

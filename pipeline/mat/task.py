@@ -48,7 +48,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pipeline.core.errors import InputError
+from iescore.pipeline.core.errors import InputError
 
 #: MAT's token annotation (its root task's ``category:token`` set), also the TOML form's default.
 MAT_TOKEN_LABEL = "lex"

@@ -4,7 +4,7 @@ templette machinery, named entity in SGML, the MUC score pages and report summar
 What other wings may use: the MUC family's declaration and its campaign kind.
 """
 
-from pipeline.muc.campaign import MUC_CAMPAIGN
-from pipeline.muc.family import MUC
+from iescore.pipeline.muc.campaign import MUC_CAMPAIGN
+from iescore.pipeline.muc.family import MUC
 
 __all__ = ["MUC", "MUC_CAMPAIGN"]

@@ -21,12 +21,12 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from pipeline.core.errors import InputError
-from pipeline.core.kinds import CampaignKind, Field
-from pipeline.muc.config import read_config
-from pipeline.muc.family import MUC
-from pipeline.muc.rules import TASKS
-from pipeline.templette import POINT_BOARD
+from iescore.pipeline.core.errors import InputError
+from iescore.pipeline.core.kinds import CampaignKind, Field
+from iescore.pipeline.muc.config import read_config
+from iescore.pipeline.muc.family import MUC
+from iescore.pipeline.muc.rules import TASKS
+from iescore.pipeline.templette import POINT_BOARD
 
 #: The option under which a MUC campaign keeps its parsed configuration (``pipeline.muc.config.MucConfig``).
 CONFIG_OPTION = "muc_config"

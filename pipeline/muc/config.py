@@ -60,9 +60,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
-from pipeline.core.corpus import read_input
-from pipeline.core.errors import InputError
-from pipeline.templette import (
+from iescore.pipeline.core.corpus import read_input
+from iescore.pipeline.core.errors import InputError
+from iescore.pipeline.templette import (
     OPTIONAL_STATUS_SLOT,
     OPTIONAL_STATUS_VALUE,
     PointerFill,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from pipeline.templette import TEMPLETTE
+from iescore.pipeline.templette import TEMPLETTE
 
 #: The templette family under another name: the same statistics, measures, headline and categories.
 MUC = replace(TEMPLETTE, name="muc")

@@ -54,10 +54,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
-from pipeline.core.corpus import parse_corpus, read_input
-from pipeline.core.documents import Corpus, Document, Section
-from pipeline.core.errors import InputError
-from pipeline.templette import (
+from iescore.pipeline.core.corpus import parse_corpus, read_input
+from iescore.pipeline.core.documents import Corpus, Document, Section
+from iescore.pipeline.core.errors import InputError
+from iescore.pipeline.templette import (
     OPTIONAL_STATUS_SLOT,
     OPTIONAL_STATUS_VALUE,
     Extent,

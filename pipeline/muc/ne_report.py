@@ -12,11 +12,10 @@ from collections.abc import Mapping, Sequence
 
 import pyarrow as pa
 import pyarrow.compute as pc
-
-from pipeline.core.lazy import pd
-from pipeline.core.measures import Counts
-from pipeline.muc.report import OBJECT, fill_content, worst_category
-from pipeline.templette import (
+from iescore.pipeline.core.lazy import pd
+from iescore.pipeline.core.measures import Counts
+from iescore.pipeline.muc.report import OBJECT, fill_content, worst_category
+from iescore.pipeline.templette import (
     PAGE_DIVIDER,
     f_measures_lines,
     grouped_counts,
@@ -26,7 +25,7 @@ from pipeline.templette import (
     page_section,
     page_top,
 )
-from schemas import C
+from iescore.schemas import C
 
 TYPE_SLOT, TEXT_SLOT = "TYPE", "TEXT"
 # The MUC-6/7 named entity subtasks, shown on every page even when empty (as the seed's page does).

@@ -15,10 +15,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import pyarrow as pa
-
-from pipeline.core.lazy import pd
-from pipeline.core.measures import Counts
-from pipeline.templette import (
+from iescore.pipeline.core.lazy import pd
+from iescore.pipeline.core.measures import Counts
+from iescore.pipeline.templette import (
     PAGE_DIVIDER,
     TemplateSet,
     f_measures_lines,
@@ -30,7 +29,7 @@ from pipeline.templette import (
     page_top,
     summary_lines,
 )
-from schemas import C
+from iescore.schemas import C
 
 OBJECT = "object"
 

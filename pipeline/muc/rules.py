@@ -17,10 +17,10 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
-from pipeline.core.errors import InputError
-from pipeline.muc.config import MucConfig
-from pipeline.muc.named_entity import NamedEntities
-from pipeline.templette import Instance, Pointer, TemplateSet, TextFill
+from iescore.pipeline.core.errors import InputError
+from iescore.pipeline.muc.config import MucConfig
+from iescore.pipeline.muc.named_entity import NamedEntities
+from iescore.pipeline.templette import Instance, Pointer, TemplateSet, TextFill
 
 TEMPLATE_TASKS = {"template_element": None, "template_relation": "relation", "scenario_template": "scenario"}
 NAMED_ENTITY, COREFERENCE = "named_entity", "coreference"

@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from pipeline.senseval.campaign import SENSEVAL_CAMPAIGN
-    from pipeline.senseval.family import SENSEVAL, senseval_statistics
+    from iescore.pipeline.senseval.campaign import SENSEVAL_CAMPAIGN
+    from iescore.pipeline.senseval.family import SENSEVAL, senseval_statistics
 
 __all__ = ["SENSEVAL", "SENSEVAL_CAMPAIGN", "senseval_statistics"]
 
@@ -20,11 +20,11 @@ def __getattr__(name: str) -> Any:
     # Imported when first asked for: the family contract brings pandas, which ``iescore senseval``
     # (the readers and the rules) does without, and starts faster for it.
     if name == "SENSEVAL_CAMPAIGN":
-        from pipeline.senseval.campaign import SENSEVAL_CAMPAIGN
+        from iescore.pipeline.senseval.campaign import SENSEVAL_CAMPAIGN
 
         return SENSEVAL_CAMPAIGN
     if name in ("SENSEVAL", "senseval_statistics"):
-        from pipeline.senseval import family
+        from iescore.pipeline.senseval import family
 
         return getattr(family, name)
-    raise AttributeError(f"module 'pipeline.senseval' has no attribute {name!r}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -8,9 +8,9 @@ The leaderboard shows precision, recall and attempted and ranks by recall, the S
 
 from __future__ import annotations
 
-from pipeline.core.kinds import CampaignKind, Field
-from pipeline.senseval.family import SENSEVAL
-from pipeline.senseval.scoring import GRANULARITIES, POLICIES, UNKNOWN_SENSES
+from iescore.pipeline.core.kinds import CampaignKind, Field
+from iescore.pipeline.senseval.family import SENSEVAL
+from iescore.pipeline.senseval.scoring import GRANULARITIES, POLICIES, UNKNOWN_SENSES
 
 SENSEVAL_CAMPAIGN = CampaignKind(
     name="senseval",

@@ -16,9 +16,8 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
-
-from pipeline.core.family import Family
-from schemas import STATISTICS
+from iescore.pipeline.core.family import Family
+from iescore.schemas import STATISTICS
 
 SENSEVAL_STATISTICS = ("credit", "attempted", "total")
 SENSEVAL_MEASURES = ("precision", "recall", "attempted")

@@ -29,9 +29,8 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
-
-from pipeline.core.errors import InputError
-from schemas import SENSE_ANSWERS, SENSE_KEY, SENSE_MAP, SENSE_WARNINGS
+from iescore.pipeline.core.errors import InputError
+from iescore.schemas import SENSE_ANSWERS, SENSE_KEY, SENSE_MAP, SENSE_WARNINGS
 
 #: scorer2's comment delimiter: everything from it to the end of the line is ignored.
 COMMENT_DELIMITER = "!!"

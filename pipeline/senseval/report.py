@@ -30,9 +30,8 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
-
-from pipeline.senseval.scoring import REASONS
-from schemas import SENSE_TOTALS
+from iescore.pipeline.senseval.scoring import REASONS
+from iescore.schemas import SENSE_TOTALS
 
 
 @dataclass(frozen=True)
@@ -207,7 +206,7 @@ def senseval_signature(
     """The score signature: the rules (granularity, minimal, policy, unknown_senses), then ``extra``
     settings (a campaign's), then the sha256 of each input file (key, answers, sense_map, instances,
     senses; None when not given)."""
-    from pipeline.core.signature import make_signature  # here: it imports importlib.metadata
+    from iescore.pipeline.core.signature import make_signature  # here: it imports importlib.metadata
 
     return make_signature("senseval", {**rules, **(extra or {})}, digests)
 

@@ -43,8 +43,7 @@ from dataclasses import dataclass
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
-
-from schemas import SENSE_INSTANCES, SENSE_UNSCORED
+from iescore.schemas import SENSE_INSTANCES, SENSE_UNSCORED
 
 GRANULARITIES = ("fine", "coarse", "mixed")
 POLICIES = ("disjunctive", "coverage", "conjunctive")

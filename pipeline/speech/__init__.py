@@ -6,8 +6,8 @@ fragments as optional words; a templette campaign chooses among its alignment co
 else here is the wing's own.
 """
 
-from pipeline.speech.align import COST_MODELS
-from pipeline.speech.glm import GlobalMap, apply_glm, ascii_upper, expand_alternatives
-from pipeline.speech.words import speech_optional
+from iescore.pipeline.speech.align import COST_MODELS
+from iescore.pipeline.speech.glm import GlobalMap, apply_glm, ascii_upper, expand_alternatives
+from iescore.pipeline.speech.words import speech_optional
 
 __all__ = ["COST_MODELS", "GlobalMap", "apply_glm", "ascii_upper", "expand_alternatives", "speech_optional"]

@@ -25,14 +25,29 @@ from dataclasses import dataclass
 
 import numpy as np
 import pyarrow as pa
-
-from pipeline.core.corpus import evaluated_ranges
-from pipeline.core.documents import Corpus, Document
-from pipeline.core.errors import InputError
-from pipeline.speech.dp import Alignment, BatchAlignment, Costs, Vocabulary, WordGraph, align, align_batch
-from pipeline.speech.glm import GlobalMap
-from pipeline.speech.words import Choice, Item, Word, flatten, parse_items, speech_optional, word_graph
-from schemas import ALIGNMENT, C
+from iescore.pipeline.core.corpus import evaluated_ranges
+from iescore.pipeline.core.documents import Corpus, Document
+from iescore.pipeline.core.errors import InputError
+from iescore.pipeline.speech.dp import (
+    Alignment,
+    BatchAlignment,
+    Costs,
+    Vocabulary,
+    WordGraph,
+    align,
+    align_batch,
+)
+from iescore.pipeline.speech.glm import GlobalMap
+from iescore.pipeline.speech.words import (
+    Choice,
+    Item,
+    Word,
+    flatten,
+    parse_items,
+    speech_optional,
+    word_graph,
+)
+from iescore.schemas import ALIGNMENT, C
 
 COST_MODELS = ("phonetic", "levenshtein")
 
@@ -484,7 +499,7 @@ def costs_for(options: AlignOptions, vocabulary: Vocabulary) -> Costs:
         return Costs()
     if options.cost != "phonetic":
         raise ValueError(f"cost model {options.cost!r}: expected one of {', '.join(COST_MODELS)}")
-    from pipeline.speech.phonetic import PhoneticDistances, phonetic_distance
+    from iescore.pipeline.speech.phonetic import PhoneticDistances, phonetic_distance
 
     words = vocabulary.words
     distances = PhoneticDistances(words)
@@ -518,7 +533,7 @@ def _run_items(
     if glm is None:
         # Plain text: words are what lies between blanks; braces are characters like any other.
         return _trim(parse_items(text[start:end], start, choices=False), optional)
-    from pipeline.speech.glm import apply_glm_pieces, ascii_upper
+    from iescore.pipeline.speech.glm import apply_glm_pieces, ascii_upper
 
     # As csrfilt on a text transcript: text-input rules, ASCII upper case (offsets do not move), line
     # breaks as blanks, and one blank of padding at each end so that word-boundary contexts

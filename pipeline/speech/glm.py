@@ -30,8 +30,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
-from pipeline.core.corpus import read_input
-from pipeline.core.errors import InputError
+from iescore.pipeline.core.corpus import read_input
+from iescore.pipeline.core.errors import InputError
 
 # --- character classes of the C and Perl originals ---------------------------------------------------
 

@@ -22,12 +22,11 @@ from dataclasses import dataclass, field
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
-
-from pipeline.core.documents import Corpus
-from pipeline.core.errors import InputError
-from pipeline.speech.align import AlignOptions, costs_for, document_items, reference_items, word_key
-from pipeline.speech.dp import Alignment, Vocabulary, align, align_batch
-from pipeline.speech.words import Item, Word, flatten, parse_items, speech_optional, word_graph
+from iescore.pipeline.core.documents import Corpus
+from iescore.pipeline.core.errors import InputError
+from iescore.pipeline.speech.align import AlignOptions, costs_for, document_items, reference_items, word_key
+from iescore.pipeline.speech.dp import Alignment, Vocabulary, align, align_batch
+from iescore.pipeline.speech.words import Item, Word, flatten, parse_items, speech_optional, word_graph
 
 _TRN_LINE = re.compile(r"^(?P<words>.*)\((?P<id>[^()]*)\)\s*$")
 _TOKEN = re.compile(r"[{}]|[^\s{}]+")  # as pipeline.speech.words reads an alternation

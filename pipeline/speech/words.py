@@ -17,8 +17,8 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from pipeline.core.errors import InputError
-from pipeline.speech.dp import Vocabulary, WordGraph
+from iescore.pipeline.core.errors import InputError
+from iescore.pipeline.speech.dp import Vocabulary, WordGraph
 
 # Pause fillers treated as optional words (seed 000 names "uh"; the others are the usual HUB-4 set).
 FILLERS = frozenset({"uh", "um", "er", "ah", "eh", "hm", "hmm", "mm", "uh-huh", "%hesitation"})

@@ -6,10 +6,16 @@ building blocks (the MUC and NE pages share its layout), the templette family's 
 kind (whose board and page the MUC kind shares) and its default options.
 """
 
-from pipeline.templette.campaign import POINT_BOARD, TEMPLETTE_CAMPAIGN
-from pipeline.templette.defaults import DEFAULT_OPTIONS
-from pipeline.templette.family import POINT_MEASURES, POINTS, TEMPLETTE, point_measures, templette_statistics
-from pipeline.templette.model import (
+from iescore.pipeline.templette.campaign import POINT_BOARD, TEMPLETTE_CAMPAIGN
+from iescore.pipeline.templette.defaults import DEFAULT_OPTIONS
+from iescore.pipeline.templette.family import (
+    POINT_MEASURES,
+    POINTS,
+    TEMPLETTE,
+    point_measures,
+    templette_statistics,
+)
+from iescore.pipeline.templette.model import (
     OPTIONAL_STATUS_SLOT,
     OPTIONAL_STATUS_VALUE,
     Extent,
@@ -21,7 +27,7 @@ from pipeline.templette.model import (
     TemplateSet,
     TextFill,
 )
-from pipeline.templette.report import (
+from iescore.pipeline.templette.report import (
     PAGE_DIVIDER,
     f_measures_lines,
     grouped_counts,

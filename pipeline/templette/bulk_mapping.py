@@ -29,9 +29,8 @@ from functools import cached_property
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
-
-from pipeline.templette.extents import document_extents
-from pipeline.templette.model import (
+from iescore.pipeline.templette.extents import document_extents
+from iescore.pipeline.templette.model import (
     OPTIONAL_STATUS_SLOT,
     OPTIONAL_STATUS_VALUE,
     Extent,
@@ -40,10 +39,10 @@ from pipeline.templette.model import (
     SetFill,
     TextFill,
 )
-from pipeline.templette.scoring import ScoringOptions, fold, score_template_sets, types_in_order
-from pipeline.templette.tables import scoring_to_tables, template_set_from_table
-from pipeline.templette.templates import render_fill
-from schemas import MAPPING, TALLIES, C
+from iescore.pipeline.templette.scoring import ScoringOptions, fold, score_template_sets, types_in_order
+from iescore.pipeline.templette.tables import scoring_to_tables, template_set_from_table
+from iescore.pipeline.templette.templates import render_fill
+from iescore.schemas import MAPPING, TALLIES, C
 
 TEXT, POINTER, SET = 0, 1, 2
 _KINDS = {"text": TEXT, "pointer": POINTER, "set": SET}

@@ -30,11 +30,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from pipeline.core.kinds import CampaignKind, Field
-from pipeline.speech import COST_MODELS
-from pipeline.templette.defaults import DEFAULT_OPTIONS
-from pipeline.templette.family import POINT_MEASURES, TEMPLETTE
-from pipeline.templette.scoring import COMPARE_MODES
+from iescore.pipeline.core.kinds import CampaignKind, Field
+from iescore.pipeline.speech import COST_MODELS
+from iescore.pipeline.templette.defaults import DEFAULT_OPTIONS
+from iescore.pipeline.templette.family import POINT_MEASURES, TEMPLETTE
+from iescore.pipeline.templette.scoring import COMPARE_MODES
 
 #: The board's count columns: each category's points, and POS and ACT (``pipeline.core.measures``).
 POINT_COUNTS = {

@@ -8,9 +8,9 @@ holds at least one instance.
 
 from __future__ import annotations
 
-from pipeline.core.documents import Corpus
-from pipeline.core.errors import InputError
-from pipeline.templette.model import TemplateSet, TextFill
+from iescore.pipeline.core.documents import Corpus
+from iescore.pipeline.core.errors import InputError
+from iescore.pipeline.templette.model import TemplateSet, TextFill
 
 
 def check_against_corpus(template_set: TemplateSet, corpus: Corpus, unsegmented: bool = False) -> None:

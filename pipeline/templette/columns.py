@@ -28,17 +28,16 @@ import re
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
-
-from pipeline.core.errors import InputError
-from pipeline.templette.checks import (
+from iescore.pipeline.core.errors import InputError
+from iescore.pipeline.templette.checks import (
     check_against_corpus,
     check_reference_not_empty,
     check_single_alternatives,
 )
-from pipeline.templette.model import OPTIONAL_STATUS_SLOT, OPTIONAL_STATUS_VALUE, TemplateSet
-from pipeline.templette.tables import corpus_from_table, template_set_to_table
-from pipeline.templette.templates import check_pointers, parse_lines, parse_template_set
-from schemas import FILLS, C
+from iescore.pipeline.templette.model import OPTIONAL_STATUS_SLOT, OPTIONAL_STATUS_VALUE, TemplateSet
+from iescore.pipeline.templette.tables import corpus_from_table, template_set_to_table
+from iescore.pipeline.templette.templates import check_pointers, parse_lines, parse_template_set
+from iescore.schemas import FILLS, C
 
 # Python's ``\s`` matches these besides space, tab, newline, carriage return and form feed; Arrow's
 # (RE2's) ``\s`` does not. A file holding any of them is left to the parser.

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pipeline.templette.removal import DEFAULT_PREMODIFIERS
+from iescore.pipeline.templette.removal import DEFAULT_PREMODIFIERS
 
 DEFAULT_OPTIONS: dict[str, Any] = {
     "compare": "both",

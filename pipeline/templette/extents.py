@@ -19,9 +19,8 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Mapping
 
 import pyarrow as pa
-
-from pipeline.templette.model import Extent, Instance, TemplateSet, TextFill
-from schemas import C
+from iescore.pipeline.templette.model import Extent, Instance, TemplateSet, TextFill
+from iescore.schemas import C
 
 SIDES = ("ref", "hyp")
 

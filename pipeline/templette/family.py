@@ -16,10 +16,9 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
-
-from pipeline.core.family import Family, statistics_table
-from pipeline.templette.report import slot_point_table
-from schemas import C
+from iescore.pipeline.core.family import Family, statistics_table
+from iescore.pipeline.templette.report import slot_point_table
+from iescore.schemas import C
 
 #: The templette statistics: the point categories (NON, unscored points, enters no measure).
 POINTS = ("COR", "INC", "PAR", "MIS", "SPU", "NON")

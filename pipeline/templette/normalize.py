@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from pipeline.speech import GlobalMap, apply_glm, ascii_upper
-from pipeline.templette.model import Instance, TemplateSet, TextFill
+from iescore.pipeline.speech import GlobalMap, apply_glm, ascii_upper
+from iescore.pipeline.templette.model import Instance, TemplateSet, TextFill
 
 
 def normalize_text(glm: GlobalMap, text: str) -> str:

@@ -41,10 +41,9 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
-
-from pipeline.core.corpus import evaluated_parts
-from pipeline.core.documents import Corpus, Document, Section
-from pipeline.templette.model import (
+from iescore.pipeline.core.corpus import evaluated_parts
+from iescore.pipeline.core.documents import Corpus, Document, Section
+from iescore.pipeline.templette.model import (
     OPTIONAL_STATUS_SLOT,
     OPTIONAL_STATUS_VALUE,
     Extent,
@@ -52,7 +51,7 @@ from pipeline.templette.model import (
     TemplateSet,
     TextFill,
 )
-from schemas import FILLS, C
+from iescore.schemas import FILLS, C
 
 DEFAULT_PREMODIFIERS = ("a", "an", "the", "and")
 DEFAULT_PUNCTUATION = ",.;:!?\"()“”‘’'-"

@@ -19,10 +19,9 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
-
-from pipeline.core.lazy import pd
-from pipeline.core.measures import CATEGORIES, Counts, f_measure, measures, percent
-from schemas import COUNT_COLUMNS, MEASURE_COLUMNS, SCORES, C, table_from_rows
+from iescore.pipeline.core.lazy import pd
+from iescore.pipeline.core.measures import CATEGORIES, Counts, f_measure, measures, percent
+from iescore.schemas import COUNT_COLUMNS, MEASURE_COLUMNS, SCORES, C, table_from_rows
 
 OBJECT = "object"
 SCOPES = ("total", "document", "type", "slot", "object")

@@ -15,12 +15,12 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache, cached_property, lru_cache
 
-from pipeline.core.errors import InputError
-from pipeline.core.greedy import Chosen, greedy_map
-from pipeline.core.measures import CATEGORIES, Counts, f_measure
-from pipeline.speech import speech_optional
-from pipeline.templette.checks import check_single_alternatives
-from pipeline.templette.model import (
+from iescore.pipeline.core.errors import InputError
+from iescore.pipeline.core.greedy import Chosen, greedy_map
+from iescore.pipeline.core.measures import CATEGORIES, Counts, f_measure
+from iescore.pipeline.speech import speech_optional
+from iescore.pipeline.templette.checks import check_single_alternatives
+from iescore.pipeline.templette.model import (
     OPTIONAL_STATUS_SLOT,
     Alternative,
     Fill,
@@ -221,7 +221,7 @@ def content_matches(
 def _choices(text: str, case_sensitive: bool, alternatives: bool) -> list[str]:
     if not alternatives or "{" not in text:
         return [fold(text, case_sensitive)]
-    from pipeline.speech import expand_alternatives
+    from iescore.pipeline.speech import expand_alternatives
 
     try:
         return [fold(choice, case_sensitive) for choice in expand_alternatives(text)]

@@ -10,10 +10,9 @@ from typing import Any
 
 import numpy as np
 import pyarrow as pa
-
-from pipeline.core.documents import Corpus, Document, Section
-from pipeline.core.measures import Counts
-from pipeline.templette.model import (
+from iescore.pipeline.core.documents import Corpus, Document, Section
+from iescore.pipeline.core.measures import Counts
+from iescore.pipeline.templette.model import (
     Extent,
     Fill,
     Instance,
@@ -24,9 +23,9 @@ from pipeline.templette.model import (
     TemplateSet,
     TextFill,
 )
-from pipeline.templette.scoring import Scoring
-from pipeline.templette.templates import render_fill
-from schemas import DOCUMENTS, FILLS, MAPPING, TALLIES, C, table_from_rows
+from iescore.pipeline.templette.scoring import Scoring
+from iescore.pipeline.templette.templates import render_fill
+from iescore.schemas import DOCUMENTS, FILLS, MAPPING, TALLIES, C, table_from_rows
 
 SOURCE_KEY = b"source"
 

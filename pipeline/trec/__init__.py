@@ -3,9 +3,9 @@
 What other wings may use: the family's declaration and statistics tables, and the evaluation itself.
 """
 
-from pipeline.trec.evaluate import Evaluation, Options, evaluate
-from pipeline.trec.formats import Qrels, Run, read_qrels, read_run
-from pipeline.trec.measures import Measure, parse_measure, parse_measures
+from iescore.pipeline.trec.evaluate import Evaluation, Options, evaluate
+from iescore.pipeline.trec.formats import Qrels, Run, read_qrels, read_run
+from iescore.pipeline.trec.measures import Measure, parse_measure, parse_measures
 
 __all__ = [
     "CAMPAIGN_MEASURES",
@@ -31,11 +31,11 @@ _FAMILY = ("CAMPAIGN_MEASURES", "CAMPAIGN_REQUEST", "TREC", "trec_family", "trec
 
 def __getattr__(name: str):  # the family (pipeline.core.family imports pandas) only when asked for
     if name in _FAMILY:
-        from pipeline.trec import family
+        from iescore.pipeline.trec import family
 
         return getattr(family, name)
     if name == "TREC_CAMPAIGN":
-        from pipeline.trec.campaign import TREC_CAMPAIGN
+        from iescore.pipeline.trec.campaign import TREC_CAMPAIGN
 
         return TREC_CAMPAIGN
-    raise AttributeError(f"module 'pipeline.trec' has no attribute {name!r}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

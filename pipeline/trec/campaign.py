@@ -15,8 +15,8 @@ measure by query.
 
 from __future__ import annotations
 
-from pipeline.core.kinds import CampaignKind, Field
-from pipeline.trec.family import CAMPAIGN_MEASURES, TREC
+from iescore.pipeline.core.kinds import CampaignKind, Field
+from iescore.pipeline.trec.family import CAMPAIGN_MEASURES, TREC
 
 TREC_CAMPAIGN = CampaignKind(
     name="trec",

@@ -34,10 +34,9 @@ from dataclasses import dataclass, field
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
-
-from pipeline.core.errors import InputError
-from pipeline.trec.formats import Qrels, Run, from_numpy, to_numpy
-from pipeline.trec.measures import (
+from iescore.pipeline.core.errors import InputError
+from iescore.pipeline.trec.formats import Qrels, Run, from_numpy, to_numpy
+from iescore.pipeline.trec.measures import (
     LONG,
     Measure,
     is_integer_name,

@@ -20,9 +20,8 @@ from typing import Any
 
 import numpy as np
 import pyarrow as pa
-
-from pipeline.core.family import Family, statistics_table
-from pipeline.trec.evaluate import Evaluation
+from iescore.pipeline.core.family import Family, statistics_table
+from iescore.pipeline.trec.evaluate import Evaluation
 
 QUERIES = "queries"
 #: The measures of a TREC campaign (trec_eval's value names), the headline first.

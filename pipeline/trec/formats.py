@@ -20,9 +20,8 @@ from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
-
-from pipeline.core.errors import InputError
-from schemas import TREC_QRELS, TREC_RUN, C
+from iescore.pipeline.core.errors import InputError
+from iescore.schemas import TREC_QRELS, TREC_RUN, C
 
 QRELS_FIELDS = ("qid", "iter", "docno", "rel")
 RUN_FIELDS = ("qid", "Q0", "docno", "rank", "score", "tag")

@@ -21,8 +21,8 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from pipeline.core.errors import InputError
-from pipeline.trec.formats import LARGEST_GRADE
+from iescore.pipeline.core.errors import InputError
+from iescore.pipeline.trec.formats import LARGEST_GRADE
 
 # The kinds of trec_eval measure (how parameters are read and values named), after its meas_init.c.
 SINGLE = "single"  # one value, no parameters

@@ -15,11 +15,10 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
-
-from pipeline.trec.evaluate import Evaluation, Options, measure_values
-from pipeline.trec.formats import from_numpy, to_numpy
-from pipeline.trec.measures import parse_measure
-from schemas import TREC_EVALUATION, C
+from iescore.pipeline.trec.evaluate import Evaluation, Options, measure_values
+from iescore.pipeline.trec.formats import from_numpy, to_numpy
+from iescore.pipeline.trec.measures import parse_measure
+from iescore.schemas import TREC_EVALUATION, C
 
 #: The schema metadata of an evaluation table that makes it a whole :class:`Evaluation` again (JSON:
 #: the run tag, each measure's printed form in order, the options, the ignored qrels queries).

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import pyarrow as pa
-
-from pipeline.core.lazy import pd
-from pipeline.core.text import csv_row_end
+from iescore.pipeline.core.lazy import pd
+from iescore.pipeline.core.text import csv_row_end
 
 _INTEGER_TYPES = (pa.int8(), pa.int16(), pa.int32(), pa.int64())
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from pipeline.campaign.engine import Campaign, System, campaign_error
-from pipeline.core.errors import InputError
-from tasks.campaign import summary  # noqa: F401 - registers the summary stage
-from tasks.campaign.kinds import task_kind
-from tasks.core.base import freeze_spec, prefetch_digests, stage_spec
+from iescore.pipeline.campaign.engine import Campaign, System, campaign_error
+from iescore.pipeline.core.errors import InputError
+from iescore.tasks.campaign import summary  # noqa: F401 - registers the summary stage
+from iescore.tasks.campaign.kinds import task_kind
+from iescore.tasks.core.base import freeze_spec, prefetch_digests, stage_spec
 
 
 def campaign_spec(campaign: Campaign) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:

@@ -7,15 +7,15 @@ and is one more line in ``TASK_KINDS`` below; nothing registers itself on import
 
 from __future__ import annotations
 
-from pipeline.campaign.engine import Campaign
-from tasks.campaign.task_kind import TaskKind
-from tasks.clef.campaign import CLEF_2_TASK_KIND, CLEF_TASK_KIND
-from tasks.coref.campaign import COREF_TASKS
-from tasks.mat.campaign import MAT_TASKS
-from tasks.muc.campaign import MUC_TASKS
-from tasks.senseval.campaign import SENSEVAL_TASKS
-from tasks.templette.campaign import TEMPLETTE_TASKS
-from tasks.trec.campaign import TREC_TASKS
+from iescore.pipeline.campaign.engine import Campaign
+from iescore.tasks.campaign.task_kind import TaskKind
+from iescore.tasks.clef.campaign import CLEF_2_TASK_KIND, CLEF_TASK_KIND
+from iescore.tasks.coref.campaign import COREF_TASKS
+from iescore.tasks.mat.campaign import MAT_TASKS
+from iescore.tasks.muc.campaign import MUC_TASKS
+from iescore.tasks.senseval.campaign import SENSEVAL_TASKS
+from iescore.tasks.templette.campaign import TEMPLETTE_TASKS
+from iescore.tasks.trec.campaign import TREC_TASKS
 
 #: Every kind's tasks, by the kind's name.
 TASK_KINDS: dict[str, TaskKind] = {

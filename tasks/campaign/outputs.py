@@ -33,8 +33,7 @@ from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
-
-from pipeline.campaign.engine import (
+from iescore.pipeline.campaign.engine import (
     MAPPING_VIEW_COLUMNS,
     Campaign,
     PageRows,
@@ -49,21 +48,21 @@ from pipeline.campaign.engine import (
     shown_documents,
     significance_rows,
 )
-from pipeline.campaign.html_report import render_campaign_html
-from pipeline.core.kinds import CampaignKind
-from pipeline.core.lazy import pd
-from schemas import PAGE_VIEW, C
-from tasks.campaign.csvfile import csv_text, frame_csv
-from tasks.campaign.kinds import TASK_KINDS
-from tasks.core import files
-from tasks.core import store as artifacts
-from tasks.core.arguments import OUTPUT_DIRECTORY, OUTPUT_FILE
-from tasks.core.base import Stage
-from tasks.core.files import write_text
-from tasks.core.jsontext import json_text  # noqa: F401 (re-exported: the commands' JSON)
-from tasks.core.orphans import ParentWatch
-from tasks.core.store import read_table
-from tasks.templette.campaign import SCORE_FILES, write_score_csv  # noqa: F401 (``iescore templette --csv``)
+from iescore.pipeline.campaign.html_report import render_campaign_html
+from iescore.pipeline.core.kinds import CampaignKind
+from iescore.pipeline.core.lazy import pd
+from iescore.schemas import PAGE_VIEW, C
+from iescore.tasks.campaign.csvfile import csv_text, frame_csv
+from iescore.tasks.campaign.kinds import TASK_KINDS
+from iescore.tasks.core import files
+from iescore.tasks.core import store as artifacts
+from iescore.tasks.core.arguments import OUTPUT_DIRECTORY, OUTPUT_FILE
+from iescore.tasks.core.base import Stage
+from iescore.tasks.core.files import write_text
+from iescore.tasks.core.jsontext import json_text  # noqa: F401 (re-exported: the commands' JSON)
+from iescore.tasks.core.orphans import ParentWatch
+from iescore.tasks.core.store import read_table
+from iescore.tasks.templette.campaign import SCORE_FILES, write_score_csv  # noqa: F401 (``iescore templette --csv``)
 
 # A system's folder (and the HTML page) records the key of the artifact it was made from: a rerun
 # rewrites only what changed, so one resubmission does not rewrite a hundred systems' tables.

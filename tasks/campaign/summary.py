@@ -12,15 +12,14 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import pyarrow as pa
-
-from pipeline.campaign import reuse
-from pipeline.campaign.engine import campaign_summary, previous_summary
-from pipeline.campaign.kinds import KINDS
-from pipeline.core.kinds import CampaignKind
-from pipeline.core.signature import SIGNATURE_KEY
-from tasks.core import files
-from tasks.core import store as artifacts
-from tasks.core.base import Stage, input_key
+from iescore.pipeline.campaign import reuse
+from iescore.pipeline.campaign.engine import campaign_summary, previous_summary
+from iescore.pipeline.campaign.kinds import KINDS
+from iescore.pipeline.core.kinds import CampaignKind
+from iescore.pipeline.core.signature import SIGNATURE_KEY
+from iescore.tasks.core import files
+from iescore.tasks.core import store as artifacts
+from iescore.tasks.core.base import Stage, input_key
 
 
 class CampaignSummary(Stage):

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pipeline.campaign.engine import Campaign, System
-from tasks.core.base import Stage
+from iescore.pipeline.campaign.engine import Campaign, System
+from iescore.tasks.core.base import Stage
 
 
 @dataclass(frozen=True)

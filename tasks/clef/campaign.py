@@ -6,12 +6,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from pipeline.campaign.engine import Campaign, System
-from pipeline.clef import TASKS, by_report, eval_text, one_to_one_text
-from tasks.campaign.task_kind import TaskKind
-from tasks.clef.stages import tally_spec
-from tasks.core.base import Stage
-from tasks.core.store import read_table
+from iescore.pipeline.campaign.engine import Campaign, System
+from iescore.pipeline.clef import TASKS, by_report, eval_text, one_to_one_text
+from iescore.tasks.campaign.task_kind import TaskKind
+from iescore.tasks.clef.stages import tally_spec
+from iescore.tasks.core.base import Stage
+from iescore.tasks.core.store import read_table
 
 #: The task each kind scores, as ``-t`` names it.
 KIND_TASKS = {"clef": "1a", "clef-2": "2"}

@@ -14,8 +14,7 @@ from typing import Any
 
 import numpy as np
 import pyarrow as pa
-
-from pipeline.clef import (
+from iescore.pipeline.clef import (
     CLEF_STATISTICS,
     clef_family,
     match_columns,
@@ -26,10 +25,10 @@ from pipeline.clef import (
     tally_mentions,
     totals,
 )
-from pipeline.clef.reader import annotation_files, directory_digest
-from pipeline.core.signature import SIGNATURE_KEY, make_signature
-from schemas import CLEF_SCORES, C
-from tasks.core.base import Stage, stage_spec
+from iescore.pipeline.clef.reader import annotation_files, directory_digest
+from iescore.pipeline.core.signature import SIGNATURE_KEY, make_signature
+from iescore.schemas import CLEF_SCORES, C
+from iescore.tasks.core.base import Stage, stage_spec
 
 WARNINGS_KEY = b"iescore.clef.warnings"
 

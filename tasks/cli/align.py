@@ -8,10 +8,10 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from pipeline.core.corpus import decode_text, read_corpus
-from pipeline.speech.align import COST_MODELS, AlignOptions
-from pipeline.speech.glm import filter_lines, read_glm
-from pipeline.speech.transcripts import (
+from iescore.pipeline.core.corpus import decode_text, read_corpus
+from iescore.pipeline.speech.align import COST_MODELS, AlignOptions
+from iescore.pipeline.speech.glm import filter_lines, read_glm
+from iescore.pipeline.speech.transcripts import (
     Lexicon,
     align_transcripts,
     columns_report_json,
@@ -20,8 +20,8 @@ from pipeline.speech.transcripts import (
     render_columns,
     segments_transcript,
 )
-from pipeline.speech.words import speech_optional
-from tasks.core.arguments import (
+from iescore.pipeline.speech.words import speech_optional
+from iescore.tasks.core.arguments import (
     INPUT_FILE,
     OUTPUT_FILE,
     check_paths,
@@ -89,7 +89,7 @@ def _align(args: argparse.Namespace, lock: object, state: dict, segment_done: Ca
     glm = read_glm(args.glm, args.encoding) if args.glm else None
     if glm is not None:
         # Imported here: tasks.cli.common and the store bring Luigi, which plain runs never use.
-        from tasks.cli.common import warn_malformed_rules
+        from iescore.tasks.cli.common import warn_malformed_rules
 
         warn_malformed_rules(glm)
     # Plain sclite (levenshtein) counts every word; with phonetic costs fillers and fragments are
@@ -123,8 +123,8 @@ def _align(args: argparse.Namespace, lock: object, state: dict, segment_done: Ca
         state["text"] = "writing the report"
     sys.stdout.write(render_columns(aligned, args.hyp))
     if args.json:
-        from tasks.core.files import write_text
-        from tasks.core.jsontext import json_text
+        from iescore.tasks.core.files import write_text
+        from iescore.tasks.core.jsontext import json_text
 
         write_text(args.json, json_text(columns_report_json(aligned)))
 

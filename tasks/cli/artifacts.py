@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import argparse
 
-from tasks.cli.common import (
+from iescore.tasks.cli.common import (
     EXIT_OK,
 )
-from tasks.core.arguments import (
+from iescore.tasks.core.arguments import (
     INPUT_DIRECTORY,
     check_paths,
 )
-from tasks.core.store import check_store, is_s3, list_artifacts
+from iescore.tasks.core.store import check_store, is_s3, list_artifacts
 
 
 def artifacts(args: argparse.Namespace) -> int:

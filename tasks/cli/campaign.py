@@ -9,11 +9,11 @@ import sys
 import time
 from pathlib import Path
 
-from pipeline.campaign.engine import Campaign, read_campaign
-from pipeline.core.errors import InputError
-from pipeline.core.text import printable
-from tasks.campaign.graph import campaign_spec
-from tasks.campaign.outputs import (
+from iescore.pipeline.campaign.engine import Campaign, read_campaign
+from iescore.pipeline.core.errors import InputError
+from iescore.pipeline.core.text import printable
+from iescore.tasks.campaign.graph import campaign_spec
+from iescore.tasks.campaign.outputs import (
     board_text,
     campaign_output_paths,
     html_is_fresh,
@@ -25,7 +25,7 @@ from tasks.campaign.outputs import (
     write_leaderboard,
     write_pages,
 )
-from tasks.cli.common import (
+from iescore.tasks.cli.common import (
     DEFAULT_STORE,
     EXIT_OK,
     SCHEDULER_PORT,
@@ -33,7 +33,7 @@ from tasks.cli.common import (
     run_outcome,
     warn_malformed_rules,
 )
-from tasks.core.arguments import (
+from iescore.tasks.core.arguments import (
     INPUT_DIRECTORY,
     INPUT_FILE,
     OUTPUT_DIRECTORY,
@@ -43,12 +43,12 @@ from tasks.core.arguments import (
     port_number,
     workers,
 )
-from tasks.core.base import task_for
-from tasks.core.files import write_text
-from tasks.core.plan import pending_tasks
-from tasks.core.progress import Progress
-from tasks.core.runner import one_chain
-from tasks.core.store import check_store, is_s3, sweep_store
+from iescore.tasks.core.base import task_for
+from iescore.tasks.core.files import write_text
+from iescore.tasks.core.plan import pending_tasks
+from iescore.tasks.core.progress import Progress
+from iescore.tasks.core.runner import one_chain
+from iescore.tasks.core.store import check_store, is_s3, sweep_store
 
 
 def campaign(args: argparse.Namespace) -> int:

@@ -19,7 +19,7 @@ import json
 import sys
 from pathlib import Path
 
-from pipeline.clef import (
+from iescore.pipeline.clef import (
     TASKS,
     by_report,
     by_report_text,
@@ -28,21 +28,21 @@ from pipeline.clef import (
     output_name,
     scores_json,
 )
-from pipeline.clef.reader import unpaired_reports
-from pipeline.clef.workbench import read_texts, render_workbench
-from pipeline.core.errors import InputError
-from pipeline.core.signature import SIGNATURE_KEY
-from tasks.clef.stages import WARNINGS_KEY, clef_spec, score_sums
-from tasks.cli.common import EXIT_OK, STORE_HELP, STORE_WORKERS_HELP, check_store_option, run_stages
-from tasks.core.arguments import (
+from iescore.pipeline.clef.reader import unpaired_reports
+from iescore.pipeline.clef.workbench import read_texts, render_workbench
+from iescore.pipeline.core.errors import InputError
+from iescore.pipeline.core.signature import SIGNATURE_KEY
+from iescore.tasks.clef.stages import WARNINGS_KEY, clef_spec, score_sums
+from iescore.tasks.cli.common import EXIT_OK, STORE_HELP, STORE_WORKERS_HELP, check_store_option, run_stages
+from iescore.tasks.core.arguments import (
     INPUT_DIRECTORY,
     OUTPUT_DIRECTORY,
     OUTPUT_FILE,
     check_paths,
     workers,
 )
-from tasks.core.files import write_text
-from tasks.core.jsontext import json_text
+from iescore.tasks.core.files import write_text
+from iescore.tasks.core.jsontext import json_text
 
 RUNS = ("1", "2")
 

@@ -13,12 +13,12 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from tasks.core.compute import Artifacts
+from iescore.tasks.core.compute import Artifacts
 
 if TYPE_CHECKING:
-    from pipeline.speech.glm import GlobalMap
-    from tasks.core import runner
-    from tasks.core.progress import Progress
+    from iescore.pipeline.speech.glm import GlobalMap
+    from iescore.tasks.core import runner
+    from iescore.tasks.core.progress import Progress
 
 EXIT_OK, EXIT_INTERNAL, EXIT_INPUT = 0, 1, 2
 DEFAULT_STORE = "iescore-store"
@@ -39,8 +39,8 @@ def check_store_option(
     bucket (``tasks.core.store.check_store``); nothing when there is none."""
     if store is None:
         return
-    from tasks.core.arguments import INPUT_DIRECTORY, OUTPUT_DIRECTORY, check_paths
-    from tasks.core.store import check_store, is_s3
+    from iescore.tasks.core.arguments import INPUT_DIRECTORY, OUTPUT_DIRECTORY, check_paths
+    from iescore.tasks.core.store import check_store, is_s3
 
     check_store(store, option)
     if not is_s3(store):
@@ -60,7 +60,7 @@ def run_stages(
         for spec in specs:
             artifacts.compute(spec)
         return EXIT_OK, artifacts
-    from tasks.core.base import task_for
+    from iescore.tasks.core.base import task_for
 
     return run_tasks([task_for(spec, store) for spec in specs], workers), artifacts
 
@@ -82,8 +82,8 @@ def run_outcome(
     """Run ``tasks`` with a progress display; the exit status and what ran, was reused or ran elsewhere.
     ``pending``: the tasks the run will do, dependencies first, when found already; ``chain``, whether
     they are one chain (``runner.one_chain``), when found already."""
-    from tasks.core import runner
-    from tasks.core.progress import announce_stores, new_stores
+    from iescore.tasks.core import runner
+    from iescore.tasks.core.progress import announce_stores, new_stores
 
     created = new_stores(tasks)
     outcome = runner.run(
@@ -109,7 +109,7 @@ def run_outcome(
 
 def warn_malformed_rules(glm: GlobalMap | str | None, encoding: str = "utf-8") -> None:
     """Say on stderr which rules of a GLM (a parsed one or a file) are malformed, before any work."""
-    from pipeline.speech.glm import malformed_rule_warnings, read_glm
+    from iescore.pipeline.speech.glm import malformed_rule_warnings, read_glm
 
     if glm is None:
         return

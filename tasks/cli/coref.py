@@ -17,8 +17,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from pipeline.core.errors import InputError
-from pipeline.coref import (
+from iescore.pipeline.core.errors import InputError
+from iescore.pipeline.coref import (
     FORMATS,
     MATCH_MODES,
     METRICS,
@@ -35,7 +35,7 @@ from pipeline.coref import (
     scores_json,
     summary_report,
 )
-from tasks.core.arguments import INPUT_FILE, OUTPUT_FILE, check_paths, text_encoding
+from iescore.tasks.core.arguments import INPUT_FILE, OUTPUT_FILE, check_paths, text_encoding
 
 
 def add_coref_command(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -119,8 +119,8 @@ def run_coref(args: argparse.Namespace) -> int:
     scores = score_mentions(mentions, METRICS)
     sys.stdout.write(score_report(scores, zero_division=args.zero_division, conll=True))
     if args.json or args.partitions or args.summary:
-        from tasks.campaign.outputs import json_text  # imported here: Luigi's import is slow to start
-        from tasks.core.files import write_text
+        from iescore.tasks.campaign.outputs import json_text  # imported here: Luigi's import is slow to start
+        from iescore.tasks.core.files import write_text
     if args.json:
         write_text(args.json, json_text(scores_json(scores, args.zero_division)))
     if args.partitions or args.summary:  # every mention's id and text: the line reader's documents

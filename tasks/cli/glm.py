@@ -13,10 +13,10 @@ import argparse
 import sys
 from collections.abc import Iterable, Iterator
 
-from pipeline.core.errors import InputError
-from pipeline.speech.glm import filter_lines, read_glm
-from tasks.cli.common import warn_malformed_rules
-from tasks.core.arguments import text_encoding
+from iescore.pipeline.core.errors import InputError
+from iescore.pipeline.speech.glm import filter_lines, read_glm
+from iescore.tasks.cli.common import warn_malformed_rules
+from iescore.tasks.core.arguments import text_encoding
 
 STDIN = "<stdin>"
 STDOUT = "<stdout>"

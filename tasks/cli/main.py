@@ -13,17 +13,17 @@ import sys
 # named first imports only its own module (the campaign engine alone takes most of a second, and the
 # users of sclite, scorer2 and trec_eval time whole processes).
 COMMANDS = {
-    "templette": ("tasks.cli.templette", "add_templette_command"),
-    "campaign": ("tasks.cli.campaign", "add_campaign_command"),
-    "align": ("tasks.cli.align", "add_align_command"),
-    "glm": ("tasks.cli.glm", "add_glm_command"),
-    "muc": ("tasks.cli.muc", "add_muc_command"),
-    "coref": ("tasks.cli.coref", "add_coref_command"),
-    "mat": ("tasks.cli.mat", "add_mat_command"),
-    "senseval": ("tasks.cli.senseval", "add_senseval_command"),
-    "clef": ("tasks.cli.clef", "add_clef_command"),
-    "trec": ("tasks.cli.trec", "add_trec_command"),
-    "artifacts": ("tasks.cli.artifacts", "add_artifacts_command"),
+    "templette": ("iescore.tasks.cli.templette", "add_templette_command"),
+    "campaign": ("iescore.tasks.cli.campaign", "add_campaign_command"),
+    "align": ("iescore.tasks.cli.align", "add_align_command"),
+    "glm": ("iescore.tasks.cli.glm", "add_glm_command"),
+    "muc": ("iescore.tasks.cli.muc", "add_muc_command"),
+    "coref": ("iescore.tasks.cli.coref", "add_coref_command"),
+    "mat": ("iescore.tasks.cli.mat", "add_mat_command"),
+    "senseval": ("iescore.tasks.cli.senseval", "add_senseval_command"),
+    "clef": ("iescore.tasks.cli.clef", "add_clef_command"),
+    "trec": ("iescore.tasks.cli.trec", "add_trec_command"),
+    "artifacts": ("iescore.tasks.cli.artifacts", "add_artifacts_command"),
 }
 
 
@@ -35,7 +35,7 @@ def main(argv: list[str] | None = None) -> int:
         # A path that passed the checks made before the work and still cannot be read or written (a
         # file system that refuses what its permissions allow, a disk that fills up): the path and the
         # system's reason, exit 2, rather than a traceback; for every command.
-        from tasks.cli.common import EXIT_INPUT
+        from iescore.tasks.cli.common import EXIT_INPUT
 
         where = f"{error.filename}: " if error.filename else ""
         print(f"iescore: {where}{error.strerror or error}", file=sys.stderr)
@@ -43,14 +43,14 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _run(argv: list[str]) -> int:
-    from pipeline.core.errors import InputError
+    from iescore.pipeline.core.errors import InputError
 
     parser = _parser(argv[0] if argv and argv[0] in COMMANDS else None)
     args = parser.parse_args(argv)
     try:
         return args.handler(args)
     except InputError as error:
-        from tasks.cli.common import EXIT_INPUT
+        from iescore.tasks.cli.common import EXIT_INPUT
 
         print(f"iescore: {error.render()}", file=sys.stderr)
         return EXIT_INPUT
@@ -59,9 +59,12 @@ def _run(argv: list[str]) -> int:
 def _parser(command: str | None = None) -> argparse.ArgumentParser:
     """The parser of every command (or of ``command`` alone), one module a command
     (``tasks/cli/COMMAND.py``)."""
-    from tasks.core.arguments import HelpFormatter, refuse_empty_values
+    from iescore.tasks.core.arguments import HelpFormatter, refuse_empty_values
+
+    from iescore import __version__
 
     parser = argparse.ArgumentParser(prog="iescore", description=__doc__, formatter_class=HelpFormatter)
+    parser.add_argument("--version", action="version", version=f"iescore {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
     for name, (module, function) in COMMANDS.items():
         if command is None or name == command:

@@ -21,18 +21,18 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from pipeline.core.errors import InputError
-from pipeline.core.signature import SIGNATURE_KEY
-from pipeline.mat.confidence import DEFAULT_RESAMPLES, DEFAULT_SEED
-from pipeline.mat.csv_output import EXCEL_SEPARATOR, OPENOFFICE_SEPARATOR
-from pipeline.mat.files import file_pairs
-from pipeline.mat.labels import label_rules
-from pipeline.mat.outputs import MatOptions, MatTables, mat_outputs
-from pipeline.mat.readers import FILE_TYPES
-from pipeline.mat.task import looks_like_a_path, resolve_task
-from schemas import C
-from tasks.cli.common import EXIT_OK, STORE_HELP, STORE_WORKERS_HELP, check_store_option, run_stages
-from tasks.core.arguments import (
+from iescore.pipeline.core.errors import InputError
+from iescore.pipeline.core.signature import SIGNATURE_KEY
+from iescore.pipeline.mat.confidence import DEFAULT_RESAMPLES, DEFAULT_SEED
+from iescore.pipeline.mat.csv_output import EXCEL_SEPARATOR, OPENOFFICE_SEPARATOR
+from iescore.pipeline.mat.files import file_pairs
+from iescore.pipeline.mat.labels import label_rules
+from iescore.pipeline.mat.outputs import MatOptions, MatTables, mat_outputs
+from iescore.pipeline.mat.readers import FILE_TYPES
+from iescore.pipeline.mat.task import looks_like_a_path, resolve_task
+from iescore.schemas import C
+from iescore.tasks.cli.common import EXIT_OK, STORE_HELP, STORE_WORKERS_HELP, check_store_option, run_stages
+from iescore.tasks.core.arguments import (
     INPUT_DIRECTORY,
     INPUT_FILE,
     OUTPUT_DIRECTORY,
@@ -44,10 +44,10 @@ from tasks.core.arguments import (
     text_encoding,
     workers,
 )
-from tasks.core.compute import Artifacts
-from tasks.core.files import write_text
-from tasks.core.jsontext import json_text
-from tasks.mat.stages import NOTES_KEY, mat_spec
+from iescore.tasks.core.compute import Artifacts
+from iescore.tasks.core.files import write_text
+from iescore.tasks.core.jsontext import json_text
+from iescore.tasks.mat.stages import NOTES_KEY, mat_spec
 
 #: The fixed-span tables and the option asking for each, in MATScore's order.
 FIXED_UNIT_OPTIONS = {"token": "by_token", "pseudo_token": "by_pseudo_token", "character": "by_character"}

@@ -13,34 +13,34 @@ import argparse
 import sys
 from pathlib import Path
 
-from pipeline.core.errors import InputError
-from pipeline.core.signature import SIGNATURE_KEY
-from pipeline.coref import (
+from iescore.pipeline.core.errors import InputError
+from iescore.pipeline.core.signature import SIGNATURE_KEY
+from iescore.pipeline.coref import (
     partitions_report,
     read_aligned,
     score_report,
     scores_from_table,
     summary_report,
 )
-from pipeline.muc.config import MucConfig, read_config
-from pipeline.muc.ne_report import NE_SUBTYPES, ne_report_summary, ne_score_pages
-from pipeline.muc.report import (
+from iescore.pipeline.muc.config import MucConfig, read_config
+from iescore.pipeline.muc.ne_report import NE_SUBTYPES, ne_report_summary, ne_score_pages
+from iescore.pipeline.muc.report import (
     ie_report_summary,
     map_history,
     relevant_documents,
     score_pages,
     text_filtering,
 )
-from pipeline.muc.rules import NAMED_ENTITY, task_of, template_class
-from pipeline.templette.tables import template_set_from_table
-from tasks.cli.common import (
+from iescore.pipeline.muc.rules import NAMED_ENTITY, task_of, template_class
+from iescore.pipeline.templette.tables import template_set_from_table
+from iescore.tasks.cli.common import (
     EXIT_OK,
     STORE_HELP,
     STORE_WORKERS_HELP,
     check_store_option,
     run_stages,
 )
-from tasks.core.arguments import (
+from iescore.tasks.core.arguments import (
     INPUT_FILE,
     OUTPUT_FILE,
     check_paths,
@@ -48,9 +48,9 @@ from tasks.core.arguments import (
     text_encoding,
     workers,
 )
-from tasks.core.compute import Artifacts
-from tasks.core.files import write_text
-from tasks.muc.stages import DUPLICATES_KEY, coreference_spec, muc_spec
+from iescore.tasks.core.compute import Artifacts
+from iescore.tasks.core.files import write_text
+from iescore.tasks.muc.stages import DUPLICATES_KEY, coreference_spec, muc_spec
 
 
 def add_muc_command(commands: argparse._SubParsersAction) -> None:
@@ -182,7 +182,7 @@ def _outputs(config: MucConfig) -> dict[str, Path]:
 
 def _sections(scored: dict, artifacts: Artifacts) -> dict[str, dict[str, str]]:
     """Each side's object pointer -> SGML section, from the named entity ingest artifacts."""
-    from schemas import C
+    from iescore.schemas import C
 
     result: dict[str, dict[str, str]] = {}
     for role in ("ref", "hyp"):

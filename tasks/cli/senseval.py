@@ -19,20 +19,20 @@ import argparse
 import sys
 from pathlib import Path
 
-from pipeline.core.signature import SIGNATURE_KEY
-from pipeline.senseval.report import (
+from iescore.pipeline.core.signature import SIGNATURE_KEY
+from iescore.pipeline.senseval.report import (
     by_item_report,
     score_report,
     scores_json,
     unscored_message,
     verbose_report,
 )
-from pipeline.senseval.scoring import GRANULARITIES, POLICIES, UNKNOWN_SENSES, effective_granularity
-from tasks.cli.common import EXIT_OK, STORE_HELP, STORE_WORKERS_HELP, check_store_option, run_stages
-from tasks.core.arguments import INPUT_FILE, OUTPUT_FILE, check_paths, text_encoding, workers
-from tasks.core.files import write_text
-from tasks.core.jsontext import json_text
-from tasks.senseval.stages import senseval_spec
+from iescore.pipeline.senseval.scoring import GRANULARITIES, POLICIES, UNKNOWN_SENSES, effective_granularity
+from iescore.tasks.cli.common import EXIT_OK, STORE_HELP, STORE_WORKERS_HELP, check_store_option, run_stages
+from iescore.tasks.core.arguments import INPUT_FILE, OUTPUT_FILE, check_paths, text_encoding, workers
+from iescore.tasks.core.files import write_text
+from iescore.tasks.core.jsontext import json_text
+from iescore.tasks.senseval.stages import senseval_spec
 
 
 def add_senseval_command(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]

@@ -6,13 +6,13 @@ import argparse
 import sys
 from pathlib import Path
 
-from pipeline.core.signature import SIGNATURE_KEY
-from pipeline.speech.align import COST_MODELS
-from pipeline.templette import DEFAULT_OPTIONS
-from pipeline.templette.removal import DEFAULT_PREMODIFIERS, DEFAULT_PUNCTUATION
-from pipeline.templette.report import muc_report, report_summary, scores_json
-from pipeline.templette.scoring import COMPARE_MODES
-from tasks.cli.common import (
+from iescore.pipeline.core.signature import SIGNATURE_KEY
+from iescore.pipeline.speech.align import COST_MODELS
+from iescore.pipeline.templette import DEFAULT_OPTIONS
+from iescore.pipeline.templette.removal import DEFAULT_PREMODIFIERS, DEFAULT_PUNCTUATION
+from iescore.pipeline.templette.report import muc_report, report_summary, scores_json
+from iescore.pipeline.templette.scoring import COMPARE_MODES
+from iescore.tasks.cli.common import (
     EXIT_OK,
     STORE_HELP,
     STORE_WORKERS_HELP,
@@ -20,7 +20,7 @@ from tasks.cli.common import (
     run_stages,
     warn_malformed_rules,
 )
-from tasks.core.arguments import (
+from iescore.tasks.core.arguments import (
     INPUT_FILE,
     OUTPUT_DIRECTORY,
     OUTPUT_FILE,
@@ -29,9 +29,9 @@ from tasks.core.arguments import (
     text_encoding,
     workers,
 )
-from tasks.core.files import write_text
-from tasks.core.jsontext import json_text
-from tasks.templette.graph import templette_spec
+from iescore.tasks.core.files import write_text
+from iescore.tasks.core.jsontext import json_text
+from iescore.tasks.templette.graph import templette_spec
 
 
 def templette(args: argparse.Namespace) -> int:
@@ -40,7 +40,7 @@ def templette(args: argparse.Namespace) -> int:
     if args.csv:
         # Imported only for --csv: the campaign outputs module brings every family's campaign kind
         # (scipy among them), about half a second of this command's start.
-        from tasks.campaign.outputs import score_csv_paths
+        from iescore.tasks.campaign.outputs import score_csv_paths
 
         csv_paths = score_csv_paths(args.csv)
     check_paths(
@@ -88,7 +88,7 @@ def templette(args: argparse.Namespace) -> int:
     if args.json:
         write_text(args.json, json_text(scores_json(scores, signature)))
     if args.csv:
-        from tasks.campaign.outputs import write_score_csv
+        from iescore.tasks.campaign.outputs import write_score_csv
 
         write_score_csv(Path(args.csv), scores, mapping)
     if args.summary:

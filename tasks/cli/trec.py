@@ -24,7 +24,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pipeline.core.errors import InputError
+from iescore.pipeline.core.errors import InputError
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -32,8 +32,8 @@ if TYPE_CHECKING:
 
 def configure_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     """The ``trec`` command's arguments (trec_eval's options, with its meanings)."""
-    from tasks.cli.common import STORE_HELP, STORE_WORKERS_HELP
-    from tasks.core.arguments import resamples, seed, whole_number, workers
+    from iescore.tasks.cli.common import STORE_HELP, STORE_WORKERS_HELP
+    from iescore.tasks.core.arguments import resamples, seed, whole_number, workers
 
     parser.add_argument("qrels", metavar="QRELS", help="relevance judgements: qid iter docno rel")
     parser.add_argument(
@@ -127,15 +127,20 @@ def add_trec_command(subparsers: argparse._SubParsersAction) -> None:  # type: i
 def run_trec(args: argparse.Namespace) -> int:
     """Check the arguments, evaluate every run by the stages, print each run's values (and compare the
     runs when there are two or more)."""
-    from pipeline.core.signature import make_signature
-    from pipeline.trec.evaluate import MAXLONG, Options, measure_values
-    from pipeline.trec.formats import check_formats
-    from pipeline.trec.measures import parse_measures
-    from pipeline.trec.report import evaluation_from_table, evaluation_json, ignored_queries, text_of_table
-    from tasks.cli.common import EXIT_OK, check_store_option, run_stages
-    from tasks.core.arguments import INPUT_FILE, OUTPUT_FILE, check_paths
-    from tasks.core.files import write_text
-    from tasks.trec.stages import evaluate_spec
+    from iescore.pipeline.core.signature import make_signature
+    from iescore.pipeline.trec.evaluate import MAXLONG, Options, measure_values
+    from iescore.pipeline.trec.formats import check_formats
+    from iescore.pipeline.trec.measures import parse_measures
+    from iescore.pipeline.trec.report import (
+        evaluation_from_table,
+        evaluation_json,
+        ignored_queries,
+        text_of_table,
+    )
+    from iescore.tasks.cli.common import EXIT_OK, check_store_option, run_stages
+    from iescore.tasks.core.arguments import INPUT_FILE, OUTPUT_FILE, check_paths
+    from iescore.tasks.core.files import write_text
+    from iescore.tasks.trec.stages import evaluate_spec
 
     check_formats(args.R, args.T)
     if args.Z is not None:
@@ -205,7 +210,7 @@ def run_trec(args: argparse.Namespace) -> int:
     )
     comparison = None
     if len(evaluations) > 1:
-        from pipeline.campaign.run_comparison import compare_runs, comparison_text
+        from iescore.pipeline.campaign.run_comparison import compare_runs, comparison_text
 
         try:
             comparison = compare_runs(
@@ -215,7 +220,7 @@ def run_trec(args: argparse.Namespace) -> int:
             raise InputError(args.qrels, 0, str(error)) from None
         sys.stdout.write("\n" + _other_queries_note(comparison, evaluations) + comparison_text(comparison))
     if args.json:
-        from pipeline.campaign.run_comparison import comparison_json
+        from iescore.pipeline.campaign.run_comparison import comparison_json
 
         digests = {"qrels": _digest(specs[0], "qrels")}
         digests.update({f"run{i + 1}": _digest(spec, "run") for i, spec in enumerate(specs)})
@@ -247,8 +252,8 @@ def _unique_name(path: str, taken: dict) -> str:
 def _check_c_longs(args: argparse.Namespace) -> None:
     """``-l``, ``-M`` and ``-N`` within what trec_eval reads them into (a C long; a grade for ``-l``,
     beyond which nothing could be relevant): trec_eval crashes on ``-l 99999999999999999999``."""
-    from pipeline.trec.formats import LARGEST_GRADE
-    from pipeline.trec.measures import LONG_MAX
+    from iescore.pipeline.trec.formats import LARGEST_GRADE
+    from iescore.pipeline.trec.measures import LONG_MAX
 
     if not -LARGEST_GRADE <= args.l <= LARGEST_GRADE:
         raise InputError(

@@ -20,9 +20,9 @@ import threading
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from pipeline.core.errors import InputError
-from pipeline.core.measures import is_usable_beta
-from pipeline.core.settings import (
+from iescore.pipeline.core.errors import InputError
+from iescore.pipeline.core.measures import is_usable_beta
+from iescore.pipeline.core.settings import (
     ANY_COUNT,
     RESAMPLES,
     SEED,

@@ -23,12 +23,11 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from tasks.core.files import file_digest, stage_key
+from iescore.tasks.core.files import file_digest, stage_key
 
 if TYPE_CHECKING:
     import pyarrow as pa
-
-    from tasks.core.task import StageTask
+    from iescore.tasks.core.task import StageTask
 
 INPUT_ERROR_PREFIX = "iescore input error: "
 _STAGES: dict[str, type[Stage]] = {}
@@ -244,7 +243,7 @@ def input_key(spec: Mapping[str, Any]) -> str:
 
 def task_for(spec: Mapping[str, Any], store: str) -> StageTask:
     """The Luigi task that builds ``spec`` into ``store`` (Luigi imported here, when a store is used)."""
-    from tasks.core.task import task_for as luigi_task
+    from iescore.tasks.core.task import task_for as luigi_task
 
     return luigi_task(spec, store)
 

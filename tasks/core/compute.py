@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from tasks.core.base import input_key, produce, stage_class
+from iescore.tasks.core.base import input_key, produce, stage_class
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -61,8 +61,8 @@ class Artifacts:
             return compute(spec, self._computed)[name]
         key = (input_key(spec), name)
         if key not in self._read:
-            from tasks.core.base import task_for
-            from tasks.core.store import read_table
+            from iescore.tasks.core.base import task_for
+            from iescore.tasks.core.store import read_table
 
             self._read[key] = read_table(task_for(spec, self.store).output()[name])
         return self._read[key]

@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tasks.core import files
-from tasks.core import store as artifacts
-from tasks.core.base import Stage, file_spec
+from iescore.tasks.core import files
+from iescore.tasks.core import store as artifacts
+from iescore.tasks.core.base import Stage, file_spec
 
 
 @dataclass(frozen=True)

@@ -16,9 +16,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 import luigi
-
-from pipeline.core.errors import InputError
-from tasks.core.task import StageTask
+from iescore.pipeline.core.errors import InputError
+from iescore.tasks.core.task import StageTask
 
 BAR_WIDTH = 24
 

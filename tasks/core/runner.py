@@ -26,12 +26,11 @@ import luigi.configuration
 import luigi.rpc
 import luigi.scheduler
 import luigi.worker
+from iescore.tasks.core import progress as progress_events
+from iescore.tasks.core.base import INPUT_ERROR_PREFIX
+from iescore.tasks.core.orphans import ParentWatch
+from iescore.tasks.core.task import StageTask
 from luigi.execution_summary import LuigiStatusCode
-
-from tasks.core import progress as progress_events
-from tasks.core.base import INPUT_ERROR_PREFIX
-from tasks.core.orphans import ParentWatch
-from tasks.core.task import StageTask
 
 _configured = False
 WAIT_FOR_OTHERS = 0.5  # seconds between asking luigid again while another client finishes our roots
@@ -64,7 +63,7 @@ def configure() -> None:
         return
     config = luigi.configuration.get_config()
     defaults = configparser.ConfigParser(interpolation=None)
-    defaults.read_string(resources.files("tasks").joinpath("luigi.cfg").read_text())
+    defaults.read_string(resources.files("iescore.tasks").joinpath("luigi.cfg").read_text())
     for section in defaults.sections():
         if not config.has_section(section):
             config.add_section(section)

@@ -44,10 +44,9 @@ from typing import Any
 import luigi
 import pyarrow as pa
 import pyarrow.parquet as pq
-
-from pipeline.core.errors import InputError
-from pipeline.core.settings import URL_SCHEME
-from tasks.core import files
+from iescore.pipeline.core.errors import InputError
+from iescore.pipeline.core.settings import URL_SCHEME
+from iescore.tasks.core import files
 
 PROVENANCE_KEY = b"iescore.provenance"
 # A temporary file of another host cannot be checked for a live writer: it is swept after this long.

@@ -17,10 +17,9 @@ from typing import Any, ClassVar
 
 import luigi
 import pyarrow as pa
-
-from pipeline.core.errors import InputError
-from tasks.core import store as artifacts
-from tasks.core.base import (
+from iescore.pipeline.core.errors import InputError
+from iescore.tasks.core import store as artifacts
+from iescore.tasks.core.base import (
     INPUT_ERROR_PREFIX,
     FrozenSpec,
     Stage,

@@ -8,17 +8,17 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from pipeline import coref
-from pipeline.campaign.engine import Campaign, System
-from pipeline.core.signature import SIGNATURE_KEY
-from tasks.campaign.csvfile import csv_text
-from tasks.campaign.task_kind import TaskKind
-from tasks.core.base import Stage
-from tasks.core.files import write_text
-from tasks.core.jsontext import json_text
-from tasks.core.store import read_table
-from tasks.coref.stages import NOTICES_KEY, coref_response_spec
-from tasks.muc.stages import DUPLICATES_KEY
+from iescore.pipeline import coref
+from iescore.pipeline.campaign.engine import Campaign, System
+from iescore.pipeline.core.signature import SIGNATURE_KEY
+from iescore.tasks.campaign.csvfile import csv_text
+from iescore.tasks.campaign.task_kind import TaskKind
+from iescore.tasks.core.base import Stage
+from iescore.tasks.core.files import write_text
+from iescore.tasks.core.jsontext import json_text
+from iescore.tasks.core.store import read_table
+from iescore.tasks.coref.stages import NOTICES_KEY, coref_response_spec
+from iescore.tasks.muc.stages import DUPLICATES_KEY
 
 SYSTEM_FILES = ("report.txt", "scores.json", "mentions.csv")
 

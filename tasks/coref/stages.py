@@ -7,13 +7,12 @@ from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
-
-from pipeline.core.signature import SIGNATURE_KEY, make_signature
-from pipeline.coref import METRICS, coref_statistics, read_mentions, score_mentions
-from schemas import COREF_MENTIONS
-from tasks.core.base import Stage, file_spec, stage_spec
-from tasks.muc.stages import DUPLICATES_KEY
-from tasks.templette import (
+from iescore.pipeline.core.signature import SIGNATURE_KEY, make_signature
+from iescore.pipeline.coref import METRICS, coref_statistics, read_mentions, score_mentions
+from iescore.schemas import COREF_MENTIONS
+from iescore.tasks.core.base import Stage, file_spec, stage_spec
+from iescore.tasks.muc.stages import DUPLICATES_KEY
+from iescore.tasks.templette import (
     report,  # noqa: F401 - registers MapAndScore and Report
     score,  # noqa: F401 - registers MapAndScore and Report
 )

@@ -9,19 +9,19 @@ import json
 from pathlib import Path
 from typing import Any
 
-from pipeline.campaign.engine import Campaign, System
-from pipeline.core.signature import SIGNATURE_KEY
-from pipeline.mat.campaign import equivalence_classes
-from pipeline.mat.files import campaign_pairs
-from pipeline.mat.labels import label_rules
-from pipeline.mat.measures import report_columns, score_table
-from pipeline.mat.report import text_table
-from pipeline.mat.task import read_task_file
-from tasks.campaign.task_kind import TaskKind
-from tasks.core.base import Stage
-from tasks.core.files import write_text
-from tasks.core.store import read_table
-from tasks.mat.stages import TEST_UNITS_KEY, mat_tally_spec
+from iescore.pipeline.campaign.engine import Campaign, System
+from iescore.pipeline.core.signature import SIGNATURE_KEY
+from iescore.pipeline.mat.campaign import equivalence_classes
+from iescore.pipeline.mat.files import campaign_pairs
+from iescore.pipeline.mat.labels import label_rules
+from iescore.pipeline.mat.measures import report_columns, score_table
+from iescore.pipeline.mat.report import text_table
+from iescore.pipeline.mat.task import read_task_file
+from iescore.tasks.campaign.task_kind import TaskKind
+from iescore.tasks.core.base import Stage
+from iescore.tasks.core.files import write_text
+from iescore.tasks.core.store import read_table
+from iescore.tasks.mat.stages import TEST_UNITS_KEY, mat_tally_spec
 
 
 def mat_system_spec(campaign: Campaign, system: System) -> dict[str, Any]:

@@ -21,19 +21,18 @@ from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
-
-from pipeline.core.lazy import pd
-from pipeline.core.signature import SIGNATURE_KEY, make_signature
-from pipeline.mat import mat_statistics
-from pipeline.mat.compare import check_signals, ingest
-from pipeline.mat.files import FilePair
-from pipeline.mat.fixed import FIXED_UNITS, TokenTableError, fixed_span_counts
-from pipeline.mat.labels import LabelRules, rules_from_options
-from pipeline.mat.measures import score_table
-from pipeline.mat.pairing import pair_spans
-from pipeline.mat.tally import tag_counts
-from schemas import MAT_ANNOTATIONS, MAT_COUNTS, MAT_DOCUMENTS, MAT_PAIRS, MAT_SCORES
-from tasks.core.base import Stage, file_spec, stage_spec
+from iescore.pipeline.core.lazy import pd
+from iescore.pipeline.core.signature import SIGNATURE_KEY, make_signature
+from iescore.pipeline.mat import mat_statistics
+from iescore.pipeline.mat.compare import check_signals, ingest
+from iescore.pipeline.mat.files import FilePair
+from iescore.pipeline.mat.fixed import FIXED_UNITS, TokenTableError, fixed_span_counts
+from iescore.pipeline.mat.labels import LabelRules, rules_from_options
+from iescore.pipeline.mat.measures import score_table
+from iescore.pipeline.mat.pairing import pair_spans
+from iescore.pipeline.mat.tally import tag_counts
+from iescore.schemas import MAT_ANNOTATIONS, MAT_COUNTS, MAT_DOCUMENTS, MAT_PAIRS, MAT_SCORES
+from iescore.tasks.core.base import Stage, file_spec, stage_spec
 
 #: Parquet metadata key of the counts' notes (JSON list): fixed-span tables left out, and why.
 NOTES_KEY = b"mat_notes"

@@ -8,11 +8,11 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from pipeline.campaign.engine import Campaign, System
-from pipeline.muc.campaign import CONFIG_OPTION
-from tasks.campaign.task_kind import TaskKind
-from tasks.muc.stages import muc_spec
-from tasks.templette.campaign import SYSTEM_FILES, write_system_tables
+from iescore.pipeline.campaign.engine import Campaign, System
+from iescore.pipeline.muc.campaign import CONFIG_OPTION
+from iescore.tasks.campaign.task_kind import TaskKind
+from iescore.tasks.muc.stages import muc_spec
+from iescore.tasks.templette.campaign import SYSTEM_FILES, write_system_tables
 
 
 def muc_system_spec(campaign: Campaign, system: System) -> dict[str, Any]:

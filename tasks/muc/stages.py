@@ -13,13 +13,12 @@ from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
-
-from pipeline.core.corpus import read_corpus
-from pipeline.core.signature import make_signature
-from pipeline.coref import read_mentions
-from pipeline.muc.config import MucConfig, read_config
-from pipeline.muc.named_entity import read_ne_file
-from pipeline.muc.rules import (
+from iescore.pipeline.core.corpus import read_corpus
+from iescore.pipeline.core.signature import make_signature
+from iescore.pipeline.coref import read_mentions
+from iescore.pipeline.muc.config import MucConfig, read_config
+from iescore.pipeline.muc.named_entity import read_ne_file
+from iescore.pipeline.muc.rules import (
     NAMED_ENTITY,
     TEMPLATE_TASKS,
     element_regions,
@@ -27,12 +26,12 @@ from pipeline.muc.rules import (
     scoring_options,
     task_of,
 )
-from pipeline.templette.checks import check_reference_not_empty
-from pipeline.templette.tables import template_set_from_table, template_set_to_table
-from pipeline.templette.templates import check_pointers, read_template_set
-from schemas import COREF_MENTIONS, NAMED_ENTITIES, C, table_from_rows
-from tasks.core.base import Stage, file_spec, stage_spec
-from tasks.templette import (
+from iescore.pipeline.templette.checks import check_reference_not_empty
+from iescore.pipeline.templette.tables import template_set_from_table, template_set_to_table
+from iescore.pipeline.templette.templates import check_pointers, read_template_set
+from iescore.schemas import COREF_MENTIONS, NAMED_ENTITIES, C, table_from_rows
+from iescore.tasks.core.base import Stage, file_spec, stage_spec
+from iescore.tasks.templette import (
     report,  # noqa: F401 - registers MapAndScore and Report
     score,  # noqa: F401 - registers MapAndScore and Report
 )

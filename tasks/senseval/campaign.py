@@ -9,14 +9,14 @@ import json
 from pathlib import Path
 from typing import Any
 
-from pipeline.campaign.engine import Campaign, System
-from pipeline.core.errors import InputError
-from pipeline.core.signature import SIGNATURE_KEY
-from pipeline.senseval.report import by_item_report, score_report, scores_json, totals_table
-from tasks.campaign.task_kind import TaskKind
-from tasks.core.base import Stage
-from tasks.core.store import read_table
-from tasks.senseval.stages import senseval_spec
+from iescore.pipeline.campaign.engine import Campaign, System
+from iescore.pipeline.core.errors import InputError
+from iescore.pipeline.core.signature import SIGNATURE_KEY
+from iescore.pipeline.senseval.report import by_item_report, score_report, scores_json, totals_table
+from iescore.tasks.campaign.task_kind import TaskKind
+from iescore.tasks.core.base import Stage
+from iescore.tasks.core.store import read_table
+from iescore.tasks.senseval.stages import senseval_spec
 
 
 def senseval_system_spec(campaign: Campaign, system: System) -> dict[str, Any]:

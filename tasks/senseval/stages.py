@@ -17,10 +17,9 @@ from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
-
-from pipeline.core.signature import SIGNATURE_KEY
-from pipeline.senseval import senseval_statistics
-from pipeline.senseval.formats import (
+from iescore.pipeline.core.signature import SIGNATURE_KEY
+from iescore.pipeline.senseval import senseval_statistics
+from iescore.pipeline.senseval.formats import (
     answer_warnings,
     read_answers,
     read_instance_list,
@@ -28,10 +27,10 @@ from pipeline.senseval.formats import (
     read_sense_list,
     read_sense_map,
 )
-from pipeline.senseval.report import senseval_signature, totals_table
-from pipeline.senseval.scoring import SenseOptions, score_senses
-from schemas import SENSE_MAP
-from tasks.core.base import Stage, file_spec, stage_spec
+from iescore.pipeline.senseval.report import senseval_signature, totals_table
+from iescore.pipeline.senseval.scoring import SenseOptions, score_senses
+from iescore.schemas import SENSE_MAP
+from iescore.tasks.core.base import Stage, file_spec, stage_spec
 
 HAS_MAP_KEY = b"iescore.senseval.has_map"
 WARNINGS_KEY = b"iescore.senseval.warnings"

@@ -8,13 +8,16 @@ texts (speech recognizer output), the words are aligned and extents become align
 from __future__ import annotations
 
 import pyarrow as pa
-
-from pipeline.speech.align import AlignOptions, align_corpora, align_stream, identity_alignment
-from pipeline.speech.glm import read_glm
-from pipeline.templette.extents import normalize_extents
-from pipeline.templette.tables import corpus_from_table, template_set_from_table, template_set_to_table
-from schemas import ALIGNMENT
-from tasks.core.base import Stage, input_key
+from iescore.pipeline.speech.align import AlignOptions, align_corpora, align_stream, identity_alignment
+from iescore.pipeline.speech.glm import read_glm
+from iescore.pipeline.templette.extents import normalize_extents
+from iescore.pipeline.templette.tables import (
+    corpus_from_table,
+    template_set_from_table,
+    template_set_to_table,
+)
+from iescore.schemas import ALIGNMENT
+from iescore.tasks.core.base import Stage, input_key
 
 EXTENT_UNIT_KEY = "extent_unit"
 

@@ -10,18 +10,17 @@ from typing import Any
 
 import pyarrow as pa
 import pyarrow.compute as pc
-
-from pipeline.campaign.engine import Campaign, System, point_categories
-from pipeline.core.signature import SIGNATURE_KEY
-from pipeline.templette.report import muc_report, scores_json
-from schemas import COUNT_COLUMNS, MEASURE_COLUMNS, C
-from tasks.campaign.csvfile import csv_text
-from tasks.campaign.task_kind import TaskKind
-from tasks.core.base import Stage
-from tasks.core.files import write_text
-from tasks.core.jsontext import json_text
-from tasks.core.store import read_table
-from tasks.templette.graph import templette_spec
+from iescore.pipeline.campaign.engine import Campaign, System, point_categories
+from iescore.pipeline.core.signature import SIGNATURE_KEY
+from iescore.pipeline.templette.report import muc_report, scores_json
+from iescore.schemas import COUNT_COLUMNS, MEASURE_COLUMNS, C
+from iescore.tasks.campaign.csvfile import csv_text
+from iescore.tasks.campaign.task_kind import TaskKind
+from iescore.tasks.core.base import Stage
+from iescore.tasks.core.files import write_text
+from iescore.tasks.core.jsontext import json_text
+from iescore.tasks.core.store import read_table
+from iescore.tasks.templette.graph import templette_spec
 
 SCORE_FILES = {
     "total": ("totals", []),

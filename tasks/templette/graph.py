@@ -10,11 +10,11 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from pipeline.core.errors import InputError
-from pipeline.core.signature import make_signature
-from pipeline.templette.removal import DEFAULT_PREMODIFIERS, DEFAULT_PUNCTUATION
-from tasks.core.base import file_spec, input_key, stage_spec
-from tasks.templette import (
+from iescore.pipeline.core.errors import InputError
+from iescore.pipeline.core.signature import make_signature
+from iescore.pipeline.templette.removal import DEFAULT_PREMODIFIERS, DEFAULT_PUNCTUATION
+from iescore.tasks.core.base import file_spec, input_key, stage_spec
+from iescore.tasks.templette import (
     align,  # noqa: F401 - registers the stages
     ingest,  # noqa: F401 - registers the stages
     normalize,  # noqa: F401 - registers the stages

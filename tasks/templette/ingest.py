@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import pyarrow as pa
-
-from pipeline.core.corpus import read_corpus, read_input, read_stream
-from pipeline.templette.columns import read_fills
-from pipeline.templette.tables import corpus_to_table
-from tasks.core.base import Stage
+from iescore.pipeline.core.corpus import read_corpus, read_input, read_stream
+from iescore.pipeline.templette.columns import read_fills
+from iescore.pipeline.templette.tables import corpus_to_table
+from iescore.tasks.core.base import Stage
 
 
 class IngestCorpus(Stage):

@@ -7,11 +7,10 @@ comparison time).
 from __future__ import annotations
 
 import pyarrow as pa
-
-from pipeline.speech.glm import read_glm
-from pipeline.templette.normalize import normalize_contents
-from pipeline.templette.tables import template_set_from_table, template_set_to_table
-from tasks.core.base import Stage
+from iescore.pipeline.speech.glm import read_glm
+from iescore.pipeline.templette.normalize import normalize_contents
+from iescore.pipeline.templette.tables import template_set_from_table, template_set_to_table
+from iescore.tasks.core.base import Stage
 
 
 class NormalizeContent(Stage):

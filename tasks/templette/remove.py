@@ -9,15 +9,14 @@ The optional ``corpus`` input (a ``documents`` table) lets extents be measured i
 from __future__ import annotations
 
 import pyarrow as pa
-
-from pipeline.templette.removal import (
+from iescore.pipeline.templette.removal import (
     DEFAULT_PREMODIFIERS,
     DEFAULT_PUNCTUATION,
     RemovalOptions,
     remove_non_evaluated_columns,
 )
-from schemas import FILLS
-from tasks.core.base import Stage
+from iescore.schemas import FILLS
+from iescore.tasks.core.base import Stage
 
 
 class RemoveNonEvaluated(Stage):

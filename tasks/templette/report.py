@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import pyarrow as pa
-
-from pipeline.core.signature import SIGNATURE_KEY
-from pipeline.templette import templette_statistics
-from pipeline.templette.report import score_table
-from tasks.core.base import Stage
+from iescore.pipeline.core.signature import SIGNATURE_KEY
+from iescore.pipeline.templette import templette_statistics
+from iescore.pipeline.templette.report import score_table
+from iescore.tasks.core.base import Stage
 
 
 class Report(Stage):

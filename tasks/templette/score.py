@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import pyarrow as pa
-
-from pipeline.templette.bulk_mapping import score_fills
-from pipeline.templette.scoring import ScoringOptions
-from schemas import C
-from tasks.core.base import Stage
-from tasks.core.files import plain
+from iescore.pipeline.templette.bulk_mapping import score_fills
+from iescore.pipeline.templette.scoring import ScoringOptions
+from iescore.schemas import C
+from iescore.tasks.core.base import Stage
+from iescore.tasks.core.files import plain
 
 
 class MapAndScore(Stage):

@@ -6,12 +6,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from pipeline.campaign.engine import Campaign, System
-from pipeline.trec.report import text_of_table
-from tasks.campaign.task_kind import TaskKind
-from tasks.core import store as artifacts
-from tasks.core.base import Stage
-from tasks.trec.stages import campaign_run_spec
+from iescore.pipeline.campaign.engine import Campaign, System
+from iescore.pipeline.trec.report import text_of_table
+from iescore.tasks.campaign.task_kind import TaskKind
+from iescore.tasks.core import store as artifacts
+from iescore.tasks.core.base import Stage
+from iescore.tasks.trec.stages import campaign_run_spec
 
 SYSTEM_FILES = ("trec_eval.txt", "trec_eval_q.txt")
 

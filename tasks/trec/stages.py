@@ -23,10 +23,9 @@ from typing import Any
 
 import pyarrow as pa
 import pyarrow.compute as pc
-
-from pipeline.core.signature import SIGNATURE_KEY, make_signature
-from pipeline.trec.evaluate import MAXLONG, Options, evaluate
-from pipeline.trec.formats import (
+from iescore.pipeline.core.signature import SIGNATURE_KEY, make_signature
+from iescore.pipeline.trec.evaluate import MAXLONG, Options, evaluate
+from iescore.pipeline.trec.formats import (
     qrels_from_table,
     qrels_table,
     read_qrels,
@@ -34,10 +33,10 @@ from pipeline.trec.formats import (
     run_from_table,
     run_table,
 )
-from pipeline.trec.measures import parse_measures
-from pipeline.trec.report import evaluation_from_table, evaluation_table
-from schemas import C
-from tasks.core.base import Stage, file_spec, stage_spec
+from iescore.pipeline.trec.measures import parse_measures
+from iescore.pipeline.trec.report import evaluation_from_table, evaluation_table
+from iescore.schemas import C
+from iescore.tasks.core.base import Stage, file_spec, stage_spec
 
 
 class IngestQrels(Stage):
@@ -92,7 +91,7 @@ class TrecStatistics(Stage):
     OUTPUTS = ("statistics",)
 
     def produce(self) -> dict[str, pa.Table]:
-        from pipeline.trec.family import TREC, trec_statistics  # the family imports pandas
+        from iescore.pipeline.trec.family import TREC, trec_statistics  # the family imports pandas
 
         table = self.input_table("evaluation")
         statistics = trec_statistics(evaluation_from_table(table), TREC)
@@ -159,7 +158,7 @@ def campaign_run_spec(
 ) -> dict[str, Any]:
     """A campaign run's TrecStatistics spec: its evaluation on the campaign measures
     (``pipeline.trec.family.CAMPAIGN_REQUEST``), then the family's statistics."""
-    from pipeline.trec.family import CAMPAIGN_REQUEST
+    from iescore.pipeline.trec.family import CAMPAIGN_REQUEST
 
     return statistics_spec(evaluate_spec(qrels, run, options, CAMPAIGN_REQUEST, statistics))
 

@@ -9,7 +9,7 @@ that the precision-recall plot's points sit close together.
 
 from __future__ import annotations
 
-from pipeline.campaign.html_report import CampaignReport, SystemRow
+from iescore.pipeline.campaign.html_report import CampaignReport, SystemRow
 
 PREFIX = "university-of-somewhere-nlp-run-"
 SLOTS = ("GAME.WINNER", "GAME.LOSER", "GAME.SCORE", "ORGANIZATION.NAME")

@@ -9,10 +9,9 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from pipeline.campaign.engine import read_campaign
-from pipeline.core.errors import InputError
-from tasks.cli.main import main
+from iescore.pipeline.campaign.engine import read_campaign
+from iescore.pipeline.core.errors import InputError
+from iescore.tasks.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "data"
@@ -288,7 +287,7 @@ def test_well_typed_values_are_taken(campaign_dir: Path) -> None:
 def test_campaign_path_is_a_directory(tmp_path: Path) -> None:
     """Through the command itself: exit 2, one line naming the path, no traceback."""
     result = subprocess.run(
-        [sys.executable, "-m", "tasks.cli.main", "campaign", str(tmp_path)],
+        [sys.executable, "-m", "iescore", "campaign", str(tmp_path)],
         capture_output=True,
         text=True,
         cwd=ROOT,

@@ -9,15 +9,14 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-
-from pipeline.campaign import reuse
-from pipeline.campaign.engine import _chain_view, read_campaign
-from pipeline.core.errors import InputError
-from pipeline.coref import align_documents, mention_table, read_conll
-from tasks.campaign.graph import campaign_spec
-from tasks.cli.main import main
-from tasks.core import runner
-from tasks.core.base import task_for
+from iescore.pipeline.campaign import reuse
+from iescore.pipeline.campaign.engine import _chain_view, read_campaign
+from iescore.pipeline.core.errors import InputError
+from iescore.pipeline.coref import align_documents, mention_table, read_conll
+from iescore.tasks.campaign.graph import campaign_spec
+from iescore.tasks.cli.main import main
+from iescore.tasks.core import runner
+from iescore.tasks.core.base import task_for
 
 DATA = Path(__file__).resolve().parents[2] / "data"
 

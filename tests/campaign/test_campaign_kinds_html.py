@@ -10,9 +10,8 @@ import urllib.parse
 from pathlib import Path
 
 import pytest
+from iescore.tasks.cli.main import main
 from test_html_report import chromium, console_lines, find_browser
-
-from tasks.cli.main import main
 
 DATA = Path(__file__).resolve().parents[2] / "data"
 EVIL = "<script>alert(1)</script>"

@@ -9,13 +9,12 @@ from pathlib import Path
 
 import pyarrow as pa
 import pytest
-
-from pipeline.campaign.engine import point_categories, read_campaign
-from schemas import POINT
-from tasks.campaign.graph import campaign_spec
-from tasks.campaign.outputs import write_campaign_outputs
-from tasks.core import runner
-from tasks.core.base import FrozenSpec, freeze_spec, input_key, task_for
+from iescore.pipeline.campaign.engine import point_categories, read_campaign
+from iescore.schemas import POINT
+from iescore.tasks.campaign.graph import campaign_spec
+from iescore.tasks.campaign.outputs import write_campaign_outputs
+from iescore.tasks.core import runner
+from iescore.tasks.core.base import FrozenSpec, freeze_spec, input_key, task_for
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -16,11 +16,10 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 import pytest
-
-from pipeline.campaign.engine import read_campaign
-from tasks.campaign.graph import campaign_spec
-from tasks.cli.main import main
-from tasks.core.base import task_for
+from iescore.pipeline.campaign.engine import read_campaign
+from iescore.tasks.campaign.graph import campaign_spec
+from iescore.tasks.cli.main import main
+from iescore.tasks.core.base import task_for
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "data"

@@ -14,13 +14,12 @@ import shutil
 from pathlib import Path
 
 import pytest
-
-from pipeline.campaign import html_report
-from pipeline.campaign.engine import FEW_UNITS, campaign_summary, report_data
-from pipeline.campaign.kinds import KINDS
-from pipeline.core.family import statistics_table
-from schemas import LEADERBOARD, SIGNIFICANCE, table_from_rows
-from tasks.cli.main import main
+from iescore.pipeline.campaign import html_report
+from iescore.pipeline.campaign.engine import FEW_UNITS, campaign_summary, report_data
+from iescore.pipeline.campaign.kinds import KINDS
+from iescore.pipeline.core.family import statistics_table
+from iescore.schemas import LEADERBOARD, SIGNIFICANCE, table_from_rows
+from iescore.tasks.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "data"

@@ -10,9 +10,8 @@ import io
 import pandas as pd
 import pyarrow as pa
 import pytest
-
-from pipeline.mat.csv_output import text_csv
-from tasks.campaign.csvfile import csv_text, frame_csv
+from iescore.pipeline.mat.csv_output import text_csv
+from iescore.tasks.campaign.csvfile import csv_text, frame_csv
 
 NAMES = ["carriage\rreturn", "line\nfeed", "comma,name", 'quote"name', "plain"]
 

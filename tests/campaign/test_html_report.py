@@ -22,8 +22,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
-from pipeline.campaign.html_report import (
+from iescore.pipeline.campaign.html_report import (
     CampaignReport,
     DocumentView,
     Pairing,
@@ -32,7 +31,7 @@ from pipeline.campaign.html_report import (
     is_disagreement,
     render_campaign_html,
 )
-from tasks.cli.main import main
+from iescore.tasks.cli.main import main
 
 EVIL_SYSTEM = "<script>alert(1)</script>"
 QUOTED_SYSTEM = 'sri "fastus" & co'

@@ -14,16 +14,15 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 import pytest
-
-from pipeline.campaign.engine import Campaign, System, plural, read_campaign
-from pipeline.campaign.kinds import KINDS, register_kind
-from pipeline.core.errors import InputError
-from pipeline.core.family import Family, statistics_table
-from pipeline.core.kinds import CampaignKind, Field
-from pipeline.core.signature import SIGNATURE_KEY
-from tasks.campaign.kinds import TASK_KINDS, TaskKind, register_task_kind
-from tasks.cli.main import main
-from tasks.core.base import Stage, file_spec, stage_spec
+from iescore.pipeline.campaign.engine import Campaign, System, plural, read_campaign
+from iescore.pipeline.campaign.kinds import KINDS, register_kind
+from iescore.pipeline.core.errors import InputError
+from iescore.pipeline.core.family import Family, statistics_table
+from iescore.pipeline.core.kinds import CampaignKind, Field
+from iescore.pipeline.core.signature import SIGNATURE_KEY
+from iescore.tasks.campaign.kinds import TASK_KINDS, TaskKind, register_task_kind
+from iescore.tasks.cli.main import main
+from iescore.tasks.core.base import Stage, file_spec, stage_spec
 
 
 def _accuracy(sums: np.ndarray, options: Mapping[str, Any]) -> np.ndarray:

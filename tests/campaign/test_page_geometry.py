@@ -26,10 +26,9 @@ import re
 from pathlib import Path
 
 import pytest
+from iescore.pipeline.campaign.html_report import render_campaign_html
 from page_samples import sample_report
 from test_html_report import chromium, console_lines, find_browser, overlaps
-
-from pipeline.campaign.html_report import render_campaign_html
 
 # Boxes are [left, top, right, bottom]: client rectangles for HTML, SVG user units (getBBox) in plots,
 # which are drawn unscaled (width = viewBox width).

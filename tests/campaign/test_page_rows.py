@@ -16,10 +16,9 @@ import random
 import numpy as np
 import pyarrow as pa
 import pytest
-
-from pipeline.campaign import html_report
-from pipeline.campaign.html_report import CampaignReport, DocumentView, Pairing, SystemRow
-from schemas import PAGE_VIEW, C
+from iescore.pipeline.campaign import html_report
+from iescore.pipeline.campaign.html_report import CampaignReport, DocumentView, Pairing, SystemRow
+from iescore.schemas import PAGE_VIEW, C
 
 SYSTEMS = ["one", "two", "three", "four"]
 
@@ -123,7 +122,7 @@ def test_a_span_outside_its_text_is_refused_from_the_table_too() -> None:
 
 
 def test_csv_text_keeps_integers_whole_beside_nulls_and_quotes_as_csv_does() -> None:
-    from tasks.campaign.csvfile import csv_text
+    from iescore.tasks.campaign.csvfile import csv_text
 
     table = pa.table(
         {

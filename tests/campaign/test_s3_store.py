@@ -24,6 +24,9 @@ import luigi.configuration
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+from iescore.pipeline.campaign.engine import read_campaign
+from iescore.tasks.core import store as artifacts
+from iescore.tasks.core.store import S3Store, artifact_target, check_store, read_table, write_table
 from test_campaign import (
     ALL_TASKS,
     DATA,
@@ -37,10 +40,6 @@ from test_campaign import (
     iescore,
     luigid,
 )
-
-from pipeline.campaign.engine import read_campaign
-from tasks.core import store as artifacts
-from tasks.core.store import S3Store, artifact_target, check_store, read_table, write_table
 
 ENV_KEYS = (
     "AWS_ENDPOINT_URL_S3",

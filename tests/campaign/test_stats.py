@@ -14,16 +14,15 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-
-from pipeline.campaign.stats import (
+from iescore.pipeline.campaign.stats import (
     Comparison,
     Interval,
     bootstrap_intervals,
     paired_significance,
 )
-from pipeline.core.family import UnitStatistics
-from pipeline.core.measures import Counts, f_measure, precision, recall
-from pipeline.templette import TEMPLETTE
+from iescore.pipeline.core.family import UnitStatistics
+from iescore.pipeline.core.measures import Counts, f_measure, precision, recall
+from iescore.pipeline.templette import TEMPLETTE
 
 # ---------------------------------------------------------------------------------------------- helpers
 
@@ -347,7 +346,7 @@ def test_seed_makes_results_reproducible() -> None:
 def test_a_kept_draw_gives_the_values_of_a_fresh_one(monkeypatch: pytest.MonkeyPatch) -> None:
     """A summary's intervals and pair tests draw the same resamples: the draw is kept for the second
     (``stats._drawn_resamples``), with the generator's state after it, and changes nothing."""
-    from pipeline.campaign import stats
+    from iescore.pipeline.campaign import stats
 
     counts = np.random.default_rng(3).integers(0, 5, size=(3, 40, 6))
     t = UnitStatistics(TEMPLETTE, ("a", "b", "c"), tuple(f"d{i}" for i in range(40)), counts)

@@ -18,12 +18,11 @@ from pathlib import Path
 import numpy as np
 import pyarrow.parquet as pq
 import pytest
-
-from pipeline.campaign import reuse, stats
-from pipeline.campaign.stats import Comparison, Interval
-from pipeline.core.family import UnitStatistics
-from pipeline.templette import TEMPLETTE
-from tasks.cli.main import main
+from iescore.pipeline.campaign import reuse, stats
+from iescore.pipeline.campaign.stats import Comparison, Interval
+from iescore.pipeline.core.family import UnitStatistics
+from iescore.pipeline.templette import TEMPLETTE
+from iescore.tasks.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -194,7 +193,7 @@ def test_other_units_or_settings_reuse_nothing(what: str) -> None:
 
 
 def test_a_family_with_fractional_statistics_reuses_nothing() -> None:
-    from pipeline.campaign.kinds import KINDS
+    from iescore.pipeline.campaign.kinds import KINDS
 
     fractional = KINDS["senseval"].family
     assert not reuse.reuses(fractional)

@@ -13,8 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
-from pipeline.clef import (
+from iescore.pipeline.clef import (
     CLEF_1A,
     CLEF_1B,
     CLEF_2,
@@ -24,8 +23,8 @@ from pipeline.clef import (
     read_mentions,
     tally_mentions,
 )
-from pipeline.core.family import UnitStatistics, category_measures
-from tasks.cli.main import main
+from iescore.pipeline.core.family import UnitStatistics, category_measures
+from iescore.tasks.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "data"

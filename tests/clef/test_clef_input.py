@@ -6,10 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from pipeline.clef import read_mentions
-from pipeline.core.errors import InputError
-from tasks.cli.main import main
+from iescore.pipeline.clef import read_mentions
+from iescore.pipeline.core.errors import InputError
+from iescore.tasks.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLD = ROOT / "data" / "clef-sample" / "gold"

@@ -14,8 +14,7 @@ from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from pipeline.clef import match_columns, matches_table, read_mentions
+from iescore.pipeline.clef import match_columns, matches_table, read_mentions
 
 REPORTS = ("r1", "r2")
 

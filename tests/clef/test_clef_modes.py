@@ -9,8 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from tasks.cli.main import main
+from iescore.tasks.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "data" / "clef-sample"
@@ -74,17 +73,18 @@ def test_in_process_and_store_write_the_same_bytes(
 def test_in_process_run_needs_no_luigi_and_writes_no_store(tmp_path: Path) -> None:
     code = (
         "import json, sys\n"
-        "from tasks.cli.main import main\n"
+        "from iescore.tasks.cli.main import main\n"
         f"status = main(['clef', '-input', {str(SAMPLE / 'run1')!r}, '-gold', {str(SAMPLE / 'gold')!r}, "
         "'-n', 'x', '-r', '1', '-t', '1a'])\n"
         "assert status == 0, status\n"
-        "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in ('luigi', 'tasks'))))\n"
+        "print(json.dumps(sorted(m for m in sys.modules if m.startswith(('luigi', 'iescore.tasks')))))\n"
     )
     result = subprocess.run(
         [sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, check=True
     )
     modules = json.loads(result.stdout.strip().splitlines()[-1])
     assert not [m for m in modules if m.startswith("luigi")]
-    assert not [m for m in modules if m.startswith(("tasks.core.store", "tasks.core.task", "tasks.campaign"))]
-    assert "tasks.clef.stages" in modules  # the stages, computed in this process
+    lean = ("iescore.tasks.core.store", "iescore.tasks.core.task", "iescore.tasks.campaign")
+    assert not [m for m in modules if m.startswith(lean)]
+    assert "iescore.tasks.clef.stages" in modules  # the stages, computed in this process
     assert sorted(p.name for p in tmp_path.iterdir()) == ["x.1.1a.noadd"]

@@ -18,8 +18,7 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from tasks.cli.main import main
+from iescore.tasks.cli.main import main
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "campaign"))
 from test_html_report import chromium, console_lines, find_browser  # noqa: E402

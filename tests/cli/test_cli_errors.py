@@ -17,11 +17,10 @@ import socket
 from pathlib import Path
 
 import pytest
-
-from pipeline.core.errors import InputError
-from tasks.campaign.outputs import json_text
-from tasks.cli.main import _parser, main
-from tasks.core.arguments import (
+from iescore.pipeline.core.errors import InputError
+from iescore.tasks.campaign.outputs import json_text
+from iescore.tasks.cli.main import _parser, main
+from iescore.tasks.core.arguments import (
     INPUT_DIRECTORY,
     INPUT_FILE,
     OUTPUT_DIRECTORY,
@@ -456,7 +455,7 @@ def test_many_output_paths_make_one_probe_directory_per_file_system(
 ) -> None:
     # A campaign checks a thousand output paths before any work; making and removing a directory to
     # see that the file system takes one is done once for them all (it took 3 s for 1,010 paths).
-    import tasks.core.arguments as arguments
+    import iescore.tasks.core.arguments as arguments
 
     made = []
     real = arguments.tempfile.mkdtemp

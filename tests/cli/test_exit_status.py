@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def iescore(*argv: object, cwd: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "tasks.cli.main", *map(str, argv)], capture_output=True, text=True, cwd=cwd
+        [sys.executable, "-m", "iescore", *map(str, argv)], capture_output=True, text=True, cwd=cwd
     )
 
 

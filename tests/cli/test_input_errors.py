@@ -12,8 +12,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-
-from tasks.cli.main import main
+from iescore.tasks.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data"
@@ -276,8 +275,8 @@ def test_empty_left_side_through_the_glm_command(tmp_path: Path, capsys: pytest.
 
 
 def test_stray_angle_bracket_in_a_word_stream_keeps_the_words() -> None:
-    from pipeline.core.documents import Document
-    from pipeline.speech.align import document_items
+    from iescore.pipeline.core.documents import Document
+    from iescore.pipeline.speech.align import document_items
 
     # An unsegmented stream: tags are skipped, the rest is words. The stray "<" used to open a "tag"
     # running to the next ">", which silently dropped "you" (and was quadratic on 200,000 of them).

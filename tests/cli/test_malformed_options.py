@@ -12,8 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from tasks.cli.main import main
+from iescore.tasks.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "data"
@@ -182,7 +181,7 @@ def test_a_pathological_file_re_cannot_hang_the_run(tmp_path: Path) -> None:
     for folder in (hypotheses, references):
         shutil.copy(folder / "a.json", folder / long_name)
     run = subprocess.run(
-        [sys.executable, "-m", "tasks.cli.main", "mat", "--dir", str(hypotheses),
+        [sys.executable, "-m", "iescore", "mat", "--dir", str(hypotheses),
          "--ref_dir", str(references), "--file_re", CATASTROPHIC],
         cwd=ROOT, capture_output=True, text=True, timeout=300,
     )  # fmt: skip

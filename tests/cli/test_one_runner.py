@@ -11,8 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from tasks.cli.main import main
+from iescore.tasks.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "data"
@@ -106,7 +105,7 @@ def test_without_a_store_luigi_is_not_imported(tmp_path: Path, command: str) -> 
     unwanted = ("luigi", "pandas") if command == "trec" else ("luigi",)
     code = (
         "import json, sys\n"
-        "from tasks.cli.main import main\n"
+        "from iescore.tasks.cli.main import main\n"
         f"status = main({PLAIN[command]!r})\n"
         "assert status == 0, status\n"
         f"print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in {unwanted!r})))\n"

@@ -6,10 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pyarrow as pa
-
-from tasks.cli.common import run_stages
-from tasks.core.base import Stage, file_spec, stage_spec
-from tasks.core.compute import compute
+from iescore.tasks.cli.common import run_stages
+from iescore.tasks.core.base import Stage, file_spec, stage_spec
+from iescore.tasks.core.compute import compute
 
 CALLS: list[str] = []
 

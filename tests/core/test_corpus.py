@@ -7,10 +7,15 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from pipeline.core.corpus import DEFAULT_EXTRACTABLE, decode_text, parse_corpus, read_corpus, read_stream
-from pipeline.core.documents import Corpus, Document
-from pipeline.core.errors import InputError
+from iescore.pipeline.core.corpus import (
+    DEFAULT_EXTRACTABLE,
+    decode_text,
+    parse_corpus,
+    read_corpus,
+    read_stream,
+)
+from iescore.pipeline.core.documents import Corpus, Document
+from iescore.pipeline.core.errors import InputError
 
 SAMPLE = Path(__file__).resolve().parents[3] / "shared" / "samples" / "hub4-sports" / "texts.sgml"
 SAMPLE_IDS = ("ABC19980307.1830.1415", "PRI19980302.2000.2923", "PRI19980317.2000.2025")

@@ -17,18 +17,17 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-
-from pipeline.campaign import reuse, stats
-from pipeline.campaign.engine import campaign_summary, read_campaign
-from pipeline.core.family import (
+from iescore.pipeline.campaign import reuse, stats
+from iescore.pipeline.campaign.engine import campaign_summary, read_campaign
+from iescore.pipeline.core.family import (
     Family,
     UnitStatistics,
     category_measures,
     measures_by_category,
     statistics_table,
 )
-from pipeline.core.measures import Counts, measures
-from pipeline.coref import (
+from iescore.pipeline.core.measures import Counts, measures
+from iescore.pipeline.coref import (
     COREF,
     METRICS,
     align_documents,
@@ -37,14 +36,14 @@ from pipeline.coref import (
     read_pair,
     score_documents,
 )
-from pipeline.muc import MUC
-from pipeline.templette import TEMPLETTE, templette_statistics
-from pipeline.templette.campaign import TEMPLETTE_CAMPAIGN
-from pipeline.templette.report import slot_points
-from schemas import STATISTICS, TALLIES, C
-from tasks.campaign.graph import campaign_spec
-from tasks.cli.main import main
-from tasks.core.base import task_for
+from iescore.pipeline.muc import MUC
+from iescore.pipeline.templette import TEMPLETTE, templette_statistics
+from iescore.pipeline.templette.campaign import TEMPLETTE_CAMPAIGN
+from iescore.pipeline.templette.report import slot_points
+from iescore.schemas import STATISTICS, TALLIES, C
+from iescore.tasks.campaign.graph import campaign_spec
+from iescore.tasks.cli.main import main
+from iescore.tasks.core.base import task_for
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "data"

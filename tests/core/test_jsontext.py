@@ -5,8 +5,7 @@ from __future__ import annotations
 import math
 
 import pytest
-
-from tasks.core.jsontext import json_text
+from iescore.tasks.core.jsontext import json_text
 
 
 def test_a_known_document_is_written_in_the_projects_convention() -> None:

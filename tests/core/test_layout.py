@@ -20,22 +20,27 @@ PIPELINE = ROOT / "pipeline"
 FAMILIES = ("templette", "speech", "muc", "coref", "mat", "senseval", "clef", "trec")
 
 
+def _local(module: str) -> str:
+    """A module's name in the repository's folders: ``iescore.pipeline.core`` is ``pipeline.core``."""
+    return module.removeprefix("iescore.")
+
+
 def _imports(path: Path) -> list[tuple[int, str]]:
-    """Every module ``path`` imports, absolute, with its line (``from pipeline import x`` gives
-    ``pipeline.x`` when ``x`` is a module of ``pipeline``)."""
+    """Every module ``path`` imports, absolute, with its line, named by its folders (``from
+    iescore.pipeline import x`` gives ``pipeline.x`` when ``x`` is a module of ``pipeline``)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     found = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            found += [(node.lineno, alias.name) for alias in node.names]
+            found += [(node.lineno, _local(alias.name)) for alias in node.names]
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             for alias in node.names:
-                candidate = f"{node.module}.{alias.name}"
+                candidate = f"{_local(node.module)}.{alias.name}"
                 parts = candidate.split(".")
                 is_module = (ROOT.joinpath(*parts).with_suffix(".py")).exists() or ROOT.joinpath(
                     *parts
                 ).is_dir()
-                found.append((node.lineno, candidate if is_module else node.module))
+                found.append((node.lineno, candidate if is_module else _local(node.module)))
     return found
 
 
@@ -83,7 +88,7 @@ def _names(path: Path) -> list[tuple[int, str, str]]:
     """Every name ``from MODULE import NAME`` brings in: its line, its module and its name."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     return [
-        (node.lineno, node.module, alias.name)
+        (node.lineno, _local(node.module), alias.name)
         for node in ast.walk(tree)
         if isinstance(node, ast.ImportFrom) and node.module and node.level == 0
         for alias in node.names
@@ -112,10 +117,28 @@ def test_pipeline_has_no_loose_modules() -> None:
 
 
 def test_tasks_cli_has_one_module_per_command() -> None:
-    from tasks.cli.main import _parser
+    from iescore.tasks.cli.main import _parser
 
     commands = next(
         action for action in _parser()._actions if action.__class__.__name__ == "_SubParsersAction"
     ).choices
     for name in commands:
         assert (ROOT / "tasks" / "cli" / f"{name}.py").is_file(), f"tasks/cli/{name}.py for 'iescore {name}'"
+
+
+def test_every_import_of_the_project_is_under_iescore() -> None:
+    # Installed, nothing lives under a generic top-level name: code that imports `pipeline`, `tasks` or
+    # `schemas` bare would work in the checkout and fail (or import a stranger's module) once installed.
+    problems = []
+    for folder in ("iescore", "pipeline", "tasks", "schemas", "tests", "benchmarks"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.Import):
+                    names = [alias.name for alias in node.names]
+                elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                    names = [node.module]
+                else:
+                    continue
+                bare = [n for n in names if n.split(".")[0] in ("pipeline", "tasks", "schemas")]
+                problems += [f"{path.relative_to(ROOT)}:{node.lineno}: {n}" for n in bare]
+    assert not problems, "\n".join(problems)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from pipeline.core.lazy import LazyModule
+from iescore.pipeline.core.lazy import LazyModule
 
 
 def test_a_lazy_module_is_imported_when_first_used_then_keeps_its_names() -> None:
@@ -18,7 +18,7 @@ def test_a_lazy_module_is_imported_when_first_used_then_keeps_its_names() -> Non
 def test_pandas_is_not_imported_until_a_name_is_used() -> None:
     program = (
         "import sys\n"
-        "from pipeline.core.lazy import pd\n"
+        "from iescore.pipeline.core.lazy import pd\n"
         "print('pandas' in sys.modules)\n"
         "pd.DataFrame\n"
         "print('pandas' in sys.modules)\n"

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import pytest
-
-from pipeline.core.measures import Counts, f_measure, measures, percent
+from iescore.pipeline.core.measures import Counts, f_measure, measures, percent
 
 
 def test_muc6_scenario_all_slots_line() -> None:

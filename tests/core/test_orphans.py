@@ -25,7 +25,7 @@ GONE_WITHIN = 30.0  # seconds: a bound on the wait, not a timing under test
 # Two jobs of the campaign's output writers (``run_jobs``), each asleep for ten minutes.
 OUTPUT_WRITERS = """
     import functools, time
-    from tasks.campaign.outputs import run_jobs
+    from iescore.tasks.campaign.outputs import run_jobs
     run_jobs([functools.partial(time.sleep, 600), functools.partial(time.sleep, 600)], 2)
 """
 
@@ -34,8 +34,8 @@ LUIGI_TASKS = """
     import sys, time
     import pyarrow as pa
     from pathlib import Path
-    from tasks.core import runner
-    from tasks.core.base import Stage, file_spec, stage_spec, task_for
+    from iescore.tasks.core import runner
+    from iescore.tasks.core.base import Stage, file_spec, stage_spec, task_for
 
     class Sleep(Stage):
         STAGE = "SleepForOrphanTest"

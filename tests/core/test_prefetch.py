@@ -6,8 +6,8 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from tasks.core import base
-from tasks.core.base import file_spec, prefetch_digests
+from iescore.tasks.core import base
+from iescore.tasks.core.base import file_spec, prefetch_digests
 
 
 def test_the_specs_find_the_digests_made_before(tmp_path: Path) -> None:

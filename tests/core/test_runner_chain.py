@@ -7,11 +7,10 @@ import os
 from pathlib import Path
 
 import pyarrow as pa
-
-from tasks.core import runner
-from tasks.core.base import Stage, file_spec, freeze_spec, input_key, stage_spec, task_for
-from tasks.core.files import plain
-from tasks.core.store import read_table
+from iescore.tasks.core import runner
+from iescore.tasks.core.base import Stage, file_spec, freeze_spec, input_key, stage_spec, task_for
+from iescore.tasks.core.files import plain
+from iescore.tasks.core.store import read_table
 
 
 class PidWords(Stage):

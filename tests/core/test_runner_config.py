@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parents[2]
 # Prints two options the project's luigi.cfg sets ([retcode] task_failed = 30, [core] log_level =
 # CRITICAL) and one it does not set, as Luigi sees them once iescore has configured it.
 PROBE = (
-    "from tasks.core import runner; runner.configure(); import luigi.configuration as c; "
+    "from iescore.tasks.core import runner; runner.configure(); import luigi.configuration as c; "
     "cfg = c.get_config(); print(cfg.get('retcode', 'task_failed'), cfg.get('core', 'log_level'), "
     "cfg.get('core', 'extra', '-'))"
 )

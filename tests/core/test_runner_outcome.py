@@ -7,10 +7,9 @@ from pathlib import Path
 
 import pyarrow as pa
 import pytest
-
-from pipeline.core.errors import InputError
-from tasks.core import runner
-from tasks.core.base import Stage, file_spec, stage_spec, task_for
+from iescore.pipeline.core.errors import InputError
+from iescore.tasks.core import runner
+from iescore.tasks.core.base import Stage, file_spec, stage_spec, task_for
 
 
 class CountWords(Stage):

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
-from pipeline.core.spans import (
+from iescore.pipeline.core.spans import (
     overlap_chunks,
     overlap_lengths,
     overlap_pairs,

@@ -7,8 +7,7 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-
-from tasks.core.store import PROVENANCE_KEY, provenance, read_table, write_table
+from iescore.tasks.core.store import PROVENANCE_KEY, provenance, read_table, write_table
 
 
 def _artifact(tmp_path: Path) -> Path:

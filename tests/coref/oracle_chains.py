@@ -15,8 +15,15 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-
-from pipeline.coref import METRICS, BatchScores, BlancCounts, Counts, MetricCounts, Number, score_batch
+from iescore.pipeline.coref import (
+    METRICS,
+    BatchScores,
+    BlancCounts,
+    Counts,
+    MetricCounts,
+    Number,
+    score_batch,
+)
 
 
 def agreed_counts(

@@ -16,9 +16,8 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-
-from pipeline.core.errors import InputError
-from pipeline.coref import (
+from iescore.pipeline.core.errors import InputError
+from iescore.pipeline.coref import (
     METRICS,
     aligned_mentions,
     read_aligned,
@@ -29,8 +28,8 @@ from pipeline.coref import (
     score_report,
     scores_json,
 )
-from pipeline.coref.columns import _conll_mention_table, _read_conll_columns
-from tasks.cli.main import main
+from iescore.pipeline.coref.columns import _conll_mention_table, _read_conll_columns
+from iescore.tasks.cli.main import main
 
 DATA = Path(__file__).resolve().parents[3] / "shared" / "external" / "coref" / "datafiles"
 
@@ -225,11 +224,12 @@ def test_coref_command_does_not_import_luigi(tmp_path: Path) -> None:
     key = tmp_path / "key.conll"
     key.write_text("#begin document (d); part 0\nd 0 0 w (1)\nd 0 1 w (1)\n#end document\n")
     program = (
-        "import sys; from tasks.cli.main import main; "
+        "import sys; from iescore.tasks.cli.main import main; "
         f"status = main(['coref', '--key', {str(key)!r}, '--response', {str(key)!r}]); "
-        "print(status, sorted(m for m in sys.modules if m.split('.')[0] in ('luigi', 'pipeline')))"
+        "print(status, sorted(m for m in sys.modules if m.split('.')[0] in ('luigi', 'iescore')))"
     )
     result = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True)
     status, modules = result.stdout.splitlines()[-1].split(" ", 1)
     assert status == "0"
-    assert "luigi" not in modules and "pipeline.campaign" not in modules and "pipeline.coref" in modules
+    assert "luigi" not in modules and "iescore.pipeline.campaign" not in modules
+    assert "iescore.pipeline.coref" in modules

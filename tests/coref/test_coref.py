@@ -14,10 +14,8 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from oracle_chains import agreed_counts, assert_same, batch_of, max_weight_assignment, score_chains
-
-from pipeline.core.errors import InputError
-from pipeline.coref import (
+from iescore.pipeline.core.errors import InputError
+from iescore.pipeline.coref import (
     METRICS,
     align_documents,
     mention_table,
@@ -32,7 +30,8 @@ from pipeline.coref import (
     score_report,
     summary_report,
 )
-from tasks.cli.main import main
+from iescore.tasks.cli.main import main
+from oracle_chains import agreed_counts, assert_same, batch_of, max_weight_assignment, score_chains
 
 SHARED = Path(__file__).resolve().parents[3] / "shared"
 COREF = SHARED / "external" / "coref"

@@ -14,9 +14,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from oracle_chains import agreed_counts
-
-from pipeline.coref import (
+from iescore.pipeline.coref import (
     METRICS,
     BlancCounts,
     Counts,
@@ -27,7 +25,8 @@ from pipeline.coref import (
     score_report,
     scores_json,
 )
-from tasks.cli.main import main
+from iescore.tasks.cli.main import main
+from oracle_chains import agreed_counts
 
 SHARED = Path(__file__).resolve().parents[3] / "shared"
 DATA = SHARED / "external" / "coref" / "datafiles"

@@ -7,7 +7,7 @@ import ast
 import importlib
 from pathlib import Path
 
-import pipeline.coref
+import iescore.pipeline.coref as coref
 
 ROOT = Path(__file__).resolve().parents[2]
 WING = ROOT / "pipeline" / "coref"
@@ -18,7 +18,7 @@ def test_every_public_name_is_the_packages() -> None:
     for path in sorted(WING.glob("*.py")):
         if path.name == "__init__.py":
             continue
-        module = importlib.import_module(f"pipeline.coref.{path.stem}")
+        module = importlib.import_module(f"iescore.pipeline.coref.{path.stem}")
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in tree.body:
             if isinstance(node, ast.FunctionDef | ast.ClassDef):
@@ -30,7 +30,7 @@ def test_every_public_name_is_the_packages() -> None:
             for name in names:
                 if name.startswith("_"):
                     continue
-                if name not in pipeline.coref.__all__ or getattr(pipeline.coref, name) is not getattr(
+                if name not in coref.__all__ or getattr(coref, name) is not getattr(
                     module, name
                 ):
                     missing.append(f"{path.relative_to(ROOT)}: {name}")
@@ -53,8 +53,9 @@ def test_outside_the_wing_imports_come_from_the_package() -> None:
                 elif isinstance(node, ast.Import):
                     modules = [a.name for a in node.names]
                 for module in modules:
-                    is_module = (ROOT / Path(*module.split("."))).with_suffix(".py").exists()
-                    if module.startswith("pipeline.coref.") and is_module:
+                    folders = module.removeprefix("iescore.").split(".")
+                    is_module = (ROOT / Path(*folders)).with_suffix(".py").exists()
+                    if module.startswith("iescore.pipeline.coref.") and is_module:
                         problems.append(f"{path.relative_to(ROOT)}:{node.lineno}: {module}")
     # White-box tests of the wing's private paths are the exception.
     allowed = {"tests/coref/test_columns.py"}

@@ -12,9 +12,8 @@ import re
 from pathlib import Path
 
 import pytest
-
-from pipeline.coref import read_aligned, read_mentions, score_mentions
-from tasks.cli.main import main
+from iescore.pipeline.coref import read_aligned, read_mentions, score_mentions
+from iescore.tasks.cli.main import main
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "coref"
 FIXTURES = json.loads((DATA / "scorer-pl.json").read_text())

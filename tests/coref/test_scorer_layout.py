@@ -15,8 +15,7 @@ import re
 from pathlib import Path
 
 import pytest
-
-from tasks.cli.main import main
+from iescore.tasks.cli.main import main
 
 HERE = Path(__file__).resolve().parent
 DATA = HERE.parent / "data" / "coref"

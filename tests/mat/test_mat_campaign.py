@@ -8,10 +8,9 @@ import shutil
 from pathlib import Path
 
 import pytest
-
-from pipeline.campaign.engine import read_campaign
-from pipeline.core.errors import InputError
-from tasks.cli.main import main
+from iescore.pipeline.campaign.engine import read_campaign
+from iescore.pipeline.core.errors import InputError
+from iescore.tasks.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -9,8 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-
-from pipeline.mat.confidence import (
+from iescore.pipeline.mat.confidence import (
     DEFAULT_RESAMPLES,
     DEFAULT_SEED,
     confidence_columns,

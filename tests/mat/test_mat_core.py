@@ -14,18 +14,17 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-
-from pipeline.core.errors import InputError
-from pipeline.mat import MAT, mat_statistics
-from pipeline.mat.compare import check_signals
-from pipeline.mat.files import file_pairs
-from pipeline.mat.labels import annotation_frame, label_rules
-from pipeline.mat.measures import rates, score_table
-from pipeline.mat.pairing import pair_spans
-from pipeline.mat.readers import Span, document_of, read_document
-from pipeline.mat.tally import DETAIL_COLUMNS, tag_counts
-from pipeline.mat.task import read_task_file
-from tasks.cli.main import main
+from iescore.pipeline.core.errors import InputError
+from iescore.pipeline.mat import MAT, mat_statistics
+from iescore.pipeline.mat.compare import check_signals
+from iescore.pipeline.mat.files import file_pairs
+from iescore.pipeline.mat.labels import annotation_frame, label_rules
+from iescore.pipeline.mat.measures import rates, score_table
+from iescore.pipeline.mat.pairing import pair_spans
+from iescore.pipeline.mat.readers import Span, document_of, read_document
+from iescore.pipeline.mat.tally import DETAIL_COLUMNS, tag_counts
+from iescore.pipeline.mat.task import read_task_file
+from iescore.tasks.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "data" / "mat-sample"

@@ -18,12 +18,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-
-from pipeline.mat.confidence import confidence_data
-from pipeline.mat.csv_output import CSV_FILES, score_csv, text_csv
-from pipeline.mat.fixed import DETAIL_COLUMNS
-from pipeline.mat.measures import score_table
-from pipeline.mat.tables import report_rows
+from iescore.pipeline.mat.confidence import confidence_data
+from iescore.pipeline.mat.csv_output import CSV_FILES, score_csv, text_csv
+from iescore.pipeline.mat.fixed import DETAIL_COLUMNS
+from iescore.pipeline.mat.measures import score_table
+from iescore.pipeline.mat.tables import report_rows
 
 
 def _rows(counts: pd.DataFrame, table: str, **options: object) -> pd.DataFrame:
@@ -334,7 +333,7 @@ def test_libreoffice_computes_the_commands_formula_files(
     """The same through ``iescore mat``: every score CSV of a formula run, opened in LibreOffice,
     equals the ``--no_csv_formulas`` run's (details and confusability have no formula: equal as text)."""
     soffice = _require_libreoffice()
-    from tasks.cli.main import main
+    from iescore.tasks.cli.main import main
 
     sample = Path(__file__).resolve().parents[2] / "data" / "mat-sample"
     common = ["--dir", str(sample / "good"), "--ref_dir", str(sample / "ref"), "--store", str(tmp_path / "s")]

@@ -15,8 +15,7 @@ import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from pipeline.mat.fixed import (
+from iescore.pipeline.mat.fixed import (
     ACCURACY_COLUMNS,
     COUNT_COLUMNS,
     DETAIL_COLUMNS,
@@ -373,8 +372,8 @@ def test_no_content_annotation_still_brings_the_documents() -> None:
     # No label anywhere: each document is one placeholder row with its units ("a b": 2 pseudo-tokens,
     # "cc": 1), and the reported table has only <all> rows: 2 docs, 3 units, nothing tagged, so
     # P = R = 1 (MATScore's conventions) and accuracy (3 - 0) / 3 = 1.
-    from pipeline.mat.measures import NO_TAG, score_table
-    from pipeline.mat.tables import report_rows
+    from iescore.pipeline.mat.measures import NO_TAG, score_table
+    from iescore.pipeline.mat.tables import report_rows
 
     counts = fixed_span_counts({"d": "a b", "e": "cc"}, _frame([]), "pseudo_token")
     assert list(counts["tag"]) == [NO_TAG, NO_TAG] and list(counts["test_units"]) == [2, 1]

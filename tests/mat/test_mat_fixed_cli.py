@@ -18,8 +18,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
-from tasks.cli.main import main
+from iescore.tasks.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "data" / "mat-sample"

@@ -8,8 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
-
-from tasks.cli.main import main
+from iescore.tasks.cli.main import main
 
 
 def _score(tmp_path: Path, capsys, *argv: str) -> dict[str, dict]:

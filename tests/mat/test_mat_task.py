@@ -12,11 +12,10 @@ import json
 from pathlib import Path
 
 import pytest
-
-from pipeline.mat.labels import annotation_frame, label_rules
-from pipeline.mat.readers import Span, document_of
-from pipeline.mat.task import BUILT_IN_TASKS, Alias, MatTask, read_task_file, resolve_task
-from tasks.cli.main import main
+from iescore.pipeline.mat.labels import annotation_frame, label_rules
+from iescore.pipeline.mat.readers import Span, document_of
+from iescore.pipeline.mat.task import BUILT_IN_TASKS, Alias, MatTask, read_task_file, resolve_task
+from iescore.tasks.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "data" / "mat-sample"

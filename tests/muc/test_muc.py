@@ -7,8 +7,7 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 import pytest
-
-from tasks.cli.main import main
+from iescore.tasks.cli.main import main
 
 DATA = Path(__file__).parents[1] / "data" / "muc_te"
 
@@ -109,8 +108,8 @@ def test_scenario_template_text_filtering_and_implicit_optional(
 
 
 def test_task_options_from_the_configuration() -> None:
-    from pipeline.muc.config import parse_config
-    from pipeline.muc.rules import scoring_options
+    from iescore.pipeline.muc.config import parse_config
+    from iescore.pipeline.muc.rules import scoring_options
 
     base = (
         ':class_defs "a a scored 0.5"\n:slot_defs "a x X scored 2 string" "a c COMMENT unscored 0 string"\n'
@@ -186,9 +185,9 @@ def test_coreference_through_the_pipeline(tmp_path: Path, capsys: pytest.Capture
 
 
 def test_named_entity_regions_are_the_enclosing_elements() -> None:
-    from pipeline.core.corpus import read_corpus
-    from pipeline.muc.named_entity import read_ne_file
-    from pipeline.muc.rules import element_regions
+    from iescore.pipeline.core.corpus import read_corpus
+    from iescore.pipeline.muc.named_entity import read_ne_file
+    from iescore.pipeline.muc.rules import element_regions
 
     folder = DATA.parent / "muc_ne"
     texts = read_corpus(folder / "texts.sgml")

@@ -5,10 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from pipeline.core.errors import InputError
-from pipeline.muc.config import ClassDef, MucConfig, SlotDef, parse_config, read_config
-from pipeline.templette.templates import parse_template_set, read_template_set
+from iescore.pipeline.core.errors import InputError
+from iescore.pipeline.muc.config import ClassDef, MucConfig, SlotDef, parse_config, read_config
+from iescore.pipeline.templette.templates import parse_template_set, read_template_set
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "muc"
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from pipeline.core.measures import Counts
-from pipeline.muc.report import (
+from iescore.pipeline.core.measures import Counts
+from iescore.pipeline.muc.report import (
     ie_report_summary,
     map_history,
     relevant_documents,
@@ -11,9 +11,9 @@ from pipeline.muc.report import (
     tcl_quote,
     text_filtering,
 )
-from pipeline.templette.scoring import ScoringOptions, score_template_sets
-from pipeline.templette.tables import scoring_to_tables
-from pipeline.templette.templates import parse_template_set
+from iescore.pipeline.templette.scoring import ScoringOptions, score_template_sets
+from iescore.pipeline.templette.tables import scoring_to_tables
+from iescore.pipeline.templette.templates import parse_template_set
 
 KEY = """<TEMPLATE-A-1> :=
     DOC_NR: "A"

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
-from pipeline.core.measures import Counts
-from pipeline.templette.model import Pointer
-from pipeline.templette.scoring import ScoringOptions, implicitly_optional, score_template_sets, weighted_f
-from pipeline.templette.templates import parse_template_set
+from iescore.pipeline.core.measures import Counts
+from iescore.pipeline.templette.model import Pointer
+from iescore.pipeline.templette.scoring import (
+    ScoringOptions,
+    implicitly_optional,
+    score_template_sets,
+    weighted_f,
+)
+from iescore.pipeline.templette.templates import parse_template_set
 
 KEY = """<ORGANIZATION-D-1> :=
     ORG_NAME: "Evergreen"

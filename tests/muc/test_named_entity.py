@@ -10,13 +10,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from pipeline.core.corpus import parse_corpus, read_corpus
-from pipeline.core.documents import Corpus
-from pipeline.core.errors import InputError
-from pipeline.muc.config import read_config
-from pipeline.muc.named_entity import NamedEntities, parse_ne, read_ne_file
-from pipeline.templette.model import Extent, Instance, Pointer, SetFill, TextFill
+from iescore.pipeline.core.corpus import parse_corpus, read_corpus
+from iescore.pipeline.core.documents import Corpus
+from iescore.pipeline.core.errors import InputError
+from iescore.pipeline.muc.config import read_config
+from iescore.pipeline.muc.named_entity import NamedEntities, parse_ne, read_ne_file
+from iescore.pipeline.templette.model import Extent, Instance, Pointer, SetFill, TextFill
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "muc"
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from pipeline.muc.ne_report import ne_report_summary, ne_score_pages
-from pipeline.templette.scoring import ScoringOptions, score_template_sets
-from pipeline.templette.tables import scoring_to_tables
-from pipeline.templette.templates import parse_template_set
+from iescore.pipeline.muc.ne_report import ne_report_summary, ne_score_pages
+from iescore.pipeline.templette.scoring import ScoringOptions, score_template_sets
+from iescore.pipeline.templette.tables import scoring_to_tables
+from iescore.pipeline.templette.templates import parse_template_set
 
 KEY = """<ENAMEX-D-1> :=
     TEXT: "Consuela Washington" ##0#19#

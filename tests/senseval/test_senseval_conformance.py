@@ -12,8 +12,7 @@ import random
 from pathlib import Path
 
 import pytest
-
-from tasks.cli.main import main
+from iescore.tasks.cli.main import main
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "senseval"
 CASES = [(g, m) for g in ("fine", "coarse", "mixed") for m in (False, True)]

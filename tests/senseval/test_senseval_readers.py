@@ -13,9 +13,8 @@ import random
 from pathlib import Path
 
 import pytest
-
-from pipeline.senseval import formats
-from pipeline.senseval.formats import plain_tokens, read_answers, read_key
+from iescore.pipeline.senseval import formats
+from iescore.pipeline.senseval.formats import plain_tokens, read_answers, read_key
 
 
 def random_files(tmp_path: Path, seed: int, final_newline: bool) -> tuple[Path, Path]:

@@ -12,15 +12,14 @@ from pathlib import Path
 import luigi
 import numpy as np
 import pytest
-
-from pipeline.core.errors import InputError
-from pipeline.senseval import SENSEVAL, senseval_statistics
-from pipeline.senseval.formats import read_answers, read_key, read_sense_map
-from pipeline.senseval.report import totals
-from pipeline.senseval.scoring import SenseOptions, score_senses
-from tasks.cli.main import main
-from tasks.core.base import task_for
-from tasks.senseval.stages import senseval_spec
+from iescore.pipeline.core.errors import InputError
+from iescore.pipeline.senseval import SENSEVAL, senseval_statistics
+from iescore.pipeline.senseval.formats import read_answers, read_key, read_sense_map
+from iescore.pipeline.senseval.report import totals
+from iescore.pipeline.senseval.scoring import SenseOptions, score_senses
+from iescore.tasks.cli.main import main
+from iescore.tasks.core.base import task_for
+from iescore.tasks.senseval.stages import senseval_spec
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "senseval"
 SEED_MAP = DATA / "seed.sensemap"  # 1 -> 1.1, 1.2 (b = 2); 2 -> 2.1 ... 2.5 (b = 5); 3
@@ -176,7 +175,7 @@ def test_mixed_ancestors_by_depth_or_by_search(tmp_path: Path, monkeypatch) -> N
     # The mixed-grained look-up by depth (short map lines) and by search (long ones) give the same
     # credits (to the last bit: the conjunctive policy sums their products with the weights): the seed's
     # map with a line eight ancestors long (b = 3 at each level; the most looked up by depth) added.
-    from pipeline.senseval import scoring
+    from iescore.pipeline.senseval import scoring
 
     chain = " ".join(f"3 d{depth}" for depth in range(1, 9))
     (tmp_path / "m").write_text(

@@ -8,16 +8,15 @@ import re
 from pathlib import Path
 
 import pytest
-
-from pipeline.core.documents import Corpus, Document, Section
-from pipeline.speech.align import AlignOptions, align_corpora, document_items
-from pipeline.speech.dp import Vocabulary, WordGraph, align
-from pipeline.speech.transcripts import align_segments, parse_trn, render_segment, totals
-from pipeline.speech.words import parse_items, word_graph
-from pipeline.templette.extents import normalize_extents
-from pipeline.templette.model import Extent, Instance, Pointer, Slot, TemplateSet, TextFill
-from pipeline.templette.scoring import ScoringOptions, score_template_sets
-from tasks.cli.main import main
+from iescore.pipeline.core.documents import Corpus, Document, Section
+from iescore.pipeline.speech.align import AlignOptions, align_corpora, document_items
+from iescore.pipeline.speech.dp import Vocabulary, WordGraph, align
+from iescore.pipeline.speech.transcripts import align_segments, parse_trn, render_segment, totals
+from iescore.pipeline.speech.words import parse_items, word_graph
+from iescore.pipeline.templette.extents import normalize_extents
+from iescore.pipeline.templette.model import Extent, Instance, Pointer, Slot, TemplateSet, TextFill
+from iescore.pipeline.templette.scoring import ScoringOptions, score_template_sets
+from iescore.tasks.cli.main import main
 
 SHARED = Path(__file__).resolve().parents[3] / "shared"
 SCLITE = SHARED / "external" / "sctk" / "sclite-test1"
@@ -248,7 +247,7 @@ def test_align_command_on_sgml_corpora(tmp_path: Path, capsys: pytest.CaptureFix
 
 def _full_programme(ref: list[int], hyp: list[int]):
     """sclite's dynamic programme over the whole sequence: no anchors, no vectorised shortcut."""
-    from pipeline.speech.dp import Alignment, Costs, _align_region
+    from iescore.pipeline.speech.dp import Alignment, Costs, _align_region
 
     out = Alignment()
     _align_region(WordGraph(ref), hyp, Costs(), None, 0, len(ref), 0, len(hyp), out)
@@ -259,7 +258,7 @@ def test_vectorised_alignment_equals_sclites_programme_column_for_column() -> No
     # Many documents at once through the array path; each must equal the full programme exactly
     # (same columns, same ops: sclite's choice among equal-cost alignments), on word-like text with
     # repeated words (a 60-word vocabulary makes repeats and chance matches common).
-    from pipeline.speech.dp import align_batch
+    from iescore.pipeline.speech.dp import align_batch
 
     rng = random.Random(11)
     refs, hyps = [], []
@@ -289,7 +288,7 @@ def test_glm_rewritten_words_keep_their_original_spans() -> None:
     # en20030506.glm line 73: 'MR. => MISTER / [ ] __ [ ]' (also at the start of a line: csrfilt pads
     # with a blank), line 83: 'GONNA => GOING TO'. Each rewritten word spans the characters its rule
     # consumed; the comma after "Jones" is not part of the word.
-    from pipeline.speech.glm import read_glm
+    from iescore.pipeline.speech.glm import read_glm
 
     glm = read_glm(SHARED / "external" / "sctk" / "en20030506.glm")
     text = "<DOC>\nMr. Smith met Mr. Jones, gonna go\n</DOC>"
@@ -333,8 +332,8 @@ def test_an_optional_word_is_matched_or_left_out_never_substituted() -> None:
     # ref "say a um went", hyp "say um went", phonetic costs, "um" optional (a filler). Substituting
     # a -> um (1 + 3 x 0.5) and leaving out the reference "um" for free would cost 2.5, less than
     # deleting "a" (3), but a filler stands for nothing and is never substituted: D(a) C(um).
-    from pipeline.speech.align import costs_for
-    from pipeline.speech.words import speech_optional
+    from iescore.pipeline.speech.align import costs_for
+    from iescore.pipeline.speech.words import speech_optional
 
     vocabulary = Vocabulary()
     graph, words = word_graph(parse_items("say a um went", optional=speech_optional), vocabulary)
@@ -356,7 +355,7 @@ def test_two_unrelated_100000_word_texts_align_as_substitutions_with_called_cost
     # both sides have n words, so an alignment with k deletions has k insertions and n - k
     # substitutions, costing 2 (n - k) + 6 k with these costs: least for k = 0, every word
     # substituted for the word at its own position.
-    from pipeline.speech.dp import Costs, align_batch
+    from iescore.pipeline.speech.dp import Costs, align_batch
 
     ref = list(range(BIG))
     hyp = list(range(BIG, 2 * BIG))
@@ -382,8 +381,8 @@ def test_regions_cut_in_pieces_still_align_every_word_once_in_order(monkeypatch)
     # Force the piecewise path on ordinary regions (pieces of 6 words a side above 50 cells): every
     # word of each side is in exactly one column, in order; C pairs equal words, S different ones; a
     # column's cost is its move's (flat costs: 0, 4, 3, 3; optional words deleted or inserted: 0).
-    import pipeline.speech.dp as dp
-    from pipeline.speech.dp import Costs
+    import iescore.pipeline.speech.dp as dp
+    from iescore.pipeline.speech.dp import Costs
 
     monkeypatch.setattr(dp, "REGION_CELLS", 50)
     monkeypatch.setattr(dp, "PIECE", 6)

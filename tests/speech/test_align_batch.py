@@ -13,12 +13,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
-from pipeline.core.errors import InputError
-from pipeline.speech.align import AlignOptions, costs_for
-from pipeline.speech.dp import Costs, Vocabulary, align_batch
-from pipeline.speech.phonetic import PhoneticDistances, _lexicon, phonetic_distance
-from pipeline.speech.transcripts import (
+from iescore.pipeline.core.errors import InputError
+from iescore.pipeline.speech.align import AlignOptions, costs_for
+from iescore.pipeline.speech.dp import Costs, Vocabulary, align_batch
+from iescore.pipeline.speech.phonetic import PhoneticDistances, _lexicon, phonetic_distance
+from iescore.pipeline.speech.transcripts import (
     Lexicon,
     align_segments,
     align_transcripts,
@@ -30,9 +29,9 @@ from pipeline.speech.transcripts import (
     report_json,
     split_words,
 )
-from pipeline.speech.words import flatten, speech_optional
-from tasks.campaign.outputs import json_text
-from tasks.cli.main import main
+from iescore.pipeline.speech.words import flatten, speech_optional
+from iescore.tasks.campaign.outputs import json_text
+from iescore.tasks.cli.main import main
 
 SCLITE = Path(__file__).resolve().parents[3] / "shared" / "external" / "sctk" / "sclite-test1"
 

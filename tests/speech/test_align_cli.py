@@ -7,8 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
-
-from tasks.cli.main import _parser, main
+from iescore.tasks.cli.main import _parser, main
 
 
 def _files(tmp_path: Path, ref: str, hyp: str, suffix: str = "trn") -> tuple[Path, Path]:

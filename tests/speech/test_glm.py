@@ -16,9 +16,8 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from pipeline.core.errors import InputError
-from pipeline.speech.glm import (
+from iescore.pipeline.core.errors import InputError
+from iescore.pipeline.speech.glm import (
     _STM_LABELLED,
     _TRN_LINE,
     GlobalMap,
@@ -34,8 +33,8 @@ from pipeline.speech.glm import (
     parse_glm,
     read_glm,
 )
-from tasks.cli.glm import add_glm_command
-from tasks.cli.main import main
+from iescore.tasks.cli.glm import add_glm_command
+from iescore.tasks.cli.main import main
 
 SHARED = Path(__file__).resolve().parents[3] / "shared"
 SCTK = SHARED / "external" / "sctk"

@@ -11,11 +11,10 @@ from __future__ import annotations
 import pyarrow as pa
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from pipeline.core.corpus import parse_corpus
-from pipeline.speech.align import document_items, identity_alignment
-from pipeline.speech.words import flatten
-from schemas import ALIGNMENT, C
+from iescore.pipeline.core.corpus import parse_corpus
+from iescore.pipeline.speech.align import document_items, identity_alignment
+from iescore.pipeline.speech.words import flatten
+from iescore.schemas import ALIGNMENT, C
 
 PIECES = [
     "alpha", "Beta", "--", "...", "(x)", "O'Brien", "[y]", "`z`", "1,100", "é", "ça", "٣", "_", "_a",

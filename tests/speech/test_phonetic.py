@@ -16,9 +16,8 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-
-from pipeline.speech import phonetic
-from pipeline.speech.phonetic import (
+from iescore.pipeline.speech import phonetic
+from iescore.pipeline.speech.phonetic import (
     PHONES,
     PhoneticCost,
     phonetic_distance,
@@ -115,7 +114,7 @@ def test_pronunciations_do_not_depend_on_the_process_or_hash_seed() -> None:
     pairs = [["heart", "part"], ["buni-", "bunny"], ["snarbake", "phreeshack"]]
     script = (
         "import json, sys\n"
-        "from pipeline.speech.phonetic import phonetic_distance, pronunciations\n"
+        "from iescore.pipeline.speech.phonetic import phonetic_distance, pronunciations\n"
         "words, pairs = json.loads(sys.argv[1])\n"
         "answers = [[pronunciations(w) for w in words], [phonetic_distance(a, b) for a, b in pairs]]\n"
         "print(json.dumps(answers))\n"
@@ -137,7 +136,7 @@ def test_pronunciations_do_not_depend_on_the_process_or_hash_seed() -> None:
 
 def test_lexicon_is_loaded_on_first_use_only() -> None:
     script = (
-        "from pipeline.speech import phonetic\n"
+        "from iescore.pipeline.speech import phonetic\n"
         "before = phonetic._lexicon.cache_info().currsize\n"
         "phonetic.phonetic_distance('', '')\n"
         "still = phonetic._lexicon.cache_info().currsize\n"

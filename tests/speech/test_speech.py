@@ -11,13 +11,12 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-
-from pipeline.core.corpus import read_corpus
-from pipeline.templette.model import Extent, Instance, TemplateSet, TextFill
-from pipeline.templette.scoring import ScoringOptions, content_matches, score_template_sets
-from pipeline.templette.templates import read_template_set
-from tasks.cli.main import main
-from tasks.core.store import list_artifacts
+from iescore.pipeline.core.corpus import read_corpus
+from iescore.pipeline.templette.model import Extent, Instance, TemplateSet, TextFill
+from iescore.pipeline.templette.scoring import ScoringOptions, content_matches, score_template_sets
+from iescore.pipeline.templette.templates import read_template_set
+from iescore.tasks.cli.main import main
+from iescore.tasks.core.store import list_artifacts
 
 ROOT = Path(__file__).resolve().parents[2]
 SPEECH = ROOT / "data" / "hub4-speech"
@@ -198,8 +197,8 @@ EXAMPLE_GLM = ROOT.parent / "shared" / "external" / "sctk" / "glm-tests" / "exam
 
 def test_glm_normalizes_contents_both_sides() -> None:
     # example.glm: 'SHE'S => SHE IS' and '" OK " => " OKAY "' (quotes bound a string with its blanks).
-    from pipeline.speech.glm import read_glm
-    from pipeline.templette.normalize import normalize_text
+    from iescore.pipeline.speech.glm import read_glm
+    from iescore.pipeline.templette.normalize import normalize_text
 
     glm = read_glm(EXAMPLE_GLM)
     assert normalize_text(glm, "she's ok") == "SHE IS OKAY"
@@ -281,8 +280,8 @@ def test_long_streams_are_cut_at_words_said_once_without_changing_the_alignment(
     # Above WHOLE_STREAM_LIMIT the stream is aligned in pieces cut at words that occur once on each
     # side ("motors", "detroit", "glen", ... in the sample). On the sample, forced through that path,
     # the alignment must be the whole-stream one, column for column.
-    import pipeline.speech.align as align_module
-    from pipeline.core.corpus import read_stream
+    import iescore.pipeline.speech.align as align_module
+    from iescore.pipeline.core.corpus import read_stream
 
     reference = read_corpus(SPEECH / "texts.sgml")
     stream = read_stream(SPEECH / "asr-stream.txt").documents[0]

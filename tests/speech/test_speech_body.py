@@ -14,9 +14,8 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-
-from tasks.cli.main import main
-from tasks.core.store import list_artifacts
+from iescore.tasks.cli.main import main
+from iescore.tasks.core.store import list_artifacts
 
 ROOT = Path(__file__).resolve().parents[2]
 BODY = ROOT / "data" / "hub4-speech-body"

@@ -9,8 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from tasks.cli.main import main
+from iescore.tasks.cli.main import main
 
 REF = "a b c (u1)\nd e (u2)\n"
 HYP = "a x c (u1)\nd e (u2)\n"

@@ -17,12 +17,9 @@ import pyarrow.compute as pc
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_scoring_paths import OPTIONS as ALL_OPTIONS
-from test_scoring_paths import template_set_pairs
-
-from pipeline.core.errors import InputError
-from pipeline.templette.bulk_mapping import _applies, _score_in_bulk, score_fills
-from pipeline.templette.model import (
+from iescore.pipeline.core.errors import InputError
+from iescore.pipeline.templette.bulk_mapping import _applies, _score_in_bulk, score_fills
+from iescore.pipeline.templette.model import (
     Extent,
     Instance,
     Pointer,
@@ -32,10 +29,16 @@ from pipeline.templette.model import (
     TemplateSet,
     TextFill,
 )
-from pipeline.templette.scoring import ScoringOptions, score_template_sets
-from pipeline.templette.tables import scoring_to_tables, template_set_from_table, template_set_to_table
-from pipeline.templette.templates import read_template_set
-from schemas import C
+from iescore.pipeline.templette.scoring import ScoringOptions, score_template_sets
+from iescore.pipeline.templette.tables import (
+    scoring_to_tables,
+    template_set_from_table,
+    template_set_to_table,
+)
+from iescore.pipeline.templette.templates import read_template_set
+from iescore.schemas import C
+from test_scoring_paths import OPTIONS as ALL_OPTIONS
+from test_scoring_paths import template_set_pairs
 
 OPTIONS = [
     ScoringOptions("both"),

@@ -9,12 +9,11 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from pipeline.campaign.engine import read_campaign
-from tasks.campaign.graph import campaign_spec
-from tasks.cli.main import main
-from tasks.core import runner
-from tasks.core.base import task_for
+from iescore.pipeline.campaign.engine import read_campaign
+from iescore.tasks.campaign.graph import campaign_spec
+from iescore.tasks.cli.main import main
+from iescore.tasks.core import runner
+from iescore.tasks.core.base import task_for
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT.parent / "shared" / "samples" / "hub4-sports"
@@ -241,7 +240,7 @@ def test_console_script_exit_status_and_no_traceback(tmp_path: Path) -> None:
         tmp_path, "hyp.tpl", "<T-PRI19980302.2000.2923-1> :=\n    EVENT: <S-PRI19980302.2000.2923-9>\n"
     )
     completed = subprocess.run(
-        [sys.executable, "-m", "tasks.cli.main", "templette",
+        [sys.executable, "-m", "iescore", "templette",
          "--ref", str(SAMPLE / "ref.tpl"), "--hyp", str(hyp),
          "--store", str(tmp_path / "store")],
         capture_output=True, text=True, cwd=ROOT, check=False,
@@ -264,7 +263,7 @@ def test_artifacts_lists_provenance(tmp_path: Path, capsys: pytest.CaptureFixtur
 def test_project_luigi_defaults_load_from_any_directory(tmp_path: Path) -> None:
     # Luigi itself only reads ./luigi.cfg; iescore loads the project's defaults from its package.
     code = (
-        "from tasks.core import runner; runner.configure(); import luigi.configuration as c; "
+        "from iescore.tasks.core import runner; runner.configure(); import luigi.configuration as c; "
         "cfg = c.get_config(); print(cfg.get('retcode', 'task_failed'), cfg.get('core', 'log_level'))"
     )
     completed = subprocess.run(
@@ -300,10 +299,10 @@ def test_templette_command_does_not_import_other_families(tmp_path: Path) -> Non
             "--texts", str(SAMPLE / "texts.sgml"), "--store", str(tmp_path / "store"),
             "--json", str(tmp_path / "scores.json")]  # fmt: skip
     program = (
-        "import sys; from tasks.cli.main import main; "
+        "import sys; from iescore.tasks.cli.main import main; "
         f"status = main({argv!r}); "
-        "print(status, sorted(m for m in sys.modules if m.startswith(('pipeline.campaign.engine', "
-        "'tasks.campaign', 'scipy', 'pipeline.mat', 'pipeline.senseval'))))"
+        "print(status, sorted(m for m in sys.modules if m.startswith(('iescore.pipeline.campaign.engine', "
+        "'iescore.tasks.campaign', 'scipy', 'iescore.pipeline.mat', 'iescore.pipeline.senseval'))))"
     )
     result = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True)
     assert result.stdout.splitlines()[-1] == "0 []"

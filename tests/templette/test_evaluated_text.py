@@ -7,11 +7,11 @@ expected word list below is read off the document by hand.
 
 from __future__ import annotations
 
-from pipeline.core.corpus import evaluated_ranges, parse_corpus
-from pipeline.speech.align import document_items
-from pipeline.speech.words import flatten
-from pipeline.templette.model import Extent, Instance, Pointer, Slot, TemplateSet, TextFill
-from pipeline.templette.removal import RemovalOptions, remove_non_evaluated
+from iescore.pipeline.core.corpus import evaluated_ranges, parse_corpus
+from iescore.pipeline.speech.align import document_items
+from iescore.pipeline.speech.words import flatten
+from iescore.pipeline.templette.model import Extent, Instance, Pointer, Slot, TemplateSet, TextFill
+from iescore.pipeline.templette.removal import RemovalOptions, remove_non_evaluated
 
 # TEXT inside BODY (the seed's layout). Not evaluated: the id, the date, BODY's own text before and
 # after TEXT, the text after </BODY>, and the annotation inside TEXT.

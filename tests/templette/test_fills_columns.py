@@ -20,23 +20,22 @@ from pathlib import Path
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
-
-from pipeline.core.corpus import parse_corpus, read_corpus
-from pipeline.core.errors import InputError
-from pipeline.templette.checks import (
+from iescore.pipeline.core.corpus import parse_corpus, read_corpus
+from iescore.pipeline.core.errors import InputError
+from iescore.pipeline.templette.checks import (
     check_against_corpus,
     check_reference_not_empty,
     check_single_alternatives,
 )
-from pipeline.templette.columns import (
+from iescore.pipeline.templette.columns import (
     ODD_SPACES,
     _checks_hold,
     _fills_by_parser,
     _fills_table_of_text,
     read_fills,
 )
-from pipeline.templette.tables import corpus_to_table, template_set_to_table
-from pipeline.templette.templates import check_pointers, parse_template_set
+from iescore.pipeline.templette.tables import corpus_to_table, template_set_to_table
+from iescore.pipeline.templette.templates import check_pointers, parse_template_set
 
 ROOT = Path(__file__).resolve().parents[2]
 

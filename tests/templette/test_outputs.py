@@ -10,12 +10,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from pipeline.campaign.engine import leaderboard_text, output_name
-from pipeline.templette import TEMPLETTE_CAMPAIGN
-from pipeline.templette.report import muc_report, score_table
-from schemas import COUNT_COLUMNS, LEADERBOARD, MEASURE_COLUMNS, TALLIES, table_from_rows
-from tasks.cli.main import main
+from iescore.pipeline.campaign.engine import leaderboard_text, output_name
+from iescore.pipeline.templette import TEMPLETTE_CAMPAIGN
+from iescore.pipeline.templette.report import muc_report, score_table
+from iescore.schemas import COUNT_COLUMNS, LEADERBOARD, MEASURE_COLUMNS, TALLIES, table_from_rows
+from iescore.tasks.cli.main import main
 
 DATA = Path(__file__).resolve().parents[2] / "data"
 SPORTS = DATA / "hub4-sports"

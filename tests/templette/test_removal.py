@@ -12,10 +12,9 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-
-from pipeline.core.corpus import parse_corpus, read_corpus
-from pipeline.core.documents import Corpus
-from pipeline.templette.model import (
+from iescore.pipeline.core.corpus import parse_corpus, read_corpus
+from iescore.pipeline.core.documents import Corpus
+from iescore.pipeline.templette.model import (
     Extent,
     Fill,
     Instance,
@@ -26,14 +25,14 @@ from pipeline.templette.model import (
     TemplateSet,
     TextFill,
 )
-from pipeline.templette.removal import DEFAULT_PUNCTUATION, RemovalOptions, remove_non_evaluated
-from pipeline.templette.scoring import fold
-from pipeline.templette.tables import template_set_from_table, template_set_to_table
-from schemas import C
-from tasks.core import runner  # noqa: F401 - importing tasks.templette.ingest registers its stages
-from tasks.core.base import file_spec, stage_spec, task_for
-from tasks.templette import ingest  # noqa: F401 - importing tasks.templette.ingest registers its stages
-from tasks.templette.remove import RemoveNonEvaluated
+from iescore.pipeline.templette.removal import DEFAULT_PUNCTUATION, RemovalOptions, remove_non_evaluated
+from iescore.pipeline.templette.scoring import fold
+from iescore.pipeline.templette.tables import template_set_from_table, template_set_to_table
+from iescore.schemas import C
+from iescore.tasks.core import runner  # noqa: F401 - importing tasks.templette.ingest registers its stages
+from iescore.tasks.core.base import file_spec, stage_spec, task_for
+from iescore.tasks.templette import ingest  # noqa: F401 - importing tasks.templette.ingest registers its stages
+from iescore.tasks.templette.remove import RemoveNonEvaluated
 
 SAMPLE = Path(__file__).resolve().parents[3] / "shared" / "samples" / "hub4-sports"
 ABC = "ABC19980307.1830.1415"

@@ -10,17 +10,16 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from pipeline.core.corpus import parse_corpus
-from pipeline.templette.model import Extent, Instance, Pointer, SetFill, Slot, TemplateSet, TextFill
-from pipeline.templette.removal import (
+from iescore.pipeline.core.corpus import parse_corpus
+from iescore.pipeline.templette.model import Extent, Instance, Pointer, SetFill, Slot, TemplateSet, TextFill
+from iescore.pipeline.templette.removal import (
     DEFAULT_PUNCTUATION,
     RemovalOptions,
     remove_non_evaluated,
     remove_non_evaluated_columns,
     remove_non_evaluated_table,
 )
-from pipeline.templette.tables import corpus_to_table, template_set_to_table
+from iescore.pipeline.templette.tables import corpus_to_table, template_set_to_table
 
 WORDS = ["the", "a", "and", "Egypt", "O'Brien", "(cup)", "1,100", "--", "final.", "optional", "OPTIONAL,"]
 BODY = " ".join(WORDS) + " <ANNOTATION> noise </ANNOTATION> " + " ".join(reversed(WORDS))

@@ -11,9 +11,8 @@ from __future__ import annotations
 import pyarrow as pa
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from pipeline.templette.report import _score_table_frame, score_table
-from schemas import TALLIES, C
+from iescore.pipeline.templette.report import _score_table_frame, score_table
+from iescore.schemas import TALLIES, C
 
 POINTS = st.tuples(
     st.sampled_from(["D2", "D1", "D10"]),

@@ -6,12 +6,11 @@ import random
 from pathlib import Path
 
 import pytest
-
-from pipeline.core.errors import InputError
-from pipeline.core.measures import Counts
-from pipeline.templette.model import TemplateSet
-from pipeline.templette.scoring import ScoringOptions, score_template_sets
-from pipeline.templette.templates import parse_template_set, read_template_set
+from iescore.pipeline.core.errors import InputError
+from iescore.pipeline.core.measures import Counts
+from iescore.pipeline.templette.model import TemplateSet
+from iescore.pipeline.templette.scoring import ScoringOptions, score_template_sets
+from iescore.pipeline.templette.templates import parse_template_set, read_template_set
 
 SAMPLE = Path(__file__).resolve().parents[3] / "shared" / "samples" / "hub4-sports"
 

@@ -12,8 +12,7 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from pipeline.templette.model import (
+from iescore.pipeline.templette.model import (
     Extent,
     Instance,
     Pointer,
@@ -23,8 +22,8 @@ from pipeline.templette.model import (
     TemplateSet,
     TextFill,
 )
-from pipeline.templette.scoring import ScoringOptions, _Scorer
-from pipeline.templette.tables import scoring_to_tables
+from iescore.pipeline.templette.scoring import ScoringOptions, _Scorer
+from iescore.pipeline.templette.tables import scoring_to_tables
 
 WORDS = ["cup", "Egypt", "final", "the cup", "cup final", "GHANA"]
 SPANS = [(0, 3), (0, 9), (4, 9), (10, 15), (2, 6), (12, 20)]

@@ -11,9 +11,8 @@ from __future__ import annotations
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
-
-from pipeline.core.errors import InputError
-from pipeline.templette.templates import _common_line, _scan_line
+from iescore.pipeline.core.errors import InputError
+from iescore.pipeline.templette.templates import _common_line, _scan_line
 
 PIECES = [
     "<EVENT-D1-1>", "<EVENT-D-1-2>", "<BAD>", "<A--1>", "<X-Y-Z", ":=", " := ", "WINNER:", "WIN NER:", "a:",

@@ -10,9 +10,8 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from pipeline.core.errors import InputError
-from pipeline.templette.model import (
+from iescore.pipeline.core.errors import InputError
+from iescore.pipeline.templette.model import (
     Extent,
     Fill,
     Instance,
@@ -23,7 +22,7 @@ from pipeline.templette.model import (
     TemplateSet,
     TextFill,
 )
-from pipeline.templette.templates import (
+from iescore.pipeline.templette.templates import (
     check_pointers,
     parse_template_set,
     read_template_set,

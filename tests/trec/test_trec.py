@@ -12,13 +12,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
-from pipeline.campaign.run_comparison import compare_runs
-from pipeline.campaign.stats import holm, paired_t_test
-from pipeline.trec import Options, evaluate, parse_measure, parse_measures, read_qrels, read_run
-from pipeline.trec.family import TREC, trec_family, trec_statistics
-from pipeline.trec.report import trec_eval_text
-from tasks.cli.main import main
+from iescore.pipeline.campaign.run_comparison import compare_runs
+from iescore.pipeline.campaign.stats import holm, paired_t_test
+from iescore.pipeline.trec import Options, evaluate, parse_measure, parse_measures, read_qrels, read_run
+from iescore.pipeline.trec.family import TREC, trec_family, trec_statistics
+from iescore.pipeline.trec.report import trec_eval_text
+from iescore.tasks.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[2]
 GRADED = ROOT / "tests" / "data" / "trec" / "graded"
@@ -351,11 +350,11 @@ def test_command_compares_runs(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_family_statistics_mean_over_queries() -> None:
     qrels = read_qrels(GRADED / "qrels.txt")
-    from pipeline.trec.family import CAMPAIGN_REQUEST
+    from iescore.pipeline.trec.family import CAMPAIGN_REQUEST
 
     evaluation = evaluate(qrels, read_run(GRADED / "runA.txt"), parse_measures(list(CAMPAIGN_REQUEST)))
     table = trec_statistics(evaluation)
-    from pipeline.core.family import UnitStatistics
+    from iescore.pipeline.core.family import UnitStatistics
 
     statistics = UnitStatistics.from_table(TREC, {"A": table})
     measures = TREC.measures(statistics.totals())[0]
@@ -395,7 +394,7 @@ def test_plus_signed_grade_is_read_as_trec_eval_reads_it(tmp_path: Path) -> None
 def test_packed_sort_and_lexsort_agree() -> None:
     import importlib
 
-    evaluate_module = importlib.import_module("pipeline.trec.evaluate")
+    evaluate_module = importlib.import_module("iescore.pipeline.trec.evaluate")
     rng = np.random.default_rng(3)
     queries = rng.integers(0, 50, 5000)
     scores = np.round(rng.normal(size=5000), 1)

@@ -11,8 +11,7 @@ import shlex
 from pathlib import Path
 
 import pytest
-
-from tasks.cli.main import main
+from iescore.tasks.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data" / "trec"

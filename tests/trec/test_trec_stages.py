@@ -12,15 +12,14 @@ from pathlib import Path
 
 import luigi
 import pytest
-
-from pipeline.campaign.engine import read_campaign
-from pipeline.core.errors import InputError
-from pipeline.trec.family import CAMPAIGN_REQUEST
-from pipeline.trec.report import text_of_table
-from tasks.cli.main import main
-from tasks.core import store as artifacts
-from tasks.core.base import task_for
-from tasks.trec.stages import campaign_run_spec, evaluate_spec, report_spec, statistics_spec
+from iescore.pipeline.campaign.engine import read_campaign
+from iescore.pipeline.core.errors import InputError
+from iescore.pipeline.trec.family import CAMPAIGN_REQUEST
+from iescore.pipeline.trec.report import text_of_table
+from iescore.tasks.cli.main import main
+from iescore.tasks.core import store as artifacts
+from iescore.tasks.core.base import task_for
+from iescore.tasks.trec.stages import campaign_run_spec, evaluate_spec, report_spec, statistics_spec
 
 ROOT = Path(__file__).resolve().parents[2]
 GRADED = ROOT / "tests" / "data" / "trec" / "graded"
