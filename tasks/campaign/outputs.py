@@ -151,7 +151,8 @@ def write_campaign_outputs(
     """Write the output directory from the artifacts (``reports``: system name -> the task its kind runs)
     and the page to each of ``pages`` that is not fresh. The systems whose files are not fresh and the
     page are written by up to ``workers`` processes (each system's files are its own: the same files in
-    any order); then this one writes the campaign's own files (``write_campaign_files``)."""
+    any order) while this one writes the campaign's own files (``write_campaign_files``), which no job
+    writes."""
     jobs: list[Callable[[], None]] = []
     recipe = html_recipe(campaign, summary)
     stale = [path for path in pages or [] if not html_is_fresh(path, recipe)]
@@ -162,15 +163,16 @@ def write_campaign_outputs(
         folder = directory / "systems" / output_name(name)
         if not _fresh(folder / STAMP, task.key, [folder / f for f in files]):
             jobs.append(partial(_write_system_folder, folder, task, campaign.scorer))
-    run_jobs(jobs, workers)
-    write_campaign_files(directory, campaign, summary, list(reports))
+    run_jobs(jobs, workers, partial(write_campaign_files, directory, campaign, summary, list(reports)))
 
 
-def run_jobs(jobs: list[Callable[[], None]], workers: int) -> None:
+def run_jobs(
+    jobs: list[Callable[[], None]], workers: int, meanwhile: Callable[[], None] | None = None
+) -> None:
     """Each job run once, by up to ``workers`` processes (``ProcessPoolExecutor``; here when one worker or
-    one job); the first failure is raised here."""
+    one job), and ``meanwhile`` in this process while they run; the first failure is raised here."""
     if workers <= 1 or len(jobs) <= 1:
-        for job in jobs:
+        for job in [*jobs, *([meanwhile] if meanwhile else [])]:
             job()
         return
     methods = multiprocessing.get_all_start_methods()
@@ -182,7 +184,10 @@ def run_jobs(jobs: list[Callable[[], None]], workers: int) -> None:
         with ProcessPoolExecutor(
             max_workers=min(workers, len(jobs)), mp_context=context, initializer=watch.watch
         ) as pool:
-            for future in [pool.submit(job) for job in jobs]:
+            futures = [pool.submit(job) for job in jobs]
+            if meanwhile is not None:
+                meanwhile()
+            for future in futures:
                 future.result()
     finally:
         watch.close()
