@@ -82,7 +82,6 @@ class Mentions:
     ``piece_start``, ``piece_end``: int64 numpy arrays, grouped by mention in mention order. ``frame``
     and ``pieces`` are the same as pandas frames (made on first use: the command never needs them).
     ``warnings``: what was read but said (CRLF line ends, replaced lines), ``file:line: ...``.
-    ``digest``: :func:`directory_digest` of the files read (empty for mentions read back from a table).
     """
 
     side: str
@@ -91,7 +90,6 @@ class Mentions:
     piece_start: np.ndarray
     piece_end: np.ndarray
     warnings: list[str] = field(default_factory=list)
-    digest: str = ""
     deferred: dict[str, Callable[[], pa.Array]] = field(default_factory=dict)
 
     def __len__(self) -> int:
@@ -159,7 +157,6 @@ def read_mentions(directory: str | Path, side: str, nbest: bool = False, one_cod
     # Plain strings, not Path objects: 10,000 files make pathlib's parsing a second.
     names = [os.path.join(str(directory), name) for name in base_names]
     datas = [_read(name) for name in names]
-    digest = directory_digest(base_names, datas)
     warnings: list[str] = []
     # One pass over the bytes: each file ends with a line end (one is added when missing), the files are
     # joined, and Arrow checks the UTF-8 of the whole at once (a bad file is then found file by file).
@@ -196,7 +193,7 @@ def read_mentions(directory: str | Path, side: str, nbest: bool = False, one_cod
         warnings,
         str(directory),
     )
-    return Mentions(side, table, piece_mention, starts, ends, warnings, digest, deferred)
+    return Mentions(side, table, piece_mention, starts, ends, warnings, deferred)
 
 
 def _parse(
