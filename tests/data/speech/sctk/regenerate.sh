@@ -1,6 +1,7 @@
 #!/bin/sh
 # Re-run every case of cases.json with the given sclite and sc_stats (see README.md).
 #   regenerate.sh SCLITE SC_STATS          rewrite cases/ and the recorded exit status and outputs
+#                                          (files that differ only in their creation date are left as they are)
 #   regenerate.sh --check SCLITE SC_STATS  run in a temporary copy and compare with what is committed
 #   regenerate.sh --sctk-base TESTDATA     compare the committed cases that come from SCTK's own test suite
 #                                          with its expected outputs (TESTDATA/base, TESTDATA/base_sc_stats)
@@ -54,13 +55,12 @@ if check:
 if len(args) != 2:
     sys.exit("usage: regenerate.sh [--check] SCLITE SC_STATS | --sctk-base TESTDATA")
 programs = {"sclite": os.path.abspath(args[0]), "sc_stats": os.path.abspath(args[1])}
-root = tempfile.mkdtemp(prefix="sctk-fixtures-") if check else here
-if check:
-    shutil.copytree(os.path.join(here, "inputs"), os.path.join(root, "inputs"))
+# Every run happens in a temporary copy of inputs/; a committed file whose only change is a date is kept.
+root = tempfile.mkdtemp(prefix="sctk-fixtures-")
+shutil.copytree(os.path.join(here, "inputs"), os.path.join(root, "inputs"))
 failures = 0
 for case in manifest["cases"]:
     out_dir = os.path.join(root, "cases", case["name"])
-    shutil.rmtree(out_dir, ignore_errors=True)
     os.makedirs(out_dir)
     cwd = os.path.join(root, case["cwd"])
     stdin = b"".join(open(os.path.join(cwd, f), "rb").read() for f in case["stdin"] or [])
@@ -71,7 +71,15 @@ for case in manifest["cases"]:
     with open(os.path.join(out_dir, "stderr.txt"), "wb") as f:
         f.write(run.stderr)
     outputs = sorted(os.listdir(out_dir))
+    committed = os.path.join(here, "cases", case["name"])
     if not check:
+        os.makedirs(committed, exist_ok=True)
+        for name in set(os.listdir(committed)) - set(outputs):
+            os.remove(os.path.join(committed, name))
+        for name in outputs:
+            old = os.path.join(committed, name)
+            if not os.path.exists(old) or normalised(old) != normalised(os.path.join(out_dir, name)):
+                shutil.copyfile(os.path.join(out_dir, name), old)
         case["exit_status"], case["outputs"] = run.returncode, outputs
         continue
     problems = []
@@ -79,13 +87,13 @@ for case in manifest["cases"]:
         problems.append(f"exit status {run.returncode}, recorded {case['exit_status']}")
     if outputs != case["outputs"]:
         problems.append(f"outputs {outputs}, recorded {case['outputs']}")
-    for name in set(outputs) & set(case["outputs"]):
-        if normalised(os.path.join(out_dir, name)) != normalised(os.path.join(here, "cases", case["name"], name)):
+    for name in sorted(set(outputs) & set(case["outputs"])):
+        if normalised(os.path.join(out_dir, name)) != normalised(os.path.join(committed, name)):
             problems.append(f"{name} differs")
     failures += bool(problems)
     print(case["name"], "; ".join(problems) or "same")
+shutil.rmtree(root)
 if check:
-    shutil.rmtree(root)
     sys.exit(1 if failures else 0)
 with open(manifest_path, "w", encoding="utf-8") as f:
     json.dump(manifest, f, indent=1, ensure_ascii=False)
