@@ -1,0 +1,17 @@
+dis
+fee
+find
+fish
+him
+is
+isis
+milk
+ten
+thd
+the
+theisi
+theisss
+theiswas
+this
+ticks
+was
