@@ -16,6 +16,8 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 from iescore.pipeline.core.errors import InputError
+from iescore.pipeline.core.settings import encoding_problem
+from iescore.tasks.core.arguments import INPUT_FILE, check_paths
 
 
 def is_text(value: object) -> bool:
@@ -24,10 +26,16 @@ def is_text(value: object) -> bool:
 
 
 @contextlib.contextmanager
-def input_paths(inputs: Mapping[str, tuple[object, str]]) -> Iterator[dict[str, str | None]]:
+def input_paths(
+    inputs: Mapping[str, tuple[object, str]], encoding: str = "utf-8"
+) -> Iterator[dict[str, str | None]]:
     """``role -> (value, file name)`` as ``role -> path``: a path (str or os.PathLike) as it is, text
-    (:func:`is_text`) written as ``file name`` into a temporary directory (removed afterwards), None as
-    None. Input errors naming a written file name ``<role>`` instead."""
+    (:func:`is_text`) written in ``encoding`` as ``file name`` into a temporary directory (removed
+    afterwards), None as None. A path that is no readable file is an input error naming the path and the
+    role (as the commands check their options); input errors naming a written file name ``<role>``."""
+    problem = encoding_problem(encoding)
+    if problem:
+        raise ValueError(f"encoding: {problem}, found {encoding!r}")
     with tempfile.TemporaryDirectory(prefix="iescore-") as directory:
         paths: dict[str, str | None] = {}
         labels: dict[str, str] = {}
@@ -36,7 +44,7 @@ def input_paths(inputs: Mapping[str, tuple[object, str]]) -> Iterator[dict[str, 
                 paths[role] = None
             elif is_text(value):
                 path = os.path.join(directory, name)
-                Path(path).write_text(str(value), encoding="utf-8", newline="")
+                Path(path).write_text(str(value), encoding=encoding, newline="")
                 paths[role] = path
                 labels[path] = f"<{role}>"
             elif isinstance(value, (str, os.PathLike)):
@@ -45,6 +53,7 @@ def input_paths(inputs: Mapping[str, tuple[object, str]]) -> Iterator[dict[str, 
                 raise InputError(
                     f"<{role}>", 0, f"a path or the file's text expected, not {type(value).__name__}"
                 )
+        check_paths([(role, paths[role], INPUT_FILE) for role in paths if paths[role] not in labels])
         try:
             yield paths
         except InputError as error:

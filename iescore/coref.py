@@ -94,7 +94,7 @@ def score(
             raise ValueError(f"{name} must be one of {', '.join(choices)}, not {value!r}")
     suffix = ".conll" if format == "conll" else ".sgml"
     inputs = {"key": (key, "key" + suffix), "response": (response, "response" + suffix)}
-    with input_paths(inputs) as paths:
+    with input_paths(inputs, encoding) as paths:
         mentions, scores = score_files(paths["key"], paths["response"], format, match, encoding, strict)
         labels = {path: f"<{role}>" for role, path in paths.items() if path != os.fspath(inputs[role][0])}
         notices = tuple(named(notice, labels) for notice in mentions.notices)
