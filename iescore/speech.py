@@ -11,13 +11,14 @@ The command and this function read, align and count with the same functions
 from __future__ import annotations
 
 import os
+import warnings
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from iescore.pipeline.core.corpus import read_input
 from iescore.pipeline.core.errors import InputError
 from iescore.pipeline.speech.align import COST_MODELS
-from iescore.pipeline.speech.glm import parse_glm, read_glm
+from iescore.pipeline.speech.glm import malformed_rule_warnings, parse_glm, read_glm
 from iescore.pipeline.speech.transcripts import align_options, align_texts, aligned_tables
 from iescore.result import Result
 
@@ -49,11 +50,12 @@ class SpeechAlignment(Result):
         return self.frame("totals")
 
     @property
-    def wer(self) -> float:
-        """The word error rate, (S + D + I) / (C + S + D), as a fraction (0 when there is no word)."""
+    def wer(self) -> float | None:
+        """The word error rate, (S + D + I) / (C + S + D), as a fraction; None (undefined) when the
+        reference has no word, where the totals' ``Err`` says 0 as sclite prints it."""
         row = self.arrow("totals").to_pylist()[0]
         words = row["C"] + row["S"] + row["D"]
-        return (row["S"] + row["D"] + row["I"]) / words if words else 0.0
+        return (row["S"] + row["D"] + row["I"]) / words if words else None
 
 
 def align(
@@ -75,7 +77,8 @@ def align(
     text) applied to both sides; ``cost``: levenshtein (sclite's) or phonetic (fillers and fragments
     optional); ``allow_missing``: an utterance the hypothesis lacks counts as deletions (else an error).
     Bad input raises :class:`~iescore.pipeline.core.errors.InputError` naming the file (or ``<ref>``,
-    ``<hyp>``) and line.
+    ``<hyp>``) and line. Malformed GLM rules that are kept are warnings (:mod:`warnings`), as the
+    command says them on stderr.
 
     >>> result = align(["the cat sat", "on the mat"], ["the cat sat down", "on a mat"])
     >>> result.totals[["C", "S", "D", "I", "Err"]].to_dict("records")
@@ -97,6 +100,8 @@ def align(
     rules = None
     if glm is not None:
         rules = parse_glm(glm, "<glm>") if _is_text(glm) else read_glm(glm, encoding)
+        for warning in malformed_rule_warnings(rules):
+            warnings.warn(warning, stacklevel=2)
     aligned = align_texts(
         ref_text, hyp_text, ref_source, hyp_source, align_options(cost, rules), input_format, allow_missing
     )

@@ -128,3 +128,10 @@ def test_a_bad_file_is_named_as_the_command_names_it(tmp_path: Path) -> None:
     with pytest.raises(InputError) as raised:
         align(bad, bad)
     assert str(raised.value) == f"{bad}:1: utterance id '(ID)' expected at the end of the line"
+
+
+def test_the_wer_of_no_reference_word_is_undefined() -> None:
+    # Two insertions against an empty reference: sclite's Err prints 0.0, the ratio is undefined.
+    result = align("(u1)\n", "a b (u1)\n")
+    assert result.totals[["I", "Err"]].to_dict("records") == [{"I": 2, "Err": 0.0}]
+    assert result.wer is None
