@@ -79,7 +79,7 @@ def templette(args: argparse.Namespace) -> int:
     status, artifacts = run_stages([spec], args.store, args.workers)
     if status != EXIT_OK:
         return status
-    tables = report_tables(artifacts, spec)
+    tables = report_tables(artifacts, spec, ("scores", "mapping"))
     scores, mapping = tables["scores"], tables["mapping"]
     signature = scores.schema.metadata[SIGNATURE_KEY].decode()
     sys.stdout.write(muc_report(scores, signature, title="iescore templette"))

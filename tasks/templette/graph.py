@@ -152,15 +152,14 @@ def templette_options(
     return options
 
 
-def report_tables(artifacts: Artifacts, spec: Mapping[str, Any]) -> dict[str, pa.Table]:
+def report_tables(
+    artifacts: Artifacts, spec: Mapping[str, Any], names: tuple[str, ...] = ("scores", "tallies", "mapping")
+) -> dict[str, pa.Table]:
     """What a Report spec's run gives a reader (``iescore templette``, ``iescore muc``, the library):
-    its ``scores`` (signed), and its MapAndScore's ``tallies`` and ``mapping``."""
-    scored = spec["inputs"]["scored"]
-    return {
-        "scores": artifacts.table(spec, "scores"),
-        "tallies": artifacts.table(scored, "tallies"),
-        "mapping": artifacts.table(scored, "mapping"),
-    }
+    its ``scores`` (signed), and its MapAndScore's ``tallies`` and ``mapping``; only ``names`` are read
+    (from a store, each is a file)."""
+    stage = {"scores": spec, "tallies": spec["inputs"]["scored"], "mapping": spec["inputs"]["scored"]}
+    return {name: artifacts.table(stage[name], name) for name in names}
 
 
 def _corpus(texts: Path | None, encoding: str, unsegmented: bool = False) -> dict[str, Any] | None:
