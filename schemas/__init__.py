@@ -283,6 +283,77 @@ ALIGNMENT = _schema(
     _field("cost", pa.float64(), "cost of the column (0 for C)", False),
 )
 
+# --- speech (iescore align, iescore.speech) -------------------------------------------------------------
+_SEGMENT_COUNT_FIELDS = [
+    _field("C", pa.int64(), "correct words (an optional reference word left out counts here)", False),
+    _field("S", pa.int64(), "substituted words", False),
+    _field("D", pa.int64(), "deleted reference words (optional ones excepted)", False),
+    _field("I", pa.int64(), "inserted hypothesis words (optional ones excepted)", False),
+]
+
+SPEECH_SEGMENTS = _schema(
+    "speech_segments",
+    "One row per aligned utterance (trn) or document (sgml), in the order iescore align prints them.",
+    _field("segment_id", pa.string(), "utterance id (trn, lower-cased) or document id (sgml)", False),
+    *_SEGMENT_COUNT_FIELDS,
+    _field(
+        "missing", pa.bool_(), "the hypothesis lacks it (--allow-missing): its words are deletions", False
+    ),
+)
+
+SPEECH_WORDS = _schema(
+    "speech_words",
+    "One row per alignment column of an utterance (or document) and its hypothesis, in report order.",
+    _field("segment_id", pa.string(), "utterance id (trn, lower-cased) or document id (sgml)", False),
+    _field("column", pa.int64(), "0-based column number within the segment's alignment", False),
+    _field("ref_word", pa.string(), "reference word, lower-cased (null for an insertion)"),
+    _field("hyp_word", pa.string(), "hypothesis word, lower-cased (null for a deletion)"),
+    _field("op", pa.string(), "C correct, S substitution, D deletion, I insertion", False),
+    _field("ref_optional", pa.bool_(), "the reference word is optional (a filler or fragment)", False),
+    _field("hyp_optional", pa.bool_(), "the hypothesis word is optional (a filler or fragment)", False),
+)
+
+SPEECH_TOTALS = _schema(
+    "speech_totals",
+    "The totals of an alignment, as iescore align prints them (sclite's .sys line).",
+    *_SEGMENT_COUNT_FIELDS,
+    *(
+        _field(name, pa.float64(), f"{doc} in percent of the reference words C + S + D (one decimal)", False)
+        for name, doc in (
+            ("Corr", "correct words"),
+            ("Sub", "substitutions"),
+            ("Del", "deletions"),
+            ("Ins", "insertions"),
+            ("Err", "errors S + D + I (the word error rate)"),
+        )
+    ),
+    _field("missing", pa.int64(), "utterances the hypothesis lacks (scored as deletions)", False),
+)
+
+# --- coreference (iescore coref, iescore.coref) ------------------------------------------------------------
+COREF_SCORES = _schema(
+    "coref_scores",
+    "One row per (document, metric) of a coreference score, or per metric of the totals (sums of counts).",
+    _field("doc_id", pa.string(), "document id; null in the totals"),
+    _field(
+        "metric",
+        pa.string(),
+        "muc, b3, ceafe, ceafm, lea, blanc (its R, P, F1 only), blanc_coreference and "
+        "blanc_non_coreference (BLANC's two link types, with their counts), conll (the mean of the MUC, B3 "
+        "and CEAF-e F1, a ratio over 0 counted as 0, as the CoNLL scorer does; F1 only)",
+        False,
+    ),
+    _field("key_classes", pa.int64(), "the key's equivalence classes (chains)", False),
+    _field("response_classes", pa.int64(), "the response's equivalence classes", False),
+    _field("recall_num", pa.float64(), "recall numerator (null for blanc and conll)"),
+    _field("recall_den", pa.int64(), "recall denominator"),
+    _field("precision_num", pa.float64(), "precision numerator"),
+    _field("precision_den", pa.int64(), "precision denominator"),
+    _field("recall", pa.float64(), "recall (fraction of 1; null where undefined, or 0 with zero_division 0)"),
+    _field("precision", pa.float64(), "precision (fraction of 1; null where undefined)"),
+    _field("f1", pa.float64(), "F1 (fraction of 1; null where undefined)"),
+)
+
 NAMED_ENTITIES = _schema(
     "named_entities",
     "One row per named entity object (ENAMEX, TIMEX, NUMEX element) of a key or response (seed 001).",
@@ -772,6 +843,10 @@ SCHEMAS = {
         SIGNIFICANCE,
         STATISTICS,
         ALIGNMENT,
+        SPEECH_SEGMENTS,
+        SPEECH_WORDS,
+        SPEECH_TOTALS,
+        COREF_SCORES,
         NAMED_ENTITIES,
         TREC_QRELS,
         TREC_RUN,

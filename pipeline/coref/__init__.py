@@ -13,7 +13,7 @@ from iescore.pipeline.coref.alignment import (
     mention_table,
 )
 from iescore.pipeline.coref.campaign import COREF_CAMPAIGN
-from iescore.pipeline.coref.columns import ConllColumns, read_mentions
+from iescore.pipeline.coref.columns import ConllColumns, read_mentions, score_files
 from iescore.pipeline.coref.family import COREF, COREF_MEASURES, COREF_STATISTICS, coref_statistics
 from iescore.pipeline.coref.metrics import (
     BLANC_ZERO,
@@ -47,7 +47,13 @@ from iescore.pipeline.coref.readers import (
     read_muc_sgml,
     read_pair,
 )
-from iescore.pipeline.coref.report import partitions_report, score_report, scores_json, summary_report
+from iescore.pipeline.coref.report import (
+    partitions_report,
+    score_report,
+    score_tables,
+    scores_json,
+    summary_report,
+)
 from iescore.pipeline.coref.scorer_layout import SCORER_METRICS, conll_average, scorer_report
 
 __all__ = [
@@ -95,7 +101,9 @@ __all__ = [
     "read_pair",
     "score_batch",
     "score_documents",
+    "score_files",
     "score_mentions",
+    "score_tables",
     "score_report",
     "scores_from_table",
     "scorer_report",

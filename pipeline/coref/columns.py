@@ -29,8 +29,10 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
+from iescore.pipeline.core.errors import InputError
 from iescore.pipeline.core.lazy import pd
 from iescore.pipeline.coref.alignment import MentionTable, aligned_mentions
+from iescore.pipeline.coref.metrics import METRICS, CorefScores, score_mentions
 from iescore.pipeline.coref.pairing import read_aligned
 from iescore.pipeline.coref.readers import read_text
 
@@ -85,6 +87,25 @@ def read_mentions(
             return columns
     paired, aligned = read_aligned(key_path, response_path, fmt, match, encoding, strict)
     return replace(aligned_mentions(aligned), notices=paired.notices)
+
+
+def score_files(
+    key_path: str | Path,
+    response_path: str | Path,
+    fmt: str = "conll",
+    match: str = "exact",
+    encoding: str = "utf-8",
+    strict: bool = False,
+) -> tuple[MentionTable, CorefScores]:
+    """A key and a response file read (:func:`read_mentions`) and scored with every metric
+    (:func:`~pipeline.coref.metrics.score_mentions`): what ``iescore coref`` and ``iescore.coref`` report.
+
+    MIN matching needs SGML input (CoNLL mentions have no MIN): an :class:`InputError` naming ``--match``.
+    """
+    if match == "min" and fmt != "sgml":
+        raise InputError("--match", 0, "MIN matching needs SGML input (-f sgml); CoNLL mentions have no MIN")
+    mentions = read_mentions(key_path, response_path, fmt, match, encoding, strict=strict)
+    return mentions, score_mentions(mentions, METRICS)
 
 
 def _conll_mention_table(

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import pyarrow as pa
 from iescore.pipeline.coref.alignment import AlignedDocument
 from iescore.pipeline.coref.metrics import (
     METRIC_NAMES,
@@ -20,6 +21,7 @@ from iescore.pipeline.coref.metrics import (
 )
 from iescore.pipeline.coref.readers import Mention, printable, show_text
 from iescore.pipeline.coref.scorer_layout import conll_average
+from iescore.schemas import COREF_SCORES
 
 
 def score_report(
@@ -99,6 +101,58 @@ def scores_json(scores: CorefScores, zero_division: str | int = "undefined") -> 
         for d in scores.documents
     ]
     return out
+
+
+def score_tables(scores: CorefScores, zero_division: str | int = "undefined") -> dict[str, pa.Table]:
+    """The scores as tables of ``schemas.COREF_SCORES``: ``documents`` (one row per document and metric)
+    and ``totals`` (one row per metric, ``doc_id`` null), each metric's counts and its recall, precision
+    and F1 as fractions (``zero_division`` as :func:`~pipeline.coref.metrics.rates`), BLANC's two link
+    types as their own rows, and the CoNLL score (``conll``, :func:`conll_average`) last."""
+    zero_value(zero_division)
+    documents: list[dict[str, Any]] = []
+    for document in scores.documents:
+        documents += _score_rows(
+            document.doc_id, document.key_classes, document.response_classes, document.scores, zero_division
+        )
+    totals = _score_rows(None, scores.key_classes, scores.response_classes, scores.totals, zero_division)
+    return {
+        "documents": pa.Table.from_pylist(documents, schema=COREF_SCORES),
+        "totals": pa.Table.from_pylist(totals, schema=COREF_SCORES),
+    }
+
+
+def _score_rows(
+    doc_id: str | None,
+    key_classes: int,
+    response_classes: int,
+    counts_of: dict[str, MetricCounts],
+    zero_division: str | int,
+) -> list[dict[str, Any]]:
+    """One document's (or the totals') rows of :func:`score_tables`."""
+    head = {"doc_id": doc_id, "key_classes": key_classes, "response_classes": response_classes}
+
+    def row(metric: str, counts: MetricCounts) -> dict[str, Any]:
+        recall, precision, f1 = rates(counts, zero_division)
+        numbers = {}
+        if isinstance(counts, Counts):
+            numbers = {
+                "recall_num": float(counts.recall_num),
+                "recall_den": counts.recall_den,
+                "precision_num": float(counts.precision_num),
+                "precision_den": counts.precision_den,
+            }
+        return {**head, "metric": metric, **numbers, "recall": recall, "precision": precision, "f1": f1}
+
+    rows = []
+    for metric, counts in counts_of.items():
+        rows.append(row(metric, counts))
+        if isinstance(counts, BlancCounts):
+            rows.append(row("blanc_coreference", counts.coreference))
+            rows.append(row("blanc_non_coreference", counts.non_coreference))
+    # The CoNLL score of these counts alone: conll_average reads the totals it is given.
+    average = conll_average(CorefScores([], counts_of, key_classes, response_classes))
+    rows.append({**head, "metric": "conll", "f1": average})
+    return rows
 
 
 def partitions_report(aligned: Sequence[AlignedDocument]) -> str:

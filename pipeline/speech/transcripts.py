@@ -22,11 +22,14 @@ from dataclasses import dataclass, field
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
+from iescore.pipeline.core.corpus import parse_corpus
 from iescore.pipeline.core.documents import Corpus
 from iescore.pipeline.core.errors import InputError
 from iescore.pipeline.speech.align import AlignOptions, costs_for, document_items, reference_items, word_key
 from iescore.pipeline.speech.dp import Alignment, Vocabulary, align, align_batch
+from iescore.pipeline.speech.glm import GlobalMap, filter_lines
 from iescore.pipeline.speech.words import Item, Word, flatten, parse_items, speech_optional, word_graph
+from iescore.schemas import SPEECH_SEGMENTS, SPEECH_TOTALS, SPEECH_WORDS
 
 _TRN_LINE = re.compile(r"^(?P<words>.*)\((?P<id>[^()]*)\)\s*$")
 _TOKEN = re.compile(r"[{}]|[^\s{}]+")  # as pipeline.speech.words reads an alternation
@@ -796,3 +799,95 @@ def columns_report_json(aligned: AlignedColumns) -> dict:
         ],
         "missing": [uid for uid, gone in zip(aligned.ids, aligned.missing.tolist(), strict=True) if gone],
     }
+
+
+def align_options(cost: str = "levenshtein", glm: GlobalMap | None = None) -> AlignOptions:
+    """The options of ``iescore align``: plain sclite (levenshtein) counts every word; with phonetic
+    costs fillers and fragments are optional words (seed 000, noisy data)."""
+    return AlignOptions(cost, glm, speech_optional if cost == "phonetic" else None)
+
+
+def align_texts(
+    ref_text: str,
+    hyp_text: str,
+    ref_source: str,
+    hyp_source: str,
+    options: AlignOptions,
+    input_format: str = "trn",
+    allow_missing: bool = False,
+    progress: Callable[[int, int], None] | None = None,
+) -> AlignedColumns:
+    """Align a reference and a hypothesis given as text (``input_format``: trn transcripts, or sgml
+    text corpora whose documents are the segments), as ``iescore align`` does.
+
+    On trn text the GLM of ``options`` rewrites each line, utterance ids untouched (as ``csrfilt -i
+    trn``); on SGML corpora it applies to each document's words. Errors name ``ref_source`` and
+    ``hyp_source``. ``progress(done, total)`` is called with 0 once the inputs are read, then as
+    :func:`align_transcripts` calls it.
+    """
+    lexicon = Lexicon()
+    if input_format == "trn":
+        refs, hyps = (
+            read_trn(
+                _glm_lines(text, options.glm, source),
+                source,
+                lexicon,
+                reference=reference,
+                optional_words=options.optional is not None,
+            )
+            for text, source, reference in ((ref_text, ref_source, True), (hyp_text, hyp_source, False))
+        )
+    elif input_format == "sgml":
+        refs = segments_transcript(
+            corpus_segments(parse_corpus(ref_text, ref_source), options, reference=True), lexicon
+        )
+        hyps = segments_transcript(
+            corpus_segments(parse_corpus(hyp_text, hyp_source), options), lexicon, reference=False
+        )
+    else:
+        raise ValueError(f"input_format must be trn or sgml, not {input_format!r}")
+    if progress is not None:
+        progress(0, len(refs.ids))
+    return align_transcripts(refs, hyps, lexicon, options, ref_source, hyp_source, allow_missing, progress)
+
+
+def aligned_tables(aligned: AlignedColumns) -> dict[str, pa.Table]:
+    """An alignment as tables: ``segments`` (each segment's counts, ``schemas.SPEECH_SEGMENTS``),
+    ``words`` (each alignment column, ``schemas.SPEECH_WORDS``) and ``totals`` (one row,
+    ``schemas.SPEECH_TOTALS``), the numbers :func:`render_columns` prints."""
+    counts = aligned.counts().reshape(-1, 4)
+    texts = arrow_strings(aligned.texts)
+    columns = np.diff(aligned.bounds)
+
+    def words(numbers: np.ndarray) -> pa.Array:
+        # -1 (no word) becomes a null: a null index takes a null.
+        return texts.take(pa.array(numbers, pa.int64(), mask=numbers < 0)).cast(pa.string())
+
+    ids = pa.array(aligned.ids, pa.string())
+    segments = pa.Table.from_arrays(
+        [ids, *(pa.array(counts[:, k], pa.int64()) for k in range(4)),
+         pa.array(aligned.missing, pa.bool_())],
+        schema=SPEECH_SEGMENTS,
+    )  # fmt: skip
+    alignment = pa.Table.from_arrays(
+        [
+            ids.take(arrow_ints(np.repeat(np.arange(len(aligned.ids)), columns))),
+            pa.array(np.arange(len(aligned.ops)) - np.repeat(aligned.bounds[:-1], columns), pa.int64()),
+            words(aligned.ref),
+            words(aligned.hyp),
+            pa.array(aligned.ops.astype(np.uint8).view("S1"), pa.binary(1)).cast(pa.string()),
+            pa.array(aligned.ref_optional, pa.bool_()),
+            pa.array(aligned.hyp_optional, pa.bool_()),
+        ],
+        schema=SPEECH_WORDS,
+    )  # fmt: skip
+    totals = pa.Table.from_pylist([columns_totals(aligned, counts)], schema=SPEECH_TOTALS)
+    return {"segments": segments, "words": alignment, "totals": totals}
+
+
+def _glm_lines(text: str, glm: GlobalMap | None, source: str) -> str:
+    """The trn text ``source`` rewritten by the GLM line by line, utterance ids untouched (as csrfilt
+    -i trn); its errors name ``source``."""
+    if glm is None:
+        return text
+    return "".join(filter_lines(glm, text.splitlines(keepends=True), input_format="trn", source=source))

@@ -6,21 +6,16 @@ import argparse
 import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
 
-from iescore.pipeline.core.corpus import decode_text, read_corpus
-from iescore.pipeline.speech.align import COST_MODELS, AlignOptions
-from iescore.pipeline.speech.glm import filter_lines, read_glm
+from iescore.pipeline.core.corpus import read_input
+from iescore.pipeline.speech.align import COST_MODELS
+from iescore.pipeline.speech.glm import read_glm
 from iescore.pipeline.speech.transcripts import (
-    Lexicon,
-    align_transcripts,
+    align_options,
+    align_texts,
     columns_report_json,
-    corpus_segments,
-    read_trn,
     render_columns,
-    segments_transcript,
 )
-from iescore.pipeline.speech.words import speech_optional
 from iescore.tasks.core.arguments import (
     INPUT_FILE,
     OUTPUT_FILE,
@@ -92,32 +87,16 @@ def _align(args: argparse.Namespace, lock: object, state: dict, segment_done: Ca
         from iescore.tasks.cli.common import warn_malformed_rules
 
         warn_malformed_rules(glm)
-    # Plain sclite (levenshtein) counts every word; with phonetic costs fillers and fragments are
-    # optional words (seed 000, noisy data).
-    options = AlignOptions(args.cost, glm, speech_optional if args.cost == "phonetic" else None)
-    lexicon = Lexicon()
-    if args.input_format == "trn":
-        refs, hyps = (
-            read_trn(
-                _glm_text(decode_text(Path(p).read_bytes(), p, args.encoding), glm, p),
-                p,
-                lexicon,
-                reference=reference,
-                optional_words=options.optional is not None,
-            )
-            for p, reference in ((args.ref, True), (args.hyp, False))
-        )
-    else:
-        refs = segments_transcript(
-            corpus_segments(read_corpus(args.ref, args.encoding), options, reference=True), lexicon
-        )
-        hyps = segments_transcript(
-            corpus_segments(read_corpus(args.hyp, args.encoding), options), lexicon, reference=False
-        )
-    with lock:
-        state["text"] = f"aligned 0 of {len(refs.ids)} segments"
-    aligned = align_transcripts(
-        refs, hyps, lexicon, options, args.ref, args.hyp, args.allow_missing, progress=segment_done
+    what = "transcript" if args.input_format == "trn" else "text corpus"
+    aligned = align_texts(
+        read_input(args.ref, args.encoding, what),
+        read_input(args.hyp, args.encoding, what),
+        args.ref,
+        args.hyp,
+        align_options(args.cost, glm),
+        args.input_format,
+        args.allow_missing,
+        progress=segment_done,
     )
     with lock:
         state["text"] = "writing the report"
@@ -127,14 +106,6 @@ def _align(args: argparse.Namespace, lock: object, state: dict, segment_done: Ca
         from iescore.tasks.core.jsontext import json_text
 
         write_text(args.json, json_text(columns_report_json(aligned)))
-
-
-def _glm_text(text: str, glm: object | None, source: str) -> str:
-    """The trn file ``source`` rewritten by the GLM line by line, utterance ids untouched (as csrfilt
-    -i trn); its errors name ``source``."""
-    if glm is None:
-        return text
-    return "".join(filter_lines(glm, text.splitlines(keepends=True), input_format="trn", source=source))
 
 
 def add_align_command(commands: argparse._SubParsersAction) -> None:

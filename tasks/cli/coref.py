@@ -21,15 +21,13 @@ from iescore.pipeline.core.errors import InputError
 from iescore.pipeline.coref import (
     FORMATS,
     MATCH_MODES,
-    METRICS,
     SCORER_METRICS,
     ZERO_DIVISION,
     conll_average,
     partitions_report,
     read_aligned,
-    read_mentions,
     read_paired,
-    score_mentions,
+    score_files,
     score_report,
     scorer_report,
     scores_json,
@@ -110,13 +108,10 @@ def run_coref(args: argparse.Namespace) -> int:
             ("--summary", args.summary, OUTPUT_FILE),
         ]
     )
-    if args.match == "min" and args.format != "sgml":
-        raise InputError("--match", 0, "MIN matching needs SGML input (-f sgml); CoNLL mentions have no MIN")
-    mentions = read_mentions(
-        args.key, args.response, args.format, args.match, args.encoding, strict=args.strict
+    mentions, scores = score_files(
+        args.key, args.response, args.format, args.match, args.encoding, args.strict
     )
     _announce(mentions.notices)
-    scores = score_mentions(mentions, METRICS)
     sys.stdout.write(score_report(scores, zero_division=args.zero_division, conll=True))
     if args.json or args.partitions or args.summary:
         from iescore.tasks.campaign.outputs import json_text  # imported here: Luigi's import is slow to start

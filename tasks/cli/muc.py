@@ -16,10 +16,10 @@ from pathlib import Path
 from iescore.pipeline.core.errors import InputError
 from iescore.pipeline.core.signature import SIGNATURE_KEY
 from iescore.pipeline.coref import (
+    CorefScores,
     partitions_report,
     read_aligned,
     score_report,
-    scores_from_table,
     summary_report,
 )
 from iescore.pipeline.muc.config import MucConfig, read_config
@@ -50,7 +50,8 @@ from iescore.tasks.core.arguments import (
 )
 from iescore.tasks.core.compute import Artifacts
 from iescore.tasks.core.files import write_text
-from iescore.tasks.muc.stages import DUPLICATES_KEY, coreference_spec, muc_spec
+from iescore.tasks.muc.stages import coreference_scores, muc_task_spec
+from iescore.tasks.templette.graph import report_tables
 
 
 def add_muc_command(commands: argparse._SubParsersAction) -> None:
@@ -74,17 +75,16 @@ def run_muc(args: argparse.Namespace) -> int:
     task = task_of(config)
     check_store_option(args.store)
     check_config_paths(config)
-    if task == "coreference":
-        return _coreference(config, config_path, args)
-    spec = muc_spec(config, config_path, args.encoding)
+    spec = muc_task_spec(config, config_path, args.encoding)
     status, artifacts = run_stages([spec], args.store, args.workers)
     if status != EXIT_OK:
         return status
+    if task == "coreference":
+        return _coreference(config, coreference_scores(artifacts.table(spec, "mentions")), args)
     scored = spec["inputs"]["scored"]
-    scores = artifacts.table(spec, "scores")
+    tables = report_tables(artifacts, spec)
+    scores, mapping, tallies = tables["scores"], tables["mapping"], tables["tallies"]
     signature = scores.schema.metadata[SIGNATURE_KEY].decode()
-    mapping = artifacts.table(scored, "mapping")
-    tallies = artifacts.table(scored, "tallies")
     key = template_set_from_table(artifacts.table(scored["inputs"]["ref"], "fills"))
     response = template_set_from_table(artifacts.table(scored["inputs"]["hyp"], "fills"))
     documents = list(dict.fromkeys([*(i.pointer.doc_id for i in key.instances), *(
@@ -117,20 +117,14 @@ def run_muc(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _coreference(config: MucConfig, config_path: Path, args: argparse.Namespace) -> int:
-    """The coreference task: the ScoreCoreference stage's mention table, scored and reported.
+def _coreference(config: MucConfig, scores: CorefScores, args: argparse.Namespace) -> int:
+    """The coreference task: the ScoreCoreference stage's mentions, scored, reported.
 
     ``:score_file`` gets the score report, ``:partitions_file`` the partitions and
     ``:report_summary_file`` the coreference report summary (these two re-read the inputs: they show
     the mentions' ids and texts).
     """
-    spec = coreference_spec(config, config_path, args.encoding)
-    status, artifacts = run_stages([spec], args.store, args.workers)
-    if status != EXIT_OK:
-        return status
-    table = artifacts.table(spec, "mentions")
-    duplicates = int((table.schema.metadata or {}).get(DUPLICATES_KEY, b"0"))
-    report = score_report(scores_from_table(table.to_pandas(), duplicates), "iescore muc coreference")
+    report = score_report(scores, "iescore muc coreference")
     sys.stdout.write(report)
     outputs = _outputs(config)
     if "score_file" in outputs:

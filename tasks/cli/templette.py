@@ -8,7 +8,6 @@ from pathlib import Path
 
 from iescore.pipeline.core.signature import SIGNATURE_KEY
 from iescore.pipeline.speech.align import COST_MODELS
-from iescore.pipeline.templette import DEFAULT_OPTIONS
 from iescore.pipeline.templette.removal import DEFAULT_PREMODIFIERS, DEFAULT_PUNCTUATION
 from iescore.pipeline.templette.report import muc_report, report_summary, scores_json
 from iescore.pipeline.templette.scoring import COMPARE_MODES
@@ -31,7 +30,7 @@ from iescore.tasks.core.arguments import (
 )
 from iescore.tasks.core.files import write_text
 from iescore.tasks.core.jsontext import json_text
-from iescore.tasks.templette.graph import templette_spec
+from iescore.tasks.templette.graph import report_tables, templette_options, templette_spec
 
 
 def templette(args: argparse.Namespace) -> int:
@@ -57,17 +56,16 @@ def templette(args: argparse.Namespace) -> int:
         ]
     )
     warn_malformed_rules(args.glm, args.encoding)
-    options = dict(DEFAULT_OPTIONS)
-    options.update(
+    options = templette_options(
         compare=args.compare,
-        unscored=args.unscored.split(",") if args.unscored else [],
+        unscored=args.unscored,
         case_sensitive=args.case_sensitive,
         beta=args.beta,
         encoding=args.encoding,
         unsegmented=args.unsegmented,
         glm=args.glm,
         cost=args.cost,
-        premodifiers=[w for w in args.premodifiers.split(",") if w],
+        premodifiers=args.premodifiers,
         punctuation=args.punctuation,
     )
     spec = templette_spec(
@@ -81,10 +79,10 @@ def templette(args: argparse.Namespace) -> int:
     status, artifacts = run_stages([spec], args.store, args.workers)
     if status != EXIT_OK:
         return status
-    scores = artifacts.table(spec, "scores")
+    tables = report_tables(artifacts, spec, ("scores", "mapping"))
+    scores, mapping = tables["scores"], tables["mapping"]
     signature = scores.schema.metadata[SIGNATURE_KEY].decode()
     sys.stdout.write(muc_report(scores, signature, title="iescore templette"))
-    mapping = artifacts.table(spec["inputs"]["scored"], "mapping")
     if args.json:
         write_text(args.json, json_text(scores_json(scores, signature)))
     if args.csv:

@@ -15,7 +15,7 @@ from typing import Any
 import pyarrow as pa
 from iescore.pipeline.core.corpus import read_corpus
 from iescore.pipeline.core.signature import make_signature
-from iescore.pipeline.coref import read_mentions
+from iescore.pipeline.coref import CorefScores, read_mentions, scores_from_table
 from iescore.pipeline.muc.config import MucConfig, read_config
 from iescore.pipeline.muc.named_entity import read_ne_file
 from iescore.pipeline.muc.rules import (
@@ -137,6 +137,21 @@ class ScoreCoreference(Stage):
 
 
 DUPLICATES_KEY = b"iescore.duplicates"
+
+
+def muc_task_spec(config: MucConfig, config_path: Path, encoding: str = "utf-8") -> dict[str, Any]:
+    """The spec ``iescore muc`` runs for a configuration: :func:`coreference_spec` for the coreference
+    task, :func:`muc_spec` for the others."""
+    if task_of(config) == "coreference":
+        return coreference_spec(config, config_path, encoding)
+    return muc_spec(config, config_path, encoding)
+
+
+def coreference_scores(mentions: pa.Table) -> CorefScores:
+    """Every coreference metric of a ScoreCoreference ``mentions`` artifact, per document and in total
+    (the duplicates its reader removed are in its metadata)."""
+    duplicates = int((mentions.schema.metadata or {}).get(DUPLICATES_KEY, b"0"))
+    return scores_from_table(mentions.to_pandas(), duplicates)
 
 
 def coreference_spec(config: MucConfig, config_path: Path, encoding: str = "utf-8") -> dict[str, Any]:

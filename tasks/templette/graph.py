@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from iescore.pipeline.core.errors import InputError
 from iescore.pipeline.core.signature import make_signature
+from iescore.pipeline.templette.defaults import DEFAULT_OPTIONS
 from iescore.pipeline.templette.removal import DEFAULT_PREMODIFIERS, DEFAULT_PUNCTUATION
 from iescore.tasks.core.base import file_spec, input_key, stage_spec
 from iescore.tasks.templette import (
@@ -22,6 +23,10 @@ from iescore.tasks.templette import (
     report,  # noqa: F401 - registers the stages
     score,  # noqa: F401 - registers the stages
 )
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+    from iescore.tasks.core.compute import Artifacts
 
 
 def templette_spec(
@@ -114,6 +119,47 @@ def templette_spec(
         },
     )
     return stage_spec("Report", {"beta": float(options["beta"]), "signature": signature}, {"scored": scored})
+
+
+def templette_options(
+    *,
+    compare: str = "both",
+    unscored: str = "COMMENT",
+    case_sensitive: bool = False,
+    beta: float = 1.0,
+    encoding: str = "utf-8",
+    unsegmented: bool = False,
+    glm: str | None = None,
+    cost: str = "phonetic",
+    premodifiers: str = ",".join(DEFAULT_PREMODIFIERS),
+    punctuation: str = DEFAULT_PUNCTUATION,
+) -> dict[str, Any]:
+    """The options of :func:`templette_spec` from ``iescore templette``'s (its defaults): ``unscored``
+    and ``premodifiers`` are comma-separated words, as the command takes them (empty: none)."""
+    options = dict(DEFAULT_OPTIONS)
+    options.update(
+        compare=compare,
+        unscored=unscored.split(",") if unscored else [],
+        case_sensitive=case_sensitive,
+        beta=beta,
+        encoding=encoding,
+        unsegmented=unsegmented,
+        glm=glm,
+        cost=cost,
+        premodifiers=[w for w in premodifiers.split(",") if w],
+        punctuation=punctuation,
+    )
+    return options
+
+
+def report_tables(
+    artifacts: Artifacts, spec: Mapping[str, Any], names: tuple[str, ...] = ("scores", "tallies", "mapping")
+) -> dict[str, pa.Table]:
+    """What a Report spec's run gives a reader (``iescore templette``, ``iescore muc``, the library):
+    its ``scores`` (signed), and its MapAndScore's ``tallies`` and ``mapping``; only ``names`` are read
+    (from a store, each is a file)."""
+    stage = {"scores": spec, "tallies": spec["inputs"]["scored"], "mapping": spec["inputs"]["scored"]}
+    return {name: artifacts.table(stage[name], name) for name in names}
 
 
 def _corpus(texts: Path | None, encoding: str, unsegmented: bool = False) -> dict[str, Any] | None:
