@@ -68,6 +68,10 @@ class Sources:
                 self._label(error.file, directory), error.line, self._label(error.message, directory)
             )
 
+    def shown(self, text: str) -> str:
+        """``text`` (a warning) with every written path shown as ``<role>``, as errors are."""
+        return text if self._directory is None else self._label(text, self._directory)
+
     def text(self, role: str, data: str | bytes) -> str:
         """A file named ``role`` holding ``data`` (text is written as UTF-8)."""
         path = Path(self._root(), role)
