@@ -17,8 +17,8 @@ DataFrame is asked for.
 >>> result = trec.evaluate("data/trec-sample/qrels.txt", "data/trec-sample/teamA_run1.txt",
 ...                        measures=["map", "ndcg_cut.10", "P@5"])
 >>> print(result.aggregated.round(4).to_string())
-                  map  ndcg_cut_10     P@5
-teamA_run1.txt  0.545       0.6565  0.4667
+                   map  ndcg_cut_10     P@5
+teamA_run1.txt  0.1253       0.1515  0.1714
 """
 
 from __future__ import annotations
