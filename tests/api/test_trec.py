@@ -127,3 +127,11 @@ def test_bad_input_names_its_source(call, source: str, expected: str) -> None:
         call()
     assert raised.value.render().split(": ")[0].endswith(source)
     assert expected in raised.value.message
+
+
+def test_a_store_keeps_the_artifacts_and_gives_the_same_values(tmp_path) -> None:
+    in_process = trec.evaluate(QRELS, RUNS[:2], measures=["map", "P.5"])
+    stored = trec.evaluate(QRELS, RUNS[:2], measures=["map", "P.5"], store=tmp_path / "store")
+    pd.testing.assert_frame_equal(stored.aggregated, in_process.aggregated)
+    assert stored.signature == in_process.signature
+    assert list((tmp_path / "store").rglob("*.parquet"))
