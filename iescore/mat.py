@@ -208,13 +208,14 @@ def plan_scoring(
     by_pseudo_token: bool = False,
     by_character: bool = False,
     compute_confidence_data: bool = False,
-    seed: int = 0,
-    resamples: int = 0,
+    seed: int | None = None,
+    resamples: int | None = None,
 ) -> MatPlan:
     """The checked options and the stages of a scoring of files (``hyp`` a directory: ``--dir`` with
     ``ref`` as ``--ref_dir``; else ``--file`` with ``--ref_file``); bad options, task files or paths
     are :class:`InputError` before any document is read."""
     from iescore.pipeline.core.settings import RESAMPLES, SEED, encoding_problem, pattern_problem
+    from iescore.pipeline.mat.confidence import DEFAULT_RESAMPLES, DEFAULT_SEED
     from iescore.pipeline.mat.files import file_pairs
     from iescore.pipeline.mat.labels import label_rules
     from iescore.pipeline.mat.readers import FILE_TYPES
@@ -234,6 +235,8 @@ def plan_scoring(
     problem = pattern_problem(file_re) if file_re is not None else None
     if problem:
         raise InputError("--file_re", 0, f"{problem}, found {file_re!r}")
+    seed = DEFAULT_SEED if seed is None else seed
+    resamples = DEFAULT_RESAMPLES if resamples is None else resamples
     if compute_confidence_data:
         check_count("--seed", seed, SEED)
         check_count("--resamples", resamples, RESAMPLES)

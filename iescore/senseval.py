@@ -251,7 +251,7 @@ def _sense_file(data: Any, role: str, sources: Sources) -> str:
             raise InputError(
                 f"<{role}>", number, "a record {'item': ..., 'instance': ..., 'senses': [...]} expected"
             ) from None
-        written = [tag if isinstance(tag, str) else f"{tag[0]}/{tag[1]!r}" for tag in tags]
+        written = [tag if isinstance(tag, str) else f"{tag[0]}/{float(tag[1])!r}" for tag in tags]
         lines.append(" ".join([str(item), str(instance), *written]) + "\n")
     return sources.text(role, "".join(lines))
 

@@ -66,14 +66,16 @@ class Sources:
         if isinstance(error, InputError) and directory in f"{error.file}{error.message}":
             raise InputError(
                 self._label(error.file, directory), error.line, self._label(error.message, directory)
-            )
+            ) from None
 
     def shown(self, text: str) -> str:
         """``text`` (a warning) with every written path shown as ``<role>``, as errors are."""
         return text if self._directory is None else self._label(text, self._directory)
 
     def text(self, role: str, data: str | bytes) -> str:
-        """A file named ``role`` holding ``data`` (text is written as UTF-8)."""
+        """A file named ``role`` holding ``data`` (text is written as UTF-8); a role is one file name."""
+        if Path(role).name != role or role in ("", ".", ".."):
+            raise InputError(f"<{role}>", 0, "a name without a directory part expected")
         path = Path(self._root(), role)
         path.write_bytes(data.encode() if isinstance(data, str) else data)
         return str(path)

@@ -23,6 +23,7 @@ teamA_run1.txt  0.1253       0.1515  0.1714
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -259,20 +260,20 @@ def _is_scores(value: Mapping) -> bool:
 def _qrels_path(qrels: Any, sources: Sources) -> str:
     if is_path(qrels):
         return str(qrels)
-    if isinstance(qrels, str):
+    if isinstance(qrels, (str, bytes)):
         return sources.text("qrels", qrels)
     rows = _rows(qrels, ("relevance", "rel"), "<qrels>")
     return sources.text("qrels", "".join(f"{q} 0 {d} {_grade(r, q, d)}\n" for q, d, r in rows))
 
 
 def _run_path(run: Any, name: str, sources: Sources) -> str:
-    role = f"run-{name}" if name else "run"
-    if isinstance(run, str):
+    tag = re.sub(r"[^\w.@-]", "_", name) or "run"
+    role = f"run-{tag}"
+    if isinstance(run, (str, bytes)):
         return sources.text(role, run)
     rows = _rows(run, ("score",), f"<{role}>")
     lines = []
     rank: dict[str, int] = {}
-    tag = name.replace(" ", "_") or "run"
     for query, doc, score in rows:
         rank[query] = rank.get(query, 0) + 1
         lines.append(f"{query} Q0 {doc} {rank[query]} {float(score)!r} {tag}\n")
