@@ -39,18 +39,9 @@ def file_pairs(
     file_type: str = "mat-json",
 ) -> list[FilePair]:
     """The document pairs the options name (see the module doc); bad combinations are InputError."""
-    if (file is None) == (directory is None):
-        raise InputError("--file/--dir", 0, "give either --file (with --ref_file) or --dir (with --ref_dir)")
+    check_sides(file, ref_file, directory, ref_dir)
     if file is not None:
-        if ref_file is None:
-            raise InputError("--file", 0, "--file must be paired with --ref_file")
-        if ref_dir is not None:
-            raise InputError("--ref_dir", 0, "--ref_dir goes with --dir; with --file give --ref_file")
         return [FilePair(Path(file).name, Path(file), Path(ref_file))]
-    if ref_dir is None:
-        raise InputError("--dir", 0, "--dir must be paired with --ref_dir")
-    if ref_file is not None:
-        raise InputError("--ref_file", 0, "--ref_file goes with --file; with --dir give --ref_dir")
     problem = pattern_problem(file_re) if file_re is not None else None
     if problem:
         raise InputError("--file_re", 0, problem)
@@ -84,6 +75,23 @@ def file_pairs(
             )
         pairs.append(FilePair(name, hyp_dir / name, ref_path))
     return pairs
+
+
+def check_sides(file: str | None, ref_file: str | None, directory: str | None, ref_dir: str | None) -> None:
+    """``--file`` with ``--ref_file``, or ``--dir`` with ``--ref_dir``: any other combination is
+    InputError naming the option."""
+    if (file is None) == (directory is None):
+        raise InputError("--file/--dir", 0, "give either --file (with --ref_file) or --dir (with --ref_dir)")
+    if file is not None:
+        if ref_file is None:
+            raise InputError("--file", 0, "--file must be paired with --ref_file")
+        if ref_dir is not None:
+            raise InputError("--ref_dir", 0, "--ref_dir goes with --dir; with --file give --ref_file")
+        return
+    if ref_dir is None:
+        raise InputError("--dir", 0, "--dir must be paired with --ref_dir")
+    if ref_file is not None:
+        raise InputError("--ref_file", 0, "--ref_file goes with --file; with --dir give --ref_dir")
 
 
 def campaign_pairs(

@@ -4,10 +4,10 @@
 [--json OUT.json] [--by-report] [--store DIR] [--workers N] [--workbench OUT.html --texts TEXT_DIR]``
 writes ``NAME.RUN.TASK.add`` (``-a``) or ``.noadd`` into the current directory (or ``--out DIR``) in
 eval.pl's layout, and prints the same text on stdout followed, for Task 1a, by the one-to-one overlap
-measure under its own name, then the signature. The scoring is the stages of :mod:`tasks.clef.stages`
-(``tasks.cli.common.run_stages``): computed in this process without ``--store`` (no Luigi, no
-artifacts), run by Luigi with ``--store DIR``, which keeps their artifacts (``--workers`` only matters
-then). Both modes write the same files byte for byte.
+measure under its own name, then the signature. The scoring is :mod:`iescore.clef`'s (``plan_scoring``,
+``run_scoring``): the stages of :mod:`tasks.clef.stages` (``tasks.cli.common.run_stages``), computed in
+this process without ``--store`` (no Luigi, no artifacts), run by Luigi with ``--store DIR``, which
+keeps their artifacts (``--workers`` only matters then). Both modes write the same files byte for byte.
 Warnings (CRLF line ends, replaced lines) go to stderr. A value of ``-r`` or ``-t`` eval.pl refuses
 is bad input: exit status 2, naming the option and what was expected.
 """
@@ -15,7 +15,6 @@ is bad input: exit status 2, naming the option and what was expected.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
@@ -28,12 +27,10 @@ from iescore.pipeline.clef import (
     output_name,
     scores_json,
 )
-from iescore.pipeline.clef.reader import unpaired_reports
 from iescore.pipeline.clef.workbench import read_texts, render_workbench
 from iescore.pipeline.core.errors import InputError
-from iescore.pipeline.core.signature import SIGNATURE_KEY
-from iescore.tasks.clef.stages import WARNINGS_KEY, clef_spec, score_sums
-from iescore.tasks.cli.common import EXIT_OK, STORE_HELP, STORE_WORKERS_HELP, check_store_option, run_stages
+from iescore.tasks.clef.stages import score_sums
+from iescore.tasks.cli.common import EXIT_OK, STORE_HELP, STORE_WORKERS_HELP, check_store_option
 from iescore.tasks.core.arguments import (
     INPUT_DIRECTORY,
     OUTPUT_DIRECTORY,
@@ -43,6 +40,9 @@ from iescore.tasks.core.arguments import (
 )
 from iescore.tasks.core.files import write_text
 from iescore.tasks.core.jsontext import json_text
+
+from iescore.clef import check_task, plan_scoring, run_scoring
+from iescore.sources import StagesFailedError
 
 RUNS = ("1", "2")
 
@@ -88,10 +88,7 @@ def run_clef(args: argparse.Namespace) -> int:
         raise InputError(
             "-r", 0, f"expected 1 or 2 (which run; eval.pl: 'Incorrect run id'), found {args.run!r}"
         )
-    if args.task not in TASKS:
-        raise InputError(
-            "-t", 0, f"expected one of {', '.join(TASKS)} (eval.pl: 'Incorrect task id'), found {args.task!r}"
-        )
+    check_task(args.task)
     if not _plain_name(args.name):
         raise InputError(
             "-n",
@@ -116,35 +113,28 @@ def run_clef(args: argparse.Namespace) -> int:
     )
     check_store_option(args.store, inputs=[("-input", args.input), ("-gold", args.gold)])
     texts = read_texts(args.texts) if args.workbench else None  # bad texts fail before the scoring
-    spec = clef_spec(args.gold, args.input, args.task)
-    status, artifacts = run_stages([spec], args.store, args.workers)
-    if status != EXIT_OK:
-        return status
-    for warning in unpaired_reports(args.gold, args.input):
+    plan = plan_scoring(args.gold, args.input, task=args.task)
+    try:
+        result = run_scoring(plan, args.store, args.workers)
+    except StagesFailedError as failed:
+        return failed.status
+    for warning in result.warnings:
         print(f"iescore: warning: {warning}", file=sys.stderr)
-    tally = spec["inputs"]["statistics"]
-    match = tally["inputs"]["matches"]
-    for side in ("gold", "system"):
-        raw = artifacts.table(match["inputs"][side], "mentions").schema.metadata.get(WARNINGS_KEY)
-        for warning in json.loads(raw) if raw else []:
-            print(f"iescore: warning: {warning}", file=sys.stderr)
-    scores = artifacts.table(spec, "scores")
+    scores = result.arrow("scores")
     sums = score_sums(scores)
-    signature = scores.schema.metadata[SIGNATURE_KEY].decode()
     text = eval_text(args.task, sums)
     write_text(output, text)
     extra = one_to_one_text(args.task, sums) if TASKS[args.task] == "1a" else ""
-    sys.stdout.write(text + extra + f"\n{signature}\n")
-    counts = by_report(artifacts.table(tally, "statistics")) if args.by_report or args.json else None
+    sys.stdout.write(text + extra + f"\n{result.signature}\n")
+    counts = by_report(result.arrow("statistics")) if args.by_report or args.json else None
     if args.by_report:
         sys.stdout.write("\n" + by_report_text(counts))
     if args.json:
         run = {"name": args.name, "run": int(args.run), "additional_annotations": args.additional}
-        write_text(args.json, json_text(scores_json(args.task, sums, signature, counts, run)))
+        write_text(args.json, json_text(scores_json(args.task, sums, result.signature, counts, run)))
     if args.workbench:
         title = f"{output.name}: {args.input} against {args.gold}"
-        matches = artifacts.table(match, "matches")
-        write_text(args.workbench, render_workbench(matches, texts, title, signature))
+        write_text(args.workbench, render_workbench(result.arrow("matches"), texts, title, result.signature))
     return EXIT_OK
 
 

@@ -1,12 +1,13 @@
 """``iescore mat``: MITRE MAT's scorer (MATScore, seed 002) with its own options.
 
 A MAT user's command line works after replacing ``MATScore`` with ``iescore mat`` (issue 12, point 1):
-every MATScore option is parsed here, with its name and meaning. The scoring is the family's
-stages (``tasks.mat.stages``): IngestAnnotations (each side) -> PairSpans -> TallySpans -> Report, computed
-in this process (no artifacts written, as MATScore writes none) or, with ``--store DIR``, run by Luigi
-with their artifacts kept for audit (``tasks.cli.common.run_stages``). What is printed and written is
-assembled by ``pipeline.mat.outputs`` from the stages' tables and the output options (``MatOptions``);
-this module parses the arguments, runs the stages and writes the files. Bad input raises
+every MATScore option is parsed here, with its name and meaning. The scoring is :mod:`iescore.mat`'s
+(``plan_scoring``, ``run_scoring``): the family's stages (``tasks.mat.stages``): IngestAnnotations (each
+side) -> PairSpans -> TallySpans -> Report, computed in this process (no artifacts written, as MATScore
+writes none) or, with ``--store DIR``, run by Luigi with their artifacts kept for audit
+(``tasks.cli.common.run_stages``). What is printed and written is assembled by ``pipeline.mat.outputs``
+from the stages' tables and the output options (``MatOptions``); this module parses the arguments,
+calls the library and writes the files. Bad input raises
 :class:`InputError` (exit status 2, ``file:line: message``). A token table that cannot be made (no token
 annotations, a content boundary inside a token) is left out with a note on stderr (and in the JSON's
 ``notes``); the rest is scored.
@@ -15,23 +16,16 @@ annotations, a content boundary inside a token) is left out with a note on stder
 from __future__ import annotations
 
 import argparse
-import json
 import sys
-from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
-from iescore.pipeline.core.errors import InputError
-from iescore.pipeline.core.signature import SIGNATURE_KEY
 from iescore.pipeline.mat.confidence import DEFAULT_RESAMPLES, DEFAULT_SEED
 from iescore.pipeline.mat.csv_output import EXCEL_SEPARATOR, OPENOFFICE_SEPARATOR
-from iescore.pipeline.mat.files import file_pairs
-from iescore.pipeline.mat.labels import label_rules
-from iescore.pipeline.mat.outputs import MatOptions, MatTables, mat_outputs
+from iescore.pipeline.mat.files import check_sides
+from iescore.pipeline.mat.outputs import MatOptions, mat_outputs
 from iescore.pipeline.mat.readers import FILE_TYPES
-from iescore.pipeline.mat.task import looks_like_a_path, resolve_task
-from iescore.schemas import C
-from iescore.tasks.cli.common import EXIT_OK, STORE_HELP, STORE_WORKERS_HELP, check_store_option, run_stages
+from iescore.pipeline.mat.task import looks_like_a_path
+from iescore.tasks.cli.common import EXIT_OK, STORE_HELP, STORE_WORKERS_HELP, check_store_option
 from iescore.tasks.core.arguments import (
     INPUT_DIRECTORY,
     INPUT_FILE,
@@ -44,13 +38,11 @@ from iescore.tasks.core.arguments import (
     text_encoding,
     workers,
 )
-from iescore.tasks.core.compute import Artifacts
 from iescore.tasks.core.files import write_text
 from iescore.tasks.core.jsontext import json_text
-from iescore.tasks.mat.stages import NOTES_KEY, mat_spec
 
-#: The fixed-span tables and the option asking for each, in MATScore's order.
-FIXED_UNIT_OPTIONS = {"token": "by_token", "pseudo_token": "by_pseudo_token", "character": "by_character"}
+from iescore.mat import plan_scoring, run_scoring
+from iescore.sources import StagesFailedError
 
 
 def add_mat_command(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -142,7 +134,8 @@ def add_mat_command(commands: argparse._SubParsersAction) -> None:  # type: igno
 
 
 def run_mat(args: argparse.Namespace) -> int:
-    """Check, score through the stages, print and write; bad input raises :class:`InputError`."""
+    """Check, score by :mod:`iescore.mat` (the library's functions), print and write; bad input raises
+    :class:`InputError`."""
     task_files = [("--task_xml", path) for path in args.task_xml]
     if args.task is not None and looks_like_a_path(args.task):
         task_files.append(("--task", args.task))
@@ -166,47 +159,37 @@ def run_mat(args: argparse.Namespace) -> int:
         for name in ("no_csv_formulas", "oo_separator"):
             if getattr(args, name):
                 sys.stderr.write(f"iescore mat: --{name} has no effect without --csv_output_dir\n")
-    for option, file_type in (
-        ("--xml_input_is_overlay", args.file_type),
-        ("--ref_xml_input_is_overlay", args.ref_file_type),
-    ):
-        side_option = option.replace("xml_input_is_overlay", "file_type")
-        if getattr(args, option[2:]) and file_type != "xml-inline":
-            raise InputError(option, 0, f"applies to xml-inline files only ({side_option} is {file_type})")
     check_store_option(args.store, inputs=[("--dir", args.dir), ("--ref_dir", args.ref_dir)])
-    task = resolve_task(args.task, args.task_xml) if args.task is not None else None
-    if task is None and args.task_xml:
-        raise InputError(
-            "--task_xml", 0, "names the task.xml files a --task NAME picks from; give --task NAME"
-        )
-    rules = label_rules(
-        args.content_annotations, args.token_annotations, args.equivalence_class, args.ignore, task
+    check_sides(args.file, args.ref_file, args.dir, args.ref_dir)
+    plan = plan_scoring(
+        args.ref_dir if args.dir is not None else args.ref_file,
+        args.dir if args.dir is not None else args.file,
+        task=args.task,
+        task_xml=args.task_xml,
+        content_annotations=args.content_annotations,
+        token_annotations=args.token_annotations,
+        equivalence_class=args.equivalence_class,
+        ignore=args.ignore,
+        file_re=args.file_re,
+        file_type=args.file_type,
+        encoding=args.encoding,
+        xml_input_is_overlay=args.xml_input_is_overlay,
+        ref_fsuff_off=args.ref_fsuff_off,
+        ref_fsuff_on=args.ref_fsuff_on,
+        ref_file_type=args.ref_file_type,
+        ref_encoding=args.ref_encoding,
+        ref_xml_input_is_overlay=args.ref_xml_input_is_overlay,
+        by_token=args.by_token,
+        by_pseudo_token=args.by_pseudo_token,
+        by_character=args.by_character,
+        compute_confidence_data=args.compute_confidence_data,
+        seed=args.seed,
+        resamples=args.resamples,
     )
-    pairs = file_pairs(
-        args.file,
-        args.ref_file,
-        args.dir,
-        args.ref_dir,
-        args.file_re,
-        args.ref_fsuff_off,
-        args.ref_fsuff_on,
-        args.file_type,
-    )
-    if args.ref_file_type == "brat":
-        for pair in pairs:
-            check_paths([("--ref_file/--ref_dir", pair.ref.with_suffix(".txt"), INPUT_FILE)])
-    spec = mat_spec(
-        pairs,
-        {"ref": args.ref_file_type, "hyp": args.file_type},
-        {"ref": args.ref_encoding, "hyp": args.encoding},
-        {"ref": args.ref_xml_input_is_overlay, "hyp": args.xml_input_is_overlay},
-        rules,
-        tally_options(args),
-    )
-    status, artifacts = run_stages([spec], args.store, args.workers)
-    if status != EXIT_OK:
-        return status
-    tables = mat_tables(spec, artifacts)
+    try:
+        tables = run_scoring(plan, args.store, args.workers)
+    except StagesFailedError as failed:
+        return failed.status
     for note in tables.notes:
         sys.stderr.write(f"iescore mat: {note}\n")
     outputs = mat_outputs(tables, output_options(args))
@@ -233,29 +216,4 @@ def output_options(args: argparse.Namespace) -> MatOptions:
         csv_formulas=not args.no_csv_formulas,
         csv_separator=OPENOFFICE_SEPARATOR if args.oo_separator else EXCEL_SEPARATOR,
         json=bool(args.json),
-    )
-
-
-def tally_options(args: argparse.Namespace) -> dict[str, Any]:
-    """TallySpans options: the fixed-span tables asked for (``fixed_units``); with confidence data,
-    its seed and number of score sets, which go into the signature."""
-    units = [unit for unit, option in FIXED_UNIT_OPTIONS.items() if getattr(args, option)]
-    options: dict[str, Any] = {"fixed_units": units}
-    if args.compute_confidence_data:
-        options.update({"confidence_seed": args.seed, "confidence_resamples": args.resamples})
-    return options
-
-
-def mat_tables(spec: Mapping[str, Any], artifacts: Artifacts) -> MatTables:
-    """What the stages of ``spec`` made, as ``pipeline.mat.outputs`` takes it."""
-    tally = spec["inputs"]["counts"]
-    scores = artifacts.table(spec, "scores")
-    documents = artifacts.table(tally["inputs"]["hyp"], "documents").to_pandas()
-    return MatTables(
-        scores=scores.to_pandas(),
-        counts=artifacts.table(tally, "counts").to_pandas(),
-        pairs=artifacts.table(tally["inputs"]["pairs"], "pairs").to_pandas(),
-        signals=dict(zip(documents[C.file], documents[C.signal], strict=True)),
-        signature=scores.schema.metadata[SIGNATURE_KEY].decode(),
-        notes=tuple(json.loads(scores.schema.metadata.get(NOTES_KEY, b"[]"))),
     )

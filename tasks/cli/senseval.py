@@ -7,7 +7,8 @@ OUT``, ``--by-item`` (the block per lexical item), the seed's filters (``--insta
 policies (``--policy coverage|conjunctive``), ``--unknown-senses``, ``--strict``, ``--store`` and
 ``--workers``. The rules are in :mod:`pipeline.senseval.scoring`.
 
-The scoring is the stages of ``tasks/senseval/stages.py`` (``tasks.cli.common.run_stages``): computed in
+The scoring is :mod:`iescore.senseval`'s (``plan_scoring``, ``run_scoring``): the stages of
+``tasks/senseval/stages.py`` (``tasks.cli.common.run_stages``), computed in
 this process without ``--store`` (no artifact written, so a run takes what scorer2 takes), run by Luigi
 with ``--store DIR``, their artifacts kept there for audit and reuse (``--workers``: Luigi workers). The
 report is printed from their tables, the same byte for byte either way.
@@ -17,9 +18,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
-from iescore.pipeline.core.signature import SIGNATURE_KEY
 from iescore.pipeline.senseval.report import (
     by_item_report,
     score_report,
@@ -27,12 +26,14 @@ from iescore.pipeline.senseval.report import (
     unscored_message,
     verbose_report,
 )
-from iescore.pipeline.senseval.scoring import GRANULARITIES, POLICIES, UNKNOWN_SENSES, effective_granularity
-from iescore.tasks.cli.common import EXIT_OK, STORE_HELP, STORE_WORKERS_HELP, check_store_option, run_stages
+from iescore.pipeline.senseval.scoring import GRANULARITIES, POLICIES, UNKNOWN_SENSES
+from iescore.tasks.cli.common import EXIT_OK, STORE_HELP, STORE_WORKERS_HELP, check_store_option
 from iescore.tasks.core.arguments import INPUT_FILE, OUTPUT_FILE, check_paths, text_encoding, workers
 from iescore.tasks.core.files import write_text
 from iescore.tasks.core.jsontext import json_text
-from iescore.tasks.senseval.stages import senseval_spec
+
+from iescore.senseval import plan_scoring, run_scoring
+from iescore.sources import StagesFailedError
 
 
 def add_senseval_command(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -98,7 +99,8 @@ def add_senseval_command(commands: argparse._SubParsersAction) -> None:  # type:
 
 
 def run_senseval(args: argparse.Namespace) -> int:
-    """Check the paths, score by the stages, print scorer2's report (and write ours)."""
+    """Check the paths, score by :mod:`iescore.senseval` (the library's functions), print scorer2's
+    report (and write ours)."""
     check_paths(
         [
             ("ANSWERS", args.answers, INPUT_FILE),
@@ -110,33 +112,28 @@ def run_senseval(args: argparse.Namespace) -> int:
         ]
     )
     check_store_option(args.store)
-    granularity, message = effective_granularity(args.granularity, args.sense_map is not None)
-    if message:
-        print(message, file=sys.stderr)
-    options = {
-        "granularity": granularity,
-        "minimal": args.minimal,
-        "policy": args.policy,
-        "unknown_senses": args.unknown_senses,
-        "encoding": args.encoding,
-        "strict": args.strict,
-    }
-    spec = senseval_spec(
-        Path(args.answers),
-        Path(args.key),
-        Path(args.sense_map) if args.sense_map else None,
-        options,
-        Path(args.instances) if args.instances else None,
-        Path(args.senses) if args.senses else None,
+    plan = plan_scoring(
+        args.answers,
+        args.key,
+        args.sense_map,
+        granularity=args.granularity,
+        minimal=args.minimal,
+        policy=args.policy,
+        unknown_senses=args.unknown_senses,
+        instances=args.instances,
+        senses=args.senses,
+        strict=args.strict,
+        encoding=args.encoding,
     )
-    status, artifacts = run_stages([spec], args.store, args.workers)
-    if status != EXIT_OK:
-        return status
-    scored = spec["inputs"]["scored"]
-    sums = artifacts.table(spec, "totals")
-    instances = artifacts.table(scored, "instances")
-    unscored = artifacts.table(scored, "unscored")
-    warnings = artifacts.table(scored["inputs"]["answers"], "warnings")
+    if plan.note:
+        print(plan.note, file=sys.stderr)
+    try:
+        result = run_scoring(plan, args.store, args.workers)
+    except StagesFailedError as failed:
+        return failed.status
+    granularity = plan.granularity
+    sums, instances = result.arrow("totals"), result.arrow("instances")
+    unscored, warnings = result.arrow("unscored"), result.arrow("warnings")
     for line, warning in zip(
         warnings.column("line").to_pylist(), warnings.column("warning").to_pylist(), strict=True
     ):
@@ -151,7 +148,8 @@ def run_senseval(args: argparse.Namespace) -> int:
     if warnings.num_rows:
         print(f"iescore: {warnings.num_rows} warning(s) about answer lines (see above)", file=sys.stderr)
     if args.json:
-        shown = {k: v for k, v in options.items() if k != "encoding"}
-        signature = sums.schema.metadata[SIGNATURE_KEY].decode()
-        write_text(args.json, json_text(scores_json(sums, unscored, warnings.num_rows, signature, shown)))
+        shown = {k: v for k, v in plan.options.items() if k != "encoding"}
+        write_text(
+            args.json, json_text(scores_json(sums, unscored, warnings.num_rows, result.signature, shown))
+        )
     return EXIT_OK

@@ -7,12 +7,13 @@ does not answer is ignored unless ``-c``). With two runs or more, each run's out
 and then their comparison on ``--significance-measure`` (MAP by default): paired t-test, approximate
 randomization, paired bootstrap, bootstrap intervals, Holm's correction.
 
-The evaluation is the stages of :mod:`tasks.trec.stages` (``tasks.cli.common.run_stages``), one
-``EvaluateRun`` a run over a shared ``IngestQrels``: computed in this process without ``--store`` (no
-Luigi, no pandas, no artifact written: users time trec_eval as a whole process), run by Luigi with
-``--store DIR``, which keeps their artifacts (``--workers``: Luigi workers). Everything printed and
-written comes from their ``evaluation`` tables, the same byte for byte either way. Every input is read
-and evaluated before anything is printed.
+The evaluation is :mod:`iescore.trec`'s (``plan_evaluation``, ``run_evaluation``): the stages of
+:mod:`tasks.trec.stages` (``tasks.cli.common.run_stages``), one ``EvaluateRun`` a run over a shared
+``IngestQrels``: computed in this process without ``--store`` (no Luigi, no pandas, no artifact
+written: users time trec_eval as a whole process), run by Luigi with ``--store DIR``, which keeps
+their artifacts (``--workers``: Luigi workers). Everything printed and written comes from their
+``evaluation`` tables, the same byte for byte either way. Every input is read and evaluated before
+anything is printed.
 """
 
 from __future__ import annotations
@@ -20,14 +21,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from dataclasses import asdict
-from pathlib import Path
-from typing import TYPE_CHECKING
 
 from iescore.pipeline.core.errors import InputError
-
-if TYPE_CHECKING:
-    import pyarrow as pa
 
 
 def configure_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
@@ -125,22 +120,21 @@ def add_trec_command(subparsers: argparse._SubParsersAction) -> None:  # type: i
 
 
 def run_trec(args: argparse.Namespace) -> int:
-    """Check the arguments, evaluate every run by the stages, print each run's values (and compare the
-    runs when there are two or more)."""
-    from iescore.pipeline.core.signature import make_signature
-    from iescore.pipeline.trec.evaluate import MAXLONG, Options, measure_values
+    """Check the arguments, evaluate every run by :mod:`iescore.trec` (the library's functions), print
+    each run's values (and compare the runs when there are two or more)."""
     from iescore.pipeline.trec.formats import check_formats
-    from iescore.pipeline.trec.measures import parse_measures
     from iescore.pipeline.trec.report import (
         evaluation_from_table,
         evaluation_json,
         ignored_queries,
         text_of_table,
     )
-    from iescore.tasks.cli.common import EXIT_OK, check_store_option, run_stages
+    from iescore.tasks.cli.common import EXIT_OK, check_store_option
     from iescore.tasks.core.arguments import INPUT_FILE, OUTPUT_FILE, check_paths
     from iescore.tasks.core.files import write_text
-    from iescore.tasks.trec.stages import evaluate_spec
+
+    from iescore.sources import StagesFailedError
+    from iescore.trec import plan_evaluation, run_evaluation, run_names
 
     check_formats(args.R, args.T)
     if args.Z is not None:
@@ -150,7 +144,6 @@ def run_trec(args: argparse.Namespace) -> int:
             "trec_eval's Z scores (each value as deviations from a per-query mean read from a Zmean file) "
             "are not supported: iescore prints raw values; compare runs with RUN RUN ... instead",
         )
-    _check_c_longs(args)
     check_paths(
         [
             ("QRELS", args.qrels, INPUT_FILE),
@@ -165,31 +158,30 @@ def run_trec(args: argparse.Namespace) -> int:
         raise InputError(
             "--confidence", 0, f"a confidence strictly between 0 and 1 expected, got {args.confidence}"
         )
-    measures = parse_measures(args.m)  # a bad measure is bad input before any file is read
-    names = {value.name for value in measure_values(measures)}
-    if len(args.runs) > 1 and args.significance_measure not in names:
+    plan = plan_evaluation(
+        args.qrels,
+        run_names(args.runs),
+        measures=args.m,
+        level=args.l,
+        complete=args.c,
+        max_docs=args.M,
+        judged_only=args.J,
+        num_docs=args.N,
+    )
+    if len(args.runs) > 1 and args.significance_measure not in plan.value_names:
         raise InputError(
             "--significance-measure",
             0,
             f"{args.significance_measure!r} is not among the values measured "
-            f"({', '.join(sorted(names))}); add it with -m",
+            f"({', '.join(sorted(set(plan.value_names)))}); add it with -m",
         )
-    options = Options(
-        level=args.l,
-        complete=args.c,
-        max_docs=MAXLONG if args.M is None else args.M,
-        judged_only=args.J,
-        num_docs=0 if args.N is None else args.N,
-    )
-    specs = [evaluate_spec(args.qrels, run, asdict(options), args.m or ["official"]) for run in args.runs]
-    status, artifacts = run_stages(specs, args.store, args.workers)
-    if status != EXIT_OK:
-        return status
-    tables: dict[str, pa.Table] = {}
-    for position, (path, spec) in enumerate(zip(args.runs, specs, strict=True)):
-        table = artifacts.table(spec, "evaluation")
-        name = _unique_name(path, tables)
-        tables[name] = table
+    try:
+        result = run_evaluation(plan, args.store, args.workers)
+    except StagesFailedError as failed:
+        return failed.status
+    for position, name in enumerate(result.runs):
+        path = plan.runs[name]
+        table = result.arrow(name)
         if len(args.runs) > 1:
             # One run prints trec_eval's bytes alone; several are told apart by a heading each.
             heading = name if name == path else f"{name}: {path}"
@@ -204,8 +196,8 @@ def run_trec(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
     evaluations = (
-        {name: evaluation_from_table(table) for name, table in tables.items()}
-        if len(tables) > 1 or args.json
+        {name: evaluation_from_table(result.arrow(name)) for name in result.runs}
+        if len(args.runs) > 1 or args.json
         else {}
     )
     comparison = None
@@ -222,54 +214,14 @@ def run_trec(args: argparse.Namespace) -> int:
     if args.json:
         from iescore.pipeline.campaign.run_comparison import comparison_json
 
-        digests = {"qrels": _digest(specs[0], "qrels")}
-        digests.update({f"run{i + 1}": _digest(spec, "run") for i, spec in enumerate(specs)})
-        signature = make_signature("trec", {**options.signature(), "m": [str(m) for m in measures]}, digests)
         document = {
-            "signature": signature,
-            "runs": {name: evaluation_json(value, signature) for name, value in evaluations.items()},
+            "signature": result.signature,
+            "runs": {name: evaluation_json(value, result.signature) for name, value in evaluations.items()},
         }
         if comparison is not None:
             document["comparison"] = comparison_json(comparison)
         write_text(args.json, json.dumps(document, indent=1, sort_keys=False) + "\n")
     return EXIT_OK
-
-
-def _digest(spec: dict, role: str) -> str:
-    """The sha256 of the raw file ``role`` (qrels or run) of an EvaluateRun spec."""
-    return spec["inputs"][role]["inputs"][role]["sha256"]
-
-
-def _unique_name(path: str, taken: dict) -> str:
-    name = Path(path).name
-    candidate, n = name, 1
-    while candidate in taken:
-        n += 1
-        candidate = f"{name}#{n}"
-    return candidate
-
-
-def _check_c_longs(args: argparse.Namespace) -> None:
-    """``-l``, ``-M`` and ``-N`` within what trec_eval reads them into (a C long; a grade for ``-l``,
-    beyond which nothing could be relevant): trec_eval crashes on ``-l 99999999999999999999``."""
-    from iescore.pipeline.trec.formats import LARGEST_GRADE
-    from iescore.pipeline.trec.measures import LONG_MAX
-
-    if not -LARGEST_GRADE <= args.l <= LARGEST_GRADE:
-        raise InputError(
-            "-l",
-            0,
-            f"a relevance level between {-LARGEST_GRADE} and {LARGEST_GRADE} expected (grades are 32-bit "
-            f"integers, so no document could be relevant), got {args.l}",
-        )
-    for option, value in (("-M", args.M), ("-N", args.N)):
-        if value is not None and value > LONG_MAX:
-            raise InputError(
-                option,
-                0,
-                f"a whole number of at most {LONG_MAX} (a C long, as trec_eval reads it) expected, "
-                f"got {value}",
-            )
 
 
 def _other_queries_note(comparison, evaluations: dict) -> str:

@@ -1,4 +1,4 @@
-"""The examples in the library's docstrings run, from the repository root (they name files in data/)."""
+"""The examples in the library's docstrings run, from the repository root (their paths are relative to it)."""
 
 from __future__ import annotations
 
@@ -11,13 +11,14 @@ import pytest
 import iescore
 
 ROOT = Path(__file__).resolve().parents[2]
-MODULES = [name for name in iescore.FAMILIES if (ROOT / "iescore" / f"{name}.py").exists()]
 
 
-@pytest.mark.parametrize("name", MODULES)
+@pytest.mark.parametrize("name", iescore.FAMILIES)
 def test_docstring_examples_run(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Every module the package names is there and shows how it is used.
     monkeypatch.chdir(ROOT)
     module = importlib.import_module(f"iescore.{name}")
-    results = doctest.testmod(module, optionflags=doctest.NORMALIZE_WHITESPACE)
-    assert results.failed == 0
-    assert results.attempted > 0, f"iescore.{name} has no example"
+    flags = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
+    failed, attempted = doctest.testmod(module, optionflags=flags, verbose=False)
+    assert attempted > 0, f"iescore.{name} has no example in its docstrings"
+    assert failed == 0, f"{failed} of {attempted} examples in iescore.{name} failed (the output above says which)"
