@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING
 
 import pyarrow as pa
 
-from iescore._inputs import input_paths, named
 from iescore.pipeline.coref import FORMATS, MATCH_MODES, ZERO_DIVISION, score_files, score_tables
 from iescore.result import Result
 from iescore.schemas import COREF_MENTIONS
+from iescore.sources import input_files
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -92,12 +92,10 @@ def score(
     ):
         if value not in choices:
             raise ValueError(f"{name} must be one of {', '.join(choices)}, not {value!r}")
-    suffix = ".conll" if format == "conll" else ".sgml"
-    inputs = {"key": (key, "key" + suffix), "response": (response, "response" + suffix)}
-    with input_paths(inputs, encoding) as paths:
+    inputs = {"key": key, "response": response}
+    with input_files(inputs, encoding) as (sources, paths):
         mentions, scores = score_files(paths["key"], paths["response"], format, match, encoding, strict)
-        labels = {path: f"<{role}>" for role, path in paths.items() if path != os.fspath(inputs[role][0])}
-        notices = tuple(named(notice, labels) for notice in mentions.notices)
+        notices = tuple(sources.shown(notice) for notice in mentions.notices)
     tables = score_tables(scores, zero_division)
     tables["mentions"] = pa.Table.from_pandas(mentions.table, schema=COREF_MENTIONS, preserve_index=False)
     return CorefScores(tables, notices)

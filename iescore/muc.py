@@ -14,11 +14,11 @@ import dataclasses
 import os
 from pathlib import Path
 
-from iescore._inputs import input_paths, is_text
 from iescore.coref import CorefScores
 from iescore.pipeline.coref import score_tables
 from iescore.pipeline.muc.config import parse_config, read_config
 from iescore.pipeline.muc.rules import task_of
+from iescore.sources import input_files, is_text
 from iescore.tasks.cli.common import run_stages
 from iescore.tasks.cli.muc import check_config_paths
 from iescore.tasks.muc.stages import coreference_scores, muc_task_spec
@@ -58,13 +58,8 @@ def score(
     >>> score("data/muc-te/te.config", response="data/muc-te/perfect.tpl").totals["F"].tolist()
     [1.0]
     """
-    inputs = {
-        "config": (config, "muc.config"),
-        "key": (key, "key"),
-        "response": (response, "response"),
-        "texts": (texts, "texts"),
-    }
-    with input_paths(inputs, encoding) as paths:
+    inputs = {"config": config, "key": key, "response": response, "texts": texts}
+    with input_files(inputs, encoding) as (_, paths):
         config_path = Path(paths["config"])  # type: ignore[arg-type]
         if is_text(config):
             parsed = parse_config(str(config), "<config>", base_dir=Path.cwd())

@@ -11,10 +11,11 @@ A ``str`` is a path unless it holds a line end: text of one line is written with
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
@@ -25,14 +26,28 @@ if TYPE_CHECKING:
     from iescore.pipeline.core.settings import Count
     from iescore.tasks.core.compute import Artifacts
 
-__all__ = ["PathLike", "Sources", "StagesFailedError", "check_count", "is_path", "run_specs"]
+__all__ = [
+    "PathLike",
+    "Sources",
+    "StagesFailedError",
+    "check_count",
+    "input_files",
+    "is_path",
+    "is_text",
+    "run_specs",
+]
 
 PathLike = str | os.PathLike
 
 
 def is_path(value: object) -> bool:
     """Whether ``value`` names a file or directory (an ``os.PathLike``, or a ``str`` without a line end)."""
-    return isinstance(value, os.PathLike) or (isinstance(value, str) and "\n" not in value)
+    return isinstance(value, os.PathLike) or (isinstance(value, str) and not ("\n" in value or "\r" in value))
+
+
+def is_text(value: object) -> bool:
+    """Whether ``value`` is a file's text rather than its path: a ``str`` holding a line end."""
+    return isinstance(value, str) and not is_path(value)
 
 
 class StagesFailedError(RuntimeError):
@@ -133,3 +148,35 @@ def run_specs(specs: Sequence[Mapping[str, Any]], store: PathLike | None, worker
     if status != EXIT_OK:
         raise StagesFailedError(status)
     return artifacts
+
+
+@contextlib.contextmanager
+def input_files(
+    inputs: Mapping[str, object], encoding: str = "utf-8"
+) -> Iterator[tuple[Sources, dict[str, str | None]]]:
+    """``role -> value`` as ``role -> path`` for readers of one file each: a path as it is (checked as the
+    commands check their input files), a file's text (:func:`is_text`) written in ``encoding``, None as
+    None; with the :class:`Sources` that wrote them (``shown`` names a written file in a warning)."""
+    from iescore.pipeline.core.settings import encoding_problem
+    from iescore.tasks.core.arguments import INPUT_FILE, check_paths
+
+    problem = encoding_problem(encoding)
+    if problem:
+        raise ValueError(f"encoding: {problem}, found {encoding!r}")
+    with Sources() as sources:
+        paths: dict[str, str | None] = {}
+        given = []
+        for role, value in inputs.items():
+            if value is None:
+                paths[role] = None
+            elif is_text(value):
+                paths[role] = sources.text(role, str(value).encode(encoding))
+            elif is_path(value):
+                paths[role] = os.fspath(value)  # type: ignore[arg-type]
+                given.append(role)
+            else:
+                raise InputError(
+                    f"<{role}>", 0, f"a path or the file's text expected, not {type(value).__name__}"
+                )
+        check_paths([(role, paths[role], INPUT_FILE) for role in given])
+        yield sources, paths

@@ -21,6 +21,7 @@ from iescore.pipeline.speech.align import COST_MODELS
 from iescore.pipeline.speech.glm import malformed_rule_warnings, parse_glm, read_glm
 from iescore.pipeline.speech.transcripts import align_options, align_texts, aligned_tables
 from iescore.result import Result
+from iescore.sources import is_text
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -99,7 +100,7 @@ def align(
     hyp_text, hyp_source = _side_text(hyp, "<hyp>", input_format, encoding, what)
     rules = None
     if glm is not None:
-        rules = parse_glm(glm, "<glm>") if _is_text(glm) else read_glm(glm, encoding)
+        rules = parse_glm(glm, "<glm>") if is_text(glm) else read_glm(glm, encoding)
         for warning in malformed_rule_warnings(rules):
             warnings.warn(warning, stacklevel=2)
     aligned = align_texts(
@@ -117,14 +118,10 @@ def _frame_sides(frame: Any) -> tuple[dict[str, str], dict[str, str]]:
     return dict(zip(ids, frame["ref"], strict=True)), dict(zip(ids, frame["hyp"], strict=True))
 
 
-def _is_text(value: object) -> bool:
-    return isinstance(value, str) and "\n" in value
-
-
 def _side_text(value: Any, label: str, input_format: str, encoding: str, what: str) -> tuple[str, str]:
     """One side's text and the name its errors give: a file read as the command reads it, text as
     given, utterances written as trn lines."""
-    if isinstance(value, os.PathLike) or (isinstance(value, str) and not _is_text(value)):
+    if isinstance(value, os.PathLike) or (isinstance(value, str) and not is_text(value)):
         return read_input(value, encoding, what), os.fspath(value)
     if isinstance(value, str):
         return value, label

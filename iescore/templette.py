@@ -16,7 +16,6 @@ import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from iescore._inputs import input_paths
 from iescore.pipeline.core.measures import is_usable_beta
 from iescore.pipeline.core.signature import SIGNATURE_KEY
 from iescore.pipeline.speech.align import COST_MODELS
@@ -25,6 +24,7 @@ from iescore.pipeline.templette.removal import DEFAULT_PREMODIFIERS, DEFAULT_PUN
 from iescore.pipeline.templette.scoring import COMPARE_MODES
 from iescore.result import Result
 from iescore.schemas import C
+from iescore.sources import input_files
 from iescore.tasks.cli.common import run_stages
 from iescore.tasks.templette.graph import report_tables, templette_options, templette_spec
 
@@ -129,13 +129,13 @@ def score(
     if not is_usable_beta(float(beta)):
         raise ValueError(f"beta must be a finite number above 0, not {beta!r}")
     inputs = {
-        "ref": (ref, "ref.tpl"),
-        "hyp": (hyp, "hyp.tpl"),
-        "texts": (texts, "texts.sgml"),
-        "hyp_texts": (hyp_texts, "hyp-texts.sgml"),
-        "glm": (glm, "rules.glm"),
+        "ref": ref,
+        "hyp": hyp,
+        "texts": texts,
+        "hyp_texts": hyp_texts,
+        "glm": glm,
     }
-    with input_paths(inputs, encoding) as paths:
+    with input_files(inputs, encoding) as (_, paths):
         if paths["glm"] is not None:
             for warning in malformed_rule_warnings(read_glm(paths["glm"], encoding)):
                 warnings.warn(warning, stacklevel=2)

@@ -21,4 +21,4 @@ def test_docstring_examples_run(name: str, monkeypatch: pytest.MonkeyPatch) -> N
     flags = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
     failed, attempted = doctest.testmod(module, optionflags=flags, verbose=False)
     assert attempted > 0, f"iescore.{name} has no example in its docstrings"
-    assert failed == 0, f"{failed} of {attempted} examples in iescore.{name} failed (the output above says which)"
+    assert failed == 0, f"{failed} of {attempted} examples in iescore.{name} failed (see the output above)"
