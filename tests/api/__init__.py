@@ -1,1 +1,1 @@
-"""Tests of the public library; a package, so their file names may repeat the families' test folders'."""
+"""Tests of the public library, one file a family (package: their basenames repeat other folders')."""
