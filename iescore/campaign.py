@@ -101,8 +101,24 @@ class Campaign(Result):
         return Path(path)
 
     def artifacts(self) -> pd.DataFrame:
-        """Every artifact of the campaign's store (``artifacts``)."""
-        return artifacts(self.store)
+        """The artifacts of this campaign's stages in its store (``artifacts``), with ``system``: the system
+        whose stages made it, or None for what systems share (the reference's, the summary)."""
+        graph = self._graph
+        owners: dict[str, set[str | None]] = {graph.summary.key: {None}}
+        for name, task in graph.reports.items():
+            stack, seen = [task], set()
+            while stack:
+                task = stack.pop()
+                if task.key in seen:
+                    continue
+                seen.add(task.key)
+                owners.setdefault(task.key, set()).add(name)
+                stack.extend(task.requires().values())
+        listed = artifacts(self.store)
+        listed = listed[listed.key.isin(owners)].reset_index(drop=True)
+        systems = [next(iter(owners[key])) if len(owners[key]) == 1 else None for key in listed.key]
+        listed.insert(0, "system", systems)
+        return listed
 
 
 def run(

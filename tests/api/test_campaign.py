@@ -162,11 +162,20 @@ def test_bad_options_are_input_errors(options: dict[str, Any], option: str, tmp_
 def test_artifacts_as_frames(tmp_path: Path) -> None:
     store = tmp_path / "store"
     result = run(DATA / "trec-campaign.toml", store=store)
+    run(DATA / "mat-campaign.toml", store=store)  # another campaign in the same store
     listed = artifacts(store)
-    assert listed.equals(result.artifacts())
+    own = result.artifacts()
+    assert set(own.key) < set(listed.key)
+    assert own.drop(columns="system").equals(listed[listed.key.isin(own.key)].reset_index(drop=True))
+    # Each run's chain is its own; the qrels and the summary are shared.
+    runs = own[own.stage == "IngestRun"]
+    assert sorted(runs.system) == ["teamA_run1", "teamA_run2", "teamB_run1"]
+    assert own[own.stage.isin(["IngestQrels", "CampaignSummary"])].system.isna().all()
+    statistics = own[(own.stage == "TrecStatistics") & (own.system == "teamA_run1")]
+    assert set(load_artifact(statistics.path.iloc[0]).columns) >= {"unit", "statistic", "value"}
     assert set(listed.columns) >= {"stage", "name", "key", "rows", "path", "inputs"}
     assert (listed.path.map(lambda path: Path(path).is_file())).all()
-    summary = listed[(listed.stage == "CampaignSummary") & (listed.name == "leaderboard")]
+    summary = own[(own.stage == "CampaignSummary") & (own.name == "leaderboard")]
     assert len(summary) == 1
     assert summary.key.iloc[0] == result._graph.summary.key
     assert load_artifact(summary.path.iloc[0]).equals(result.leaderboard)
