@@ -148,30 +148,9 @@ def run(
     """
     from iescore.pipeline.campaign.engine import campaign_from_dict, read_campaign
     from iescore.pipeline.core.errors import InputError
-    from iescore.pipeline.core.settings import WORKERS
-    from iescore.tasks.campaign.run import PROGRESS, CampaignRequest, campaign_graph, run_campaign
+    from iescore.tasks.campaign.run import CampaignRequest, campaign_graph, check_request, run_campaign
     from iescore.tasks.cli.common import EXIT_INPUT, EXIT_OK
 
-    problem = WORKERS.problem(workers)
-    if problem:
-        raise InputError("--workers", 0, f"{problem}, found {workers!r}")
-    if progress not in PROGRESS:
-        raise InputError("--progress", 0, f"one of {', '.join(PROGRESS)} expected, found {progress!r}")
-    if scheduler_port is not None and (
-        isinstance(scheduler_port, bool)
-        or not isinstance(scheduler_port, int)
-        or not 1 <= scheduler_port <= 65535
-    ):
-        raise InputError(
-            "--scheduler-port", 0, f"a port number from 1 to 65535 expected, found {scheduler_port!r}"
-        )
-    if isinstance(campaign, Mapping):
-        parsed = campaign_from_dict(campaign, base)
-    else:
-        from iescore.tasks.core.arguments import INPUT_FILE, check_paths
-
-        check_paths([("CAMPAIGN", campaign, INPUT_FILE)])
-        parsed = read_campaign(campaign)
     request = CampaignRequest(
         store=os.fspath(store) if store is not None else None,
         workers=workers,
@@ -184,6 +163,14 @@ def run(
         progress=progress,
         tasks_log=tasks_log,
     )
+    check_request(request)
+    if isinstance(campaign, Mapping):
+        parsed = campaign_from_dict(campaign, base)
+    else:
+        from iescore.tasks.core.arguments import INPUT_FILE, check_paths
+
+        check_paths([("CAMPAIGN", campaign, INPUT_FILE)])
+        parsed = read_campaign(campaign)
     graph = campaign_graph(parsed, request)
     status, outcome = run_campaign(graph)
     if status == EXIT_INPUT:

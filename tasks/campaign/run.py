@@ -16,6 +16,7 @@ from pathlib import Path
 
 from iescore.pipeline.campaign.engine import Campaign
 from iescore.pipeline.core.errors import InputError
+from iescore.pipeline.core.settings import WORKERS
 from iescore.pipeline.core.text import printable
 from iescore.tasks.campaign.graph import campaign_spec
 from iescore.tasks.campaign.outputs import (
@@ -86,13 +87,29 @@ class CampaignGraph:
         return {**{printable(name): task for name, task in self.reports.items()}, "campaign": self.summary}
 
 
-def campaign_graph(campaign: Campaign, request: CampaignRequest) -> CampaignGraph:
-    """The campaign's tasks in its store, after every path it reads or writes is checked (InputError
-    naming the option or the campaign file's line otherwise)."""
-    if request.scheduler_port is not None and not request.scheduler_host:
+def check_request(request: CampaignRequest) -> None:
+    """The request's values, checked before the campaign is read (InputError naming the option). The
+    command's parser has checked each already; the library's keywords are checked here."""
+    problem = WORKERS.problem(request.workers)
+    if problem:
+        raise InputError("--workers", 0, f"{problem}, found {request.workers!r}")
+    if request.progress not in PROGRESS:
+        raise InputError(
+            "--progress", 0, f"one of {', '.join(PROGRESS)} expected, found {request.progress!r}"
+        )
+    port = request.scheduler_port
+    if port is not None and (isinstance(port, bool) or not isinstance(port, int) or not 1 <= port <= 65535):
+        raise InputError("--scheduler-port", 0, f"a port number from 1 to 65535 expected, found {port!r}")
+    if port is not None and not request.scheduler_host:
         raise InputError(
             "--scheduler-port", 0, "needs --scheduler-host (without a host the local scheduler runs)"
         )
+
+
+def campaign_graph(campaign: Campaign, request: CampaignRequest) -> CampaignGraph:
+    """The campaign's tasks in its store, after every path it reads or writes is checked (InputError
+    naming the option or the campaign file's line otherwise). Callers check ``request`` first
+    (``check_request``), before the campaign is read."""
     if campaign.options.get("glm"):
         warn_malformed_rules(str(campaign.options["glm"]), campaign.options["encoding"])
     store = str(request.store or campaign.store or (campaign.source.parent / DEFAULT_STORE))

@@ -8,7 +8,13 @@ import sys
 
 from iescore.pipeline.campaign.engine import read_campaign
 from iescore.tasks.campaign.outputs import board_text, summary_tables
-from iescore.tasks.campaign.run import PROGRESS, CampaignRequest, campaign_graph, run_campaign
+from iescore.tasks.campaign.run import (
+    PROGRESS,
+    CampaignRequest,
+    campaign_graph,
+    check_request,
+    run_campaign,
+)
 from iescore.tasks.cli.common import EXIT_OK, SCHEDULER_PORT, WORKERS_HELP
 from iescore.tasks.core.arguments import INPUT_FILE, check_paths, port_number, workers
 from iescore.tasks.core.plan import pending_tasks
@@ -30,6 +36,7 @@ def campaign(args: argparse.Namespace) -> int:
         progress=args.progress,
         tasks_log=args.tasks_log,
     )
+    check_request(request)
     graph = campaign_graph(read_campaign(args.campaign), request)
     if args.dry_run:
         pending, total = pending_tasks(graph.roots, reference=graph.campaign.reference_files)

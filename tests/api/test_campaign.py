@@ -138,6 +138,17 @@ def test_a_bad_dict_value_names_its_key_as_the_file_would(change: Any, key: str,
     assert not (tmp_path / "store").exists()
 
 
+def test_a_stage_s_bad_input_is_an_input_error(tmp_path: Path) -> None:
+    data = tomllib.loads((DATA / "trec-campaign.toml").read_text(encoding="utf-8"))
+    bad_run = tmp_path / "bad_run.txt"
+    bad_run.write_text("q1 Q0 doc1 1\n", encoding="utf-8")  # trec_eval's six columns expected
+    data["systems"]["teamA_run1"]["run"] = str(bad_run)
+    with pytest.raises(InputError) as error:
+        run(data, base=DATA, store=tmp_path / "store")
+    assert error.value.file == DICT_ORIGIN
+    assert f"{bad_run}:1:" in error.value.message
+
+
 def test_keys_must_be_strings(tmp_path: Path) -> None:
     data = tomllib.loads((DATA / "trec-campaign.toml").read_text(encoding="utf-8"))
     data["systems"][3] = {"run": "x"}
