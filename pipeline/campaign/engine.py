@@ -213,12 +213,13 @@ def _toml_values(value: Any, keys: tuple[str, ...], values: _Values) -> Any:
         return [_toml_values(item, keys, values) for item in value]
     if isinstance(value, os.PathLike):
         return os.fspath(value)
+    if value is None:  # TOML has no null: a key left out is what a file says
+        raise values.error(keys, f"{_dotted(keys)}: a value expected, found None (leave the key out instead)")
     return value
 
 
 def _campaign(data: dict[str, Any], path: Path, values: _Values) -> Campaign:
     """The campaign of a parsed file's (or a dict's) ``data``; paths relative to ``path``'s folder."""
-    text = values.text
     values.known(data, (), {"scorer", "store", "output", "reference", "options", "systems"})
     scorer = data.get("scorer", "templette")
     if scorer not in KINDS:
@@ -264,7 +265,7 @@ def _campaign(data: dict[str, Any], path: Path, values: _Values) -> Campaign:
         output_line=values.line(("output",)) if "output" in data else 0,
         scorer=kind.name,
         reference_values=checked,
-        text=text,
+        text=values.text,
         origin=values.origin,
     )
 
@@ -298,7 +299,9 @@ def campaign_error(campaign: Campaign, system: str | None, error: InputError) ->
         message = message.replace(option, _dotted(key))
     first = next(iter(keys.values()))
     where = "" if error.file.startswith("-") else f"{error.file}: "
-    values = _Values(campaign.origin or str(campaign.source), campaign.text)
+    # A campaign made by hand (not read) has no text nor origin: its file's lines are read now.
+    text = campaign.text if campaign.origin else _campaign_text(campaign.source)
+    values = _Values(campaign.origin or str(campaign.source), text)
     return values.error(first, f"{_dotted(first)}: {where}{message}")
 
 

@@ -119,6 +119,13 @@ BAD_VALUES = [
 ]
 
 
+def test_none_is_no_toml_value(tmp_path: Path) -> None:
+    data = tomllib.loads((DATA / "trec-campaign.toml").read_text(encoding="utf-8"))
+    data["store"] = None
+    with pytest.raises(InputError, match="store: a value expected, found None"):
+        run(data, base=DATA)
+
+
 @pytest.mark.parametrize("change,key", BAD_VALUES, ids=[key for _, key in BAD_VALUES])
 def test_a_bad_dict_value_names_its_key_as_the_file_would(change: Any, key: str, tmp_path: Path) -> None:
     data = tomllib.loads((DATA / "trec-campaign.toml").read_text(encoding="utf-8"))
