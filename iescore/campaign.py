@@ -6,8 +6,9 @@ graph into the same store, the same outputs when asked for (``json=``, ``csv=``,
 the board a notebook shows is the board the command prints. A run reuses what the store already holds:
 a second run of an unchanged campaign reads its tables.
 
+>>> import tempfile
 >>> from iescore.campaign import run
->>> result = run("data/trec-campaign.toml")
+>>> result = run("data/trec-campaign.toml", store=tempfile.mkdtemp())  # default: the file's store
 >>> for row in result.board.itertuples():
 ...     print(row.rank, row.system, f"{row.map:.4f}")
 1 teamA_run2 0.1304
@@ -205,8 +206,9 @@ def artifacts(store: str | os.PathLike[str]) -> pd.DataFrame:
     provenance (``version``, ``options``, ``inputs``: role -> key, ``files``: input files' digests), as
     ``iescore artifacts`` lists them.
 
+    >>> import tempfile
     >>> from iescore.campaign import artifacts, load_artifact, run
-    >>> listed = artifacts(run("data/trec-campaign.toml").store)
+    >>> listed = artifacts(run("data/trec-campaign.toml", store=tempfile.mkdtemp()).store)
     >>> summary = listed[(listed.stage == "CampaignSummary") & (listed.name == "leaderboard")]
     >>> sorted(load_artifact(summary.path.iloc[-1]).system.unique())
     ['teamA_run1', 'teamA_run2', 'teamB_run1']
