@@ -32,6 +32,7 @@ import dataclasses
 import hashlib
 import json
 import math
+import os
 import re
 import tomllib
 from collections.abc import Mapping, Sequence
@@ -118,6 +119,10 @@ class Campaign:
     output_line: int = 0
     scorer: str = "templette"
     reference_values: Mapping[str, Any] = field(default_factory=dict)
+    #: The campaign file's text (the lines its errors name); empty for a campaign given as a dict.
+    text: str = field(default="", repr=False)
+    #: What errors blame: the file (empty: ``source``), or how a campaign given as a dict is named.
+    origin: str = ""
 
     @property
     def kind(self) -> CampaignKind:
@@ -172,8 +177,49 @@ def read_campaign(path: str | Path) -> Campaign:
     """
     path = Path(path)
     text = _campaign_text(path)
-    data = _parse_toml(path, text)
-    values = _Values(path, text)
+    return _campaign(_parse_toml(path, text), path, _Values(str(path), text))
+
+
+#: What the errors of a campaign given as a dict blame (it has no file nor lines).
+DICT_ORIGIN = "campaign (a dict)"
+
+
+def campaign_from_dict(data: Mapping[str, Any], base: str | Path | None = None) -> Campaign:
+    """A campaign given as a dict of the campaign file's keys (what ``tomllib`` makes of the file), checked
+    by the same rules and with the same messages as a file's (``read_campaign``); errors blame
+    ``DICT_ORIGIN`` with line 0. Paths, the store and the output are relative to ``base`` (default: the
+    working directory), as a file's are to its folder. A path may be given as ``os.PathLike`` and an array
+    as a tuple; every other value has a TOML type (nothing else is coerced).
+    """
+    values = _Values(DICT_ORIGIN, "")
+    if not isinstance(data, Mapping):
+        raise values.error((), f"a dict of the campaign file's keys expected, {_found(data)}")
+    plain = _toml_values(data, (), values)
+    source = Path(base if base is not None else ".").resolve() / "campaign"
+    return _campaign(plain, source, values)
+
+
+def _toml_values(value: Any, keys: tuple[str, ...], values: _Values) -> Any:
+    """A dict's value as TOML would have parsed it: paths as strings, tuples as arrays, tables as dicts
+    with string keys."""
+    if isinstance(value, Mapping):
+        for key in value:
+            if not isinstance(key, str):
+                raise values.error(
+                    keys, f"{_dotted(keys) or 'the campaign'}: keys are strings, found {key!r}"
+                )
+        return {key: _toml_values(item, (*keys, key), values) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_toml_values(item, keys, values) for item in value]
+    if isinstance(value, os.PathLike):
+        return os.fspath(value)
+    if value is None:  # TOML has no null: a key left out is what a file says
+        raise values.error(keys, f"{_dotted(keys)}: a value expected, found None (leave the key out instead)")
+    return value
+
+
+def _campaign(data: dict[str, Any], path: Path, values: _Values) -> Campaign:
+    """The campaign of a parsed file's (or a dict's) ``data``; paths relative to ``path``'s folder."""
     values.known(data, (), {"scorer", "store", "output", "reference", "options", "systems"})
     scorer = data.get("scorer", "templette")
     if scorer not in KINDS:
@@ -219,6 +265,8 @@ def read_campaign(path: str | Path) -> Campaign:
         output_line=values.line(("output",)) if "output" in data else 0,
         scorer=kind.name,
         reference_values=checked,
+        text=values.text,
+        origin=values.origin,
     )
 
 
@@ -251,7 +299,9 @@ def campaign_error(campaign: Campaign, system: str | None, error: InputError) ->
         message = message.replace(option, _dotted(key))
     first = next(iter(keys.values()))
     where = "" if error.file.startswith("-") else f"{error.file}: "
-    values = _Values(campaign.source, _campaign_text(campaign.source))
+    # A campaign made by hand (not read) has no text nor origin: its file's lines are read now.
+    text = campaign.text if campaign.origin else _campaign_text(campaign.source)
+    values = _Values(campaign.origin or str(campaign.source), text)
     return values.error(first, f"{_dotted(first)}: {where}{message}")
 
 
@@ -1080,8 +1130,8 @@ class _Values:
     """Typed access to a campaign's values: a value of the wrong type or range is an InputError
     naming the file and the line of its key (found when an error needs it)."""
 
-    def __init__(self, path: Path, text: str) -> None:
-        self.path, self.text = path, text
+    def __init__(self, origin: str, text: str) -> None:
+        self.origin, self.text = origin, text
         self._lines: dict[tuple[str, ...], int] | None = None
 
     def line(self, keys: tuple[str, ...]) -> int:
@@ -1095,7 +1145,7 @@ class _Values:
         return 0
 
     def error(self, keys: tuple[str, ...], message: str) -> InputError:
-        return InputError(str(self.path), self.line(keys), message)
+        return InputError(self.origin, self.line(keys), message)
 
     def expected(self, keys: tuple[str, ...], what: str, value: Any) -> InputError:
         return self.error(keys, f"{_dotted(keys)}: {what} expected, {_found(value)}")
