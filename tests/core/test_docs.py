@@ -19,7 +19,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
-PAGES = sorted((ROOT / "docs").glob("*.md"))
+PAGES = sorted((ROOT / "docs").rglob("*.md"))
 DOCUMENTS = [README, *PAGES]
 
 # An inline link or image: [text](target) or ![alt](target); the target ends at whitespace or ")".
