@@ -38,8 +38,11 @@ from timing import Row, iescore, load_average  # noqa: E402
 
 #: luigid's settings for these runs (``[scheduler]``): a worker silent for 3 s is taken for dead, its
 #: running task fails and is given to another worker 1 s later; dead workers are looked for at every
-#: request for work (else once a minute).
-LUIGID_CONFIG = "[scheduler]\nworker_disconnect_delay = 3\nretry_delay = 1\nprune_on_get_work = true\n"
+#: request for work (else once a minute); a task that failed 3 times is disabled (bad input fails every
+#: time: without a limit the workers would run it again and again).
+LUIGID_CONFIG = (
+    "[scheduler]\nworker_disconnect_delay = 3\nretry_delay = 1\nprune_on_get_work = true\nretry_count = 3\n"
+)
 
 
 def generate(directory: Path, systems: int, queries: int = 4, docs: int = 8, seed: int = 7) -> Path:

@@ -130,10 +130,11 @@ def run(
             # here). Building again at once would check the roots' dependencies while another client
             # finishes the roots, and could then claim a finished root pending: it would run twice.
             disabled = _wait_for_others(factory.scheduler, events, roots)
-            for task_id in disabled:
-                events.explanations[task_id] = (
+            for task_id in disabled:  # why it failed, as the client that ran it last told luigid
+                error = _explanation(factory.scheduler.fetch_error(task_id).get("error"))
+                events.explanations[task_id] = error or (
                     f"{task_id}: the central scheduler disabled it after repeated failures (its "
-                    "[scheduler] retry_count); it can run again once luigid re-enables it"
+                    "[scheduler] retry_count)"
                 )
             if disabled or all(task.complete() for task in roots):
                 failed = bool(disabled)

@@ -153,3 +153,34 @@ def _pid(worker: str) -> int:
     _, _, rest = worker.partition("pid=")
     digits = "".join(c for c in rest if c.isdigit()) if rest else ""
     return int(digits) if digits else 0
+
+
+def test_bad_input_under_luigid_fails_every_client_instead_of_retrying_forever(tmp_path: Path) -> None:
+    # A run file with a short line: each attempt fails with the same input error. luigid gives the task
+    # to a worker again after retry_delay until retry_count attempts failed, then disables it; both
+    # clients then exit 2 with the message (the one that did not run it last asks luigid for it).
+    source = generate(tmp_path / "source", 3).parent
+    with (source / "sys001.txt").open("a") as run:
+        run.write("q0 Q0\n")
+    folders = [tmp_path / f"machine{n}" for n in range(2)]
+    for folder in folders:
+        shutil.copytree(source, folder / "campaign")
+    with luigid(tmp_path, LUIGID_CONFIG) as port:
+        clients = [
+            start(
+                folder,
+                "--store",
+                tmp_path / "store",
+                "--scheduler-host",
+                "127.0.0.1",
+                "--scheduler-port",
+                port,
+            )
+            for folder in folders
+        ]
+        for client, folder in zip(clients, folders, strict=True):
+            _, err = client.communicate(timeout=300)
+            assert client.returncode == 2, err
+            expected = "expected at least 6 separated by white space: qid Q0 docno rank score tag"
+            assert f"sys001.txt:33: 2 field(s); {expected}" in err, err
+            assert not (folder / "leaderboard.json").exists()
