@@ -9,7 +9,8 @@ running a task; the other three must finish the campaign with the one process's 
 
 luigid runs with the settings docs/machines.md gives for this: a worker silent for 3 s is taken for
 dead (``worker_disconnect_delay``), its running task fails and is pending again 1 s later
-(``retry_delay``), and dead workers are looked for at every request for work (``prune_on_get_work``).
+(``retry_delay``), dead workers are looked for at every request for work (``prune_on_get_work``), and
+a task that failed 3 times is disabled (``retry_count``).
 The benchmark of the same setting with 200 systems is ``benchmarks/bench_machines.py``; the suite runs
 24 systems to stay short.
 """
