@@ -122,11 +122,23 @@ def run(
             if reused is None:
                 reused = events.reused
             failed = result.status in FAILED_STATUSES or not result.scheduling_succeeded or events.failed()
-            # A worker leaves when nothing is left for it to run, even while another client still
-            # runs the last tasks: wait for those, asking the scheduler again, until the roots exist.
-            if failed or not scheduler_host or all(task.complete() for task in roots):
+            if failed or not scheduler_host:
                 break
-            time.sleep(WAIT_FOR_OTHERS)
+            # A worker leaves when nothing is left for it to run, even while another client still runs
+            # the last tasks: wait while the scheduler shows them running, then build again (nothing
+            # left to do once the roots exist; a task of a worker that died is pending again and runs
+            # here). Building again at once would check the roots' dependencies while another client
+            # finishes the roots, and could then claim a finished root pending: it would run twice.
+            disabled = _wait_for_others(factory.scheduler, events, roots)
+            for task_id in disabled:  # why it failed, as the client that ran it last told luigid
+                error = _explanation(factory.scheduler.fetch_error(task_id).get("error"))
+                events.explanations[task_id] = error or (
+                    f"{task_id}: the central scheduler disabled it after repeated failures (its "
+                    "[scheduler] retry_count)"
+                )
+            if disabled or all(task.complete() for task in roots):
+                failed = bool(disabled)
+                break
     finally:
         _events = None
         if _watch is not None:
@@ -154,6 +166,19 @@ def run(
     if not outcome.ok and not outcome.errors and not outcome.input_errors:
         outcome.errors.append(result.summary_text)
     return outcome
+
+
+def _wait_for_others(scheduler: Any, events: _Events, roots: list[StageTask]) -> list[str]:
+    """Wait until the roots exist or no task of the graph runs anywhere (luigid's task list); return the
+    ids of the graph's tasks the central scheduler has disabled (they do not run, however long one
+    waits)."""
+    while not all(task.complete() for task in roots):
+        running = scheduler.task_list(status="RUNNING", upstream_status="")
+        if not running.keys() & events.tasks.keys():
+            disabled = scheduler.task_list(status="DISABLED", upstream_status="")
+            return sorted(disabled.keys() & events.tasks.keys())
+        time.sleep(WAIT_FOR_OTHERS)
+    return []
 
 
 #: A graph with more pending tasks than this is not taken for one chain without looking further.

@@ -551,16 +551,22 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def luigid(tmp_path: Path) -> Iterator[int]:
+def luigid(tmp_path: Path, config: str | None = None) -> Iterator[int]:
     """A central scheduler on 127.0.0.1 at a free port, answering before this yields its port, stopped
-    by its process id afterwards (state and logs under ``tmp_path``)."""
+    by its process id afterwards (state and logs under ``tmp_path``). ``config``: its luigi.cfg (it
+    then runs in ``tmp_path/logs`` with ``LUIGI_CONFIG_PATH`` naming that file and nothing else)."""
     port = free_port()
     (tmp_path / "logs").mkdir()
+    env, cwd = None, None
+    if config is not None:
+        (tmp_path / "logs" / "luigi.cfg").write_text(config)
+        env = {**os.environ, "LUIGI_CONFIG_PATH": str(tmp_path / "logs" / "luigi.cfg")}
+        cwd = tmp_path / "logs"
     server = subprocess.Popen(
         [sys.executable, "-c", "import sys; from luigi.cmdline import luigid; luigid(sys.argv[1:])",
          "--address", "127.0.0.1", "--port", str(port), "--logdir", str(tmp_path / "logs"),
          "--state-path", str(tmp_path / "luigi-state.pickle")],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, cwd=cwd,
     )  # fmt: skip
     try:
         deadline = time.time() + 30
