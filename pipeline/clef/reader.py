@@ -45,6 +45,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from iescore.pipeline.core.arrays import slices, strings, to_arrow, to_numpy
 from iescore.pipeline.core.errors import InputError
+from iescore.pipeline.core.filebytes import digest, read_bytes
 
 GOLD, SYSTEM = "gold", "system"
 FORMAT = "report||type||CUI||start||end[||start||end ...]"
@@ -156,7 +157,7 @@ def read_mentions(directory: str | Path, side: str, nbest: bool = False, one_cod
     base_names = annotation_names(directory)
     # Plain strings, not Path objects: 10,000 files make pathlib's parsing a second.
     names = [os.path.join(str(directory), name) for name in base_names]
-    datas = [_read(name) for name in names]
+    datas = [read_bytes(name) for name in names]
     warnings: list[str] = []
     # One pass over the bytes: each file ends with a line end (one is added when missing), the files are
     # joined, and Arrow checks the UTF-8 of the whole at once (a bad file is then found file by file).
@@ -450,13 +451,24 @@ def offset_codes(offsets: np.ndarray, n_offsets: np.ndarray) -> np.ndarray:
 
 def offset_keys(offsets: np.ndarray, n_offsets: np.ndarray) -> pa.Array:
     """eval.pl's key of each mention: its offsets joined by ``-``, written from the integers (``010`` is
-    ``10``)."""
-    bounds = np.zeros(len(n_offsets) + 1, dtype=np.int32)
-    np.cumsum(n_offsets, out=bounds[1:])
-    lists = pa.ListArray.from_arrays(
-        to_arrow(bounds), pc.cast(to_arrow(offsets.astype(np.int64)), pa.string())
-    )
-    return pc.binary_join(lists, "-")
+    ``10``). The digits are written into one buffer, a decimal place at a time for all offsets at once."""
+    values = np.asarray(offsets, dtype=np.int64)
+    digits = _decimal_digits(values)
+    last = np.cumsum(n_offsets) - 1  # each mention's last offset: no ``-`` after it
+    dash = np.ones(len(values), dtype=np.int64)
+    dash[last[n_offsets > 0]] = 0
+    ends = np.cumsum(digits + dash)
+    starts = ends - digits - dash
+    text = np.empty(int(ends[-1]) if len(ends) else 0, dtype=np.uint8)
+    text[(starts + digits)[dash == 1]] = ord("-")
+    rest, place = values.copy(), starts + digits - 1
+    for k in range(int(digits.max(initial=0))):
+        live = np.flatnonzero(digits > k)
+        text[place[live] - k] = ord("0") + rest[live] % 10
+        rest[live] //= 10
+    bounds = np.concatenate([[0], ends])[np.concatenate([[0], np.cumsum(n_offsets)])].astype(np.int32)
+    buffers = [None, pa.py_buffer(bounds), pa.py_buffer(text)]
+    return pa.Array.from_buffers(pa.string(), len(n_offsets), buffers)
 
 
 def _pair_codes(report: pa.Array, key_code: np.ndarray) -> np.ndarray:
@@ -474,13 +486,9 @@ def _last_of_each(codes: np.ndarray) -> np.ndarray:
     return np.sort(order[is_last])
 
 
-def annotation_files(directory: Path) -> list[Path]:
-    """The annotation files of ``directory`` in name order (not ``.name``, not ``name~``); at least one."""
-    return [directory / name for name in annotation_names(directory)]
-
-
 def annotation_names(directory: Path) -> list[str]:
-    """The names of :func:`annotation_files` (one ``scandir``, no ``Path`` per file)."""
+    """The annotation files of ``directory`` in name order (not ``.name``, not ``name~``; at least one): their
+    names (one ``scandir``, no ``Path`` per file)."""
     if not directory.is_dir():
         raise InputError(str(directory), 0, "expected a directory of annotation files")
     with os.scandir(directory) as entries:
@@ -521,28 +529,18 @@ def unpaired_reports(gold: str | Path, system: str | Path) -> list[str]:
     return warnings
 
 
-def directory_digest(names: list[str], datas: list[bytes]) -> str:
-    """sha256 of an annotation directory: each file's name and the sha256 of its bytes, in name order.
+def directory_digest(directory: str | Path, keep: bool = False) -> str:
+    """sha256 of an annotation directory: each file's name and the sha256 of its bytes, in name order
+    (``keep``: the bytes kept for :func:`read_mentions` in this process, ``pipeline.core.filebytes``).
 
     The stages key a directory by the same digest (``tasks.clef.stages.directory_spec``), and it enters
     the signature, so a run scores with the same signature in a store or without one.
     """
-    digest = hashlib.sha256()
-    for name, data in zip(names, datas, strict=True):
-        digest.update(name.encode("utf-8") + b"\0" + hashlib.sha256(data).hexdigest().encode() + b"\n")
-    return digest.hexdigest()
-
-
-def _read(name: str) -> bytes:
-    """A file's bytes by ``os.read`` (no buffered file object: most files take one call)."""
-    handle = os.open(name, os.O_RDONLY)
-    try:
-        chunks = [os.read(handle, 1 << 16)]
-        while chunks[-1]:
-            chunks.append(os.read(handle, 1 << 16))
-    finally:
-        os.close(handle)
-    return b"".join(chunks)
+    whole = hashlib.sha256()
+    for name in annotation_names(Path(directory)):
+        file_digest = digest(os.path.join(str(directory), name), keep)
+        whole.update(name.encode("utf-8") + b"\0" + file_digest.encode() + b"\n")
+    return whole.hexdigest()
 
 
 def _decode(name: str, data: bytes) -> str:

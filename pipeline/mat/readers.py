@@ -36,6 +36,7 @@ from pathlib import Path
 
 import numpy as np
 from iescore.pipeline.core.errors import InputError
+from iescore.pipeline.core.filebytes import read_bytes
 
 #: The file types, MATScore's first (its default first).
 FILE_TYPES = ("mat-json", "xml-inline", "brat", "conll")
@@ -310,7 +311,7 @@ def read_xml_inline(path: Path, encoding: str | None, overlay: bool, known: froz
                 "or --task): every other tag stays in the signal",
             )
         return _read_overlay(path, _read_text(path, encoding or "utf-8"), known)
-    raw = path.read_bytes() if encoding is None else _read_text(path, encoding).encode("utf-8")
+    raw = read_bytes(str(path)) if encoding is None else _read_text(path, encoding).encode("utf-8")
     parser = xml.parsers.expat.ParserCreate(encoding=None if encoding is None else "utf-8")
     pieces: list[str] = []
     length = 0
@@ -545,7 +546,7 @@ def _chunk_starts(previous: str, tag: str, previous_type: str, type_: str) -> bo
 
 def _read_text(path: Path, encoding: str) -> str:
     try:
-        data = path.read_bytes()
+        data = read_bytes(str(path))
     except OSError as error:
         raise InputError(str(path), 0, f"cannot read the file: {error.strerror or error}") from None
     try:

@@ -25,7 +25,7 @@ from iescore.pipeline.clef import (
     tally_mentions,
     totals,
 )
-from iescore.pipeline.clef.reader import annotation_files, directory_digest
+from iescore.pipeline.clef.reader import directory_digest
 from iescore.pipeline.core.signature import SIGNATURE_KEY, make_signature
 from iescore.schemas import CLEF_SCORES, C
 from iescore.tasks.core.base import Stage, stage_spec
@@ -122,9 +122,7 @@ def directory_spec(path: str | Path) -> dict[str, str]:
     Raises InputError for a directory without annotation files (before any task is built).
     """
     resolved = Path(path).resolve()
-    files = annotation_files(resolved)
-    digest = directory_digest([file.name for file in files], [file.read_bytes() for file in files])
-    return {"file": str(resolved), "sha256": digest}
+    return {"file": str(resolved), "sha256": directory_digest(resolved, keep=True)}
 
 
 def tally_spec(

@@ -173,8 +173,9 @@ def produce(stage: Stage) -> dict[str, pa.Table]:
     return {name: tables[name] for name in stage.OUTPUTS}
 
 
-def file_spec(path: str | Path) -> dict[str, str]:
-    """The spec of a raw input file: its absolute path and the sha256 of its bytes.
+def file_spec(path: str | Path, keep: bool = False) -> dict[str, str]:
+    """The spec of a raw input file: its absolute path and the sha256 of its bytes (``keep``: its bytes
+    kept for a stage of this process that reads them through ``pipeline.core.filebytes.read_bytes``).
 
     A directory (a system of MAT or CLEF files) is one input too: its digest covers the relative name
     and the digest of every regular file under it, in sorted order, so any change to any of them (a file
@@ -189,7 +190,7 @@ def file_spec(path: str | Path) -> dict[str, str]:
             name = file.relative_to(resolved).as_posix()
             hasher.update(f"{name}\0{_digest(str(file), info.st_size, info.st_mtime_ns)}\0".encode())
         return {"file": resolved, "sha256": hasher.hexdigest()}
-    return {"file": resolved, "sha256": _digest(resolved, status.st_size, status.st_mtime_ns)}
+    return {"file": resolved, "sha256": _digest(resolved, status.st_size, status.st_mtime_ns, keep)}
 
 
 def prefetch_digests(paths: Iterable[str | Path], threads: int = 2) -> None:
@@ -213,13 +214,14 @@ def prefetch_digests(paths: Iterable[str | Path], threads: int = 2) -> None:
 
 def _digest_quietly(file: tuple[str, int, int]) -> None:
     with contextlib.suppress(OSError):  # unreadable now: ``file_spec`` says so, with its path
-        _digest(*file)
+        _digest(*file, False)
 
 
-@functools.lru_cache(maxsize=4096)
-def _digest(path: str, size: int, mtime_ns: int) -> str:
-    # A campaign names the reference once per system: hash each file once per version of it.
-    return file_digest(path)
+@functools.lru_cache(maxsize=1 << 16)
+def _digest(path: str, size: int, mtime_ns: int, keep: bool = False) -> str:
+    # A campaign names the reference once per system: hash each file once per version of it (a
+    # reference of 10,000 MAT documents included).
+    return file_digest(path, keep)
 
 
 def stage_spec(stage: str, options: Mapping[str, Any], inputs: Mapping[str, Any]) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from iescore.tasks.core.base import input_key, produce, stage_class
+from iescore.tasks.core.base import freeze_spec, input_key, produce, stage_class
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -25,8 +25,11 @@ def compute(
     spec: Mapping[str, Any], done: dict[str, dict[str, pa.Table]] | None = None
 ) -> dict[str, pa.Table]:
     """The artifacts of the stage ``spec``, computed in this process: each upstream stage first, each
-    once (``done``: key -> artifacts of the stages computed so far, shared between calls)."""
+    once (``done``: key -> artifacts of the stages computed so far, shared between calls). The spec is
+    frozen first, as Luigi's parameters are, so each stage's key is computed once however deep the graph
+    (a MAT stage's spec names 20,000 files)."""
     done = {} if done is None else done
+    spec = freeze_spec(spec)
     key = input_key(spec)
     if key not in done:
         inputs = {role: compute(sub, done) for role, sub in spec.get("inputs", {}).items() if "stage" in sub}
@@ -50,13 +53,23 @@ class Artifacts:
         self.store = store
         self._computed: dict[str, dict[str, pa.Table]] = {}
         self._read: dict[tuple[str, str], pa.Table] = {}
+        self._frozen: dict[int, tuple[Mapping[str, Any], Mapping[str, Any]]] = {}
+
+    def _freeze(self, spec: Mapping[str, Any]) -> Mapping[str, Any]:
+        # A command asks for several tables of one spec: freeze (and key) it once. The spec is kept
+        # beside its frozen copy so that its id cannot be reused by another.
+        kept = self._frozen.get(id(spec))
+        if kept is None or kept[0] is not spec:
+            kept = self._frozen[id(spec)] = (spec, freeze_spec(spec))
+        return kept[1]
 
     def compute(self, spec: Mapping[str, Any]) -> None:
         """Compute the stage ``spec`` (and what it needs) now, in this process (no store)."""
-        compute(spec, self._computed)
+        compute(self._freeze(spec), self._computed)
 
     def table(self, spec: Mapping[str, Any], name: str) -> pa.Table:
         """The artifact ``name`` of the stage ``spec``."""
+        spec = self._freeze(spec)
         if self.store is None:
             return compute(spec, self._computed)[name]
         key = (input_key(spec), name)

@@ -20,13 +20,15 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from iescore.pipeline.core.filebytes import digest
+
 TEMPORARY_MARK = ".iescore-tmp."
 
 
-def file_digest(path: str | Path) -> str:
-    """sha256 of a file's bytes."""
-    with open(path, "rb") as handle:
-        return hashlib.file_digest(handle, "sha256").hexdigest()
+def file_digest(path: str | Path, keep: bool = False) -> str:
+    """sha256 of a file's bytes; ``keep``: keep them for the stage that parses the file in this process
+    (``iescore.pipeline.core.filebytes``)."""
+    return digest(str(path), keep)
 
 
 def stage_key(stage: str, version: int, options: Mapping[str, Any], inputs: Mapping[str, str]) -> str:

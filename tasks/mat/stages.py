@@ -186,9 +186,9 @@ def mat_tally_spec(
         inputs = {}
         for k, pair in enumerate(pairs):
             path = pair.ref if side == "ref" else pair.hyp
-            inputs[f"doc{k}"] = file_spec(path)
+            inputs[f"doc{k}"] = file_spec(path, keep=True)
             if file_types[side] == "brat":
-                inputs[f"txt{k}"] = file_spec(Path(path).with_suffix(".txt"))
+                inputs[f"txt{k}"] = file_spec(Path(path).with_suffix(".txt"), keep=True)
         digests[side] = _combined_digest(inputs)
         sides[side] = stage_spec(
             "IngestMatAnnotations",

@@ -1,0 +1,69 @@
+"""Input files read once per process: the digest that keys a stage and the parse that scores it share bytes.
+
+A command digests its inputs to build its stages' keys (``digest``), then its stages parse them
+(``read_bytes``); without a store both happen in one process, one after the other. ``digest(path,
+keep=True)`` keeps the bytes it hashed (``KEPT_BYTES`` in all, the oldest dropped first) under the file's
+device and inode with its size and mtime, and ``read_bytes`` takes them out again when the file is
+unchanged, so ten thousand annotation files are opened once, not twice, and the parse sees the bytes the
+digest described. A file changed in between, or dropped from the budget (a campaign digests every system
+before parsing any), is read again from disk. Only a stage that parses through ``read_bytes`` asks to keep.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import threading
+from collections import OrderedDict
+
+KEPT_BYTES = 256 << 20
+
+# (device, inode) -> ((size, mtime_ns), bytes), oldest first: any spelling of a path finds its file.
+_kept: OrderedDict[tuple[int, int], tuple[tuple[int, int], bytes]] = OrderedDict()
+_kept_size = 0
+_lock = threading.Lock()  # ``prefetch_digests`` digests from threads
+
+
+def _read(path: str) -> bytes:
+    """A file's bytes by ``os.read`` (no buffered file object: most input files take one call)."""
+    handle = os.open(path, os.O_RDONLY)
+    try:
+        chunks = [os.read(handle, 1 << 16)]
+        while chunks[-1]:
+            chunks.append(os.read(handle, 1 << 16))
+    finally:
+        os.close(handle)
+    return b"".join(chunks)
+
+
+def digest(path: str, keep: bool = False) -> str:
+    """sha256 of the file ``path``'s bytes; ``keep``: keep them for :func:`read_bytes` (raises OSError).
+    A file larger than ``KEPT_BYTES`` is hashed as it is read and never kept."""
+    global _kept_size
+    status = os.stat(path)
+    if status.st_size > KEPT_BYTES or not keep:
+        with open(path, "rb") as handle:
+            return hashlib.file_digest(handle, "sha256").hexdigest()
+    data = _read(path)
+    if len(data) == status.st_size:
+        with _lock:
+            old = _kept.pop((status.st_dev, status.st_ino), None)
+            _kept_size -= len(old[1]) if old is not None else 0
+            _kept[(status.st_dev, status.st_ino)] = ((status.st_size, status.st_mtime_ns), data)
+            _kept_size += len(data)
+            while _kept_size > KEPT_BYTES:
+                _kept_size -= len(_kept.popitem(last=False)[1][1])
+    return hashlib.sha256(data).hexdigest()
+
+
+def read_bytes(path: str) -> bytes:
+    """The bytes of the file ``path``: those :func:`digest` kept when the file is unchanged since (taken
+    out: each is parsed once), else read now (raises OSError)."""
+    global _kept_size
+    status = os.stat(path)
+    with _lock:
+        kept = _kept.pop((status.st_dev, status.st_ino), None)
+        _kept_size -= len(kept[1]) if kept is not None else 0
+    if kept is not None and kept[0] == (status.st_size, status.st_mtime_ns):
+        return kept[1]
+    return _read(path)
