@@ -91,9 +91,15 @@ def measure(
 
 
 def write_trn(
-    directory: Path, utterances: int, words: int, errors: float = 0.12, seed: int = 1
+    directory: Path,
+    utterances: int,
+    words: int,
+    errors: float = 0.12,
+    seed: int = 1,
+    error_seed: int | None = None,
 ) -> tuple[Path, Path, int]:
-    """Reference and hypothesis trn files in ``directory``; returns their paths and the word count."""
+    """Reference and hypothesis trn files in ``directory``; returns their paths and the word count.
+    ``error_seed``: draw the errors from their own seed (one reference, several hypotheses)."""
     rng = np.random.default_rng(seed)
     made_up = random.Random(seed)
     letters = "abcdefghijklmnopqrstuvwxyz"
@@ -111,6 +117,8 @@ def write_trn(
     lengths = rng.integers(max(1, words // 2), words * 3 // 2 + 1, utterances)
     total = int(lengths.sum())
     ref = rng.choice(len(vocabulary), total, p=weights)
+    if error_seed is not None:
+        rng = np.random.default_rng(error_seed)
     roll = rng.random(total)
     substituted = roll < errors * 0.6
     kept = ~((roll >= errors * 0.6) & (roll < errors * 0.8))

@@ -38,6 +38,7 @@ PEER_VARIABLES = {
     "scorer.pl": "IESCORE_CONLL_SCORER",
     "eval.pl": "IESCORE_EVALPL",
     "sclite": "IESCORE_SCLITE",
+    "sc_stats": "IESCORE_SC_STATS",
 }
 
 
@@ -77,42 +78,49 @@ def interleaved(
     warm_up: bool = True,
     cwd: str | Path | None = None,
     before_each: Callable[[str], None] | None = None,
+    stdin: Path | None = None,
 ) -> Interleaved:
     """Run ``commands`` in turn, ``rounds`` times (A, B, A, B, ...), after one untimed run of each.
 
     ``before_each(name)`` is called before every run of ``name`` (say, to empty a store so that each
     run starts cold). The warm-up fills the file cache and writes Python's bytecode, which a user's
     second run finds too. The load average (``/proc/loadavg``'s three figures) is read before the
-    warm-up and after the last run.
+    warm-up and after the last run. ``stdin``: a file every command reads on its standard input.
     """
     load_before = load_average()
     if warm_up:
         for name, command in commands.items():
             if before_each:
                 before_each(name)
-            run_process(command, cwd)
+            run_process(command, cwd, stdin)
     seconds: dict[str, list[float]] = {name: [] for name in commands}
     peaks: dict[str, list[float]] = {name: [] for name in commands}
     for _ in range(rounds):
         for name, command in commands.items():
             if before_each:
                 before_each(name)
-            wall, peak = run_process(command, cwd)
+            wall, peak = run_process(command, cwd, stdin)
             seconds[name].append(wall)
             peaks[name].append(peak)
     runs = {name: Runs(tuple(seconds[name]), tuple(peaks[name])) for name in commands}
     return Interleaved(runs, load_before, load_average())
 
 
-def run_process(command: Sequence[str], cwd: str | Path | None = None) -> tuple[float, float]:
-    """Run ``command`` (output discarded); return its wall seconds and peak resident memory (MiB).
+def run_process(
+    command: Sequence[str], cwd: str | Path | None = None, stdin: Path | None = None
+) -> tuple[float, float]:
+    """Run ``command`` (output discarded; ``stdin``: a file on its standard input); return its wall
+    seconds and peak resident memory (MiB).
 
     The peak is the largest sum of ``VmHWM`` over the process and its descendants, sampled every
     20 ms (the rusage of a child would count the benchmark's own memory, copied before the child's
     exec). A non-zero exit status is an error: a benchmark of a failing command would time nothing.
     """
+    source = open(stdin, "rb") if stdin is not None else subprocess.DEVNULL  # noqa: SIM115
     started = time.perf_counter()
-    process = subprocess.Popen(list(command), cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    process = subprocess.Popen(
+        list(command), cwd=cwd, stdin=source, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
     peak = 0
     stop = threading.Event()
 
@@ -126,6 +134,8 @@ def run_process(command: Sequence[str], cwd: str | Path | None = None) -> tuple[
     sampler.start()
     _, error = process.communicate()
     wall = time.perf_counter() - started
+    if stdin is not None:
+        source.close()
     stop.set()
     sampler.join()
     if process.returncode != 0:
