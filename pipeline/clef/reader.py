@@ -438,15 +438,35 @@ def _decimal_digits(values: np.ndarray) -> np.ndarray:
 
 def offset_codes(offsets: np.ndarray, n_offsets: np.ndarray) -> np.ndarray:
     """One int64 code per mention, equal exactly when the mentions' offsets are (``offsets`` all
-    mentions' offsets in order, ``n_offsets`` how many each has): Arrow's hash of each mention's
-    offsets as raw bytes, a view of ``offsets`` (no text)."""
-    bounds = np.zeros(len(n_offsets) + 1, dtype=np.int64)
-    np.cumsum(n_offsets * 8, out=bounds[1:])
-    raw = np.ascontiguousarray(offsets, dtype=np.int64)
-    values = pa.Array.from_buffers(
-        pa.large_binary(), len(n_offsets), [None, pa.py_buffer(bounds), pa.py_buffer(raw)]
+    mentions' offsets in order, ``n_offsets`` how many each has), numbered in order of first sight.
+
+    A mention of one piece (most of them) is the integer ``start * top + end``; the others are coded
+    among themselves by Arrow's hash of their offsets' bytes and placed above every such integer; the
+    integers are then numbered by Arrow's hash. No text is made."""
+    values = np.ascontiguousarray(offsets, dtype=np.int64)
+    counts = np.asarray(n_offsets, dtype=np.int64)
+    top = int(values.max(initial=0)) + 1
+    if top >= 1 << 30:  # start * top + end could leave int64: every mention by its bytes
+        return _bytes_codes(values, counts)
+    first = np.cumsum(counts) - counts
+    single = counts == 2
+    key = np.empty(len(counts), dtype=np.int64)
+    ones = first[single]
+    key[single] = values[ones] * top + values[ones + 1]
+    if not single.all():
+        several = ~single[np.repeat(np.arange(len(counts)), counts)]
+        key[~single] = top * top + _bytes_codes(values[several], counts[~single])
+    return to_numpy(pc.dictionary_encode(to_arrow(key)).indices).astype(np.int64)
+
+
+def _bytes_codes(values: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """:func:`offset_codes` by Arrow's hash of each mention's offsets as raw bytes (a view of ``values``)."""
+    bounds = np.zeros(len(counts) + 1, dtype=np.int64)
+    np.cumsum(counts * 8, out=bounds[1:])
+    binary = pa.Array.from_buffers(
+        pa.large_binary(), len(counts), [None, pa.py_buffer(bounds), pa.py_buffer(values)]
     )
-    return to_numpy(pc.dictionary_encode(values).indices).astype(np.int64)
+    return to_numpy(pc.dictionary_encode(binary).indices).astype(np.int64)
 
 
 def offset_keys(offsets: np.ndarray, n_offsets: np.ndarray) -> pa.Array:

@@ -66,7 +66,8 @@ def matches_table(gold: Mentions, system: Mentions, columns: MatchColumns) -> pa
                 schema=CLEF_MATCHES,
             )
         )
-    return pa.concat_tables(parts).combine_chunks()
+    # Two chunks (gold, then system), as a Parquet file of more than one row group reads back.
+    return pa.concat_tables(parts)
 
 
 def _mention_column(mentions: Mentions, field: pa.Field) -> pa.Array:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
-from iescore.pipeline.clef.reader import offset_keys
+from iescore.pipeline.clef.reader import offset_codes, offset_keys
 
 
 def test_keys_are_the_offsets_joined_as_perl_writes_them() -> None:
@@ -24,3 +24,18 @@ def test_a_few_keys_by_hand() -> None:
     # Two mentions: 5-26, then a discontiguous one 89-109 + 112-116; 1000000 has seven digits.
     keys = offset_keys(np.array([5, 26, 89, 109, 112, 116, 0, 1000000]), np.array([2, 4, 2]))
     assert keys.to_pylist() == ["5-26", "89-109-112-116", "0-1000000"]
+
+
+def test_offset_codes_are_equal_exactly_when_the_offsets_are() -> None:
+    rng = np.random.default_rng(9)
+    for _ in range(300):
+        n_offsets = rng.choice([2, 2, 2, 4, 6], int(rng.integers(0, 40)))
+        top = int(rng.choice([5, 50, 10**6, 2**40]))  # 2**40: too large to pack start and end in one int
+        offsets = rng.integers(0, top, int(n_offsets.sum()))
+        codes = offset_codes(offsets, n_offsets).tolist()
+        bounds = np.concatenate([[0], np.cumsum(n_offsets)])
+        mentions = [tuple(offsets[a:b].tolist()) for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
+        # Numbered in order of first sight: the code of each mention is the index of its offsets among
+        # the distinct offsets as first met.
+        first_seen = list(dict.fromkeys(mentions))
+        assert codes == [first_seen.index(m) for m in mentions]
