@@ -27,6 +27,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+import pyarrow as pa
 from iescore.pipeline.core.errors import InputError
 from iescore.pipeline.core.lazy import pd
 from iescore.pipeline.mat.readers import Document
@@ -141,25 +142,29 @@ def annotation_frame(documents: Mapping[str, Document], side: str, rules: LabelR
     aliased = {alias.label for alias in rules.aliases}
     for row in np.flatnonzero((kind == "content") & np.isin(source_label, list(aliased))):
         label[row] = _alias(source_label[row], attributes[row], rules.aliases)
-    frame = pd.DataFrame(
+    attribute_text = np.full(len(attributes), "{}", dtype=object)
+    for row in np.flatnonzero(np.fromiter(map(bool, attributes), dtype=bool, count=len(attributes))):
+        attribute_text[row] = json.dumps(attributes[row], sort_keys=True, ensure_ascii=False, default=str)
+    kept = np.flatnonzero(kind != "")
+    # Built as Arrow columns, then one conversion: pandas makes its string columns from Arrow's buffers,
+    # not from half a million Python strings each.
+    files = pa.array(sorted(documents), type=pa.string())
+    file_index = np.repeat(np.arange(len(docs), dtype=np.int64), sizes)[kept]
+    empty = np.zeros(0, np.int64)
+    table = pa.table(
         {
-            C.file: np.repeat(np.array(sorted(documents), dtype=object), sizes),
-            C.side: side,
-            C.kind: kind,
-            C.label: label,
-            C.start: np.concatenate([d.starts for d in docs]) if docs else np.zeros(0, np.int64),
-            C.end: np.concatenate([d.ends for d in docs]) if docs else np.zeros(0, np.int64),
-            C.attributes: [
-                json.dumps(a, sort_keys=True, ensure_ascii=False, default=str) if a else "{}"
-                for a in attributes
-            ],
-            C.index: np.concatenate([np.arange(n, dtype=np.int64) for n in sizes]) if docs else [],
-            C.source_label: source_label,
-        },
-        columns=list(ANNOTATION_COLUMNS),
+            C.file: files.take(pa.array(file_index)),
+            C.side: pa.array([side], type=pa.string()).take(pa.array(np.zeros(len(kept), np.int64))),
+            C.kind: pa.array(kind[kept], type=pa.string()),
+            C.label: pa.array(label[kept], type=pa.string()),
+            C.start: (np.concatenate([d.starts for d in docs]) if docs else empty)[kept].astype(np.int64),
+            C.end: (np.concatenate([d.ends for d in docs]) if docs else empty)[kept].astype(np.int64),
+            C.attributes: pa.array(attribute_text[kept], type=pa.string()),
+            C.index: (np.concatenate([np.arange(n, dtype=np.int64) for n in sizes]) if docs else empty)[kept],
+            C.source_label: pa.array(source_label[kept], type=pa.string()),
+        }
     )
-    frame = frame[kind != ""].reset_index(drop=True)
-    frame = frame.astype({C.start: np.int64, C.end: np.int64, C.index: np.int64})
+    frame = table.select(list(ANNOTATION_COLUMNS)).to_pandas()
     return apply_classes(frame, rules)
 
 
