@@ -228,18 +228,29 @@ def stage_spec(stage: str, options: Mapping[str, Any], inputs: Mapping[str, Any]
     return {"stage": stage, "options": dict(options), "inputs": {k: v for k, v in inputs.items() if v}}
 
 
-def input_key(spec: Mapping[str, Any]) -> str:
-    """The key of a spec: a file's digest, or the stage key over its options and input keys."""
+#: Keys already made, by the id of their spec (kept beside it, so that the id cannot be reused).
+KeyMemo = dict[int, tuple[Mapping[str, Any], str]]
+
+
+def input_key(spec: Mapping[str, Any], memo: KeyMemo | None = None) -> str:
+    """The key of a spec: a file's digest, or the stage key over its options and input keys (``memo``:
+    the keys of specs met before, looked up by identity: a spec is not changed once built)."""
     if "file" in spec:
         return spec["sha256"]
     frozen = isinstance(spec, FrozenSpec)
     if frozen and spec.stage_key is not None:
         return spec.stage_key
+    if memo is not None:
+        known = memo.get(id(spec))
+        if known is not None and known[0] is spec:
+            return known[1]
     cls = _STAGES[spec["stage"]]
-    inputs = {role: input_key(sub) for role, sub in spec.get("inputs", {}).items()}
+    inputs = {role: input_key(sub, memo) for role, sub in spec.get("inputs", {}).items()}
     key = stage_key(cls.STAGE, cls.VERSION, spec.get("options", {}), inputs)
     if frozen:
         spec.stage_key = key
+    if memo is not None:
+        memo[id(spec)] = (spec, key)
     return key
 
 

@@ -15,24 +15,28 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from iescore.tasks.core.base import freeze_spec, input_key, produce, stage_class
+from iescore.tasks.core.base import KeyMemo, input_key, produce, stage_class
 
 if TYPE_CHECKING:
     import pyarrow as pa
 
 
 def compute(
-    spec: Mapping[str, Any], done: dict[str, dict[str, pa.Table]] | None = None
+    spec: Mapping[str, Any],
+    done: dict[str, dict[str, pa.Table]] | None = None,
+    keys: KeyMemo | None = None,
 ) -> dict[str, pa.Table]:
     """The artifacts of the stage ``spec``, computed in this process: each upstream stage first, each
-    once (``done``: key -> artifacts of the stages computed so far, shared between calls). The spec is
-    frozen first, as Luigi's parameters are, so each stage's key is computed once however deep the graph
-    (a MAT stage's spec names 20,000 files)."""
+    once (``done``: key -> artifacts of the stages computed so far, shared between calls; ``keys``: the
+    keys of the specs seen so far, so that each stage is keyed once however deep the graph: a MAT
+    stage's spec names 20,000 files)."""
     done = {} if done is None else done
-    spec = freeze_spec(spec)
-    key = input_key(spec)
+    keys = {} if keys is None else keys
+    key = input_key(spec, keys)
     if key not in done:
-        inputs = {role: compute(sub, done) for role, sub in spec.get("inputs", {}).items() if "stage" in sub}
+        inputs = {
+            role: compute(sub, done, keys) for role, sub in spec.get("inputs", {}).items() if "stage" in sub
+        }
 
         def input_tables(role: str, name: str | None, columns: list[str] | None) -> pa.Table | None:
             tables = inputs.get(role)
@@ -53,26 +57,17 @@ class Artifacts:
         self.store = store
         self._computed: dict[str, dict[str, pa.Table]] = {}
         self._read: dict[tuple[str, str], pa.Table] = {}
-        self._frozen: dict[int, tuple[Mapping[str, Any], Mapping[str, Any]]] = {}
-
-    def _freeze(self, spec: Mapping[str, Any]) -> Mapping[str, Any]:
-        # A command asks for several tables of one spec: freeze (and key) it once. The spec is kept
-        # beside its frozen copy so that its id cannot be reused by another.
-        kept = self._frozen.get(id(spec))
-        if kept is None or kept[0] is not spec:
-            kept = self._frozen[id(spec)] = (spec, freeze_spec(spec))
-        return kept[1]
+        self._keys: KeyMemo = {}
 
     def compute(self, spec: Mapping[str, Any]) -> None:
         """Compute the stage ``spec`` (and what it needs) now, in this process (no store)."""
-        compute(self._freeze(spec), self._computed)
+        compute(spec, self._computed, self._keys)
 
     def table(self, spec: Mapping[str, Any], name: str) -> pa.Table:
         """The artifact ``name`` of the stage ``spec``."""
-        spec = self._freeze(spec)
         if self.store is None:
-            return compute(spec, self._computed)[name]
-        key = (input_key(spec), name)
+            return compute(spec, self._computed, self._keys)[name]
+        key = (input_key(spec, self._keys), name)
         if key not in self._read:
             from iescore.tasks.core.base import task_for
             from iescore.tasks.core.store import read_table
