@@ -1,0 +1,494 @@
+"""sc_stats 1.3's reports, rendered line for line from the tests' results (:mod:`.tests`).
+
+Each function returns the text sc_stats writes (``\\f`` is its form feed). Widths are counted in
+characters of the Latin-1 decoded input, i.e. bytes, as sc_stats counts them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from iescore.pipeline.speech.sc_stats.tests import (
+    NO_DIFF,
+    TEST_DIFF,
+    MapsswResult,
+    McNemarResult,
+    SignResult,
+    WilcoxonResult,
+    acc_binomial,
+)
+
+SCREEN_WIDTH = 80
+FORM_FEED = "\f"
+
+
+def center(text: str, width: int) -> str:
+    """sc_stats' ``center``: ``text`` with (width - len) // 2 spaces before and the rest after."""
+    front = (width - len(text)) // 2
+    return " " * max(front, 0) + text + " " * max(width - (len(text) + front), 0)
+
+
+def pad_for(text_len: int, width: int = SCREEN_WIDTH) -> str:
+    """sc_stats' ``set_pad``/``set_pad_cent_n``: one space fewer than half the free width."""
+    n = min((width - text_len) // 2, 131)
+    return " " * (n - 1) if n > 0 else ""
+
+
+def winner_name(result: int, first: str, second: str) -> str:
+    """The cell of a comparison matrix: the better system, or ``same``."""
+    if result == NO_DIFF:
+        return "same"
+    return first if result < 0 else second
+
+
+def matrix_one_winner(
+    names: Sequence[str],
+    winners: dict[tuple[int, int], int],
+    title: str,
+    formula: str,
+    block: str = "Speaker",
+) -> str:
+    """The comparison matrix of the sign and Wilcoxon tests (print_trt_comp_matrix_for_RANK_one_winner)."""
+    page = 79
+    width = max(len(n) for n in names)
+    cell = f" {{:>{width}}} |"
+    per = 3 + width
+    report_width = (len(names) + 1) * per + 1
+    lead = center("", (page - report_width) // 2)
+    out = [
+        center(title, page),
+        center(f"Using the {formula} Percentage per {block}", page),
+        center("as the Comparison Metric", page),
+        "",
+    ]
+    rule = lead + "|" + "-" * (per * (len(names) + 1) - 1) + "|"
+    out.append(rule)
+    out.append(lead + "|" + cell.format("") + "".join(cell.format(n) for n in names))
+    for i, name in enumerate(names):
+        out.append(lead + "|" + "+".join(["-" * (per - 1)] * (len(names) + 1)) + "|")
+        cells = [
+            cell.format("" if i >= j else winner_name(winners[i, j], names[i], names[j]))
+            for j in range(len(names))
+        ]
+        out.append(lead + "|" + cell.format(name) + "".join(cells))
+    out.append(rule)
+    return "\n".join(out) + "\n"
+
+
+def mcnemar_verbose(result: McNemarResult, name1: str, name2: str) -> str:
+    """sc_stats' detailed McNemar analysis of one pair (do_McNemar with verbose)."""
+    t = result.table
+    out = [
+        "",
+        "",
+        "                            McNemar test results",
+        "                            ====================",
+        "",
+        f"                                     {name2}",
+        "",
+        "                                  corr     incorr",
+        f"      {name1:>15}      corr   {t[0][0]:3d}        {t[0][1]:3d}",
+        f"\t                 incorr   {t[1][0]:3d}        {t[1][1]:3d}",
+    ]
+    num_a, num_b = t[1][0], t[0][1]
+    if num_a == num_b:
+        out += [
+            "",
+            "",
+            "\t\tSUMMARY:",
+            "\t\t-------",
+            "",
+            "",
+            "",
+            "\tThe two totals for utterances missed by either test results",
+            "\tare both zero, therefore there is no significant difference",
+            "\tbetween the two tests!",
+        ]
+        return "\n".join(out) + "\n"
+    n = num_a + num_b
+    p = result.p_value
+    out += [
+        "The NULL Hypothesis:",
+        "",
+        "     The number unique utterance errors are equal for both systems.",
+        "",
+        "Alternate Hypothesis:",
+        "",
+        "     The number of unique utterance errors for both systems are NOT equal.",
+        "Decision Analysis:",
+        "",
+        "     Assumptions:",
+        "        A1: The distribution of unique utterance errors",
+        "            follows the binomial distribution for N fair coin tosses.",
+        "",
+        "     Rejection criterion:",
+        "        Reject the null hypothesis at the 95% confidence level based",
+        "        on the following critical values table.  N is the sum of the",
+        "        unique utterance errors for both systems being compared and",
+        "        MIN(uue) is the minimum number of unique utterance",
+        "        foe either system.",
+        "",
+        f"          MIN(uue)      P(MIN(uue) | N={n:3d})",
+        "          --------      -------------------",
+    ]
+    i = 0
+    while 2.0 * acc_binomial(i - 1, n) < max(0.25, p):
+        val = 2.0 * acc_binomial(i, n)
+        line = (
+            f"             {i:3d}               {val:5.3f}"
+            if val >= 0.0005
+            else f"             {i:3d}                 -  "
+        )
+        if val < 0.05 and 2.0 * acc_binomial(i + 1, n) > 0.05:
+            line += "  <---  Null Hypothesis rejection threshold"
+        out.append(line)
+        i += 1
+    out += [
+        "",
+        "     Decision:",
+        f"        There were MIN(uue)={min(num_a, num_b)} unique utterance errors, the probability of",
+    ]
+    head = f"        it occurring is {p:5.3f}, therefore the null hypothesis "
+    if p < 0.05:
+        out += [
+            head + "is REJECTED",
+            "        in favor of the Alternate Hypothesis.  Further, "
+            f"{name2 if num_a > num_b else name1} is the",
+            "        better System.",
+        ]
+    else:
+        out += [
+            head + "is ACCEPTED",
+            f"        There is no statistical difference between {name1} and {name2}",
+        ]
+    return "\n".join(out) + "\n" + FORM_FEED
+
+
+def mapsswe_verbose(
+    result: MapsswResult, name1: str, name2: str, min_good: int, mcnemar: McNemarResult
+) -> str:
+    """The segmentation report of one pair, its McNemar analysis of segments and the MTCH_PR_RESULTS line."""
+    seg = result.segments
+    tot_ref, err1, err2 = (int(seg[:, k].sum()) for k in range(3))
+    per_sent = len(seg) / result.sentences if result.sentences else float("nan")
+    out = [
+        "      SEGMENTATION REPORT FOR SYSTEMS",
+        f"              {name1:>4} and {name2:>4}",
+        f"Minimum Number of Correct Boundary words {min_good:1d}",
+        "",
+        f"  Number of Segments {len(seg):2d},     {per_sent:5.3f} per sentence",
+        f"  Number of Sentences {result.sentences:2d}",
+        "",
+        f"    # Ref wrds      Err {name1:>4}   Err {name2:>4}",
+        "---------------------------------------",
+        f"Totals {tot_ref:4d}           {err1:4d}        {err2:4d}",
+        "",
+        f"Pct err              {result.first_pct:5.1f}%      {result.second_pct:5.1f}%",
+        "",
+        "",
+        "",
+        "",
+    ]
+    text = "\n".join(out) + "\n" + mcnemar_verbose(mcnemar, name1, name2)
+    stat_diff = "No" if result.result == NO_DIFF else "Yes"
+    text += (
+        f"MTCH_PR_RESULTS (systems: {name1} {name2}) (# segs: {len(seg)}) (Seg per Sent: {per_sent:5.3f}) "
+        f"(% Error: {result.first_pct:5.2f} {result.second_pct:5.2f}) (mean: {result.mean:5.3f}) "
+        f"(std dev: {result.std_dev:5.3f}) (Z Stat: {result.z:5.3f}) (Stat Diff: {stat_diff})\n"
+    )
+    return text
+
+
+def mapsswe_matrix(
+    names: Sequence[str], winners: dict[tuple[int, int], int], test_name: str, min_good: int
+) -> str:
+    """The MAPSSWE comparison matrix (print_compare_matrix_for_sys)."""
+    title = "COMPARISON MATRIX: FOR THE MATCHED PAIRS TEST"
+    desc = "PECENTAGES ARE MEAN PCT ERROR/SEGMENT.  FIRST # IS LEFT SYSTEM"
+    good = "Minimum Number of Correct Boundary words"
+    width = max(len(n) for n in names)
+    block = 3 + width
+    hy = min(49, block - 1)
+    out = ["", "", "", pad_for(len(title)) + title, pad_for(len(desc)) + desc]
+    if test_name:
+        out.append(pad_for(len(test_name)) + test_name)
+    out += [pad_for(len(good) + 2) + f"{good} {min_good:1d}", "", ""]
+    lead = pad_for((len(names) + 1) * block)
+    rule = lead + "|" + "-" * hy + "-" * (min(49, block) * len(names)) + "|"
+    out.append(rule)
+    name_cell = f" {{:>{width}}} |"
+    out.append(lead + "|" + " " * hy + "|" + "".join(name_cell.format(n) for n in names))
+    for i, name in enumerate(names):
+        out.append(lead + "|" + "-" * hy + "".join("+" + "-" * hy for _ in names) + "|")
+        row = lead + "|" + name_cell.format(name)
+        for j in range(len(names)):
+            cell = ""
+            front = 0
+            if j > i:
+                result = winners[i, j]
+                cell = names[j] if result == TEST_DIFF else "same" if result == NO_DIFF else names[i]
+                front = (block - 1 - len(cell)) // 2
+            row += " " * min(49, front) + cell + " " * min(49, block - 1 - len(cell) - front) + "|"
+        out.append(row)
+    out.append(rule)
+    return "\n".join(out) + "\n"
+
+
+def sign_verbose(
+    pcts1: Sequence[float],
+    pcts2: Sequence[float],
+    blocks: Sequence[str],
+    names: tuple[str, str],
+    formula: str,
+    result: SignResult,
+    zero_is_best: bool,
+) -> str:
+    """The sign test's per-speaker table and decision for one pair (compute_signtest_for_treatment, verbose).
+
+    ``names``, ``pcts1``, ``pcts2`` are in the order sc_stats prints them: the system whose
+    percentages sum higher first.
+    """
+    page = 79
+    block_id = "Spkr"
+    max_block = max([len(block_id)] + [len(b) for b in blocks])
+    max_treat = max(6, len(names[0]), len(names[1]))
+    diff_line = f"[{names[0]} - {names[1]}]"
+    diff_len = max(15, len(diff_line))
+    rep = max_block + max_treat * 2 + 12 + diff_len
+    lead = center("", (page - rep) // 2)
+    front = center("", (max_treat - 6) // 2)
+    back = center("", max_treat - ((max_treat - 6) // 2 + 6))
+
+    def pct(v: float) -> str:
+        return f"{front}{v:6.2f}{back}"
+
+    out = [
+        center("Sign Test Calculations Table Comparing", page),
+        center(f"{block_id} {formula} Percentages for Systems {names[0]} and {names[1]}", page),
+        center("(Threshold for equal percentages +- 0.005)", page),
+        "",
+        lead
+        + center("", max_block)
+        + "    "
+        + center("", max_treat)
+        + "    "
+        + center("", max_treat)
+        + "    "
+        + center("Difference Sign", diff_len),
+        lead
+        + center(block_id, max_block)
+        + "    "
+        + center(names[0], max_treat)
+        + "    "
+        + center(names[1], max_treat)
+        + "    "
+        + center(diff_line, diff_len),
+        lead + "-" * rep,
+    ]
+    for b, v1, v2 in zip(blocks, pcts1, pcts2, strict=True):
+        sign = "0" if abs(v1 - v2) <= 0.005 else "-" if v1 < v2 else "+"
+        out.append(
+            lead
+            + center(b, max_block)
+            + "    "
+            + pct(v1)
+            + "    "
+            + pct(v2)
+            + "    "
+            + center(sign, diff_len)
+        )
+    out += [
+        lead + "-" * rep,
+        lead
+        + center("Avg.", max_block)
+        + "    "
+        + pct(sum(pcts1) / len(blocks))
+        + "    "
+        + pct(sum(pcts2) / len(blocks)),
+        "",
+        center(f"No. Speakers with Positive {formula} Differences = N(+) = {result.plus:2d}", page),
+        center(f"No. Speakers with Negative {formula} Differences = N(-) = {result.minus:2d}", page),
+        center(f"No. Speakers with No {formula} Differences = N(0) = {result.equal:2d}", page),
+        "",
+        "",
+    ]
+    num_b = result.minus + result.equal // 2 + result.equal % 2
+    num_a = result.plus + result.equal // 2
+    n = num_a + num_b
+    out += [
+        "The NULL Hypothesis:",
+        "",
+        "     The number of speakers for which the differences is positive",
+        "     equals the number of speakers for which the differences is",
+        "     negative.",
+        "\t\t\t P(N(+)) = P(N(-)) = 0.50",
+        "",
+        "Alternate Hypothesis:",
+        "",
+        "     The number of speakers for which the differences is positive ",
+        "     is NOT equal to the number of speakers for which the difference",
+        "     is negative.",
+        "",
+        "Decision Analysis:",
+        "",
+        "     Assumptions:",
+        "        A1: The distibrution of positive and negative differences",
+        "            follows the binomial distribution for N fair coin tosses.",
+        "",
+        "        A2: In order to resolve the complication caused by cases where the",
+        "            difference in Word Accuracy is zero, half of the cases will",
+        "            be assigned to N(+) and half to N(-).  In the event of an",
+        "            odd number of zero differences, N(-) will get one extra, this",
+        "            reduces the probability of there being a difference between",
+        "            the two systems.",
+        "",
+        "     Rejection criterion:",
+        "        Reject the null hypothesis at the 95% confidence level based",
+        "        on the following critical values table.  N is the number of",
+        "        speakers being compared and N(-) is the number of negative",
+        "        differences.",
+        "",
+        f"          MIN(N(-),N(+))      P(MIN(N(-),N(+)) | N={n:2d})",
+        "          --------------      ------------------------",
+    ]
+    i = 0
+    while i <= n // 2 and i - 3 <= num_b:
+        val, val1 = 2.0 * acc_binomial(i, n), 2.0 * acc_binomial(i + 1, n)
+        line = (
+            f"          {i:3d}                 {val:5.3f}"
+            if val >= 0.0005
+            else f"          {i:3d}                <0.001  "
+        )
+        if val < 0.05 and val1 > 0.05:
+            line += "  <---  Null Hypothesis rejected at or below this point"
+        out.append(line)
+        i += 1
+    out += [
+        "",
+        "     Decision:",
+        f"        There were N(-)={num_b} negative differences , the probability of",
+    ]
+    head = f"        it occurring is {result.p_value:5.3f}, therefore the null hypothesis "
+    if result.p_value < 0.05:
+        out += [
+            head + "is REJECTED",
+            "        in favor of the Alternate Hypothesis.  Further, "
+            f"{names[1] if zero_is_best else names[0]} is the",
+            "        better System.",
+        ]
+    else:
+        out += [
+            head + "is ACCEPTED",
+            f"        There is no statistical difference between {names[0]} and {names[1]}",
+        ]
+    return "\n".join(out) + "\n" + FORM_FEED
+
+
+def wilcoxon_verbose(
+    pcts1: Sequence[float],
+    pcts2: Sequence[float],
+    blocks: Sequence[str],
+    names: tuple[str, str],
+    formula: str,
+    result: WilcoxonResult,
+) -> str:
+    """The Wilcoxon test's per-speaker table and decision for one pair (verbose), system with the
+    higher percentage sum first."""
+    page = 79
+    block_id = "Spkr"
+    max_block = max([len(block_id)] + [len(b) for b in blocks])
+    max_treat = max(6, len(names[0]), len(names[1]))
+    rep = max_block + max_treat * 2 + 37
+    lead = center("", (page - rep) // 2)
+    front = center("", (max_treat - 6) // 2)
+    back = center("", max_treat - ((max_treat - 6) // 2 + 6))
+
+    def pct(v: float) -> str:
+        return f"{front}{v:6.2f}{back}"
+
+    out = [
+        center("Wilcoxon Test Calculations Table", page),
+        center(f"Comparing {block_id} {formula} Percentages for Systems {names[0]} and {names[1]}", page),
+        "",
+        lead
+        + center("", max_block)
+        + "    "
+        + center("", max_treat)
+        + "    "
+        + center("", max_treat)
+        + "  "
+        + "                    Signed",
+        lead
+        + center(block_id, max_block)
+        + "    "
+        + center(names[0], max_treat)
+        + "    "
+        + center(names[1], max_treat)
+        + "  "
+        + "Difference   Rank    Rank",
+        lead + "-" * rep,
+    ]
+    for k, (b, v1, v2) in enumerate(zip(blocks, pcts1, pcts2, strict=True)):
+        d, r = result.differences[k], result.ranks[k]
+        signed = -r if (d < 0.0 and abs(d) > 0.005) else r
+        out.append(
+            lead
+            + center(b, max_block)
+            + "    "
+            + pct(v1)
+            + "    "
+            + pct(v2)
+            + "   "
+            + f"{d:6.2f}    {r:5.1f}    {signed:5.1f}"
+        )
+    out += [
+        lead + "-" * rep,
+        lead
+        + center("Avg.", max_block)
+        + "    "
+        + pct(sum(pcts1) / len(blocks))
+        + "    "
+        + pct(sum(pcts2) / len(blocks))
+        + "   "
+        + f"{sum(result.differences) / len(blocks):6.2f}",
+        "",
+        center(f"Sum of {result.plus:2d} positive ranks = {result.plus_rank:4.1f}", page),
+        center(f"Sum of {result.minus:2d} negative ranks = {result.minus_rank:4.1f}", page),
+        "",
+        "",
+    ]
+    better = names[0] if (result.result * (1 if result.first_higher else -1)) < 0 else names[1]
+    out += [
+        "    The Null Hypothesis:",
+        "",
+        "         The two populations represented by the respective matched",
+        "         pairs are identical.",
+        "",
+        "    Alternate Hypothesis:",
+        "",
+        "         The two populations are not equal and therefore",
+        "         there is a difference between systems.",
+        "",
+        "    Decision Analysis:",
+        "",
+        "         Assumptions:",
+        "              The distribution of signed ranks is approximated",
+        "              by the normal distribution if the number of Blocks",
+        "              is greater than equal to 8.",
+        "",
+        "         Rejection Threshold:",
+        "              Based on a 95% confidence interval, the Z-score should",
+        "              be greater than 1.96 or less than -1.96.",
+        "",
+        "         Decision:",
+        f"              The Z statistic = {result.z:4.2f}, therefore the Hypothesis",
+    ]
+    if abs(result.z) > 1.960:
+        out += [
+            "              is REJECTED in favor of the Null Hypothesis.",
+            "",
+            f"              Further, {better} is the better System.",
+        ]
+    else:
+        out += ["              is ACCEPTED."]
+    return "\n".join(out) + "\n" + FORM_FEED

@@ -1,0 +1,219 @@
+"""The comparison sc_stats runs on systems read from sclite sgml: which files, in which order, with
+which text (each rule in :mod:`.tests`, each layout in :mod:`.report`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+from iescore.pipeline.speech.sc_stats import report
+from iescore.pipeline.speech.sc_stats.tests import (
+    mapsswe_test,
+    mcnemar_test,
+    percentages,
+    segment_pairs,
+    sign_test,
+    wilcoxon_test,
+)
+from iescore.pipeline.speech.sgml import SgmlSystem
+
+FORMULA_TITLES = {
+    "E": "Speaker Word Error Rate (%)",
+    "R": "Speaker Percent Correctly Recognized",
+    "W": "Speaker Word Accuracy Rate (%)",
+}
+TESTS = ("mapsswe", "sign", "wilc", "mcn", "anovar")
+MIN_GOOD = 2
+
+
+@dataclass
+class Options:
+    """sc_stats' settings after its command line (see ``tasks/cli/sc_stats.py``)."""
+
+    tests: set[str] = field(default_factory=set)
+    verbose: bool = False
+    unified: bool = False
+    formula: str = "E"
+    name: str = "Ensemble"
+    out_dir: str | None = None
+    test_name: str = ""
+    feedback: int = 1
+
+
+@dataclass
+class Output:
+    """What a run produced: files (path -> text, in writing order), standard output and error."""
+
+    files: dict[str, str] = field(default_factory=dict)
+    stdout: list[str] = field(default_factory=list)
+    stderr: list[str] = field(default_factory=list)
+
+
+def speaker_counts(systems: list[SgmlSystem]) -> tuple[list[str], np.ndarray]:
+    """sc_stats' block names (the first system's speakers) and counts ``[speaker, system, (C,S,D,I)]``,
+    speakers taken by position in each system as sc_stats does (the most speakers any system has)."""
+    blocks = max(len(s.speakers) for s in systems)
+    counts = np.zeros((blocks, len(systems), 4), dtype=np.int64)
+    for n, system in enumerate(systems):
+        for g, paths in enumerate(system.speaker_paths().values()):
+            for path in paths:
+                counts[g, n] += [path.evals.count(letter) for letter in "CSDI"]
+    names = list(systems[0].speakers) + [""] * (blocks - len(systems[0].speakers))
+    return names, counts
+
+
+def _matched(first: SgmlSystem, second: SgmlSystem, warn: Callable[[str], None], sentences: bool) -> list:
+    """The pairs of paths with the same speaker and id in both systems (first system's order)."""
+    pairs = []
+    others = second.speaker_paths()
+    for speaker, paths in first.speaker_paths().items():
+        if speaker not in others:
+            warn(f"Warning: Speaker {speaker} is in system {first.title} but not system {second.title}\n")
+            continue
+        by_id = {}
+        for path in others[speaker]:
+            by_id.setdefault(path.id, path)
+        for path in paths:
+            if path.id in by_id:
+                pairs.append((path, by_id[path.id]))
+            elif sentences:
+                warn(
+                    f"Warning: Speaker's '{speaker}' path '{path.id}' in system '{first.title}' is not in "
+                    f"system '{second.title}'\n"
+                )
+    return pairs
+
+
+def run(systems: list[SgmlSystem], options: Options) -> Output:
+    """Every test and report the options ask for, as sc_stats 1.3 writes them."""
+    out = Output()
+    say = out.stdout.append if options.feedback >= 1 else (lambda text: None)
+    names = [s.title for s in systems]
+    outroot = (
+        "-"
+        if options.name == "-"
+        else (f"{options.out_dir}/" if options.out_dir is not None else "") + options.name
+    )
+    outname = "-" if outroot == "-" else outroot + ".stats"
+    formula_title = FORMULA_TITLES[options.formula]
+    say("Beginning Multi-System comparisons and reports\n")
+    blocks, counts = speaker_counts(systems)
+    pcts = percentages(counts, options.formula)
+    zero_is_best = options.formula == "E"
+    winners: dict[str, dict[tuple[int, int], int]] = {}
+    pairs = [(i, j) for i in range(len(systems) - 1) for j in range(i + 1, len(systems))]
+
+    def target(suffix: str) -> tuple[str, Callable[[str], None]]:
+        path = f"{outname}.{suffix}"
+        say(f"        Output written to '{path}'\n")
+        if outroot == "-":
+            return path, out.stdout.append
+        out.files[path] = ""
+
+        def write(text: str) -> None:
+            out.files[path] += text
+
+        return path, write
+
+    if "mapsswe" in options.tests:
+        say("    Performing the Matched Pair Sentence Segment (Word Error) Test\n")
+        report_on = not options.unified
+        _, write = target("mapsswe") if (report_on or options.verbose) else ("", lambda t: None)
+        verbose = options.verbose and report_on
+        result_of = {}
+        for i, j in pairs:
+            segments, dropped, sentences = [], 0, 0
+            for p1, p2 in _matched(systems[i], systems[j], out.stderr.append, False):
+                found, lost = segment_pairs(p1.evals, p2.evals, MIN_GOOD)
+                segments += found
+                dropped += lost
+                sentences += 1
+                out.stderr.extend(
+                    [
+                        "Warning: MAPSSWE segmentation produced a segment with errors\n"
+                        "         ignoring segment\n"
+                    ]
+                    * lost
+                )
+            result = mapsswe_test(segments, dropped, sentences)
+            result_of[i, j] = result.result
+            if verbose:
+                seg = result.segments
+                table = [[0, 0], [0, 0]]
+                for _, e1, e2 in seg:
+                    if e1 > 0 and e2 == 0:
+                        table[1][0] += 1
+                    elif e1 == 0 and e2 > 0:
+                        table[0][1] += 1
+                    else:
+                        table[1][1] += 1
+                write(report.mapsswe_verbose(result, names[i], names[j], MIN_GOOD, mcnemar_test(table)))
+        winners["mapsswe"] = result_of
+        if report_on:
+            if verbose:
+                write(report.FORM_FEED)
+            write(report.mapsswe_matrix(names, result_of, options.test_name, MIN_GOOD))
+            if outroot == "-":
+                write(report.FORM_FEED)
+
+    if "sign" in options.tests:
+        say(f"    Performing the Signed Paired Comparison ({formula_title}) Test\n")
+        _, write = target("sign")
+        result_of = {}
+        for i, j in pairs:
+            result = sign_test(pcts[:, i], pcts[:, j], zero_is_best)
+            result_of[i, j] = result.result
+            if options.verbose:
+                first, second = (i, j) if result.first_higher else (j, i)
+                write(
+                    report.sign_verbose(
+                        pcts[:, first],
+                        pcts[:, second],
+                        blocks,
+                        (names[first], names[second]),
+                        formula_title,
+                        result,
+                        zero_is_best,
+                    )
+                )
+        winners["sign"] = result_of
+        if not options.unified:
+            write(
+                report.matrix_one_winner(
+                    names, result_of, "Comparison Matrix for the Sign Test", formula_title
+                )
+            )
+            if outroot == "-":
+                write(report.FORM_FEED)
+
+    if "wilc" in options.tests:
+        say(f"    Performing the Wilcoxon Signed Rank ({formula_title}) Test\n")
+        report_on = not options.unified
+        _, write = target("wilc") if (report_on or options.verbose) else ("", lambda t: None)
+        result_of = {}
+        for i, j in pairs:
+            result = wilcoxon_test(pcts[:, i], pcts[:, j], zero_is_best)
+            result_of[i, j] = result.result
+            if options.verbose and report_on:
+                first, second = (i, j) if result.first_higher else (j, i)
+                write(
+                    report.wilcoxon_verbose(
+                        pcts[:, first],
+                        pcts[:, second],
+                        blocks,
+                        (names[first], names[second]),
+                        formula_title,
+                        result,
+                    )
+                )
+        winners["wilc"] = result_of
+        if report_on:
+            write(
+                report.matrix_one_winner(
+                    names, result_of, "Comparison Matrix for the Wilcoxon Test", formula_title
+                )
+            )
+            if outroot == "-":
+                write(report.FORM_FEED)
+    return out
