@@ -21,8 +21,9 @@ USAGE = """usage: iescore sc_stats -p [-t TEST ...] [-v] [-n NAME] [-O DIR] [-e 
     -f LEVEL         feedback level (sc_stats reads -f as feedback before its formula option)
 """
 # What sc_stats 1.3 accepts and iescore does not compute yet: refused with exit 2, naming it.
-NOT_IMPLEMENTED_TESTS = {"mcn", "anovar", "std4", "mapsswe_seg"}
-NOT_IMPLEMENTED_OPTIONS = {"-u", "-r", "-g", "-a", "-w"}
+NOT_IMPLEMENTED_TESTS = {"anovar", "mapsswe_seg"}
+NOT_IMPLEMENTED_OPTIONS = {"-u", "-g", "-a", "-w"}
+REPORTS = ("sum", "rsum", "es", "res", "prn", "lur")
 
 
 def add_sc_stats_command(commands: argparse._SubParsersAction) -> None:
@@ -49,12 +50,13 @@ def parse(argv: list[str]):
     options = Options()
     pipe = False
     warnings: list[str] = []
+    reports: set[str] = set()
     tests = {"mapsswe": False, "sign": False, "wilc": False, "mcn": False, "anovar": False}
     opt = 0
     while opt < len(argv) and argv[opt].startswith("-"):
         arg = argv[opt]
 
-        def value(what: str) -> str:
+        def value(what: str, opt: int = opt) -> str:
             if opt + 1 >= len(argv):
                 raise UsageError(what)
             return argv[opt + 1]
@@ -86,13 +88,28 @@ def parse(argv: list[str]):
             while opt < len(argv) and not argv[opt].startswith("-"):
                 name = argv[opt]
                 if name == "std4":
-                    raise UsageError("-t std4 (needs mcn) is not implemented by iescore sc_stats")
-                if name in NOT_IMPLEMENTED_TESTS:
+                    tests = {key: key in ("mapsswe", "sign", "wilc", "mcn") for key in tests}
+                elif name in NOT_IMPLEMENTED_TESTS:
                     raise UsageError(f"-t {name} is not implemented by iescore sc_stats")
-                if name in tests:
+                elif name in tests:
                     tests[name] = not tests[name]
                 else:
                     warnings.append(f"Unknown test '{name}'\n")
+                opt += 1
+            opt -= 1
+        elif arg == "-r":
+            opt += 1
+            if opt >= len(argv):
+                raise UsageError("not enough report arguments")
+            while opt < len(argv) and not argv[opt].startswith("-"):
+                name = argv[opt]
+                if name == "none":
+                    reports.clear()
+                elif name in REPORTS:
+                    reports ^= {name}
+                else:
+                    # sc_stats 1.3 lists npr in its help but knows no such report: a warning, exit 0.
+                    warnings.append(f"Unknown report '{name}'\n")
                 opt += 1
             opt -= 1
         elif arg in NOT_IMPLEMENTED_OPTIONS:
@@ -103,6 +120,8 @@ def parse(argv: list[str]):
     if opt < len(argv):
         raise UsageError(f"unexpected argument: {argv[opt]}")
     options.tests = {name for name, on in tests.items() if on}
+    if reports:
+        raise UsageError(f"-r {' '.join(sorted(reports))} is not implemented by iescore sc_stats")
     return options, pipe, warnings
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from iescore.pipeline.speech.sc_stats.table import Table
 from iescore.pipeline.speech.sc_stats.tests import (
     NO_DIFF,
     TEST_DIFF,
@@ -492,3 +493,27 @@ def wilcoxon_verbose(
     else:
         out += ["              is ACCEPTED."]
     return "\n".join(out) + "\n" + FORM_FEED
+
+
+def mcnemar_matrix(
+    names: Sequence[str], results: dict[tuple[int, int], McNemarResult], test_name: str
+) -> str:
+    """McNemar's comparison matrix with each pair's confidence (print_compare_matrix_for_sent_M)."""
+    table = Table()
+    fmt = "c" + "|c" * len(names)
+    table.row("c", "COMPARISON MATRIX: McNEMAR'S TEST ON CORRECT SENTENCES FOR THE TEST:")
+    table.separator(" ", before=False)
+    table.separator("-", before=False)
+    table.row("c", test_name)
+    table.row(fmt, "", *names)
+    for i, name in enumerate(names):
+        table.separator("-")
+        confs = [
+            f"Conf=({max(results[i, j].p_value, 0.001):.3f})" if j > i else "" for j in range(len(names))
+        ]
+        table.row(fmt, name, *confs)
+        cells = [
+            winner_name(results[i, j].result, names[i], names[j]) if j > i else "" for j in range(len(names))
+        ]
+        table.row(fmt, "", *cells)
+    return table.render(1)

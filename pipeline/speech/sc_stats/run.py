@@ -13,6 +13,7 @@ from iescore.pipeline.speech.sc_stats.tests import (
     mcnemar_test,
     percentages,
     segment_pairs,
+    sentence_table,
     sign_test,
     wilcoxon_test,
 )
@@ -214,6 +215,32 @@ def run(systems: list[SgmlSystem], options: Options) -> Output:
                     names, result_of, "Comparison Matrix for the Wilcoxon Test", formula_title
                 )
             )
+            if outroot == "-":
+                write(report.FORM_FEED)
+    if "mcn" in options.tests:
+        say("    Performing the McNemar (Sentence Error) Test\n")
+        report_on = not options.unified
+        if report_on or options.verbose:
+            # sc_stats announces this file even when it cannot open it
+            _, write = target("mcn")
+        else:
+            write = lambda text: None  # noqa: E731
+        verbose = options.verbose
+        results = {}
+        for i, j in pairs:
+            matched = _matched(systems[i], systems[j], out.stderr.append, True)
+            table = sentence_table(
+                [p1.evals.count("C") != len(p1.evals) for p1, _ in matched],
+                [p2.evals.count("C") != len(p2.evals) for _, p2 in matched],
+            )
+            results[i, j] = mcnemar_test(table)
+            if verbose:
+                write(report.mcnemar_verbose(results[i, j], names[i], names[j]))
+        winners["mcn"] = {pair: result.result for pair, result in results.items()}
+        if report_on:
+            if verbose:
+                write(report.FORM_FEED)
+            write(report.mcnemar_matrix(names, results, options.test_name))
             if outroot == "-":
                 write(report.FORM_FEED)
     return out
