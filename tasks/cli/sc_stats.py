@@ -21,8 +21,8 @@ USAGE = """usage: iescore sc_stats -p [-t TEST ...] [-v] [-n NAME] [-O DIR] [-e 
     -f LEVEL         feedback level (sc_stats reads -f as feedback before its formula option)
 """
 # What sc_stats 1.3 accepts and iescore does not compute yet: refused with exit 2, naming it.
-NOT_IMPLEMENTED_TESTS = {"anovar", "mapsswe_seg"}
-NOT_IMPLEMENTED_OPTIONS = {"-u", "-g", "-a", "-w"}
+NOT_IMPLEMENTED_TESTS = {"mapsswe_seg"}
+NOT_IMPLEMENTED_OPTIONS = {"-g", "-a", "-w"}
 REPORTS = ("sum", "rsum", "es", "res", "prn", "lur")
 
 
@@ -79,6 +79,8 @@ def parse(argv: list[str]):
         elif arg == "-l":
             value("not enough line width arguments")
             opt += 1
+        elif arg == "-u":
+            options.unified = True
         elif arg == "-v":
             options.verbose = True
         elif arg == "-t":
@@ -120,6 +122,10 @@ def parse(argv: list[str]):
     if opt < len(argv):
         raise UsageError(f"unexpected argument: {argv[opt]}")
     options.tests = {name for name, on in tests.items() if on}
+    if options.verbose and tests["anovar"]:
+        raise UsageError(
+            "-v with -t anovar (the Friedman test's detailed analysis) is not implemented by iescore sc_stats"
+        )
     if reports:
         raise UsageError(f"-r {' '.join(sorted(reports))} is not implemented by iescore sc_stats")
     return options, pipe, warnings

@@ -517,3 +517,114 @@ def mcnemar_matrix(
         ]
         table.row(fmt, "", *cells)
     return table.render(1)
+
+
+def unified(names: Sequence[str], tests: Sequence[tuple[str, str, dict, dict]], test_name: str) -> str:
+    """The composite matrix of every test (print_composite_significance2): for each test
+    ``(description, abbreviation, winners, p-values)``."""
+    n = len(names)
+    desc_len = max([9] + [len(t[0]) for t in tests])
+    str_len = max([7] + [len(t[1]) for t in tests])
+    title_fmt = "c=c" + "|caa" * n + "=c"
+    row_fmt = "c=c" + "|rrl" * n + "=c"
+    header_fmt = "ca" + "aaa" * n + "a"
+    table = Table()
+    table.row(header_fmt, "Composite Report of All Significance Tests")
+    table.row(header_fmt, f"For the {test_name} Test")
+    table.separator(" ")
+    table.row(header_fmt, center("Test Name", desc_len) + center("", 5) + center("Abbrev.", str_len))
+    table.row(header_fmt, "-" * desc_len + center("", 5) + "-" * str_len)
+    for k, (desc, abbrev, _, _) in enumerate(tests):
+        if k == len(tests) - 1:
+            table.separator(" ", before=False)
+            table.separator(" ", before=False)
+        table.row(header_fmt, center(desc, desc_len) + center("", 5) + center(abbrev, str_len))
+    table.separator("-")
+    table.row(title_fmt, "Test//Abbrev.", "", *names, "Test//Abbrev.")
+    for i in range(n):
+        table.separator("-")
+        for k, (_, abbrev, winners, confs) in enumerate(tests):
+            values = [abbrev, names[i] if k == 0 else ""]
+            for j in range(n):
+                if i >= j:
+                    values += ["", "", ""]
+                    continue
+                result, conf = winners[i, j], confs[i, j]
+                values.append("~" if result == NO_DIFF else names[i] if result < 0 else names[j])
+                values.append("<0.001" if conf < 0.001 else f"{conf:.3f}")
+                values.append(
+                    "***" if conf <= 0.001 else "**" if conf <= 0.01 else "*" if conf <= 0.05 else ""
+                )
+            table.row(row_fmt, *values, abbrev)
+    table.separator("-")
+    for line in UNIFIED_NOTE:
+        table.row(header_fmt, line)
+    return table.render(1)
+
+
+UNIFIED_NOTE = (
+    "These significance tests are all two-tailed tests with the null hypothesis",
+    "that there is no performance difference between the two systems.          ",
+    "                                                                          ",
+    "The first column indicates if the test finds a significant difference     ",
+    "at the level of p=0.05.  It consists of '~' if no difference is           ",
+    "found at this significance level.  If a difference at this level is       ",
+    "found, this column indicates the system with the higher value on the      ",
+    "performance statistic utilized by the particular test.                    ",
+    "                                                                          ",
+    "The second column specifies the minimum value of p for which the test     ",
+    "finds a significant difference at the level of p.                         ",
+    "                                                                          ",
+    "The third column indicates if the test finds a significant difference     ",
+    'at the level of p=0.001 ("***"), at the level of p=0.01, but not          ',
+    'p=0.001 ("**"), or at the level of p=0.05, but not p=0.01 ("*").          ',
+    "                                                                          ",
+    "A test finds significance at level p if, assuming the null hypothesis,    ",
+    "the probability of the test statistic having a value at least as          ",
+    "extreme as that actually found, is no more than p.                        ",
+)
+
+
+def system_summary(
+    names: Sequence[str], index: int, tests: Sequence[tuple[str, str, dict, dict]], test_name: str
+) -> str:
+    """One system's ``SYSTEM.sts``: its result against every other system in each test."""
+    width = max(len(x) for x in names)
+    desc_len = max([0] + [len(t[0]) for t in tests])
+    str_len = max([7] + [len(t[1]) for t in tests])
+    cell = f" {{:>{width}}} "
+    title = f"for the {test_name} Test with other Systems:"
+    pr = max((width + 2) * (len(tests) + 1), len(title), desc_len + 5 + str_len)
+    out = [
+        center("Summary of Statistical Significance Tests:", pr),
+        center("Comparing the System", pr),
+        center(names[index], pr),
+        center(title, pr),
+        "",
+    ]
+    out.append(cell.format("") + "".join(cell.format(center(t[1], width)) for t in tests))
+    out.append(cell.format("") + "".join(" " + "-" * width + " " for _ in tests))
+    for other in range(len(names)):
+        if other == index:
+            continue
+        t1, t2 = min(index, other), max(index, other)
+        row = cell.format(names[other])
+        for _, _, winners, _ in tests:
+            result = winners[t1, t2]
+            row += cell.format(
+                center("same" if result == NO_DIFF else names[t1] if result < 0 else names[t2], width)
+            )
+        out.append(row)
+    out += ["", "", ""]
+    lead = center("", (pr - (desc_len + 5 + str_len)) // 2)
+    out.append(lead + center("Test Name", desc_len) + center("", 5) + center("Abbrev.", str_len))
+    out.append(lead + "-" * desc_len + center("", 5) + "-" * str_len)
+    for desc, abbrev, _, _ in tests:
+        out.append(lead + center(desc, desc_len) + center("", 5) + center(abbrev, str_len))
+    out += [
+        "",
+        "Note: System ID with lower error rate is printed if the Null",
+        "      Hypothesis is rejected at the 95% Confidence Level,",
+        "      if not, 'same' is printed.",
+    ]
+    return "\n".join(out) + "\n"

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from iescore.pipeline.speech.sc_stats import report
 from iescore.pipeline.speech.sc_stats.tests import (
+    friedman_comparisons,
     mapsswe_test,
     mcnemar_test,
     percentages,
@@ -103,6 +104,7 @@ def run(systems: list[SgmlSystem], options: Options) -> Output:
     pcts = percentages(counts, options.formula)
     zero_is_best = options.formula == "E"
     winners: dict[str, dict[tuple[int, int], int]] = {}
+    unified: list[tuple[str, str, dict, dict]] = []
     pairs = [(i, j) for i in range(len(systems) - 1) for j in range(i + 1, len(systems))]
 
     def target(suffix: str) -> tuple[str, Callable[[str], None]]:
@@ -122,7 +124,7 @@ def run(systems: list[SgmlSystem], options: Options) -> Output:
         report_on = not options.unified
         _, write = target("mapsswe") if (report_on or options.verbose) else ("", lambda t: None)
         verbose = options.verbose and report_on
-        result_of = {}
+        result_of, confs = {}, {}
         for i, j in pairs:
             segments, dropped, sentences = [], 0, 0
             for p1, p2 in _matched(systems[i], systems[j], out.stderr.append, False):
@@ -139,6 +141,7 @@ def run(systems: list[SgmlSystem], options: Options) -> Output:
                 )
             result = mapsswe_test(segments, dropped, sentences)
             result_of[i, j] = result.result
+            confs[i, j] = result.confidence
             if verbose:
                 seg = result.segments
                 table = [[0, 0], [0, 0]]
@@ -151,6 +154,7 @@ def run(systems: list[SgmlSystem], options: Options) -> Output:
                         table[1][1] += 1
                 write(report.mapsswe_verbose(result, names[i], names[j], MIN_GOOD, mcnemar_test(table)))
         winners["mapsswe"] = result_of
+        unified.append(("Matched Pair Sentence Segment (Word Error)", "MP", result_of, confs))
         if report_on:
             if verbose:
                 write(report.FORM_FEED)
@@ -160,11 +164,12 @@ def run(systems: list[SgmlSystem], options: Options) -> Output:
 
     if "sign" in options.tests:
         say(f"    Performing the Signed Paired Comparison ({formula_title}) Test\n")
-        _, write = target("sign")
-        result_of = {}
+        _, write = target("sign") if (not options.unified or options.verbose) else ("", lambda t: None)
+        result_of, confs = {}, {}
         for i, j in pairs:
             result = sign_test(pcts[:, i], pcts[:, j], zero_is_best)
             result_of[i, j] = result.result
+            confs[i, j] = result.p_value
             if options.verbose:
                 first, second = (i, j) if result.first_higher else (j, i)
                 write(
@@ -179,6 +184,7 @@ def run(systems: list[SgmlSystem], options: Options) -> Output:
                     )
                 )
         winners["sign"] = result_of
+        unified.append((f"Signed Paired Comparison ({formula_title})", "SI", result_of, confs))
         if not options.unified:
             write(
                 report.matrix_one_winner(
@@ -192,10 +198,11 @@ def run(systems: list[SgmlSystem], options: Options) -> Output:
         say(f"    Performing the Wilcoxon Signed Rank ({formula_title}) Test\n")
         report_on = not options.unified
         _, write = target("wilc") if (report_on or options.verbose) else ("", lambda t: None)
-        result_of = {}
+        result_of, confs = {}, {}
         for i, j in pairs:
             result = wilcoxon_test(pcts[:, i], pcts[:, j], zero_is_best)
             result_of[i, j] = result.result
+            confs[i, j] = result.confidence
             if options.verbose and report_on:
                 first, second = (i, j) if result.first_higher else (j, i)
                 write(
@@ -209,6 +216,7 @@ def run(systems: list[SgmlSystem], options: Options) -> Output:
                     )
                 )
         winners["wilc"] = result_of
+        unified.append((f"Wilcoxon Signed Rank ({formula_title})", "WI", result_of, confs))
         if report_on:
             write(
                 report.matrix_one_winner(
@@ -237,10 +245,33 @@ def run(systems: list[SgmlSystem], options: Options) -> Output:
             if verbose:
                 write(report.mcnemar_verbose(results[i, j], names[i], names[j]))
         winners["mcn"] = {pair: result.result for pair, result in results.items()}
+        unified.append(
+            ("McNemar (Sentence Error)", "MN", winners["mcn"], {k: r.p_value for k, r in results.items()})
+        )
         if report_on:
             if verbose:
                 write(report.FORM_FEED)
             write(report.mcnemar_matrix(names, results, options.test_name))
             if outroot == "-":
                 write(report.FORM_FEED)
+    if "anovar" in options.tests:
+        say("    Performing the Analysis of Variance by Ranks Test\n")
+        if not options.unified:
+            # without -v sc_stats writes nothing into it
+            target("anovar")
+        result_of = friedman_comparisons(pcts, decreasing=options.formula != "E")
+        unified.append(("Analysis of Variance by Ranks", "AN", result_of, dict.fromkeys(result_of, 0.0)))
+    if options.unified:
+        say("    Printing Unified Statistical Test Reports\n")
+        path = f"{outname}.unified"
+        say(f"        Output written to '{path}'\n")
+        text = report.unified(names, unified, options.test_name)
+        if outroot == "-":
+            out.stdout.append(text)
+        else:
+            out.files[path] = text
+        for index, name in enumerate(names):
+            base = name.rsplit("/", 1)[-1] if options.out_dir else name
+            sts = f"{options.out_dir}/{base}.sts" if options.out_dir else f"{name}.sts"
+            out.files[sts] = report.system_summary(names, index, unified, options.test_name)
     return out

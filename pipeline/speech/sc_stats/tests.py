@@ -306,3 +306,48 @@ def mapsswe_test(segments: Sequence[tuple[int, int, int]], dropped: int, sentenc
     if mean < 0.0:
         result = -result
     return MapsswResult(array, dropped, sentences, mean, variance, std_dev, z, result)
+
+
+Z1TAIL = (
+    (2.330, 0.99),
+    (2.055, 0.98),
+    (1.881, 0.97),
+    (1.751, 0.96),
+    (1.645, 0.95),
+    (1.555, 0.94),
+    (1.474, 0.93),
+    (1.405, 0.92),
+    (1.340, 0.91),
+    (1.381, 0.90),
+)
+
+
+def friedman_comparisons(pcts: np.ndarray, decreasing: bool = False) -> dict[tuple[int, int], int]:
+    """sc_stats' multiple comparison after the Friedman test (analysis of variance by ranks) on
+    ``pcts[speaker, system]``: systems ranked within each speaker (ties averaged), and a pair differs
+    when its rank sums differ by at least z * sqrt(b t (t-1) / 6), z the one-tailed value for
+    0.05 / (t (t-1)) from sc_stats' table. sc_stats reports this comparison whether or not the
+    Friedman statistic itself is significant; so does this function. ``+1``: the second system
+    ranks lower (better when lower percentages are better)."""
+    blocks, systems = pcts.shape
+    sums = np.zeros(systems)
+    for b in range(blocks):
+        sums += mean_ranks(pcts[b], decreasing)
+    area = 0.05 / (systems * (systems - 1))
+    z = Z1TAIL[-1][0]
+    if area < 1.0 - Z1TAIL[0][1]:
+        z = Z1TAIL[0][0]
+    else:
+        for value, interior in Z1TAIL[1:-1]:
+            if area < 1.0 - interior:
+                z = value
+                break
+    compare = z * math.sqrt(blocks * systems * (systems - 1) / 6.0)
+    result = {}
+    for i in range(systems - 1):
+        for j in range(i + 1, systems):
+            if abs(sums[i] - sums[j]) >= compare:
+                result[i, j] = 1 if sums[i] > sums[j] else -1
+            else:
+                result[i, j] = 0
+    return result
