@@ -126,8 +126,10 @@ def parse(argv: list[str]):
         raise UsageError(
             "-v with -t anovar (the Friedman test's detailed analysis) is not implemented by iescore sc_stats"
         )
-    if reports:
-        raise UsageError(f"-r {' '.join(sorted(reports))} is not implemented by iescore sc_stats")
+    missing = reports - {"sum", "rsum", "es", "res"}
+    if missing:
+        raise UsageError(f"-r {' '.join(sorted(missing))} is not implemented by iescore sc_stats")
+    options.reports = reports
     return options, pipe, warnings
 
 
@@ -166,9 +168,18 @@ def sc_stats_main(argv: list[str]) -> int:
     except InputError as error:
         print(f"iescore sc_stats: {error.render()}", file=sys.stderr)
         return EXIT_INPUT
+    if options.reports & {"es", "res"} and any(
+        c is not None for s in systems for p in s.paths for c in p.hyp_conf
+    ):
+        sys.stderr.write(USAGE)
+        print(
+            "iescore sc_stats: -r es/res with hypothesis confidences (the NCE column) is not implemented",
+            file=sys.stderr,
+        )
+        return EXIT_INPUT
     if options.feedback > 0:
         sys.stdout.write(f"sc_stats: {VERSION}\n")
-    if options.tests:
+    if options.tests or options.reports:
         if not systems:
             print(
                 "iescore sc_stats: <stdin>:0: expected at least one <SYSTEM> of sclite sgml", file=sys.stderr

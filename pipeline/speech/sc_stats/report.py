@@ -628,3 +628,109 @@ def system_summary(
         "      if not, 'same' is printed.",
     ]
     return "\n".join(out) + "\n"
+
+
+def _f_round(value: float, places: int) -> float:
+    """SCTK's F_ROUND(n, places): half away from zero at ``places`` decimals."""
+    scaled = value * 10.0**places
+    return int(scaled + (0.5 if value > 0.0 else -0.5)) / 10.0**places
+
+
+def _stats(values: Sequence[float]) -> tuple[float, float, float]:
+    """Mean, sample standard deviation and median (sc_stats' calc_mean_var_std_dev_Zstat_double)."""
+    n = len(values)
+    if n == 0:
+        return 0.0, 0.0, 0.0
+    mean = sum(values) / n
+    ordered = sorted(values)
+    median = ordered[n // 2] if n % 2 else (ordered[n // 2] + ordered[n // 2 - 1]) / 2
+    spread = sum((v - mean) * (v - mean) for v in values)
+    std = (spread / (n - 1)) ** 0.5 if spread != 0.0 else 0.0
+    return mean, std, median
+
+
+def system_summary_table(
+    titles: Sequence[str], speakers: Sequence[str], counts, test_name: str, raw: bool
+) -> str:
+    """``-r sum`` (``.sys``) or ``rsum`` (``.raw``): word error by speaker and system
+    (print_N_system_summary); ``counts[speaker, system] = (C, S, D, I)``."""
+    pct_fmt, prec = ("{:5.0f} ", 0) if raw else ("{:6.1f} ", 1)
+    tot_fmt = "{:5.1f} " if raw else "{:6.1f} "
+    n = len(titles)
+    errs, totals = [], []
+    for s in range(n):
+        column = []
+        ref_sum = err_sum = 0
+        for g in range(len(speakers)):
+            c, sub, d, i = (int(x) for x in counts[g, s])
+            ref, err = c + sub + d, i + sub + d
+            column.append(float(err) if raw else (0.0 if ref == 0 else err / ref * 100.0))
+            ref_sum, err_sum = ref_sum + ref, err_sum + err
+        errs.append(column)
+        totals.append((ref_sum, err_sum))
+    lfmt, dfmt = "c" + "|c" * n, "l" + "|c" * n
+    table = Table()
+    table.separator(" ")
+    if not test_name:
+        table.separator(" ", before=False)
+    table.row(
+        "c",
+        "Scoring Summmary of Word Errors by Speaker"
+        if raw
+        else "Scoring Summmary of Percent Word Error by Speaker",
+    )
+    if test_name:
+        table.separator(" ", before=False)
+        table.row("c", f"{test_name} Test")
+    table.separator("-")
+    table.row(lfmt, "Spkr", *titles)
+    for g, speaker in enumerate(speakers):
+        table.separator("-")
+        table.row(dfmt, f" {speaker} ", *(pct_fmt.format(_f_round(errs[s][g], prec)) for s in range(n)))
+    table.separator("=")
+    if raw:
+        table.row(lfmt, " Sum ", *(pct_fmt.format(_f_round(totals[s][1], 1)) for s in range(n)))
+    else:
+        table.row(
+            lfmt,
+            " Average ",
+            *(pct_fmt.format(_f_round(0.0 if r == 0 else e / r * 100.0, 1)) for r, e in totals),
+        )
+    table.separator("-")
+    stats = [_stats(column) for column in errs]
+    table.row(lfmt, " Mean ", *(tot_fmt.format(_f_round(m, 1)) for m, _, _ in stats))
+    table.row(lfmt, " StdDev ", *(tot_fmt.format(_f_round(sd, 1)) for _, sd, _ in stats))
+    table.separator(" ")
+    table.row(lfmt, " Median ", *(tot_fmt.format(_f_round(md, 1)) for _, _, md in stats))
+    return table.render(0)
+
+
+def executive_summary(
+    titles: Sequence[str], totals: Sequence[tuple[int, int, int, int, int, int]], test_name: str, raw: bool
+) -> str:
+    """``-r es`` (``.es``) or ``res`` (``.res``): one line per system (print_N_system_executive_summary);
+    ``totals`` = (C, S, D, I, utterances, utterances in error) per system."""
+    lfmt = "c|cc|cccccc"
+    table = Table()
+    table.separator(" ")
+    if not test_name:
+        table.separator(" ", before=False)
+    table.row(
+        "c", "Executive Scoring Summary by Word Tokens" if raw else "Executive Scoring Summary by Percentages"
+    )
+    if test_name:
+        table.separator(" ", before=False)
+        table.row("c", f"{test_name} Test")
+    table.row(lfmt, "System", "# Snt", "# Ref", "Corr", "Sub", "Del", "Ins", "Err", "S.Err")
+    table.separator("-")
+    for title, (c, s, d, i, snt, serr) in zip(titles, totals, strict=True):
+        ref, err = c + s + d, s + d + i
+        if raw:
+            values = [str(v) for v in (c, s, d, i, err, serr)]
+        else:
+            values = [
+                f"{_f_round(0.0 if den == 0 else num / den * 100.0, 1):.1f}"
+                for num, den in ((c, ref), (s, ref), (d, ref), (i, ref), (err, ref), (serr, snt))
+            ]
+        table.row(lfmt, title, str(snt), str(ref), *values)
+    return table.render(1)

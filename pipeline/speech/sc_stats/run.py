@@ -41,6 +41,7 @@ class Options:
     out_dir: str | None = None
     test_name: str = ""
     feedback: int = 1
+    reports: set[str] = field(default_factory=set)
 
 
 @dataclass
@@ -99,6 +100,8 @@ def run(systems: list[SgmlSystem], options: Options) -> Output:
     )
     outname = "-" if outroot == "-" else outroot + ".stats"
     formula_title = FORMULA_TITLES[options.formula]
+    if not (options.tests or options.reports):
+        return out
     say("Beginning Multi-System comparisons and reports\n")
     blocks, counts = speaker_counts(systems)
     pcts = percentages(counts, options.formula)
@@ -274,4 +277,40 @@ def run(systems: list[SgmlSystem], options: Options) -> Output:
             base = name.rsplit("/", 1)[-1] if options.out_dir else name
             sts = f"{options.out_dir}/{base}.sts" if options.out_dir else f"{name}.sts"
             out.files[sts] = report.system_summary(names, index, unified, options.test_name)
+
+    def write_report(suffix: str, what: str, text: str) -> None:
+        if outroot == "-":
+            out.stdout.append(text)
+            return
+        path = f"{outroot}.{suffix}"
+        say(f"    Writing {what} to '{path}'\n")
+        out.files[path] = text
+
+    if options.reports & {"sum", "rsum"}:
+        for raw in (False, True):
+            if ("rsum" if raw else "sum") in options.reports:
+                text = report.system_summary_table(names, blocks, counts, options.test_name, raw)
+                write_report("raw" if raw else "sys", "raw scoring report" if raw else "scoring report", text)
+    if options.reports & {"es", "res"}:
+        totals = []
+        for system in systems:
+            c = s = d = i = snt = serr = 0
+            for path in system.paths:
+                c, s, d, i = (
+                    c + path.evals.count("C"),
+                    s + path.evals.count("S"),
+                    d + path.evals.count("D"),
+                    i + path.evals.count("I"),
+                )
+                snt += 1
+                serr += path.evals.count("C") != len(path.evals)
+            totals.append((c, s, d, i, snt, serr))
+        for raw in (False, True):
+            if ("res" if raw else "es") in options.reports:
+                text = report.executive_summary(names, totals, options.test_name, raw)
+                write_report(
+                    "res" if raw else "es",
+                    "raw executive scoring report" if raw else "executive scoring report",
+                    text,
+                )
     return out
