@@ -124,7 +124,7 @@ def parse(argv: list[str]):
     options.tests = {name for name, on in tests.items() if on}
     if options.verbose and tests["anovar"]:
         raise UsageError(
-            "-v with -t anovar (the Friedman test's detailed analysis) is not implemented by iescore sc_stats"
+            "-v with -t anovar is not implemented by iescore sc_stats (the Friedman detailed analysis)"
         )
     missing = reports - {"sum", "rsum", "es", "res"}
     if missing:

@@ -53,11 +53,11 @@ PASSING = [
 CRASHED = ["stats_trn_v_all", "stats_trn_v_sign_u", "stats_trn_v_sign_wilc"]
 # Cases needing what iescore sc_stats does not compute yet: refused with exit 2 naming the option.
 NOT_YET = {
-    "stats_trn_all": "-t std4",
+    "stats_trn_all": "-g",
     "stats_trn_fR": "-g",
     "stats_trn_v": "-v with -t anovar",
     "stats_trn_prn": "-r prn",
-    "stats_stm_all": "-t std4",
+    "stats_stm_all": "-g",
 }
 
 
