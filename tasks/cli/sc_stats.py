@@ -22,7 +22,7 @@ USAGE = """usage: iescore sc_stats -p [-t TEST ...] [-v] [-n NAME] [-O DIR] [-e 
 """
 # What sc_stats 1.3 accepts and iescore does not compute yet: refused with exit 2, naming it.
 NOT_IMPLEMENTED_TESTS = {"mapsswe_seg"}
-NOT_IMPLEMENTED_OPTIONS = {"-g", "-a", "-w"}
+NOT_IMPLEMENTED_OPTIONS = {"-a", "-w"}
 REPORTS = ("sum", "rsum", "es", "res", "prn", "lur")
 
 
@@ -114,6 +114,20 @@ def parse(argv: list[str]):
                     warnings.append(f"Unknown report '{name}'\n")
                 opt += 1
             opt -= 1
+        elif arg == "-g":
+            opt += 1
+            if opt >= len(argv):
+                raise UsageError("not enough graph arguments")
+            while opt < len(argv) and not argv[opt].startswith("-"):
+                name = argv[opt]
+                if name in ("range", "grange", "grange2"):
+                    options.graphs ^= {name}
+                elif name == "det":
+                    raise UsageError("-g det is not implemented by iescore sc_stats")
+                else:
+                    warnings.append(f"Unknown graph option '{name}'\n")
+                opt += 1
+            opt -= 1
         elif arg in NOT_IMPLEMENTED_OPTIONS:
             raise UsageError(f"{arg} is not implemented by iescore sc_stats")
         else:
@@ -179,7 +193,7 @@ def sc_stats_main(argv: list[str]) -> int:
         return EXIT_INPUT
     if options.feedback > 0:
         sys.stdout.write(f"sc_stats: {VERSION}\n")
-    if options.tests or options.reports:
+    if options.tests or options.reports or options.graphs:
         if not systems:
             print(
                 "iescore sc_stats: <stdin>:0: expected at least one <SYSTEM> of sclite sgml", file=sys.stderr

@@ -51,10 +51,13 @@ PASSING = [
 ]
 # sc_stats aborted (heap corruption after -v with the sign test): iescore gives the answer instead.
 CRASHED = ["stats_trn_v_all", "stats_trn_v_sign_u", "stats_trn_v_sign_wilc"]
+# sc_stats' answer is wrong here and iescore's differs, as docs/speech.md says: -g grange2 keeps file
+# names in 50-byte buffers, and a 51-byte mean file name overflows into the data file's name, which
+# the .plt files then print as "n"; iescore names the data file.
+DIFFERS = ["stats_trn_fR"]
 # Cases needing what iescore sc_stats does not compute yet: refused with exit 2 naming the option.
 NOT_YET = {
     "stats_trn_all": "-g",
-    "stats_trn_fR": "-g",
     "stats_trn_v": "-v with -t anovar",
     "stats_trn_prn": "-r prn",
     "stats_stm_all": "-g",
@@ -80,7 +83,7 @@ def run_case(name: str, tmp_path: Path) -> tuple[subprocess.CompletedProcess, Pa
 
 
 def test_every_case_is_classified() -> None:
-    assert sorted([*PASSING, *CRASHED, *NOT_YET]) == SC_STATS
+    assert sorted([*PASSING, *CRASHED, *DIFFERS, *NOT_YET]) == SC_STATS
 
 
 @pytest.mark.parametrize("name", PASSING)
@@ -94,6 +97,23 @@ def test_fixture_case(name: str, tmp_path: Path) -> None:
     for file in case["outputs"]:
         want = (DATA / "cases" / name / file).read_bytes().split(b"\n")
         got = (out / file).read_bytes().split(b"\n")
+        assert got == want, file
+
+
+def test_grange2_names_its_data_file(tmp_path: Path) -> None:
+    case = CASES["stats_trn_fR"]
+    done, out = run_case("stats_trn_fR", tmp_path)
+    (out / "stdout.txt").write_bytes(done.stdout)
+    (out / "stderr.txt").write_bytes(done.stderr)
+    assert done.returncode == case["exit_status"]
+    assert sorted(p.name for p in out.iterdir()) == sorted(case["outputs"])
+    for file in case["outputs"]:
+        want = (DATA / "cases" / "stats_trn_fR" / file).read_bytes()
+        got = (out / file).read_bytes()
+        if file.startswith("stats_trn_fR.grange2.") and file.endswith(".plt"):
+            data_file = f'"../cases/stats_trn_fR/{file[:-4]}.dat"'.encode()
+            assert got.count(data_file) == 3
+            got = got.replace(data_file, b'"n"')
         assert got == want, file
 
 

@@ -734,3 +734,170 @@ def executive_summary(
             ]
         table.row(lfmt, title, str(snt), str(ref), *values)
     return table.render(1)
+
+
+def sort_order(values: Sequence[float], decreasing: bool = False) -> list[int]:
+    """Indexes of ``values`` sorted (stable, as glibc's qsort sorts these small arrays)."""
+    return sorted(range(len(values)), key=lambda k: values[k], reverse=decreasing)
+
+
+def _range_graph(high, low, mean, std, names, label: str, order: Sequence[int], scale: int = 2) -> list[str]:
+    width = max([6] + [len(n) for n in names]) + 1
+    pad = pad_for(42 + width)
+    rows = [
+        pad + "|-" + "-" * width + "-" * 36 + "---|",
+        pad + "| " + label.ljust(width) + "|  high  |   low  || std dev |   mean  |",
+        pad + "|-" + "-" * width + "+--------" * 2 + "+" + "+---------" * 2 + "|",
+    ]
+    for k in order:
+        rows.append(
+            pad
+            + "| "
+            + names[k].ljust(width)
+            + f"| {high[k]:5.1f}  | {low[k]:5.1f}  ||  {std[k]:5.1f}  |  {mean[k]:5.1f}  |"
+        )
+    rows.append(pad + "|-" + "-" * width + "-" * 36 + "---|")
+    rows += ["", "", "", "", "", ""]
+    steps = len(range(0, 100, 5 * scale))
+    pad = pad_for(100 // scale + 4 + width)
+    rows.append(pad + "|---" + "-" * width + "-----" * steps + "|")
+    pct = "PERCENTAGES"
+    pad_1 = ((100 // scale + 1) - len(pct)) // 2
+    pad_2 = (100 // scale + 1) - (pad_1 + len(pct))
+    rows.append(pad + "| " + " " * width + "|" + " " * pad_1 + pct + " " * pad_2 + "|")
+    rows.append(pad + "|-" + "-" * width + "+-" + "-----" * steps + "|")
+    rows.append(
+        pad + "| " + " " * width + "|0" + "".join(f"  {i:3d}" for i in range(5 * scale, 101, 5 * scale)) + "|"
+    )
+    rows.append(
+        pad + "| " + label.ljust(width) + "||" + "    |" * len(range(5 * scale, 101, 5 * scale)) + "|"
+    )
+    rows.append(pad + "|-" + "-" * width + "+-" + "-----" * steps + "|")
+    half = 0.0001 + scale / 2.0
+    for k in order:
+        line = ""
+        for j in range(0, 101, scale):
+            m, sd = mean[k], std[k]
+            if m - half < j < m + half:
+                line += "|"
+            elif (m + sd - half < j < m + sd + half) or (m - sd - half < j < m - sd + half):
+                line += "+"
+            elif j > high[k] or j < low[k]:
+                line += " "
+            else:
+                line += "-"
+        rows.append(pad + "| " + names[k].ljust(width) + "|" + line + "|")
+    rows.append(pad + "|---" + "-" * width + "-----" * steps + "|")
+    rows += [
+        "",
+        pad + "      |-> shows the mean",
+        pad + "      +-> shows plus or minus one standard deviation",
+    ]
+    return rows
+
+
+def range_report(
+    pcts, blocks: Sequence[str], names: Sequence[str], percent_desc: str, test_name: str, decreasing: bool
+) -> str:
+    """``-g range``: the ranges of each speaker's and each system's percentages (print_rank_ranges)."""
+    out: list[str] = []
+    for across_blocks in (True, False):
+        data = pcts if across_blocks else pcts.T
+        title = (
+            "RANGE ANALYSIS ACROSS SPEAKERS FOR THE TEST:"
+            if across_blocks
+            else "RANGE ANALYSIS ACROSS RECOGNITION SYSTEMS FOR THE TEST:"
+        )
+        labels = list(blocks) if across_blocks else list(names)
+        high = [max([0.0, *row]) for row in data]
+        low = [min([100.0, *row]) for row in data]
+        stats = [_stats(list(row)) for row in data]
+        order = sort_order([float(sum(row)) for row in data], decreasing)
+        head = [
+            "",
+            "",
+            "",
+            pad_for(len(title)) + title,
+            pad_for(len(test_name)) + test_name,
+            pad_for(3 + len(percent_desc)) + "by " + percent_desc,
+            "",
+            "",
+            "",
+            "",
+        ]
+        body = _range_graph(
+            high,
+            low,
+            [s[0] for s in stats],
+            [s[1] for s in stats],
+            labels,
+            "  SPKR" if across_blocks else "  SYS",
+            order,
+        )
+        text = "\n".join(head + body) + "\n"
+        out.append(text)
+    return out[0] + FORM_FEED + out[1]
+
+
+def gnuplot_ranges(
+    pcts,
+    blocks: Sequence[str],
+    names: Sequence[str],
+    percent_desc: str,
+    test_name: str,
+    base: str,
+    decreasing: bool,
+    version: int,
+) -> dict[str, str]:
+    """``-g grange`` (version 1) or ``grange2`` (2): ``BASE.spk.*`` and ``BASE.sys.*`` gnuplot files
+    (plot, data, mean and median), speakers and systems sorted by their total percentage."""
+    files = {}
+    for for_blocks in (True, False):
+        data = pcts if for_blocks else pcts.T
+        labels = list(blocks) if for_blocks else list(names)
+        others = list(names) if for_blocks else list(blocks)
+        order = sort_order([float(sum(row)) for row in data], decreasing)
+        root = base + (".spk" if for_blocks else ".sys")
+        dat, mean, median = f"{root}.dat", f"{root}.mean", f"{root}.median"
+        dat_lines, mean_lines, median_lines, tics = [], [], [], []
+        for position, k in enumerate(order, 1):
+            row = [float(v) for v in data[k]]
+            if version == 1:
+                dat_lines += [f"{position} {v:f}" for v in row]
+            else:
+                dat_lines.append(f"{position}" + "".join(f" {v:f}" for v in row))
+            ordered = sorted(row)
+            n = len(row)
+            med = (ordered[n // 2] + ordered[n // 2 - 1]) / 2.0 if n % 2 == 0 else ordered[n // 2]
+            mean_lines.append(f"{position} {sum(row) / n:f}")
+            median_lines.append(f"{position} {med:f}")
+            tics.append(f'"{labels[k]}" {position}')
+        plot = [
+            f"set yrange [{1 + len(labels)}:0]",
+            "set xrange [0:100]",
+            f'set title "{test_name}"',
+            "set key",
+            f'set ylabel "{"Speaker ID" if for_blocks else "Systems"}"',
+            f'set xlabel "{percent_desc}"',
+            "set ytics (" + ",".join(tics) + ")",
+        ]
+        if version == 1:
+            plot.append(
+                f'plot "{mean}" using 2:1 title "Mean {percent_desc}" with lines,'
+                f'"{median}" using 2:1 title "Median {percent_desc}" with lines,'
+                f'"{dat}" using 2:1 title "Individual {percent_desc}"'
+            )
+        else:
+            line = (
+                f'plot "{mean}" using 2:1 title "Mean {percent_desc}" with lines,\\\n'
+                f'     "{median}" using 2:1 title "Median {percent_desc}" with lines'
+            )
+            for t, other in enumerate(others):
+                fmt = "%lf" + "%*s" * t + "%lf"
+                line += f',\\\n     "{dat}" using 2:1 "{fmt}" title "{other}"'
+            plot.append(line)
+        files[dat] = "\n".join(dat_lines) + "\n"
+        files[mean] = "\n".join(mean_lines) + "\n"
+        files[median] = "\n".join(median_lines) + "\n"
+        files[f"{root}.plt"] = "\n".join(plot) + "\n"
+    return files

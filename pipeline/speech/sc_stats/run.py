@@ -42,6 +42,7 @@ class Options:
     test_name: str = ""
     feedback: int = 1
     reports: set[str] = field(default_factory=set)
+    graphs: set[str] = field(default_factory=set)
 
 
 @dataclass
@@ -100,7 +101,7 @@ def run(systems: list[SgmlSystem], options: Options) -> Output:
     )
     outname = "-" if outroot == "-" else outroot + ".stats"
     formula_title = FORMULA_TITLES[options.formula]
-    if not (options.tests or options.reports):
+    if not (options.tests or options.reports or options.graphs):
         return out
     say("Beginning Multi-System comparisons and reports\n")
     blocks, counts = speaker_counts(systems)
@@ -277,6 +278,29 @@ def run(systems: list[SgmlSystem], options: Options) -> Output:
             base = name.rsplit("/", 1)[-1] if options.out_dir else name
             sts = f"{options.out_dir}/{base}.sts" if options.out_dir else f"{name}.sts"
             out.files[sts] = report.system_summary(names, index, unified, options.test_name)
+
+    decreasing = options.formula != "E"
+    if "range" in options.graphs:
+        say("    Printing Range Graphs\n")
+        text = report.range_report(pcts, blocks, names, formula_title, options.test_name, decreasing)
+        if outroot == "-":
+            out.stdout.append(text + report.FORM_FEED)
+        else:
+            say(f"        Output written to '{outroot}.range'\n")
+            out.files[f"{outroot}.range"] = text
+    for graph, version, what in (
+        ("grange", 1, "GNUPLOT Range Graphs"),
+        ("grange2", 2, "GNUPLOT Range Graphs V2"),
+    ):
+        if graph in options.graphs:
+            say(f"    Printing {what}\n")
+            base = "STATS" if outroot == "-" else f"{outroot}.{graph}"
+            say(f"        Output written to '{base}.spk.*'\n")
+            say(f"        Output written to '{base}.sys.*'\n")
+            files = report.gnuplot_ranges(
+                pcts, blocks, names, formula_title, options.test_name, base, decreasing, version
+            )
+            out.files.update(files)
 
     def write_report(suffix: str, what: str, text: str) -> None:
         if outroot == "-":
