@@ -140,7 +140,7 @@ def parse(argv: list[str]):
         raise UsageError(
             "-v with -t anovar is not implemented by iescore sc_stats (the Friedman detailed analysis)"
         )
-    missing = reports - {"sum", "rsum", "es", "res"}
+    missing = reports - {"sum", "rsum", "es", "res", "lur"}
     if missing:
         raise UsageError(f"-r {' '.join(sorted(missing))} is not implemented by iescore sc_stats")
     options.reports = reports

@@ -496,10 +496,13 @@ def wilcoxon_verbose(
 
 
 def mcnemar_matrix(
-    names: Sequence[str], results: dict[tuple[int, int], McNemarResult], test_name: str
+    names: Sequence[str],
+    results: dict[tuple[int, int], McNemarResult],
+    test_name: str,
+    cells: dict | None = None,
 ) -> str:
     """McNemar's comparison matrix with each pair's confidence (print_compare_matrix_for_sent_M)."""
-    table = Table()
+    table = Table(cells=cells)
     fmt = "c" + "|c" * len(names)
     table.row("c", "COMPARISON MATRIX: McNEMAR'S TEST ON CORRECT SENTENCES FOR THE TEST:")
     table.separator(" ", before=False)
@@ -519,7 +522,12 @@ def mcnemar_matrix(
     return table.render(1)
 
 
-def unified(names: Sequence[str], tests: Sequence[tuple[str, str, dict, dict]], test_name: str) -> str:
+def unified(
+    names: Sequence[str],
+    tests: Sequence[tuple[str, str, dict, dict]],
+    test_name: str,
+    cells: dict | None = None,
+) -> str:
     """The composite matrix of every test (print_composite_significance2): for each test
     ``(description, abbreviation, winners, p-values)``."""
     n = len(names)
@@ -528,7 +536,7 @@ def unified(names: Sequence[str], tests: Sequence[tuple[str, str, dict, dict]], 
     title_fmt = "c=c" + "|caa" * n + "=c"
     row_fmt = "c=c" + "|rrl" * n + "=c"
     header_fmt = "ca" + "aaa" * n + "a"
-    table = Table()
+    table = Table(cells=cells)
     table.row(header_fmt, "Composite Report of All Significance Tests")
     table.row(header_fmt, f"For the {test_name} Test")
     table.separator(" ")
@@ -650,7 +658,12 @@ def _stats(values: Sequence[float]) -> tuple[float, float, float]:
 
 
 def system_summary_table(
-    titles: Sequence[str], speakers: Sequence[str], counts, test_name: str, raw: bool
+    titles: Sequence[str],
+    speakers: Sequence[str],
+    counts,
+    test_name: str,
+    raw: bool,
+    cells: dict | None = None,
 ) -> str:
     """``-r sum`` (``.sys``) or ``rsum`` (``.raw``): word error by speaker and system
     (print_N_system_summary); ``counts[speaker, system] = (C, S, D, I)``."""
@@ -669,7 +682,7 @@ def system_summary_table(
         errs.append(column)
         totals.append((ref_sum, err_sum))
     lfmt, dfmt = "c" + "|c" * n, "l" + "|c" * n
-    table = Table()
+    table = Table(cells=cells)
     table.separator(" ")
     if not test_name:
         table.separator(" ", before=False)
@@ -706,12 +719,16 @@ def system_summary_table(
 
 
 def executive_summary(
-    titles: Sequence[str], totals: Sequence[tuple[int, int, int, int, int, int]], test_name: str, raw: bool
+    titles: Sequence[str],
+    totals: Sequence[tuple[int, int, int, int, int, int]],
+    test_name: str,
+    raw: bool,
+    cells: dict | None = None,
 ) -> str:
     """``-r es`` (``.es``) or ``res`` (``.res``): one line per system (print_N_system_executive_summary);
     ``totals`` = (C, S, D, I, utterances, utterances in error) per system."""
     lfmt = "c|cc|cccccc"
-    table = Table()
+    table = Table(cells=cells)
     table.separator(" ")
     if not test_name:
         table.separator(" ", before=False)
@@ -901,3 +918,126 @@ def gnuplot_ranges(
         files[median] = "\n".join(median_lines) + "\n"
         files[f"{root}.plt"] = "\n".join(plot) + "\n"
     return files
+
+
+def label_scores(system, labels: Sequence) -> tuple[dict[tuple[int, int], list[int]], list[int]]:
+    """Reference words and errors of each (label, speaker) of ``system`` from its paths' ``labels``
+    (``<o,wa>``), and the label field (category) each label was found in; an unknown label is an
+    input error naming the path."""
+    from iescore.pipeline.core.errors import InputError
+
+    ids = [label.id.lower() for label in labels]
+    scores: dict[tuple[int, int], list[int]] = {}
+    location = [-1] * len(labels)
+    for k, paths in enumerate(system.speaker_paths().values()):
+        for path in paths:
+            if not path.labels:
+                continue
+            text = path.labels
+            if not text.startswith("<"):
+                raise InputError(
+                    "<stdin>", path.line, f"expected labels as <ID,...>, got {text!r} for {path.id}"
+                )
+            p, sets = 1, 0
+            while p < len(text) and text[p] != ">":
+                if text[p] not in "<,":
+                    end = p
+                    while end < len(text) and text[end] not in "<,>":
+                        end += 1
+                    name = text[p:end]
+                    if name.lower() not in ids:
+                        raise InputError(
+                            "<stdin>", path.line, f"expected a label defined by a <LABEL> tag, got {name!r}"
+                        )
+                    j = ids.index(name.lower())
+                    if location[j] == -1:
+                        location[j] = sets
+                    elif location[j] != sets:
+                        raise InputError(
+                            "<stdin>", path.line, f"label {name!r} occurs in several label fields"
+                        )
+                    counts = scores.setdefault((j, k), [0, 0])
+                    c, s, d, i = (path.evals.count(letter) for letter in "CSDI")
+                    counts[0] += c + d + s
+                    counts[1] += i + d + s
+                    p = end + 1
+                else:
+                    p += 1
+                sets += 1
+    return scores, location
+
+
+def lur_report(systems: Sequence, test_name: str, centered: bool, cells: dict | None = None) -> str:
+    """``-r lur``: word error of every system on each label subset of the reference (print_N_lur)."""
+    first = systems[0]
+    labels: list = []
+    categories: list = []
+    for item in first.labels:
+        target = labels if item.kind == "LABEL" else categories
+        if not any((o.id, o.title, o.desc) == (item.id, item.title, item.desc) for o in target):
+            target.append(item)
+    scored = [label_scores(system, labels) for system in systems]
+    location = scored[0][1]
+    titlefmt = fmt = categfmt = "c"
+    statfmt = "c|"
+    for j in range(len(labels)):
+        sep = "=" if j > 0 and location[j] != location[j - 1] else "|"
+        titlefmt += sep + "ca"
+        fmt += sep + "rr"
+        categfmt += sep + ("ca" if j == 0 or location[j] != location[j - 1] else "aa")
+        statfmt += "ca" if j == 0 else "aa"
+    table = Table(80 if centered else None, cells)
+    table.row("c", "By System Test Subset Scoring Summary")
+    table.row("c", f"For the {test_name} Test")
+    table.separator(" ")
+    for label in labels:
+        table.row("ccc", label.title.replace("//", " "), "->", label.desc)
+    table.separator(" ", before=False)
+    table.row("ccc", "", "", "")
+    table.separator("-")
+    if categories:
+        table.row(categfmt, "", *(c.title for c in categories))
+        table.separator("-")
+    table.row(titlefmt, "SYSTEM", *(label.title for label in labels))
+    table.row(titlefmt, "", *([" #Wrd %WE"] * len(labels)))
+    stats = []
+    for (scores, _), system in zip(scored, systems, strict=True):
+        per_label = []
+        for j in range(len(labels)):
+            refs, errs = [], []
+            for k in range(len(system.speakers)):
+                ref, err = scores.get((j, k), [0, 0])
+                if ref + err != 0:
+                    refs.append(float(ref))
+                    errs.append(0.0 if ref == 0 else err / ref * 100.0)
+            sumr = sum(int(r) for r in refs)
+            sume = sum(
+                scores.get((j, k), [0, 0])[1]
+                for k in range(len(system.speakers))
+                if sum(scores.get((j, k), [0, 0]))
+            )
+            ref_mean, ref_sd, ref_median = _stats(refs)
+            err_mean, err_sd, err_median = _stats(errs)
+            per_label.append(
+                (
+                    (sumr, ref_mean, ref_sd, ref_median),
+                    (0.0 if sumr == 0 else sume / sumr * 100.0, err_mean, err_sd, err_median),
+                )
+            )
+        stats.append(per_label)
+    names = (
+        "Set/Subset #Words and System Set/Subset Average Word Error Rate",
+        "Set/Subset Mean #Words/Speaker and Set/Subset Mean Word Error Rate/Speaker",
+        "Associated Standard Deviations",
+        "Set/Subset Median #Words/Speaker and Set/Subset Median Word Error Rate/Speaker",
+    )
+    for i, name in enumerate(names):
+        table.separator("=" if i != 2 else "-")
+        table.row(statfmt, "", name)
+        table.separator("-")
+        for system, per_label in zip(systems, stats, strict=True):
+            values = []
+            for ref_stats, err_stats in per_label:
+                values += [f"[{int(ref_stats[i])}]", f"{_f_round(err_stats[i], 1):.1f}"]
+            table.row(fmt, system.title, *values)
+    return table.render(1)

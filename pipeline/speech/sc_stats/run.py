@@ -109,6 +109,7 @@ def run(systems: list[SgmlSystem], options: Options) -> Output:
     zero_is_best = options.formula == "E"
     winners: dict[str, dict[tuple[int, int], int]] = {}
     unified: list[tuple[str, str, dict, dict]] = []
+    cells: dict[tuple[int, int], str] = {}  # the report tables' shared cell grid (see table.Table)
     pairs = [(i, j) for i in range(len(systems) - 1) for j in range(i + 1, len(systems))]
 
     def target(suffix: str) -> tuple[str, Callable[[str], None]]:
@@ -255,7 +256,7 @@ def run(systems: list[SgmlSystem], options: Options) -> Output:
         if report_on:
             if verbose:
                 write(report.FORM_FEED)
-            write(report.mcnemar_matrix(names, results, options.test_name))
+            write(report.mcnemar_matrix(names, results, options.test_name, cells))
             if outroot == "-":
                 write(report.FORM_FEED)
     if "anovar" in options.tests:
@@ -269,7 +270,7 @@ def run(systems: list[SgmlSystem], options: Options) -> Output:
         say("    Printing Unified Statistical Test Reports\n")
         path = f"{outname}.unified"
         say(f"        Output written to '{path}'\n")
-        text = report.unified(names, unified, options.test_name)
+        text = report.unified(names, unified, options.test_name, cells)
         if outroot == "-":
             out.stdout.append(text)
         else:
@@ -313,7 +314,7 @@ def run(systems: list[SgmlSystem], options: Options) -> Output:
     if options.reports & {"sum", "rsum"}:
         for raw in (False, True):
             if ("rsum" if raw else "sum") in options.reports:
-                text = report.system_summary_table(names, blocks, counts, options.test_name, raw)
+                text = report.system_summary_table(names, blocks, counts, options.test_name, raw, cells)
                 write_report("raw" if raw else "sys", "raw scoring report" if raw else "scoring report", text)
     if options.reports & {"es", "res"}:
         totals = []
@@ -331,10 +332,20 @@ def run(systems: list[SgmlSystem], options: Options) -> Output:
             totals.append((c, s, d, i, snt, serr))
         for raw in (False, True):
             if ("res" if raw else "es") in options.reports:
-                text = report.executive_summary(names, totals, options.test_name, raw)
+                text = report.executive_summary(names, totals, options.test_name, raw, cells)
                 write_report(
                     "res" if raw else "es",
                     "raw executive scoring report" if raw else "executive scoring report",
                     text,
                 )
+    if "lur" in options.reports:
+        # sc_stats' report tables stay centred once an earlier table of the run has centred them
+        centered = (
+            bool(options.reports & {"sum", "rsum", "es", "res"})
+            or options.unified
+            or ("mcn" in options.tests and not options.unified)
+        )
+        write_report(
+            "lur", "LUR scoring report", report.lur_report(systems, options.test_name, centered, cells)
+        )
     return out

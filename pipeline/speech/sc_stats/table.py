@@ -98,8 +98,12 @@ def _next_piece(cell: str, start: int, width: int) -> tuple[str, int]:
 class Table:
     """A report table: add rows and separators, then :meth:`render`."""
 
-    def __init__(self, page_center: int | None = 80) -> None:
+    def __init__(self, page_center: int | None = 80, cells: dict[tuple[int, int], str] | None = None) -> None:
         self.page_center = page_center
+        # SCTK keeps every cell a table writes in one process-wide grid that a new table does not
+        # clear: a cell a row format joins (``a``) keeps what an earlier table wrote at its place,
+        # and still counts in its column's width. ``cells`` is that grid, shared by a run's tables.
+        self.cells = {} if cells is None else cells
         self.formats: dict[str, _Format] = {}
         self.rows: list[tuple[_Format, list[str]]] = []
         self.before: list[str] = [""]
@@ -108,9 +112,11 @@ class Table:
     def row(self, fmt: str, *values: str) -> None:
         """A row of ``fmt`` with one value for each column that is not ``a``."""
         parsed = self.formats.setdefault(fmt, _parse(fmt))
-        cells, it = [], iter(values)
-        for just in parsed.just:
-            cells.append("" if just == "a" else next(it, ""))
+        cells, it, row = [], iter(values), len(self.rows)
+        for col, just in enumerate(parsed.just):
+            if just != "a":
+                self.cells[col, row] = next(it, "")
+            cells.append(self.cells.get((col, row), ""))
         self.rows.append((parsed, cells))
         self.before.append("")
         self.after.append("")
