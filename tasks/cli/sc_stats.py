@@ -136,10 +136,6 @@ def parse(argv: list[str]):
     if opt < len(argv):
         raise UsageError(f"unexpected argument: {argv[opt]}")
     options.tests = {name for name, on in tests.items() if on}
-    if options.verbose and tests["anovar"]:
-        raise UsageError(
-            "-v with -t anovar is not implemented by iescore sc_stats (the Friedman detailed analysis)"
-        )
     missing = reports - {"sum", "rsum", "es", "res", "lur"}
     if missing:
         raise UsageError(f"-r {' '.join(sorted(missing))} is not implemented by iescore sc_stats")

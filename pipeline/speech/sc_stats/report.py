@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from iescore.pipeline.speech.sc_stats.normtable import X2_CONFIDENCE, X2_LEVELS, X2_PERCENT
 from iescore.pipeline.speech.sc_stats.table import Table
 from iescore.pipeline.speech.sc_stats.tests import (
     NO_DIFF,
@@ -1041,3 +1042,98 @@ def lur_report(systems: Sequence, test_name: str, centered: bool, cells: dict | 
                 values += [f"[{int(ref_stats[i])}]", f"{_f_round(err_stats[i], 1):.1f}"]
             table.row(fmt, system.title, *values)
     return table.render(1)
+
+
+def friedman_verbose(
+    result,
+    subject: str,
+    hypothesis: str,
+    title: str,
+    names: Sequence[str],
+    order: Sequence[int],
+    comparisons: dict[tuple[int, int], int],
+) -> str:
+    """One side of the detailed analysis of variance by ranks (compute_anovar, verbose): the Friedman
+    statistic and its decision, then the multiple comparison matrix, names in ``order``."""
+    fri = "Friedman Two-way Analysis of Variance by Ranks"
+    df, x2 = result.df, result.x2
+    levels = X2_LEVELS[df]
+    general = 10
+    out = [
+        "",
+        "",
+        "",
+        pad_for(len(fri)) + fri,
+        pad_for(len(fri)) + "-" * 46,
+        "",
+        f"\tHo: Testing the hypothesis that all {hypothesis} are the same",
+        "",
+        "",
+        " " * 35 + "Reject if",
+        " " * 26 + f"X2_r > X2 of {X2_PERCENT[general]} df{df + 1} ({levels[general]:2.3f})",
+        "",
+        " " * 26 + f"adjustment = {result.adjust:2.3f}",
+        " " * 30 + f"  X2_r = {x2:2.3f}",
+    ]
+    if result.adjust < 0.5:
+        out += [
+            "",
+            "\t\t*** Warning:  ties adjustment may have severely",
+            "\t\t              exagerated the X2_r value",
+            "",
+        ]
+    out += ["ANALYSIS:", "--------"]
+    if x2 > levels[general]:
+        out += [
+            f"\tThe test statistic X2_r shows, with {X2_CONFIDENCE[general]} confidence, that at",
+            f"\tleast one {subject} is significantly different.",
+            "",
+            "\tFurther, the probablity of there being a difference is",
+        ]
+        i = general
+        while i < 13 and not x2 < levels[i + 1]:
+            i += 1
+        out.append(
+            f"\tgreater that {X2_CONFIDENCE[i]}."
+            if i == 13
+            else f"\tbetween {X2_CONFIDENCE[i]} to {X2_CONFIDENCE[i + 1]}."
+        )
+    else:
+        out += [
+            f"\tThe test statistic X2_r shows that at the {X2_CONFIDENCE[general]} confidence",
+            f"\tinterval, the {subject}s are not significantly",
+            "\tdifferent.",
+            "",
+            "\tFurther, the probablity of there being a difference is",
+        ]
+        i = general
+        while i > 0 and not x2 > levels[i - 1]:
+            i -= 1
+        out.append(
+            f"\tless than {X2_CONFIDENCE[i]}."
+            if i == 0
+            else f"\tbetween {X2_CONFIDENCE[i - 1]} to {X2_CONFIDENCE[i]}."
+        )
+    out += ["", ""]
+    width = max([4] + [len(n) for n in names])
+    cell = f"| {{:<{width}}} "
+    pad = pad_for((len(names) + 1) * (width + 3))
+    sub = "Using a Multiple Comparison Test"
+    out += ["", "", pad_for(len(title)) + title, pad_for(len(sub)) + sub, "", "", ""]
+    rule = pad + "|" + "-" * (width + 2) + "-" * (width + 3) * len(names) + "|"
+    out.append(rule)
+    out.append(pad + "|" + " " * (width + 2) + "".join(cell.format(names[k]) for k in order) + "|")
+    out.append(
+        pad + "|" + "-" * (width + 2) + "+" + "-" * (width + 3) * (len(names) - 1) + "-" * (width + 2) + "|"
+    )
+    for t, k in enumerate(order):
+        row = pad + cell.format(names[k])
+        for t2, k2 in enumerate(order):
+            if t < t2:
+                result_of = comparisons[k, k2]
+                row += cell.format(names[k] if result_of == -1 else names[k2] if result_of == 1 else "same")
+            else:
+                row += cell.format("")
+        out.append(row + "|")
+    out.append(rule)
+    return "\n".join(out) + "\n"

@@ -9,10 +9,12 @@ from dataclasses import dataclass, field
 import numpy as np
 from iescore.pipeline.speech.sc_stats import report
 from iescore.pipeline.speech.sc_stats.tests import (
-    friedman_comparisons,
+    friedman_test,
     mapsswe_test,
     mcnemar_test,
+    mean_ranks,
     percentages,
+    rank_sum_comparisons,
     segment_pairs,
     sentence_table,
     sign_test,
@@ -261,11 +263,43 @@ def run(systems: list[SgmlSystem], options: Options) -> Output:
                 write(report.FORM_FEED)
     if "anovar" in options.tests:
         say("    Performing the Analysis of Variance by Ranks Test\n")
-        if not options.unified:
-            # without -v sc_stats writes nothing into it
-            target("anovar")
-        result_of = friedman_comparisons(pcts, decreasing=options.formula != "E")
-        unified.append(("Analysis of Variance by Ranks", "AN", result_of, dict.fromkeys(result_of, 0.0)))
+        _, write = target("anovar") if (not options.unified or options.verbose) else ("", lambda t: None)
+        decreasing = options.formula != "E"
+        trt_ranks = np.array([mean_ranks(row, decreasing) for row in pcts])
+        blk_ranks = np.array([mean_ranks(column, decreasing) for column in pcts.T]).T
+        systems_test = friedman_test(trt_ranks)
+        result_of = rank_sum_comparisons(systems_test.sums, len(blocks))
+        if options.verbose:
+            speakers_test = friedman_test(blk_ranks.T, tie_groups=len(names))
+            system_order = report.sort_order([float(v) for v in pcts.sum(axis=0)], decreasing)
+            block_order = report.sort_order([float(v) for v in pcts.sum(axis=1)], decreasing)
+            write(
+                report.friedman_verbose(
+                    systems_test,
+                    "recognition system",
+                    "recognizers",
+                    "COMPARISON MATRIX: Comparing All Systems",
+                    names,
+                    system_order,
+                    result_of,
+                )
+            )
+            write(report.FORM_FEED)
+            write(
+                report.friedman_verbose(
+                    speakers_test,
+                    "speaker",
+                    "speakers",
+                    "COMPARISON MATRIX: Comparing All Speakers",
+                    blocks,
+                    block_order,
+                    rank_sum_comparisons(speakers_test.sums, len(names)),
+                )
+            )
+            if outroot == "-":
+                write(report.FORM_FEED)
+        upper = {(i, j): result_of[i, j] for i, j in pairs}
+        unified.append(("Analysis of Variance by Ranks", "AN", upper, dict.fromkeys(upper, 0.0)))
     if options.unified:
         say("    Printing Unified Statistical Test Reports\n")
         path = f"{outname}.unified"

@@ -18,10 +18,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from iescore.pipeline.speech.sc_stats.normtable import FNORM
+from iescore.pipeline.speech.sc_stats.normtable import FNORM, X2_LEVELS
 
 TEST_DIFF, NO_DIFF = 1, 0
 Z95 = 1.960  # two-tailed 95 % critical value of sc_stats' Z table
+X2_GENERAL = 10  # the 5 % column of sc_stats' chi-squared table
 SIGN_EQUAL = 0.005
 WILCOXON_EQUAL = 0.005
 
@@ -322,17 +323,13 @@ Z1TAIL = (
 )
 
 
-def friedman_comparisons(pcts: np.ndarray, decreasing: bool = False) -> dict[tuple[int, int], int]:
-    """sc_stats' multiple comparison after the Friedman test (analysis of variance by ranks) on
-    ``pcts[speaker, system]``: systems ranked within each speaker (ties averaged), and a pair differs
-    when its rank sums differ by at least z * sqrt(b t (t-1) / 6), z the one-tailed value for
-    0.05 / (t (t-1)) from sc_stats' table. sc_stats reports this comparison whether or not the
-    Friedman statistic itself is significant; so does this function. ``+1``: the second system
-    ranks lower (better when lower percentages are better)."""
-    blocks, systems = pcts.shape
-    sums = np.zeros(systems)
-    for b in range(blocks):
-        sums += mean_ranks(pcts[b], decreasing)
+def rank_sum_comparisons(sums: np.ndarray, blocks: int) -> dict[tuple[int, int], int]:
+    """sc_stats' multiple comparison after the Friedman test: treatments ``i``, ``j`` differ when their
+    rank sums (over ``blocks``) differ by at least z * sqrt(b t (t-1) / 6), z the one-tailed value for
+    0.05 / (t (t-1)) from sc_stats' table; ``+1`` when ``i``'s sum is the higher (``j`` ranks better
+    when low ranks are good). sc_stats reports this comparison whether or not the Friedman statistic
+    itself is significant; so does the command."""
+    systems = len(sums)
     area = 0.05 / (systems * (systems - 1))
     z = Z1TAIL[-1][0]
     if area < 1.0 - Z1TAIL[0][1]:
@@ -344,10 +341,43 @@ def friedman_comparisons(pcts: np.ndarray, decreasing: bool = False) -> dict[tup
                 break
     compare = z * math.sqrt(blocks * systems * (systems - 1) / 6.0)
     result = {}
-    for i in range(systems - 1):
-        for j in range(i + 1, systems):
-            if abs(sums[i] - sums[j]) >= compare:
-                result[i, j] = 1 if sums[i] > sums[j] else -1
-            else:
-                result[i, j] = 0
+    for i in range(systems):
+        for j in range(systems):
+            if i != j:
+                differs = abs(sums[i] - sums[j]) >= compare
+                result[i, j] = (1 if sums[i] > sums[j] else -1) if differs else 0
     return result
+
+
+@dataclass(frozen=True)
+class FriedmanResult:
+    """Friedman's two-way analysis of variance by ranks of one side (treatments within blocks)."""
+
+    sums: np.ndarray
+    x2: float
+    adjust: float
+    df: int  # index into sc_stats' table: t - 2, within 0..29 (so "df{t-1}")
+    significant: bool
+
+
+def friedman_test(ranks: np.ndarray, tie_groups: int | None = None) -> FriedmanResult:
+    """X2_r = 12 / (b t (t+1)) * sum(R_j^2) - 3 b (t+1), divided by the ties adjustment
+    1 - sum(c^3 - c) / (b t (t^2 - 1)) (c: sizes of tied groups within a block, in order of first
+    appearance, at most ``tie_groups`` of them, as sc_stats counts them); ``ranks[block, treatment]``.
+    Significant beyond the 5 % chi-squared value of t - 1 degrees of freedom."""
+    blocks, treatments = ranks.shape
+    sums = ranks.sum(axis=0)
+    df = min(max(treatments - 2, 0), 29)
+    x2 = 12.0 / (blocks * treatments * (treatments + 1)) * float((sums * sums).sum()) - 3.0 * blocks * (
+        treatments + 1
+    )
+    limit = treatments if tie_groups is None else tie_groups
+    total = 0
+    for row in ranks:
+        groups: dict[float, int] = {}
+        for value in row:
+            groups[value] = groups.get(value, 0) + 1
+        total += sum(c * c * c - c for c in list(groups.values())[:limit])
+    adjust = 1.0 - total / (blocks * treatments * (treatments * treatments - 1))
+    x2 = 0.0 if adjust == 0.0 else x2 / adjust
+    return FriedmanResult(sums, x2, adjust, df, x2 > X2_LEVELS[df][X2_GENERAL])
