@@ -7,12 +7,19 @@ characters of the Latin-1 decoded input, i.e. bytes, as sc_stats counts them.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
+import numpy as np
 from iescore.pipeline.speech.sc_stats.normtable import X2_CONFIDENCE, X2_LEVELS, X2_PERCENT
 from iescore.pipeline.speech.sc_stats.table import Table
+
+if TYPE_CHECKING:
+    from iescore.pipeline.speech.sgml import SgmlLabel, SgmlSystem
+
 from iescore.pipeline.speech.sc_stats.tests import (
     NO_DIFF,
     TEST_DIFF,
+    FriedmanResult,
     MapsswResult,
     McNemarResult,
     SignResult,
@@ -661,7 +668,7 @@ def _stats(values: Sequence[float]) -> tuple[float, float, float]:
 def system_summary_table(
     titles: Sequence[str],
     speakers: Sequence[str],
-    counts,
+    counts: np.ndarray,
     test_name: str,
     raw: bool,
     cells: dict | None = None,
@@ -759,7 +766,16 @@ def sort_order(values: Sequence[float], decreasing: bool = False) -> list[int]:
     return sorted(range(len(values)), key=lambda k: values[k], reverse=decreasing)
 
 
-def _range_graph(high, low, mean, std, names, label: str, order: Sequence[int], scale: int = 2) -> list[str]:
+def _range_graph(
+    high: Sequence[float],
+    low: Sequence[float],
+    mean: Sequence[float],
+    std: Sequence[float],
+    names: Sequence[str],
+    label: str,
+    order: Sequence[int],
+    scale: int = 2,
+) -> list[str]:
     width = max([6] + [len(n) for n in names]) + 1
     pad = pad_for(42 + width)
     rows = [
@@ -815,7 +831,12 @@ def _range_graph(high, low, mean, std, names, label: str, order: Sequence[int], 
 
 
 def range_report(
-    pcts, blocks: Sequence[str], names: Sequence[str], percent_desc: str, test_name: str, decreasing: bool
+    pcts: np.ndarray,
+    blocks: Sequence[str],
+    names: Sequence[str],
+    percent_desc: str,
+    test_name: str,
+    decreasing: bool,
 ) -> str:
     """``-g range``: the ranges of each speaker's and each system's percentages (print_rank_ranges)."""
     out: list[str] = []
@@ -858,7 +879,7 @@ def range_report(
 
 
 def gnuplot_ranges(
-    pcts,
+    pcts: np.ndarray,
     blocks: Sequence[str],
     names: Sequence[str],
     percent_desc: str,
@@ -921,7 +942,9 @@ def gnuplot_ranges(
     return files
 
 
-def label_scores(system, labels: Sequence) -> tuple[dict[tuple[int, int], list[int]], list[int]]:
+def label_scores(
+    system: SgmlSystem, labels: Sequence[SgmlLabel]
+) -> tuple[dict[tuple[int, int], list[int]], list[int]]:
     """Reference words and errors of each (label, speaker) of ``system`` from its paths' ``labels``
     (``<o,wa>``), and the label field (category) each label was found in; an unknown label is an
     input error naming the path."""
@@ -968,7 +991,9 @@ def label_scores(system, labels: Sequence) -> tuple[dict[tuple[int, int], list[i
     return scores, location
 
 
-def lur_report(systems: Sequence, test_name: str, centered: bool, cells: dict | None = None) -> str:
+def lur_report(
+    systems: Sequence[SgmlSystem], test_name: str, centered: bool, cells: dict | None = None
+) -> str:
     """``-r lur``: word error of every system on each label subset of the reference (print_N_lur)."""
     first = systems[0]
     labels: list = []
@@ -1045,7 +1070,7 @@ def lur_report(systems: Sequence, test_name: str, centered: bool, cells: dict | 
 
 
 def friedman_verbose(
-    result,
+    result: FriedmanResult,
     subject: str,
     hypothesis: str,
     title: str,
