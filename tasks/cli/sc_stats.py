@@ -164,8 +164,9 @@ def sc_stats_main(argv: list[str]) -> int:
     from iescore.pipeline.speech.sgml import read_sgml
 
     if argv and argv[0] in ("--help", "-help"):
+        # as argparse ends every other command's --help
         sys.stdout.write(USAGE)
-        return EXIT_OK
+        raise SystemExit(EXIT_OK)
     try:
         options, pipe, warnings = parse(argv)
     except UsageError as error:
