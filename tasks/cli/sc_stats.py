@@ -10,15 +10,20 @@ import sys
 from iescore.tasks.cli.common import EXIT_INPUT, EXIT_OK
 
 VERSION = "1.3"
-USAGE = """usage: iescore sc_stats -p [-t TEST ...] [-v] [-n NAME] [-O DIR] [-e DESC] [-l WIDTH] [-f LEVEL]
-    -p               read sclite alignment sgml from standard input
-    -t TEST ...      mapsswe sign wilc (a name given twice is toggled off; std4 = mapsswe sign wilc mcn)
-    -v               detailed analysis of each pair
-    -n NAME          output files NAME.stats.TEST (default 'Ensemble'; '-' = standard output)
-    -O DIR           directory of the output files
-    -e DESC          description of the ensemble, printed in the reports
-    -l WIDTH         report line width
-    -f LEVEL         feedback level (sc_stats reads -f as feedback before its formula option)
+USAGE = """usage: iescore sc_stats -p [-t TEST ...] [-u] [-v] [-r REPORT ...] [-g GRAPH ...] [-n NAME] [-O DIR]
+                        [-e DESC] [-l WIDTH] [-f LEVEL]
+    -p             read sclite alignment sgml (sclite -o sgml, sclite -p) from standard input
+    -t TEST ...    mapsswe sign wilc mcn anovar std4 (a name given twice is toggled off;
+                   std4 replaces the tests before it with mapsswe sign wilc mcn)
+    -u             one unified matrix (NAME.stats.unified) and SYSTEM.sts files
+    -v             detailed analysis of each pair
+    -r REPORT ...  sum rsum es res lur none
+    -g GRAPH ...   range grange grange2
+    -n NAME        output files NAME.* (default 'Ensemble'; '-' = standard output)
+    -O DIR         directory of the output files
+    -e DESC        description of the ensemble, printed in the reports
+    -l WIDTH       report line width (accepted; the reports do not use it)
+    -f LEVEL       feedback level (sc_stats reads -f as this before its formula option)
 """
 # What sc_stats 1.3 accepts and iescore does not compute yet: refused with exit 2, naming it.
 NOT_IMPLEMENTED_TESTS = {"mapsswe_seg"}
