@@ -10,8 +10,8 @@ import sys
 from iescore.tasks.cli.common import EXIT_INPUT, EXIT_OK
 
 VERSION = "1.3"
-USAGE = """usage: iescore sc_stats -p [-t TEST ...] [-u] [-v] [-r REPORT ...] [-g GRAPH ...] [-n NAME] [-O DIR]
-                        [-e DESC] [-l WIDTH] [-f LEVEL]
+USAGE = """usage: iescore sc_stats -p [-t TEST ...] [-u] [-v] [-r REPORT ...] [-g GRAPH ...] [-n NAME]
+                        [-O DIR] [-e DESC] [-l WIDTH] [-f LEVEL]
     -p             read sclite alignment sgml (sclite -o sgml, sclite -p) from standard input
     -t TEST ...    mapsswe sign wilc mcn anovar std4 (a name given twice is toggled off;
                    std4 replaces the tests before it with mapsswe sign wilc mcn)
