@@ -295,7 +295,8 @@ def test_malformed_sgml(name: str, tmp_path: Path) -> None:
     ("argv", "message"),
     [
         (["-p", "-Z"], "illegal argument: -Z"),
-        (["-p", "-g", "range"], "-g is not implemented"),
+        (["-p", "-g", "det"], "-g det is not implemented"),
+        (["-p", "-r", "prn"], "-r prn is not implemented"),
         ([], "arguments required"),
     ],
 )
