@@ -31,7 +31,8 @@ What :func:`read_sgml` returns is plain data, documented here so that every cons
 - an :class:`SgmlPath` holds the ``<PATH>`` attributes and its pairs as parallel tuples ``evals``
   (a ``str``, one letter a pair), ``refs`` and ``hyps`` (``None`` where the side is empty), and the
   auxiliary columns ``ref_times``/``hyp_times`` (``(t1, t2)`` or ``None``) and ``ref_conf``/
-  ``hyp_conf`` (``float`` or ``None``), each as long as ``evals``.
+  ``hyp_conf`` (``float`` or ``None``), each as long as ``evals``; ``SgmlPath.pairs()`` gives them
+  row-wise in the order the sclite model's builder takes, ``SgmlPath.label_ids`` the segment labels.
 
 Malformed input raises :class:`~iescore.pipeline.core.errors.InputError` naming the file, the line and
 what was expected there.
@@ -86,6 +87,22 @@ class SgmlPath:
     def counts(self) -> dict[str, int]:
         """How many pairs of each evaluation letter."""
         return {letter: self.evals.count(letter) for letter in EVALS}
+
+    @property
+    def label_ids(self) -> tuple[str, ...]:
+        """The segment's labels as ids: ``<o,wa>`` gives ``("o", "wa")``."""
+        return tuple(part for part in self.labels.strip("<>").split(",") if part)
+
+    def pairs(self) -> list[tuple]:
+        """The pairs as ``(ref, hyp, eval, ref_t1, ref_t2, hyp_t1, hyp_t2, hyp_conf)`` (``None`` where
+        absent): the tuple the sclite model's ``SystemBuilder.add`` takes, so that ``sclite -P`` builds
+        its systems from this reader."""
+        return [
+            (ref, hyp, letter, *(rt or (None, None)), *(ht or (None, None)), conf)
+            for letter, ref, hyp, rt, ht, conf in zip(
+                self.evals, self.refs, self.hyps, self.ref_times, self.hyp_times, self.hyp_conf, strict=True
+            )
+        ]
 
 
 @dataclass

@@ -238,6 +238,9 @@ def test_reader_structure() -> None:
     assert first.hyp_times == ((3017.54, 3017.79),) and first.hyp_conf == (0.5,)
     assert second.evals[:3] == "CDS" and second.refs[1] == "how" and second.hyps[1] is None
     assert second.counts()["C"] == 5 and second.r_t1 == 3015.197
+    assert second.label_ids == ("o", "unknown", "n1")
+    assert second.pairs()[1] == ("how", None, "D", None, None, None, None, None)
+    assert second.pairs()[0] == ("yeah", "yeah", "C", None, None, 3015.62, 3015.88, 0.5)
 
 
 HEAD = '<SYSTEM title="a" ref_fname="r" hyp_fname="h" format="2.4">\n<SPEAKER id="s">\n'
