@@ -1,0 +1,385 @@
+"""The comparison sc_stats runs on systems read from sclite sgml: which files, in which order, with
+which text (each rule in :mod:`.tests`, each layout in :mod:`.report`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+from iescore.pipeline.speech.sc_stats import report
+from iescore.pipeline.speech.sc_stats.tests import (
+    friedman_test,
+    mapsswe_test,
+    mcnemar_test,
+    mean_ranks,
+    percentages,
+    rank_sum_comparisons,
+    segment_pairs,
+    sentence_table,
+    sign_test,
+    wilcoxon_test,
+)
+from iescore.pipeline.speech.sgml import SgmlSystem
+
+FORMULA_TITLES = {
+    "E": "Speaker Word Error Rate (%)",
+    "R": "Speaker Percent Correctly Recognized",
+    "W": "Speaker Word Accuracy Rate (%)",
+}
+TESTS = ("mapsswe", "sign", "wilc", "mcn", "anovar")
+MIN_GOOD = 2
+
+
+@dataclass
+class Options:
+    """sc_stats' settings after its command line (see ``tasks/cli/sc_stats.py``)."""
+
+    tests: set[str] = field(default_factory=set)
+    verbose: bool = False
+    unified: bool = False
+    formula: str = "E"
+    name: str = "Ensemble"
+    out_dir: str | None = None
+    test_name: str = ""
+    feedback: int = 1
+    reports: set[str] = field(default_factory=set)
+    graphs: set[str] = field(default_factory=set)
+
+
+@dataclass
+class Output:
+    """What a run produced: files (path -> text, in writing order), standard output and error."""
+
+    files: dict[str, str] = field(default_factory=dict)
+    stdout: list[str] = field(default_factory=list)
+    stderr: list[str] = field(default_factory=list)
+
+
+def speaker_counts(systems: list[SgmlSystem]) -> tuple[list[str], np.ndarray]:
+    """sc_stats' block names (the first system's speakers) and counts ``[speaker, system, (C,S,D,I)]``,
+    speakers taken by position in each system as sc_stats does (the most speakers any system has)."""
+    blocks = max(len(s.speakers) for s in systems)
+    counts = np.zeros((blocks, len(systems), 4), dtype=np.int64)
+    for n, system in enumerate(systems):
+        for g, paths in enumerate(system.speaker_paths().values()):
+            for path in paths:
+                counts[g, n] += [path.evals.count(letter) for letter in "CSDI"]
+    names = list(systems[0].speakers) + [""] * (blocks - len(systems[0].speakers))
+    return names, counts
+
+
+def _matched(first: SgmlSystem, second: SgmlSystem, warn: Callable[[str], None], sentences: bool) -> list:
+    """The pairs of paths with the same speaker and id in both systems (first system's order)."""
+    pairs = []
+    others = second.speaker_paths()
+    for speaker, paths in first.speaker_paths().items():
+        if speaker not in others:
+            warn(f"Warning: Speaker {speaker} is in system {first.title} but not system {second.title}\n")
+            continue
+        by_id = {}
+        for path in others[speaker]:
+            by_id.setdefault(path.id, path)
+        for path in paths:
+            if path.id in by_id:
+                pairs.append((path, by_id[path.id]))
+            elif sentences:
+                warn(
+                    f"Warning: Speaker's '{speaker}' path '{path.id}' in system '{first.title}' is not in "
+                    f"system '{second.title}'\n"
+                )
+    return pairs
+
+
+def run(systems: list[SgmlSystem], options: Options) -> Output:
+    """Every test and report the options ask for, as sc_stats 1.3 writes them."""
+    out = Output()
+    say = out.stdout.append if options.feedback >= 1 else (lambda text: None)
+    names = [s.title for s in systems]
+    outroot = (
+        "-"
+        if options.name == "-"
+        else (f"{options.out_dir}/" if options.out_dir is not None else "") + options.name
+    )
+    outname = "-" if outroot == "-" else outroot + ".stats"
+    formula_title = FORMULA_TITLES[options.formula]
+    if not (options.tests or options.reports or options.graphs):
+        return out
+    say("Beginning Multi-System comparisons and reports\n")
+    blocks, counts = speaker_counts(systems)
+    pcts = percentages(counts, options.formula)
+    zero_is_best = options.formula == "E"
+    winners: dict[str, dict[tuple[int, int], int]] = {}
+    unified: list[tuple[str, str, dict, dict]] = []
+    cells: dict[tuple[int, int], str] = {}  # the report tables' shared cell grid (see table.Table)
+    pairs = [(i, j) for i in range(len(systems) - 1) for j in range(i + 1, len(systems))]
+
+    def target(suffix: str) -> tuple[str, Callable[[str], None]]:
+        path = f"{outname}.{suffix}"
+        say(f"        Output written to '{path}'\n")
+        if outroot == "-":
+            return path, out.stdout.append
+        out.files[path] = ""
+
+        def write(text: str) -> None:
+            out.files[path] += text
+
+        return path, write
+
+    if "mapsswe" in options.tests:
+        say("    Performing the Matched Pair Sentence Segment (Word Error) Test\n")
+        report_on = not options.unified
+        _, write = target("mapsswe") if (report_on or options.verbose) else ("", lambda t: None)
+        verbose = options.verbose and report_on
+        result_of, confs = {}, {}
+        for i, j in pairs:
+            segments, dropped, sentences = [], 0, 0
+            for p1, p2 in _matched(systems[i], systems[j], out.stderr.append, False):
+                found, lost = segment_pairs(p1.evals, p2.evals, MIN_GOOD)
+                segments += found
+                dropped += lost
+                sentences += 1
+                out.stderr.extend(
+                    [
+                        "Warning: MAPSSWE segmentation produced a segment with errors\n"
+                        "         ignoring segment\n"
+                    ]
+                    * lost
+                )
+            result = mapsswe_test(segments, dropped, sentences)
+            result_of[i, j] = result.result
+            confs[i, j] = result.confidence
+            if verbose:
+                seg = result.segments
+                table = [[0, 0], [0, 0]]
+                for _, e1, e2 in seg:
+                    if e1 > 0 and e2 == 0:
+                        table[1][0] += 1
+                    elif e1 == 0 and e2 > 0:
+                        table[0][1] += 1
+                    else:
+                        table[1][1] += 1
+                write(report.mapsswe_verbose(result, names[i], names[j], MIN_GOOD, mcnemar_test(table)))
+        winners["mapsswe"] = result_of
+        unified.append(("Matched Pair Sentence Segment (Word Error)", "MP", result_of, confs))
+        if report_on:
+            if verbose:
+                write(report.FORM_FEED)
+            write(report.mapsswe_matrix(names, result_of, options.test_name, MIN_GOOD))
+            if outroot == "-":
+                write(report.FORM_FEED)
+
+    if "sign" in options.tests:
+        say(f"    Performing the Signed Paired Comparison ({formula_title}) Test\n")
+        _, write = target("sign") if (not options.unified or options.verbose) else ("", lambda t: None)
+        result_of, confs = {}, {}
+        for i, j in pairs:
+            result = sign_test(pcts[:, i], pcts[:, j], zero_is_best)
+            result_of[i, j] = result.result
+            confs[i, j] = result.p_value
+            if options.verbose:
+                first, second = (i, j) if result.first_higher else (j, i)
+                write(
+                    report.sign_verbose(
+                        pcts[:, first],
+                        pcts[:, second],
+                        blocks,
+                        (names[first], names[second]),
+                        formula_title,
+                        result,
+                        zero_is_best,
+                    )
+                )
+        winners["sign"] = result_of
+        unified.append((f"Signed Paired Comparison ({formula_title})", "SI", result_of, confs))
+        if not options.unified:
+            write(
+                report.matrix_one_winner(
+                    names, result_of, "Comparison Matrix for the Sign Test", formula_title
+                )
+            )
+            if outroot == "-":
+                write(report.FORM_FEED)
+
+    if "wilc" in options.tests:
+        say(f"    Performing the Wilcoxon Signed Rank ({formula_title}) Test\n")
+        report_on = not options.unified
+        _, write = target("wilc") if (report_on or options.verbose) else ("", lambda t: None)
+        result_of, confs = {}, {}
+        for i, j in pairs:
+            result = wilcoxon_test(pcts[:, i], pcts[:, j], zero_is_best)
+            result_of[i, j] = result.result
+            confs[i, j] = result.confidence
+            if options.verbose and report_on:
+                first, second = (i, j) if result.first_higher else (j, i)
+                write(
+                    report.wilcoxon_verbose(
+                        pcts[:, first],
+                        pcts[:, second],
+                        blocks,
+                        (names[first], names[second]),
+                        formula_title,
+                        result,
+                    )
+                )
+        winners["wilc"] = result_of
+        unified.append((f"Wilcoxon Signed Rank ({formula_title})", "WI", result_of, confs))
+        if report_on:
+            write(
+                report.matrix_one_winner(
+                    names, result_of, "Comparison Matrix for the Wilcoxon Test", formula_title
+                )
+            )
+            if outroot == "-":
+                write(report.FORM_FEED)
+    if "mcn" in options.tests:
+        say("    Performing the McNemar (Sentence Error) Test\n")
+        report_on = not options.unified
+        if report_on or options.verbose:
+            # sc_stats announces this file even when it cannot open it
+            _, write = target("mcn")
+        else:
+            write = lambda text: None  # noqa: E731
+        verbose = options.verbose
+        results = {}
+        for i, j in pairs:
+            matched = _matched(systems[i], systems[j], out.stderr.append, True)
+            table = sentence_table(
+                [p1.evals.count("C") != len(p1.evals) for p1, _ in matched],
+                [p2.evals.count("C") != len(p2.evals) for _, p2 in matched],
+            )
+            results[i, j] = mcnemar_test(table)
+            if verbose:
+                write(report.mcnemar_verbose(results[i, j], names[i], names[j]))
+        winners["mcn"] = {pair: result.result for pair, result in results.items()}
+        unified.append(
+            ("McNemar (Sentence Error)", "MN", winners["mcn"], {k: r.p_value for k, r in results.items()})
+        )
+        if report_on:
+            if verbose:
+                write(report.FORM_FEED)
+            write(report.mcnemar_matrix(names, results, options.test_name, cells))
+            if outroot == "-":
+                write(report.FORM_FEED)
+    if "anovar" in options.tests:
+        say("    Performing the Analysis of Variance by Ranks Test\n")
+        _, write = target("anovar") if (not options.unified or options.verbose) else ("", lambda t: None)
+        decreasing = options.formula != "E"
+        trt_ranks = np.array([mean_ranks(row, decreasing) for row in pcts])
+        blk_ranks = np.array([mean_ranks(column, decreasing) for column in pcts.T]).T
+        systems_test = friedman_test(trt_ranks)
+        result_of = rank_sum_comparisons(systems_test.sums, len(blocks))
+        if options.verbose:
+            speakers_test = friedman_test(blk_ranks.T, tie_groups=len(names))
+            system_order = report.sort_order([float(v) for v in pcts.sum(axis=0)], decreasing)
+            block_order = report.sort_order([float(v) for v in pcts.sum(axis=1)], decreasing)
+            write(
+                report.friedman_verbose(
+                    systems_test,
+                    "recognition system",
+                    "recognizers",
+                    "COMPARISON MATRIX: Comparing All Systems",
+                    names,
+                    system_order,
+                    result_of,
+                )
+            )
+            write(report.FORM_FEED)
+            write(
+                report.friedman_verbose(
+                    speakers_test,
+                    "speaker",
+                    "speakers",
+                    "COMPARISON MATRIX: Comparing All Speakers",
+                    blocks,
+                    block_order,
+                    rank_sum_comparisons(speakers_test.sums, len(names)),
+                )
+            )
+            if outroot == "-":
+                write(report.FORM_FEED)
+        upper = {(i, j): result_of[i, j] for i, j in pairs}
+        unified.append(("Analysis of Variance by Ranks", "AN", upper, dict.fromkeys(upper, 0.0)))
+    if options.unified:
+        say("    Printing Unified Statistical Test Reports\n")
+        path = f"{outname}.unified"
+        say(f"        Output written to '{path}'\n")
+        text = report.unified(names, unified, options.test_name, cells)
+        if outroot == "-":
+            out.stdout.append(text)
+        else:
+            out.files[path] = text
+        for index, name in enumerate(names):
+            base = name.rsplit("/", 1)[-1] if options.out_dir else name
+            sts = f"{options.out_dir}/{base}.sts" if options.out_dir else f"{name}.sts"
+            out.files[sts] = report.system_summary(names, index, unified, options.test_name)
+
+    decreasing = options.formula != "E"
+    if "range" in options.graphs:
+        say("    Printing Range Graphs\n")
+        text = report.range_report(pcts, blocks, names, formula_title, options.test_name, decreasing)
+        if outroot == "-":
+            out.stdout.append(text + report.FORM_FEED)
+        else:
+            say(f"        Output written to '{outroot}.range'\n")
+            out.files[f"{outroot}.range"] = text
+    for graph, version, what in (
+        ("grange", 1, "GNUPLOT Range Graphs"),
+        ("grange2", 2, "GNUPLOT Range Graphs V2"),
+    ):
+        if graph in options.graphs:
+            say(f"    Printing {what}\n")
+            base = "STATS" if outroot == "-" else f"{outroot}.{graph}"
+            say(f"        Output written to '{base}.spk.*'\n")
+            say(f"        Output written to '{base}.sys.*'\n")
+            files = report.gnuplot_ranges(
+                pcts, blocks, names, formula_title, options.test_name, base, decreasing, version
+            )
+            out.files.update(files)
+
+    def write_report(suffix: str, what: str, text: str) -> None:
+        if outroot == "-":
+            out.stdout.append(text)
+            return
+        path = f"{outroot}.{suffix}"
+        say(f"    Writing {what} to '{path}'\n")
+        out.files[path] = text
+
+    if options.reports & {"sum", "rsum"}:
+        for raw in (False, True):
+            if ("rsum" if raw else "sum") in options.reports:
+                text = report.system_summary_table(names, blocks, counts, options.test_name, raw, cells)
+                write_report("raw" if raw else "sys", "raw scoring report" if raw else "scoring report", text)
+    if options.reports & {"es", "res"}:
+        totals = []
+        for system in systems:
+            c = s = d = i = snt = serr = 0
+            for path in system.paths:
+                c, s, d, i = (
+                    c + path.evals.count("C"),
+                    s + path.evals.count("S"),
+                    d + path.evals.count("D"),
+                    i + path.evals.count("I"),
+                )
+                snt += 1
+                serr += path.evals.count("C") != len(path.evals)
+            totals.append((c, s, d, i, snt, serr))
+        for raw in (False, True):
+            if ("res" if raw else "es") in options.reports:
+                text = report.executive_summary(names, totals, options.test_name, raw, cells)
+                write_report(
+                    "res" if raw else "es",
+                    "raw executive scoring report" if raw else "executive scoring report",
+                    text,
+                )
+    if "lur" in options.reports:
+        # sc_stats' report tables stay centred once an earlier table of the run has centred them
+        centered = (
+            bool(options.reports & {"sum", "rsum", "es", "res"})
+            or options.unified
+            or ("mcn" in options.tests and not options.unified)
+        )
+        write_report(
+            "lur", "LUR scoring report", report.lur_report(systems, options.test_name, centered, cells)
+        )
+    return out
