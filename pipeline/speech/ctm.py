@@ -17,7 +17,7 @@ sclite lower-cases every line unless it aligns case-sensitively (``-s``), and re
 one run of lines per file and channel; it checks none of the fields. Here each of these is an
 :class:`~iescore.pipeline.core.errors.InputError` naming the line: fewer than five fields or more
 than seven, a time or duration that is not a number (``*`` is allowed on marker lines only), a
-negative duration, a confidence that is not a number or ``NA``, an ``<ALT>`` or ``<ALT_END>``
+confidence that is not a number or ``NA``, an ``<ALT>`` or ``<ALT_END>``
 outside a block, a block not closed before its channel ends, and a file and channel that come back
 after another one (sclite would score the second run against nothing).
 """
@@ -171,8 +171,6 @@ def parse_ctm(text: str, source: str, fold: Callable[[str], str] | None = ascii_
             continue
         begin = _number(begin_field, "begin time", source, number)
         duration = _number(duration_field, "duration", source, number)
-        if duration < 0:
-            raise InputError(source, number, f"negative duration {duration_field}")
         confidence = None
         if len(fields) > 5 and fields[5].lower() != "na":
             confidence = _number(fields[5], "confidence", source, number)
