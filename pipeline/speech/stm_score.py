@@ -1,30 +1,26 @@
 """Score a ctm hypothesis against an stm reference as sclite 2.10 does, into ``iescore sclite``'s model.
 
-:func:`pipeline.speech.stm.assign` gives each stm segment its ctm words; each segment is then aligned
-by the project's aligner (:func:`pipeline.speech.dp.align`, sclite's weights 4/3/3 and its tie
-rules) and its pairs go into a :class:`~pipeline.speech.sclite.model.ScoredSystem` with the
-hypothesis words' times and confidences.
+:func:`pipeline.speech.stm.assign` gives each stm segment its ctm words; each segment's transcript and
+words become two word networks (alternations and ``<ALT_BEGIN>`` blocks as alternatives) aligned by
+:func:`pipeline.speech.netdp.align_networks` with sclite's costs and tie rules; the pairs go into a
+:class:`~pipeline.speech.sclite.model.ScoredSystem` with the hypothesis words' times and confidences.
 
-sclite's word rules applied here: ``(word)`` is an optionally deletable word under ``-D`` (it then
-matches ``word``, and left out it counts as correct); under ``-F`` a fragment (``te-``, ``-tion``)
-matches any word it begins (ends) and counts as correct. A hypothesis ``<ALT_BEGIN>`` block is a
-choice: the combination of alternatives with the least cost is kept (on a tie, the later one, as
-sclite's right-to-left search ends up choosing). The empty alternative is no word.
+sclite's word rules: ``(word)`` is optionally deletable under ``-D`` (it matches ``word``; left out it
+counts as correct); under ``-F`` a fragment (``te-``, ``-tion``) matches a word it begins (ends).
 """
 
 from __future__ import annotations
 
-import itertools
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from iescore.pipeline.speech.ctm import TimedChoice, TimedItem, TimedWord, ascii_lower, parse_ctm, read_text
-from iescore.pipeline.speech.dp import Alignment, Costs, Vocabulary, align
+import numpy as np
+
+from iescore.pipeline.speech.ctm import TimedItem, TimedWord, ascii_lower, parse_ctm, read_text
+from iescore.pipeline.speech.netdp import NULL_ALT, NetItem, NetWord, Pair, align_networks, network
 from iescore.pipeline.speech.sclite.model import CategoryDef, LabelDef, ScoredSystem, Segment, SystemBuilder
 from iescore.pipeline.speech.stm import Utterance, assign, comment_labels, parse_stm
-from iescore.pipeline.speech.words import Word, parse_items, word_graph
-
-MAX_COMBINATIONS = 256  # hypothesis choices per segment tried exhaustively; beyond, first alternatives
 
 
 @dataclass(frozen=True)
@@ -39,104 +35,74 @@ class StmOptions:
     encoding: str = "utf-8"
 
 
-def is_opt_del(word: str) -> bool:
-    return len(word) > 2 and word[0] == "(" and word[-1] == ")"
+def _float32(value: float | None) -> float | None:
+    """A ctm confidence as sclite holds it (a C ``float``)."""
+    return None if value is None else float(np.float32(value))
 
 
-def is_fragment(word: str) -> bool:
-    """sclite's fragment: a word beginning or ending with ``-`` (inside parentheses too)."""
-    inner = word[1:-1] if is_opt_del(word) else word
-    return len(inner) > 1 and (inner[0] == "-" or inner[-1] == "-")
+def net_word(text: str, options: StmOptions, word: TimedWord | None = None, confidence: bool = False) -> NetWord:
+    """A word with sclite's flags: ``(x)`` optionally deletable under -D; under -F a fragment is a
+    word beginning or ending with ``-`` (or ``(x-)`` under -D)."""
+    opt_del = options.opt_del and len(text) > 2 and text[0] == "(" and text[-1] == ")"
+    frag = options.frag_corr and (
+        (len(text) > 0 and (text[0] == "-" or text[-1] == "-")) or (opt_del and text[-2] == "-")
+    )
+    if word is None:
+        return NetWord(text, opt_del=opt_del, frag=frag)
+    conf = (_float32(word.confidence) if word.confidence is not None else 0.0) if confidence else None
+    return NetWord(text, word.begin, word.begin + word.duration, conf, opt_del, frag)
 
 
-def fragment_matches(a: str, b: str) -> bool:
-    """``te-`` matches ``test`` and ``-st`` matches ``test`` (sclite's ``equal_WORD2`` under -F)."""
-    for frag, other in ((a, b), (b, a)):
-        if len(frag) > 1 and frag.endswith("-"):
-            return other.startswith(frag[:-1])
-        if len(frag) > 1 and frag.startswith("-"):
-            return len(other) >= len(frag) - 1 and other.endswith(frag[1:])
-    return False
+def text_items(text: str, options: StmOptions) -> list[NetItem]:
+    """A reference transcript as network items: words, and ``{ a / b / @ }`` as a tuple of
+    alternatives (``@`` kept: it is the empty alternative's word)."""
+    stack: list[list[list[NetItem]]] = []
+    current: list[NetItem] = []
+    for token in re.findall(r"[{}]|[^\s{}]+", text):
+        if token == "{":
+            stack.append([current, []])
+            current = stack[-1][1]
+        elif token == "/" and stack:
+            stack[-1].append([])
+            current = stack[-1][-1]
+        elif token == "}" and stack:
+            outer, *alternatives = stack.pop()
+            outer.append(tuple(tuple(a) for a in alternatives))
+            current = outer
+        else:
+            current.append(net_word(token, options))
+    return current
 
 
-class _Aligner:
-    """Aligns one segment's reference text with its hypothesis items under the chosen options."""
-
-    def __init__(self, options: StmOptions) -> None:
-        self.options = options
-        self.vocabulary = Vocabulary()
-        words = self.vocabulary.words
-        self.costs = Costs()
-        if options.frag_corr:
-            self.costs = Costs(
-                substitution=lambda r, h: 0.0 if fragment_matches(self._bare(words[r]), self._bare(words[h])) else 4.0
-            )
-
-    def _bare(self, word: str) -> str:
-        return word[1:-1] if self.options.opt_del and is_opt_del(word) else word
-
-    def key(self, word: str) -> str:
-        return self._bare(word)
-
-    def align(self, ref_text: str, hyp: Sequence[TimedItem]) -> tuple[Alignment, list[Word], list[TimedWord]]:
-        items = parse_items(ref_text)
-        graph, ref_words = word_graph(items, self.vocabulary, key=self.key)
-        choices = [item.alternatives for item in hyp if isinstance(item, TimedChoice)]
-        combinations: Sequence[tuple[int, ...]] = [()]
-        if choices:
-            sizes = [len(c) for c in choices]
-            total = 1
-            for size in sizes:
-                total *= size
-            if total <= MAX_COMBINATIONS:
-                combinations = list(itertools.product(*(range(n) for n in sizes)))
-            else:
-                combinations = [tuple(0 for _ in sizes)]
-        best: tuple[float, Alignment, list[TimedWord]] | None = None
-        for combination in combinations:
-            picks = iter(combination)
-            hyp_words: list[TimedWord] = []
-            for item in hyp:
-                if isinstance(item, TimedWord):
-                    hyp_words.append(item)
-                else:
-                    hyp_words.extend(item.alternatives[next(picks)])
-            ids = self.vocabulary.ids([self.key(w.text) for w in hyp_words])
-            alignment = align(graph, ids, self.costs)
-            cost = alignment.total_cost()
-            if best is None or cost <= best[0]:
-                best = (cost, alignment, hyp_words)
-        assert best is not None
-        return best[1], ref_words, best[2]
-
-    def pairs(self, utterance: Utterance, has_confidence: bool) -> list[tuple]:
-        alignment, ref_words, hyp_words = self.align(utterance.ref_text, utterance.hyp)
-        out: list[tuple] = []
-        for r, h, op in zip(alignment.ref, alignment.hyp, alignment.ops.decode("ascii"), strict=True):
-            ref = ref_words[r].text if r >= 0 else None
-            word = hyp_words[h] if h >= 0 else None
-            hyp = word.text if word is not None else None
-            if self.options.opt_del and op in "DI" and is_opt_del(ref if op == "D" else hyp or ""):
-                op = "C"
-            elif op == "S" and self.options.frag_corr and (is_fragment(ref or "") or is_fragment(hyp or "")):
-                if fragment_matches(self._bare(ref or ""), self._bare(hyp or "")):
-                    op = "C"
-            confidence = None
-            if word is not None and has_confidence:
-                confidence = word.confidence if word.confidence is not None else 0.0
+def timed_items(items: Sequence[TimedItem], options: StmOptions, confidence: bool) -> list[NetItem]:
+    """Ctm words and ``<ALT_BEGIN>`` blocks as network items (an empty alternative is ``@``)."""
+    out: list[NetItem] = []
+    for item in items:
+        if isinstance(item, TimedWord):
+            out.append(net_word(item.text, options, item, confidence))
+        else:
             out.append(
-                (
-                    ref,
-                    hyp,
-                    op,
-                    None,
-                    None,
-                    word.begin if word is not None else None,
-                    word.end if word is not None else None,
-                    confidence,
+                tuple(
+                    tuple(net_word(w.text, options, w, confidence) for w in alternative)
+                    or (NetWord(NULL_ALT, 0.0, 0.0, 0.0 if confidence else None),)
+                    for alternative in item.alternatives
                 )
             )
-        return out
+    return out
+
+
+def _row(pair: Pair) -> tuple:
+    ref, hyp = pair.ref, pair.hyp
+    return (
+        ref.text if ref is not None else None,
+        hyp.text if hyp is not None else None,
+        pair.op,
+        ref.begin if ref is not None else None,
+        ref.end if ref is not None else None,
+        hyp.begin if hyp is not None else None,
+        hyp.end if hyp is not None else None,
+        hyp.confidence if hyp is not None else None,
+    )
 
 
 def score_stm_ctm(
@@ -158,7 +124,6 @@ def score_stm_ctm(
     hyp_labels, hyp_categories = comment_labels(hyp_text, hyp_path)
     labels = list(dict.fromkeys((x.id, x.title, x.description) for x in stm.labels + hyp_labels))
     categories = list(dict.fromkeys((x.id, x.title, x.description) for x in stm.categories + hyp_categories))
-    aligner = _Aligner(options)
     builder = SystemBuilder()
     by_speaker: dict[str, list[Utterance]] = {}
     for utterance in assignment.utterances:
@@ -175,7 +140,10 @@ def score_stm_ctm(
                 tuple(u.labels[1:-1].split(",")) if u.labels else (),
                 u.sequence,
             )
-            builder.add(segment, aligner.pairs(u, ctm.has_confidence))
+            pairs = align_networks(
+                network(text_items(u.ref_text, options)), network(timed_items(u.hyp, options, ctm.has_confidence))
+            )
+            builder.add(segment, [_row(p) for p in pairs])
     system = builder.build(
         title=title,
         ref_file=ref_path,

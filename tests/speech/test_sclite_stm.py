@@ -11,7 +11,8 @@ import pytest
 from iescore.pipeline.core.errors import InputError
 from iescore.pipeline.speech.ctm import TimedChoice, TimedWord, parse_ctm, word_text
 from iescore.pipeline.speech.stm import assign, parse_stm
-from iescore.pipeline.speech.stm_score import StmOptions, fragment_matches, score_stm_ctm
+from iescore.pipeline.speech.netdp import _fragment_equal as fragment_matches
+from iescore.pipeline.speech.stm_score import StmOptions, score_stm_ctm
 
 SCTK = Path(__file__).resolve().parents[1] / "data" / "speech" / "sctk"
 INPUTS = SCTK / "inputs"
