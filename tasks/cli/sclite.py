@@ -413,6 +413,7 @@ def _score(o: Options, encoding: Encoding, out: TextIO) -> int:
                 h.path,
                 h.title,
                 TrnOptions(o.id_type or "wsj", o.case_sensitive, encoding, o.opt_del, o.frag_corr),
+                sequence_start=sum(len(s.segments) for s in systems),
             )
         else:
             raise InputError(

@@ -13,7 +13,7 @@ from iescore.pipeline.speech.sclite.trn import Encoding
 _ASTERISKS = "*" * 40
 
 
-def _segment_block(
+def segment_block(
     system: ScoredSystem, k: int, width: int, upper, full: bool, counts: np.ndarray
 ) -> list[str]:
     """One segment's block as sclite's PATH_print writes it (``full``: with its labels, file,
@@ -111,7 +111,7 @@ def pra_report(system: ScoredSystem, width: int = 1000, encoding: Encoding = Enc
     for g, name in enumerate(speakers):
         out.append(f"Speaker sentences{g:4d}:  {name}   #utts: {len(by_speaker[name])}\n")
         for k in by_speaker[name]:
-            out += _segment_block(system, k, width, encoding.upper, False, counts)
+            out += segment_block(system, k, width, encoding.upper, False, counts)
             out.append("\n")
     out.append("\n")
     return "".join(out)
@@ -162,14 +162,14 @@ def prf_report(system: ScoredSystem, width: int = 1000, encoding: Encoding = Enc
                 break
             name = speakers[best_g]
             out.append(f"Speaker sentences{best_g:4d}:  {name}   utt# {current[name]} of {len(by_speaker[name])}\n")
-            out += _segment_block(system, by_speaker[name][current[name]], width, encoding.upper, True, counts)
+            out += segment_block(system, by_speaker[name][current[name]], width, encoding.upper, True, counts)
             out.append("\n")
             current[name] += 1
     else:
         for g, name in enumerate(speakers):
             out.append(f"Speaker sentences{g:4d}:  {name}   #utts: {len(by_speaker[name])}\n")
             for k in by_speaker[name]:
-                out += _segment_block(system, k, width, encoding.upper, True, counts)
+                out += segment_block(system, k, width, encoding.upper, True, counts)
                 out.append("\n")
     out.append("\n")
     return "".join(out)

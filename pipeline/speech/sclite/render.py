@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from iescore.pipeline.speech.sclite.detail import dtl_report, snt_reports, spk_reports
 from iescore.pipeline.speech.sclite.model import ScoredSystem
 from iescore.pipeline.speech.sclite.pra import pra_report, prf_report
 from iescore.pipeline.speech.sclite.sgml import sgml_text
@@ -41,9 +42,20 @@ def report_files(
         out.append(
             (f"{root}.raw", f"    Writing raw scoring report to '{root}.raw'\n", lambda: summary_report(system, raw=True))
         )
-    for name in ("snt", "spk", "dtl", "lur"):
-        if name in reports:
-            pass  # TODO
+    if "snt" in reports:
+        for speaker, text in snt_reports(system, encoding):
+            path = f"{root}.snt.{speaker}"
+            out.append((path, f"    Writing sentence scoring report for speaker '{speaker}' to '{path}'\n", _const(text)))
+    if "spk" in reports:
+        for speaker, text in spk_reports(system):
+            path = f"{root}.spk.{speaker}"
+            out.append((path, f"    Writing speaker scoring report for '{speaker}' to '{path}'\n", _const(text)))
+    if "dtl" in reports:
+        out.append(
+            (f"{root}.dtl", f"    Writing overall detailed scoring report '{root}.dtl'\n", lambda: dtl_report(system))
+        )
+    if "lur" in reports:
+        raise NotImplementedError("lur")
     if "pralign" in reports:
         out.append(
             (f"{root}.pra", f"    Writing string alignments to '{root}.pra'\n", lambda: pra_report(system, width, encoding))
@@ -69,3 +81,7 @@ def report_files(
             )
         )
     return out
+
+
+def _const(text: str) -> Callable[[], str]:
+    return lambda: text

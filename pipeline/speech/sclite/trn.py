@@ -105,8 +105,11 @@ def read_text(path: str) -> str:
 def score_trn(
     ref_path: str, hyp_path: str, title: str, options: TrnOptions, ref_text: str | None = None,
     hyp_text: str | None = None,
+    sequence_start: int = 0,
 ) -> ScoredSystem:
-    """Align the hypothesis ``hyp_path`` with the reference ``ref_path`` (both trn)."""
+    """Align the hypothesis ``hyp_path`` with the reference ``ref_path`` (both trn). Segments are
+    numbered (``Segment.sequence``) from ``sequence_start``: sclite numbers the segments of all the
+    systems of a run in one sequence."""
     ref_text = read_text(ref_path) if ref_text is None else ref_text
     hyp_text = read_text(hyp_path) if hyp_text is None else hyp_text
     lexicon = Lexicon()
@@ -137,7 +140,7 @@ def score_trn(
     if options.opt_del:
         # sclite: a deleted optionally deletable word counts as correct under -D.
         ops[(ops == ord("D")) & aligned.ref_optional[index]] = ord("C")
-    segments = [Segment(id="(" + hyps.ids[k] + ")", speaker=speaker_of_utt[k], sequence=k) for k in order]
+    segments = [Segment(id="(" + hyps.ids[k] + ")", speaker=speaker_of_utt[k], sequence=sequence_start + k) for k in order]
     return ScoredSystem(
         title=title,
         ref_file=ref_path,
