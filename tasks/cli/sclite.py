@@ -10,18 +10,17 @@ on stderr, as sclite does, and exit 2 (sclite exits 1). Reports are written by
 from __future__ import annotations
 
 import argparse
-import io
 import os
 import sys
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, BinaryIO
 
 if TYPE_CHECKING:
     from iescore.pipeline.speech.sclite.trn import Encoding
 
 USAGE = """sclite: <OPTIONS>
-sclite Version: 2.10 (iescore), SCTK Version: 1.3
+sclite Version: 2.10, SCTK Version: 1.3
 Input Options:
     -r reffile [ <rfmt> ]
                 Define the reference file, and it's format
@@ -116,6 +115,10 @@ NOT_DONE = {
 
 class UsageError(Exception):
     """A usage error: sclite's message (printed after the usage)."""
+
+
+class IllegalArgument(UsageError):
+    """An option sclite does not know: the usage on stderr, ``Illegal argument: X`` on stdout."""
 
 
 @dataclass
@@ -279,10 +282,10 @@ def parse(argv: list[str]) -> Options:
             while opt + 1 < n and not _is_option(argv[opt + 1]):
                 opt += 1
         else:
-            raise UsageError(f"Illegal argument: {arg}")
+            raise IllegalArgument(arg)
         opt += 1
     if opt < n:
-        raise UsageError(f"Illegal argument: {argv[opt]}")
+        raise IllegalArgument(argv[opt])
     if o.pipe_out:
         o.feedback = 0
         if "stdout" in o.reports:
@@ -296,6 +299,8 @@ def parse(argv: list[str]) -> Options:
 
 
 def _check(o: Options) -> None:
+    from iescore.pipeline.speech.sclite.trn import encode_text
+
     if not o.pipe_in and not (o.ref is not None and o.hyps):
         raise UsageError("Input not specified, use transcription input or piped input")
     if o.ref is None and o.hyps:
@@ -303,10 +308,10 @@ def _check(o: Options) -> None:
     if o.ref is not None and not o.hyps:
         raise UsageError("Reference input specified, but no Hypothesis input(s).")
     if o.ref is not None:
-        if not os.path.exists(o.ref):
+        if not os.path.exists(encode_text(o.ref)):
             raise UsageError(f"Reference file '{o.ref}' does not exist")
         for h in o.hyps:
-            if not os.path.exists(h.path):
+            if not os.path.exists(encode_text(h.path)):
                 raise UsageError(f"Hypothesis file '{h.path}' does not exist")
         o.ref_format = o.ref_format or "trn"
         if o.ref_format not in ("trn", "ctm", "tmk", "stm"):
@@ -365,8 +370,16 @@ def sclite_main(argv: list[str]) -> int:
     if argv in (["--help"], ["-help"]):
         sys.stdout.write(USAGE)
         return 0
+    from iescore.pipeline.speech.sclite.trn import decode_bytes
+
+    # Arguments as the bytes sclite sees, one character a byte (paths and titles are copied into reports).
+    argv = [decode_bytes(os.fsencode(arg)) for arg in argv]
     try:
         options = parse(argv)
+    except IllegalArgument as error:
+        sys.stderr.write(USAGE)
+        print(f"Illegal argument: {error}")
+        return EXIT_INPUT
     except UsageError as error:
         return _usage_error(str(error))
     for warning in options.warnings:
@@ -377,6 +390,8 @@ def sclite_main(argv: list[str]) -> int:
         return EXIT_INPUT
     try:
         return _run(options)
+    except UsageError as error:
+        return _usage_error(str(error))
     except InputError as error:
         print(f"iescore sclite: {error.render()}", file=sys.stderr)
         return EXIT_INPUT
@@ -387,26 +402,28 @@ def _run(o: Options) -> int:
 
     encoding = Encoding(o.encoding, o.localization)
     sys.stdout.flush()
-    out = io.TextIOWrapper(sys.stdout.buffer, encoding="latin-1", newline="", write_through=True)
+    out = sys.stdout.buffer
     try:
         return _score(o, encoding, out)
     finally:
         out.flush()
-        out.detach()
 
 
-def _score(o: Options, encoding: Encoding, out: TextIO) -> int:
+def _score(o: Options, encoding: Encoding, out: BinaryIO) -> int:
+    from iescore.pipeline.speech.sclite.trn import encode_text
     from iescore.pipeline.core.errors import InputError
     from iescore.pipeline.speech.sclite import render
     from iescore.pipeline.speech.sclite.trn import TrnOptions, score_trn
 
     if o.feedback > 0:
-        out.write("sclite: 2.10 TK Version 1.3\n")
+        out.write(b"sclite: 2.10 TK Version 1.3\n")
     date = time.ctime()
     systems = []
     for h in o.hyps:
         if o.feedback >= 1:
-            out.write(f"Begin alignment of Ref File: '{o.ref}' and Hyp File: '{h.path}'\n")
+            out.write(encode_text(f"Begin alignment of Ref File: '{o.ref}' and Hyp File: '{h.path}'\n"))
+        if o.ref_format == "stm" and h.format == "txt":
+            raise UsageError("Alignments via diff have been disabled")
         if o.ref_format == "trn" and h.format == "trn":
             system = score_trn(
                 o.ref,
@@ -420,31 +437,33 @@ def _score(o: Options, encoding: Encoding, out: TextIO) -> int:
                 h.path, 0, f"{h.format} hypotheses against a {o.ref_format} reference are not scored by iescore sclite yet"
             )
         if o.feedback >= 1:
-            out.write(render.progress(system))
+            out.write(encode_text(render.progress(system)))
         systems.append(system)
         _write_reports(render.report_files(system, _output_root(o, h.path), o.reports, o.line_width, encoding, date), o, out)
     if o.pipe_out:
         for system in systems:
-            out.write(render.sgml_text(system, date, "\n", "\n"))
+            out.write(encode_text(render.sgml_text(system, date, "\n", "\n")))
     if o.feedback >= 1:
-        out.write("\nSuccessful Completion\n")
+        out.write(b"\nSuccessful Completion\n")
     return 0
 
 
-def _write_reports(files: list, o: Options, out: TextIO) -> None:
-    """Write each report to its file, or to ``out`` with ``-o ... stdout``; Latin-1 gives back the
-    input's bytes (see ``pipeline.speech.sclite.trn``)."""
+def _write_reports(files: list, o: Options, out: BinaryIO) -> None:
+    """Write each report to its file, or to ``out`` with ``-o ... stdout``, as the bytes they stand
+    for (``pipeline.speech.sclite.trn.encode_text``)."""
+    from iescore.pipeline.speech.sclite.trn import encode_text
+
     for path, line, make in files:
         text = make()
         if "stdout" in o.reports:
             if line.startswith("    Writing string alignments") and o.feedback >= 1:
-                out.write("    Writing string alignments to 'stdout'\n")
-            out.write(text)
+                out.write(b"    Writing string alignments to 'stdout'\n")
+            out.write(encode_text(text))
             continue
-        with open(path, "w", encoding="latin-1", newline="") as handle:
-            handle.write(text)
+        with open(encode_text(path), "wb") as handle:
+            handle.write(encode_text(text))
         if o.feedback >= 1:
-            out.write(line)
+            out.write(encode_text(line))
 
 
 def _output_root(o: Options, hyp_path: str) -> str:

@@ -1,7 +1,8 @@
 """trn reference and hypotheses scored as sclite 2.10 scores them (``-r FILE trn -h FILE trn``).
 
-Text is held as sclite holds it: bytes, here decoded as Latin-1 so that one character is one byte
-(column widths count bytes, as sclite's do) and written back unchanged. Case folding is sclite's:
+Text is held as sclite holds it: bytes, one character a byte (:func:`decode_bytes`; column widths
+count bytes, as sclite's do), written back unchanged (:func:`encode_text`). Bytes from 0x80 become
+letters of U+0180..U+01FF, never blanks, so that words split at ASCII blanks only, as sclite's. Case folding is sclite's:
 ASCII letters only unless a localization (``-e utf-8 babel_turkish``...) says otherwise, and none
 under ``-s``. The hypothesis drives: its utterances are scored in its order, grouped by speaker in
 order of first appearance; reference utterances without a hypothesis are not scored.
@@ -18,6 +19,20 @@ from iescore.pipeline.core.errors import InputError
 from iescore.pipeline.speech.align import AlignOptions
 from iescore.pipeline.speech.sclite.model import ScoredSystem, Segment
 from iescore.pipeline.speech.transcripts import Lexicon, align_transcripts, read_trn
+
+_HIGH = {b: 0x100 + b for b in range(0x80, 0x100)}
+_BACK = {0x100 + b: b for b in range(0x80, 0x100)}
+
+
+def decode_bytes(data: bytes) -> str:
+    """File bytes as text, one character a byte (see the module's docstring)."""
+    return data.decode("latin-1").translate(_HIGH)
+
+
+def encode_text(text: str) -> bytes:
+    """The bytes of text made by :func:`decode_bytes`."""
+    return text.translate(_BACK).encode("latin-1")
+
 
 _ASCII_LOWER = bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ", b"abcdefghijklmnopqrstuvwxyz").decode("latin-1")
 _ASCII_UPPER = bytes.maketrans(b"abcdefghijklmnopqrstuvwxyz", b"ABCDEFGHIJKLMNOPQRSTUVWXYZ").decode("latin-1")
@@ -54,7 +69,7 @@ class Encoding:
 def _unicode_case(text: str, localization: str, upper: bool) -> str:
     """Case change of UTF-8 text held as Latin-1, for sclite's localizations."""
     try:
-        decoded = text.encode("latin-1").decode("utf-8")
+        decoded = encode_text(text).decode("utf-8")
     except UnicodeDecodeError:
         return ascii_upper(text) if upper else ascii_lower(text)
     if localization == "babel_turkish":
@@ -64,7 +79,7 @@ def _unicode_case(text: str, localization: str, upper: bool) -> str:
             decoded = decoded.replace("I", "ı").replace("İ", "i").lower()
     else:
         decoded = decoded.upper() if upper else decoded.lower()
-    return decoded.encode("utf-8").decode("latin-1")
+    return decode_bytes(decoded.encode("utf-8"))
 
 
 @dataclass(frozen=True)
@@ -97,9 +112,9 @@ def speaker_of(uid: str, id_type: str, source: str, line: int) -> str:
 
 
 def read_text(path: str) -> str:
-    """A file's bytes as Latin-1 text (one character a byte)."""
-    with open(path, "rb") as handle:
-        return handle.read().decode("latin-1")
+    """A file's bytes as text, one character a byte (:func:`decode_bytes`)."""
+    with open(encode_text(path), "rb") as handle:
+        return decode_bytes(handle.read())
 
 
 def score_trn(
