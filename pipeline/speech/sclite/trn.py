@@ -66,20 +66,36 @@ class Encoding:
         return _unicode_case(text, self.localization, upper=True)
 
 
+# sclite 2.10's case pairs (upper, lower) beyond ASCII for each localization of ``-e utf-8``; any other
+# character keeps its case, but for ASCII letters.
+_VIETNAMESE_UPPER = (
+    "ĐÁÀẢÃẠĂẮẰẲẴẶÂẤẦẨẪẬÉÈẺẼẸÊẾỀỂỄỆÍÌỈĨỊÓÒỎÕỌƠỚỜỞỠỢÔỐỒỔỖỘÚÙỦŨỤƯỨỪỬỮỰÝỲỶỸỴ"
+)
+_PAIRS = {
+    "babel_turkish": [("Ç", "ç"), ("Ö", "ö"), ("Ü", "ü"), ("İ", "i"), ("I", "ı"), ("Ğ", "ğ"), ("Ş", "ş")],
+    "babel_vietnamese": [(c, c.lower()) for c in _VIETNAMESE_UPPER],
+    "ukrainian": [
+        (chr(c), chr(c).lower())
+        for c in range(0x400, 0x500)
+        if chr(c).isupper() and len(chr(c).lower()) == 1
+    ],
+}
+_PAIRS["ukranian"] = _PAIRS["ukrainian"]
+_TO_LOWER = {name: {u: lo for u, lo in pairs} for name, pairs in _PAIRS.items()}
+_TO_UPPER = {name: {lo: u for u, lo in pairs} for name, pairs in _PAIRS.items()}
+
+
 def _unicode_case(text: str, localization: str, upper: bool) -> str:
-    """Case change of UTF-8 text held as Latin-1, for sclite's localizations."""
+    """Case change of UTF-8 text (held one character a byte) under a localization, as sclite:
+    the localization's pairs first, then ASCII letters; anything else unchanged."""
     try:
         decoded = encode_text(text).decode("utf-8")
     except UnicodeDecodeError:
         return ascii_upper(text) if upper else ascii_lower(text)
-    if localization == "babel_turkish":
-        if upper:
-            decoded = decoded.replace("i", "İ").replace("ı", "I").upper()
-        else:
-            decoded = decoded.replace("I", "ı").replace("İ", "i").lower()
-    else:
-        decoded = decoded.upper() if upper else decoded.lower()
-    return decode_bytes(decoded.encode("utf-8"))
+    table = (_TO_UPPER if upper else _TO_LOWER).get(localization, {})
+    ascii_case = ascii_upper if upper else ascii_lower
+    changed = "".join(table.get(ch) or (ascii_case(ch) if ch < "\x80" else ch) for ch in decoded)
+    return decode_bytes(changed.encode("utf-8"))
 
 
 @dataclass(frozen=True)
@@ -162,6 +178,7 @@ def score_trn(
         hyp_file=hyp_path,
         ref_format="trn",
         hyp_format="trn",
+        case_sensitive=options.case_sensitive,
         segments=segments,
         bounds=np.concatenate(([0], np.cumsum(sizes))).astype(np.int64),
         ref=ref,
