@@ -16,6 +16,7 @@ COMMANDS = {
     "templette": ("iescore.tasks.cli.templette", "add_templette_command"),
     "campaign": ("iescore.tasks.cli.campaign", "add_campaign_command"),
     "align": ("iescore.tasks.cli.align", "add_align_command"),
+    "sclite": ("iescore.tasks.cli.sclite", "add_sclite_command"),
     "glm": ("iescore.tasks.cli.glm", "add_glm_command"),
     "muc": ("iescore.tasks.cli.muc", "add_muc_command"),
     "coref": ("iescore.tasks.cli.coref", "add_coref_command"),
@@ -44,6 +45,12 @@ def main(argv: list[str] | None = None) -> int:
 
 def _run(argv: list[str]) -> int:
     from iescore.pipeline.core.errors import InputError
+
+    if argv and argv[0] == "sclite":
+        # sclite's own command line (-h is a hypothesis, not help): not argparse's.
+        from iescore.tasks.cli.sclite import sclite_main
+
+        return sclite_main(argv[1:])
 
     parser = _parser(argv[0] if argv and argv[0] in COMMANDS else None)
     args = parser.parse_args(argv)

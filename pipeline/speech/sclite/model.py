@@ -39,11 +39,12 @@ class CategoryDef:
 class Segment:
     """One scored utterance or segment.
 
-    ``id`` as sclite shows it between parentheses (trn: the utterance id as folded; stm: sclite's
-    ``spka-000`` form); ``speaker`` as sclite names it in ``.spk.SPEAKER`` files; ``file``,
+    ``id`` as sclite prints it, parentheses included (trn: ``(4t0c0201)``, folded; stm:
+    ``(spka-000)``); ``speaker`` as sclite names it in ``.spk.SPEAKER`` files; ``file``,
     ``channel``, ``begin``, ``end`` (stm: the segment's times, None for trn); ``labels``: the
     segment's stm labels as sclite prints them (``("o", "f", "s1")``), empty for trn; ``sequence``:
-    the segment's rank in sclite's reading order (the sgml's ``sequence``).
+    the segment's rank in sclite's reading order (the sgml's ``sequence``; trn: rank in the hypothesis file). Texts are
+    file bytes decoded as Latin-1 (one character a byte: widths count bytes, as sclite's do).
     """
 
     id: str
@@ -89,6 +90,7 @@ class ScoredSystem:
     categories: list[CategoryDef] = field(default_factory=list)
     frag_corr: bool = False  # -F
     opt_del: bool = False  # -D
+    case_sensitive: bool = False  # -s: texts not folded, errors not shown in upper case
 
     def counts(self) -> np.ndarray:
         """C, S, D, I of each segment (rows), counted from ``ops``."""

@@ -1,0 +1,199 @@
+"""trn reference and hypotheses scored as sclite 2.10 scores them (``-r FILE trn -h FILE trn``).
+
+Text is held as sclite holds it: bytes, one character a byte (:func:`decode_bytes`; column widths
+count bytes, as sclite's do), written back unchanged (:func:`encode_text`). Bytes from 0x80 become
+letters of U+0180..U+01FF, never blanks, so that words split at ASCII blanks only, as sclite's. Case folding is sclite's:
+ASCII letters only unless a localization (``-e utf-8 babel_turkish``...) says otherwise, and none
+under ``-s``. The hypothesis drives: its utterances are scored in its order, grouped by speaker in
+order of first appearance; reference utterances without a hypothesis are not scored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from iescore.pipeline.core.errors import InputError
+from iescore.pipeline.speech.align import AlignOptions
+from iescore.pipeline.speech.sclite.model import ScoredSystem, Segment
+from iescore.pipeline.speech.transcripts import Lexicon, align_transcripts, read_trn
+
+_HIGH = {b: 0x100 + b for b in range(0x80, 0x100)}
+_BACK = {0x100 + b: b for b in range(0x80, 0x100)}
+
+
+def decode_bytes(data: bytes) -> str:
+    """File bytes as text, one character a byte (see the module's docstring)."""
+    return data.decode("latin-1").translate(_HIGH)
+
+
+def encode_text(text: str) -> bytes:
+    """The bytes of text made by :func:`decode_bytes`."""
+    return text.translate(_BACK).encode("latin-1")
+
+
+_ASCII_LOWER = bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ", b"abcdefghijklmnopqrstuvwxyz").decode("latin-1")
+_ASCII_UPPER = bytes.maketrans(b"abcdefghijklmnopqrstuvwxyz", b"ABCDEFGHIJKLMNOPQRSTUVWXYZ").decode("latin-1")
+_LOWER_TABLE = {i: ord(_ASCII_LOWER[i]) for i in range(65, 91)}
+_UPPER_TABLE = {i: ord(_ASCII_UPPER[i]) for i in range(97, 123)}
+
+
+def ascii_lower(text: str) -> str:
+    return text.translate(_LOWER_TABLE)
+
+
+def ascii_upper(text: str) -> str:
+    return text.translate(_UPPER_TABLE)
+
+
+@dataclass(frozen=True)
+class Encoding:
+    """``-e ENCODING [LOCALIZATION]``: how case folds (text stays bytes)."""
+
+    name: str = ""  # "" (8-bit ASCII), utf-8, gb, euc
+    localization: str = ""  # generic, babel_turkish, babel_vietnamese, ukrainian
+
+    def lower(self, text: str) -> str:
+        if self.name != "utf-8" or self.localization in ("", "generic"):
+            return ascii_lower(text)
+        return _unicode_case(text, self.localization, upper=False)
+
+    def upper(self, text: str) -> str:
+        if self.name != "utf-8" or self.localization in ("", "generic"):
+            return ascii_upper(text)
+        return _unicode_case(text, self.localization, upper=True)
+
+
+# sclite 2.10's case pairs (upper, lower) beyond ASCII for each localization of ``-e utf-8``; any other
+# character keeps its case, but for ASCII letters.
+_VIETNAMESE_UPPER = (
+    "ĐÁÀẢÃẠĂẮẰẲẴẶÂẤẦẨẪẬÉÈẺẼẸÊẾỀỂỄỆÍÌỈĨỊÓÒỎÕỌƠỚỜỞỠỢÔỐỒỔỖỘÚÙỦŨỤƯỨỪỬỮỰÝỲỶỸỴ"
+)
+_PAIRS = {
+    "babel_turkish": [("Ç", "ç"), ("Ö", "ö"), ("Ü", "ü"), ("İ", "i"), ("I", "ı"), ("Ğ", "ğ"), ("Ş", "ş")],
+    "babel_vietnamese": [(c, c.lower()) for c in _VIETNAMESE_UPPER],
+    "ukrainian": [
+        (chr(c), chr(c).lower())
+        for c in range(0x400, 0x500)
+        if chr(c).isupper() and len(chr(c).lower()) == 1
+    ],
+}
+_PAIRS["ukranian"] = _PAIRS["ukrainian"]
+_TO_LOWER = {name: {u: lo for u, lo in pairs} for name, pairs in _PAIRS.items()}
+_TO_UPPER = {name: {lo: u for u, lo in pairs} for name, pairs in _PAIRS.items()}
+
+
+def _unicode_case(text: str, localization: str, upper: bool) -> str:
+    """Case change of UTF-8 text (held one character a byte) under a localization, as sclite:
+    the localization's pairs first, then ASCII letters; anything else unchanged."""
+    try:
+        decoded = encode_text(text).decode("utf-8")
+    except UnicodeDecodeError:
+        return ascii_upper(text) if upper else ascii_lower(text)
+    table = (_TO_UPPER if upper else _TO_LOWER).get(localization, {})
+    ascii_case = ascii_upper if upper else ascii_lower
+    changed = "".join(table.get(ch) or (ascii_case(ch) if ch < "\x80" else ch) for ch in decoded)
+    return decode_bytes(changed.encode("utf-8"))
+
+
+@dataclass(frozen=True)
+class TrnOptions:
+    """What changes how trn text is scored: ``id_type`` (-i), ``case_sensitive`` (-s),
+    ``encoding`` (-e), ``opt_del`` (-D), ``frag_corr`` (-F)."""
+
+    id_type: str = "wsj"
+    case_sensitive: bool = False
+    encoding: Encoding = Encoding()
+    opt_del: bool = False
+    frag_corr: bool = False
+
+    def fold(self, text: str) -> str:
+        return text if self.case_sensitive else self.encoding.lower(text)
+
+
+def speaker_of(uid: str, id_type: str, source: str, line: int) -> str:
+    """The speaker of utterance id ``uid`` (without parentheses) as sclite's ``-i`` reads it."""
+    if id_type == "sp":
+        return "(" + uid + ")"
+    if id_type in ("wsj", "atis"):
+        return uid[:3]
+    cut = uid.find("-")
+    if cut < 0:
+        cut = uid.find("_")
+    if cut < 0:
+        raise InputError(source, line, f"utterance id ({uid}): expected a speaker before '-' or '_' (-i {id_type})")
+    return uid[:cut]
+
+
+def read_text(path: str) -> str:
+    """A file's bytes as text, one character a byte (:func:`decode_bytes`)."""
+    with open(encode_text(path), "rb") as handle:
+        return decode_bytes(handle.read())
+
+
+def score_trn(
+    ref_path: str, hyp_path: str, title: str, options: TrnOptions, ref_text: str | None = None,
+    hyp_text: str | None = None,
+    sequence_start: int = 0,
+) -> ScoredSystem:
+    """Align the hypothesis ``hyp_path`` with the reference ``ref_path`` (both trn). Segments are
+    numbered (``Segment.sequence``) from ``sequence_start``: sclite numbers the segments of all the
+    systems of a run in one sequence."""
+    ref_text = read_text(ref_path) if ref_text is None else ref_text
+    hyp_text = read_text(hyp_path) if hyp_text is None else hyp_text
+    lexicon = Lexicon()
+    fold: Callable[[str], str] = options.fold
+    optional = _optional if options.opt_del else None
+    refs = read_trn(ref_text, ref_path, lexicon, reference=True, fold=fold, optional=optional)
+    hyps = read_trn(hyp_text, hyp_path, lexicon, reference=False, fold=fold, optional=optional)
+    align_options = AlignOptions("levenshtein", None, optional, key=_identity)
+    aligned = align_transcripts(refs, hyps, lexicon, align_options, ref_path, hyp_path, allow_missing=True)
+    present = len(hyps.ids)
+    speakers: dict[str, int] = {}
+    groups: list[list[int]] = []
+    for k, (uid, line) in enumerate(zip(hyps.ids, hyps.lines, strict=True)):
+        speaker = speaker_of(uid, options.id_type, hyp_path, line)
+        if speaker not in speakers:
+            speakers[speaker] = len(groups)
+            groups.append([])
+        groups[speakers[speaker]].append(k)
+    order = [k for group in groups for k in group]
+    names = list(speakers)
+    speaker_of_utt = {k: names[g] for g, group in enumerate(groups) for k in group}
+    starts, ends = aligned.bounds[:present], aligned.bounds[1 : present + 1]
+    index = np.concatenate([np.arange(starts[k], ends[k]) for k in order]) if order else np.zeros(0, np.int64)
+    sizes = np.array([ends[k] - starts[k] for k in order], np.int64)
+    ops = aligned.ops[index].copy()
+    ref = aligned.ref[index]
+    hyp = aligned.hyp[index]
+    if options.opt_del:
+        # sclite: a deleted optionally deletable word counts as correct under -D.
+        ops[(ops == ord("D")) & aligned.ref_optional[index]] = ord("C")
+    segments = [Segment(id="(" + hyps.ids[k] + ")", speaker=speaker_of_utt[k], sequence=sequence_start + k) for k in order]
+    return ScoredSystem(
+        title=title,
+        ref_file=ref_path,
+        hyp_file=hyp_path,
+        ref_format="trn",
+        hyp_format="trn",
+        case_sensitive=options.case_sensitive,
+        segments=segments,
+        bounds=np.concatenate(([0], np.cumsum(sizes))).astype(np.int64),
+        ref=ref,
+        hyp=hyp,
+        ops=ops,
+        texts=lexicon.texts,
+        frag_corr=options.frag_corr,
+        opt_del=options.opt_del,
+    )
+
+
+def _identity(word: str) -> str:
+    return word
+
+
+def _optional(word: str) -> bool:
+    """sclite's optionally deletable word: written ``(word)``."""
+    return len(word) > 2 and word[0] == "(" and word[-1] == ")"
