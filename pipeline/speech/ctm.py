@@ -35,6 +35,23 @@ from iescore.pipeline.core.errors import InputError
 ALT_BEGIN, ALT, ALT_END = "<alt_begin>", "<alt>", "<alt_end>"
 _FIELDS = "FILE CHANNEL BEGIN DURATION WORD [CONFIDENCE]"
 _TAG = re.compile(r"(?<!\\);")
+BLANK = " \t\n\r"
+_BLANKS = re.compile(r"[ \t\n\r]+")  # what sclite's strtok splits at (and a CR of a CRLF line)
+
+
+def fields_of(line: str, limit: int = 0) -> list[str]:
+    """The blank-separated fields of a line as sclite's ``strtok(" \\t\\n")`` gives them; with
+    ``limit``, at most that many splits (the rest of the line is the last field)."""
+    fields = _BLANKS.split(line.strip(BLANK), limit)
+    return [] if fields == [""] else fields
+
+
+def lines_of(text: str) -> list[str]:
+    """The lines of a text, split at newlines only (form feeds and other separators stay in)."""
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
 
@@ -130,13 +147,13 @@ def parse_ctm(text: str, source: str, fold: Callable[[str], str] | None = ascii_
         if key is not None:
             channels.append(Channel(key[0], key[1], tuple(current), start))
 
-    for number, raw in enumerate(text.splitlines(), 1):
+    for number, raw in enumerate(lines_of(text), 1):
         if "\0" in raw:
             raise InputError(source, number, "NUL byte in a text file")
         line = raw if fold is None else fold(raw)
-        if not line.strip() or line.lstrip().startswith(";"):
+        if not line.strip(BLANK) or line.lstrip(BLANK).startswith(";"):
             continue
-        fields = line.split()
+        fields = fields_of(line)
         if len(fields) < 5:
             raise InputError(source, number, f"{len(fields)} fields: {_FIELDS} expected")
         if len(fields) > 7:
@@ -182,7 +199,7 @@ def parse_ctm(text: str, source: str, fold: Callable[[str], str] | None = ascii_
             block[-1].append(word)
         else:
             current.append(word)
-    close(len(text.splitlines()) + 1)
+    close(len(lines_of(text)) + 1)
     return Ctm(source, tuple(channels), has_confidence)
 
 

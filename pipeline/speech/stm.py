@@ -28,7 +28,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from iescore.pipeline.core.errors import InputError
-from iescore.pipeline.speech.ctm import Channel, Ctm, TimedChoice, TimedItem, TimedWord, ascii_lower, word_text
+from iescore.pipeline.speech.ctm import (
+    BLANK,
+    Channel,
+    Ctm,
+    TimedItem,
+    TimedWord,
+    ascii_lower,
+    fields_of,
+    lines_of,
+    word_text,
+)
 from iescore.pipeline.speech.words import parse_items
 
 IGNORE_MARKERS = ("ignore_time_segment_in_scoring", "ignoretimesegmentinscoring")
@@ -88,7 +98,7 @@ def _number(field: str, what: str, source: str, line: int) -> float:
 
 def strip_tags(text: str) -> str:
     """A transcript with each word's ``;tag`` suffixes removed (alternation marks kept)."""
-    return " ".join(token if token in _STRUCTURE else word_text(token) for token in text.split())
+    return " ".join(token if token in _STRUCTURE else word_text(token) for token in fields_of(text))
 
 
 def comment_labels(text: str, source: str) -> tuple[tuple[Label, ...], tuple[Label, ...]]:
@@ -98,7 +108,7 @@ def comment_labels(text: str, source: str) -> tuple[tuple[Label, ...], tuple[Lab
     A description is kept as written (``\\\\`` stays two characters, as sclite prints it).
     """
     found: dict[str, dict[tuple[str, str, str], Label]] = {"LABEL": {}, "CATEGORY": {}}
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in enumerate(lines_of(text), 1):
         for kind in found:
             if line.startswith(f";; {kind} "):
                 fields = _QUOTED.findall(line)
@@ -118,24 +128,24 @@ def parse_stm(text: str, source: str, fold: Callable[[str], str] | None = ascii_
     ended: dict[tuple[str, str], int] = {}
     key: tuple[str, str] | None = None
     previous_begin = -math.inf
-    for number, raw in enumerate(text.splitlines(), 1):
+    for number, raw in enumerate(lines_of(text), 1):
         if "\0" in raw:
             raise InputError(source, number, "NUL byte in a text file")
-        if not raw.strip() or raw.lstrip().startswith(";"):
+        if not raw.strip(BLANK) or raw.lstrip(BLANK).startswith(";"):
             continue
         line = raw if fold is None else fold(raw)
-        fields = line.split(None, 5)
+        fields = fields_of(line, 5)
         if len(fields) < 5:
             raise InputError(source, number, f"{len(fields)} fields: {_FIELDS} expected")
         file, channel, speaker, begin_field, end_field = fields[:5]
-        rest = fields[5].strip() if len(fields) > 5 else ""
+        rest = fields[5].strip(BLANK) if len(fields) > 5 else ""
         begin = _number(begin_field, "begin time", source, number)
         end = _number(end_field, "end time", source, number)
         if end < begin:
             raise InputError(source, number, f"end time {end_field} before begin time {begin_field}")
         labels = None
         if rest.startswith("<"):
-            parts = rest.split(None, 1)
+            parts = fields_of(rest, 1)
             labels, rest = parts[0], (parts[1] if len(parts) > 1 else "")
             if not labels.endswith(">") or len(labels) < 2:
                 raise InputError(source, number, f"label field '{labels}' not closed by '>' (<LABEL,...> expected)")

@@ -35,6 +35,7 @@ class StmOptions:
     fold: Callable[[str], str] | None = ascii_lower  # None: -s
     encoding: str = "utf-8"
     char_align: bool = False  # -c: every word split into its characters
+    characters: Callable[[str], list[str]] = list  # a word's characters (by the encoding, for -c)
     char_no_ascii: bool = False  # -c NOASCII: runs of ASCII characters kept together
     char_del_hyphen: bool = False  # -c DH: hyphens removed
 
@@ -44,12 +45,14 @@ def _float32(value: float | None) -> float | None:
     return None if value is None else float(np.float32(value))
 
 
-def separate_chars(word: str, no_ascii: bool = False, del_hyphen: bool = False) -> list[str]:
+def separate_chars(
+    word: str, no_ascii: bool = False, del_hyphen: bool = False, characters: Callable[[str], list[str]] = list
+) -> list[str]:
     """sclite's ``TEXT_separate_chars``: the characters of ``word`` (``-c``), ASCII runs together
     under ``NOASCII``, hyphens left out under ``DH``."""
     out: list[str] = []
     last_ascii = False
-    for char in word:
+    for char in characters(word):
         if del_hyphen and char == "-":
             continue
         if no_ascii and char.isascii() and last_ascii and out:
@@ -77,7 +80,7 @@ def net_words(
     end = word.begin + word.duration if word is not None else None
     if options.char_align and len(text) > 1:
         inner = text[1:-1] if opt_del else text
-        chars = separate_chars(inner, options.char_no_ascii, options.char_del_hyphen)
+        chars = separate_chars(inner, options.char_no_ascii, options.char_del_hyphen, options.characters)
         if chars != [text]:
             out = []
             step = (end - begin) / len(chars) if begin is not None and end is not None else None
@@ -147,14 +150,19 @@ def score_stm_ctm(
     hyp_path: str,
     title: str,
     options: StmOptions = StmOptions(),
+    ref_text: str | None = None,
+    hyp_text: str | None = None,
+    sequence_start: int = 0,
 ) -> tuple[ScoredSystem, list[str]]:
     """One ctm system scored against an stm reference, and sclite's warnings for standard error.
 
-    Paths are named in errors and in the model as given. Labels and categories come from the
+    Paths are named in errors and in the model as given; the texts are read from them (in
+    ``options.encoding``) unless given. Segments are numbered from ``sequence_start`` (sclite numbers
+    the segments of all the systems of a run in one sequence). Labels and categories come from the
     ``;;`` headers of the reference, then of the hypothesis, each once.
     """
-    ref_text = read_text(ref_path, ref_path, options.encoding)
-    hyp_text = read_text(hyp_path, hyp_path, options.encoding)
+    ref_text = read_text(ref_path, ref_path, options.encoding) if ref_text is None else ref_text
+    hyp_text = read_text(hyp_path, hyp_path, options.encoding) if hyp_text is None else hyp_text
     stm = parse_stm(ref_text, ref_path, options.fold)
     ctm = parse_ctm(hyp_text, hyp_path, options.fold)
     assignment = assign(stm, ctm, options.reduce_ref, options.reduce_hyp)
@@ -168,14 +176,14 @@ def score_stm_ctm(
     for utterances in by_speaker.values():
         for u in utterances:
             segment = Segment(
-                u.id,
+                f"({u.id})",
                 u.speaker,
                 u.file,
                 u.channel,
                 u.begin,
                 u.end,
                 tuple(u.labels[1:-1].split(",")) if u.labels else (),
-                u.sequence,
+                sequence_start + u.sequence,
             )
             pairs = align_networks(
                 network(text_items(u.ref_text, options)), network(timed_items(u.hyp, options, ctm.has_confidence))
@@ -192,7 +200,16 @@ def score_stm_ctm(
         frag_corr=options.frag_corr,
         opt_del=options.opt_del,
     )
+    _keep_times(system, ("hyp_t1", "hyp_t2") + (("hyp_conf",) if ctm.has_confidence else ()))
     return system, list(assignment.warnings)
+
+
+def _keep_times(system: ScoredSystem, columns: Sequence[str]) -> None:
+    """A side read from a ctm has times (and confidences) even when no word of it was scored:
+    sclite then still prints its empty time rows, so the columns stay, all NaN, rather than None."""
+    for name in columns:
+        if getattr(system, name) is None:
+            setattr(system, name, np.full(len(system.ops), np.nan))
 
 
 # -- ctm reference (sclite's ctm2ctm) ------------------------------------------------------------------
@@ -363,6 +380,9 @@ def score_ctm_ctm(
     title: str,
     options: StmOptions = StmOptions(),
     time_mediated: bool = False,
+    ref_text: str | None = None,
+    hyp_text: str | None = None,
+    sequence_start: int = 0,
 ) -> ScoredSystem:
     """A ctm system scored against a ctm reference, as sclite does: file by file, channel by
     channel (the first and second run of a file), in chunks cut where both sides pause, each chunk
@@ -371,12 +391,14 @@ def score_ctm_ctm(
     InputErrors where sclite stops: the files of the two ctms out of step, a file with a second
     channel on one side only.
     """
-    ref_ctm = parse_ctm(read_text(ref_path, ref_path, options.encoding), ref_path, options.fold)
-    hyp_ctm = parse_ctm(read_text(hyp_path, hyp_path, options.encoding), hyp_path, options.fold)
+    ref_text = read_text(ref_path, ref_path, options.encoding) if ref_text is None else ref_text
+    hyp_text = read_text(hyp_path, hyp_path, options.encoding) if hyp_text is None else hyp_text
+    ref_ctm = parse_ctm(ref_text, ref_path, options.fold)
+    hyp_ctm = parse_ctm(hyp_text, hyp_path, options.fold)
     ref_files = _by_file(ref_ctm.channels)
     hyp_files = _by_file(hyp_ctm.channels)
     builder = SystemBuilder()
-    sequence = 0
+    sequence = sequence_start
     segments: list[tuple[Segment, list[tuple]]] = []
     for k in range(max(len(ref_files), len(hyp_files))):
         if k >= len(ref_files) or k >= len(hyp_files):
@@ -410,7 +432,7 @@ def score_ctm_ctm(
                 hyp_items = _token_items(hyp_tokens[h_begin : h_cut + 1], options, hyp_ctm.has_confidence)
                 pairs = sort_time_marks(align_networks(network(ref_items), network(hyp_items), time_mediated))
                 segment = Segment(
-                    f"{speaker}-{chunk:04d}", speaker, ref_channel.file, ref_channel.channel, sequence=sequence
+                    f"({speaker}-{chunk:04d})", speaker, ref_channel.file, ref_channel.channel, sequence=sequence
                 )
                 segments.append((segment, [_row(p) for p in pairs]))
                 r_begin, h_begin = r_cut + 1, h_cut + 1
@@ -418,10 +440,20 @@ def score_ctm_ctm(
                 sequence += 1
     for segment, rows in segments:  # each channel is one speaker: already in sclite's order
         builder.add(segment, rows)
-    return builder.build(
-        title=title, ref_file=ref_path, hyp_file=hyp_path, ref_format="ctm", hyp_format="ctm",
-        frag_corr=options.frag_corr, opt_del=options.opt_del,
+    system = builder.build(
+        title=title,
+        ref_file=ref_path,
+        hyp_file=hyp_path,
+        ref_format="ctm",
+        hyp_format="ctm",
+        frag_corr=options.frag_corr,
+        opt_del=options.opt_del,
     )
+    _keep_times(
+        system,
+        ("ref_t1", "ref_t2", "hyp_t1", "hyp_t2") + (("hyp_conf",) if hyp_ctm.has_confidence else ()),
+    )
+    return system
 
 
 def _by_file(channels: Sequence) -> list[list]:
@@ -432,3 +464,29 @@ def _by_file(channels: Sequence) -> list[list]:
         else:
             files.append([channel])
     return files
+
+
+def byte_characters(encoding: str) -> Callable[[str], list[str]]:
+    """The characters of a word held one byte a character (``pipeline.speech.sclite.trn``), as
+    sclite's ``TEXT_nbytes_of_char`` counts them: UTF-8 by its lead bytes, ``gb`` and ``euc`` two
+    bytes from a byte with the high bit set, otherwise one byte each."""
+
+    def size(code: int) -> int:
+        byte = code - 0x100 if code >= 0x100 else code
+        if byte < 0x80:
+            return 1
+        if encoding in ("gb", "euc"):
+            return 2
+        if encoding == "utf-8":
+            return 2 if byte < 0xE0 else 3 if byte < 0xF0 else 4
+        return 1
+
+    def characters(word: str) -> list[str]:
+        out, k = [], 0
+        while k < len(word):
+            n = size(ord(word[k]))
+            out.append(word[k : k + n])
+            k += n
+        return out
+
+    return characters
