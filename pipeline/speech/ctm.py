@@ -52,6 +52,8 @@ def lines_of(text: str) -> list[str]:
     if lines and lines[-1] == "":
         lines.pop()
     return lines
+
+
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
 
@@ -69,6 +71,7 @@ class TimedWord:
     duration: float
     confidence: float | None
     line: int
+    tagged: str | None = None  # the sgml form when the word carries ;tags (ctm.parse_token)
 
     @property
     def end(self) -> float:
@@ -110,13 +113,33 @@ class Ctm:
     has_confidence: bool  # some word gives a confidence (sclite then reports NCE)
 
 
+def parse_token(token: str) -> tuple[str, str | None]:
+    """A ctm or stm token as sclite reads it: the word, and its sgml form when it carries tags.
+
+    The word is the text before the first unescaped ``;`` with every backslash removed (``A\\;S`` is
+    ``A;S``) and a trailing ``*`` dropped from a word longer than one character. Up to two tags follow
+    (``PRIDE;tag1;tag2``, ``ABOUT;;tag2``); sclite drops them from its reports but its sgml writes
+    ``word;tag1;tag2`` with ``;`` escaped (``a\\;s;tag1;``), which is the second value (None when
+    the token has no ``;`` of its own).
+    """
+    parts = _TAG.split(token, 3)
+    value = parts[0].replace("\\", "")
+    if len(value) > 1 and value.endswith("*"):
+        value = value[:-1]
+    if len(parts) == 1:
+        return value, None
+    tag1 = parts[1].replace("\\", "")
+    tag2 = parts[2].replace("\\", "") if len(parts) > 2 else ""
+    return value, f"{_escape(value)};{_escape(tag1)};{_escape(tag2)}"
+
+
+def _escape(text: str) -> str:
+    return text.replace(";", "\\;")
+
+
 def word_text(token: str) -> str:
-    """The word of a ctm or stm token as sclite keeps it: the text before the first unescaped ``;``
-    with ``\\;`` unescaped, and a trailing ``*`` removed from a word longer than one character."""
-    text = _TAG.split(token, 1)[0].replace("\\;", ";")
-    if len(text) > 1 and text.endswith("*"):
-        text = text[:-1]
-    return text
+    """The word of a ctm or stm token as sclite keeps it (:func:`parse_token`)."""
+    return parse_token(token)[0]
 
 
 def _number(field: str, what: str, source: str, line: int) -> float:
@@ -157,7 +180,9 @@ def parse_ctm(text: str, source: str, fold: Callable[[str], str] | None = ascii_
         if len(fields) < 5:
             raise InputError(source, number, f"{len(fields)} fields: {_FIELDS} expected")
         if len(fields) > 7:
-            raise InputError(source, number, f"{len(fields)} fields: at most 7 ({_FIELDS} [CORRECT]) expected")
+            raise InputError(
+                source, number, f"{len(fields)} fields: at most 7 ({_FIELDS} [CORRECT]) expected"
+            )
         file, channel, begin_field, duration_field, token = fields[:5]
         here = (file, channel)
         if here != key:
@@ -176,7 +201,9 @@ def parse_ctm(text: str, source: str, fold: Callable[[str], str] | None = ascii_
         if marker in (ALT_BEGIN, ALT, ALT_END):
             if marker == ALT_BEGIN:
                 if block is not None:
-                    raise InputError(source, number, f"<ALT_BEGIN> inside the block opened on line {block_line}")
+                    raise InputError(
+                        source, number, f"<ALT_BEGIN> inside the block opened on line {block_line}"
+                    )
                 block, block_line = [[]], number
             elif block is None:
                 raise InputError(source, number, f"{marker.upper()} outside an <ALT_BEGIN> block")
@@ -194,7 +221,8 @@ def parse_ctm(text: str, source: str, fold: Callable[[str], str] | None = ascii_
             has_confidence = True
         if len(fields) > 6:
             _number(fields[6], "correctness flag", source, number)
-        word = TimedWord(word_text(token), begin, duration, confidence, number)
+        text, tagged = parse_token(token)
+        word = TimedWord(text, begin, duration, confidence, number, tagged)
         if block is not None:
             block[-1].append(word)
         else:
@@ -217,7 +245,10 @@ def read_text(path: str | Path, source: str, encoding: str) -> str:
 
 
 def read_ctm(
-    path: str | Path, source: str | None = None, encoding: str = "utf-8", fold: Callable[[str], str] | None = ascii_lower
+    path: str | Path,
+    source: str | None = None,
+    encoding: str = "utf-8",
+    fold: Callable[[str], str] | None = ascii_lower,
 ) -> Ctm:
     """Read and parse a ctm file; ``source`` names it in errors (the path by default)."""
     name = str(path) if source is None else source

@@ -12,7 +12,7 @@ two kinds carry data, read from the reference and the hypothesis file alike::
 (the lur report's label groups; a label id is matched with the segments' ``<o,wa>`` labels).
 
 Reading follows sclite: every line is lower-cased (unless case-sensitive, ``-s``), a word's ``;tag``
-suffixes are dropped (:func:`~iescore.pipeline.speech.ctm.word_text`), and the file is taken in
+suffixes are read as in a ctm (:func:`~iescore.pipeline.speech.ctm.parse_token`), and the file is taken in
 order, one run of segments per file and channel. sclite checks nothing; here each of these is an
 :class:`~iescore.pipeline.core.errors.InputError` naming the line: fewer than five fields, a time that
 is not a number, an end before the begin, a label field not closed by ``>``, unbalanced ``{ }``, a
@@ -37,20 +37,18 @@ from iescore.pipeline.speech.ctm import (
     ascii_lower,
     fields_of,
     lines_of,
-    word_text,
 )
 from iescore.pipeline.speech.words import parse_items
 
 IGNORE_MARKERS = ("ignore_time_segment_in_scoring", "ignoretimesegmentinscoring")
 _FIELDS = "FILE CHANNEL SPEAKER BEGIN END [<LABELS>] TRANSCRIPT"
 _QUOTED = re.compile(r'"([^"]*)"')
-_STRUCTURE = frozenset({"{", "/", "}", "@"})
 
 
 @dataclass(frozen=True)
 class StmSegment:
     """One stm line: where and who, its time span, its labels as written (``<o,wa>``, or None),
-    its transcript with word tags removed, and its line."""
+    its transcript (words with their ``;tags``, blanks made single spaces), and its line."""
 
     file: str
     channel: str
@@ -96,11 +94,6 @@ def _number(field: str, what: str, source: str, line: int) -> float:
     return value
 
 
-def strip_tags(text: str) -> str:
-    """A transcript with each word's ``;tag`` suffixes removed (alternation marks kept)."""
-    return " ".join(token if token in _STRUCTURE else word_text(token) for token in fields_of(text))
-
-
 def comment_labels(text: str, source: str) -> tuple[tuple[Label, ...], tuple[Label, ...]]:
     """The ``;; LABEL`` and ``;; CATEGORY`` headers of a file (either side), each once.
 
@@ -114,7 +107,9 @@ def comment_labels(text: str, source: str) -> tuple[tuple[Label, ...], tuple[Lab
                 fields = _QUOTED.findall(line)
                 if len(fields) < 3:
                     raise InputError(
-                        source, number, f'{len(fields)} quoted fields: ;; {kind} "ID" "TITLE" "DESCRIPTION" expected'
+                        source,
+                        number,
+                        f'{len(fields)} quoted fields: ;; {kind} "ID" "TITLE" "DESCRIPTION" expected',
                     )
                 key = (fields[0], fields[1], fields[2])
                 found[kind].setdefault(key, Label(*key, number))
@@ -148,7 +143,9 @@ def parse_stm(text: str, source: str, fold: Callable[[str], str] | None = ascii_
             parts = fields_of(rest, 1)
             labels, rest = parts[0], (parts[1] if len(parts) > 1 else "")
             if not labels.endswith(">") or len(labels) < 2:
-                raise InputError(source, number, f"label field '{labels}' not closed by '>' (<LABEL,...> expected)")
+                raise InputError(
+                    source, number, f"label field '{labels}' not closed by '>' (<LABEL,...> expected)"
+                )
         here = (file, channel)
         if here != key:
             if here in ended:
@@ -169,7 +166,7 @@ def parse_stm(text: str, source: str, fold: Callable[[str], str] | None = ascii_
                 "segments of a channel must be in time order",
             )
         previous_begin = begin
-        transcript = strip_tags(rest)
+        transcript = " ".join(fields_of(rest))
         parse_items(transcript, source=source, line=number)  # unbalanced braces are an error here
         segments.append(StmSegment(file, channel, speaker, begin, end, labels, transcript, number))
     labels_found, categories = comment_labels(text, source)

@@ -16,9 +16,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-
 from iescore.pipeline.core.errors import InputError
-from iescore.pipeline.speech.ctm import TimedItem, TimedWord, ascii_lower, parse_ctm, read_text
+from iescore.pipeline.speech.ctm import TimedItem, TimedWord, ascii_lower, parse_ctm, parse_token, read_text
 from iescore.pipeline.speech.netdp import NULL_ALT, NetItem, NetWord, Pair, align_networks, network
 from iescore.pipeline.speech.sclite.model import CategoryDef, LabelDef, ScoredSystem, Segment, SystemBuilder
 from iescore.pipeline.speech.stm import Utterance, assign, comment_labels, parse_stm
@@ -64,7 +63,11 @@ def separate_chars(
 
 
 def net_words(
-    text: str, options: StmOptions, word: TimedWord | None = None, confidence: bool = False
+    text: str,
+    options: StmOptions,
+    word: TimedWord | None = None,
+    confidence: bool = False,
+    tagged: str | None = None,
 ) -> list[NetWord]:
     """A word with sclite's flags: ``(x)`` optionally deletable under -D; under -F a fragment is a
     word beginning or ending with ``-`` (or ``(x-)`` under -D). Under -c the characters of the word,
@@ -90,7 +93,7 @@ def net_words(
                 out.append(NetWord(f"({char})" if opt_del else char, start, stop, conf, opt_del, False))
                 start = stop
             return out
-    return [NetWord(text, begin, end, conf, opt_del, frag)]
+    return [NetWord(text, begin, end, conf, opt_del, frag, tagged if word is None else word.tagged)]
 
 
 def text_items(text: str, options: StmOptions) -> list[NetItem]:
@@ -110,7 +113,8 @@ def text_items(text: str, options: StmOptions) -> list[NetItem]:
             outer.append(tuple(tuple(a) for a in alternatives))
             current = outer
         else:
-            current.extend(net_words(token, options))
+            value, tagged = parse_token(token)
+            current.extend(net_words(value, options, tagged=tagged))
     return current
 
 
@@ -131,17 +135,21 @@ def timed_items(items: Sequence[TimedItem], options: StmOptions, confidence: boo
     return out
 
 
-def _row(pair: Pair) -> tuple:
+def _row(pair: Pair, confidence: bool) -> tuple:
+    """A model row. An optionally deletable word left out (``C`` with one side empty) faces sclite's
+    empty word, whose times (and confidence) are 0."""
     ref, hyp = pair.ref, pair.hyp
+    empty_ref = pair.op == "C" and ref is None
+    empty_hyp = pair.op == "C" and hyp is None
     return (
         ref.text if ref is not None else None,
         hyp.text if hyp is not None else None,
         pair.op,
-        ref.begin if ref is not None else None,
-        ref.end if ref is not None else None,
-        hyp.begin if hyp is not None else None,
-        hyp.end if hyp is not None else None,
-        hyp.confidence if hyp is not None else None,
+        0.0 if empty_ref else ref.begin if ref is not None else None,
+        0.0 if empty_ref else ref.end if ref is not None else None,
+        0.0 if empty_hyp else hyp.begin if hyp is not None else None,
+        0.0 if empty_hyp else hyp.end if hyp is not None else None,
+        (0.0 if confidence else None) if empty_hyp else hyp.confidence if hyp is not None else None,
     )
 
 
@@ -170,6 +178,7 @@ def score_stm_ctm(
     labels = list(dict.fromkeys((x.id, x.title, x.description) for x in stm.labels + hyp_labels))
     categories = list(dict.fromkeys((x.id, x.title, x.description) for x in stm.categories + hyp_categories))
     builder = SystemBuilder()
+    tagged: list[tuple[str | None, str | None]] = []
     by_speaker: dict[str, list[Utterance]] = {}
     for utterance in assignment.utterances:
         by_speaker.setdefault(utterance.speaker, []).append(utterance)
@@ -186,9 +195,11 @@ def score_stm_ctm(
                 sequence_start + u.sequence,
             )
             pairs = align_networks(
-                network(text_items(u.ref_text, options)), network(timed_items(u.hyp, options, ctm.has_confidence))
+                network(text_items(u.ref_text, options)),
+                network(timed_items(u.hyp, options, ctm.has_confidence)),
             )
-            builder.add(segment, [_row(p) for p in pairs])
+            builder.add(segment, [_row(p, ctm.has_confidence) for p in pairs])
+            tagged.extend((p.ref.tagged if p.ref else None, p.hyp.tagged if p.hyp else None) for p in pairs)
     system = builder.build(
         title=title,
         ref_file=ref_path,
@@ -201,7 +212,18 @@ def score_stm_ctm(
         opt_del=options.opt_del,
     )
     _keep_times(system, ("hyp_t1", "hyp_t2") + (("hyp_conf",) if ctm.has_confidence else ()))
+    _add_tagged(system, builder, tagged)
     return system, list(assignment.warnings)
+
+
+def _add_tagged(
+    system: ScoredSystem, builder: SystemBuilder, tagged: list[tuple[str | None, str | None]]
+) -> None:
+    """The sgml forms of the words read with ``;tags`` (``ScoredSystem.ref_tagged``, ``hyp_tagged``)."""
+    if not any(r or h for r, h in tagged):
+        return
+    system.ref_tagged = np.array([builder.word(r) if r else -1 for r, _ in tagged], np.int64)
+    system.hyp_tagged = np.array([builder.word(h) if h else -1 for _, h in tagged], np.int64)
 
 
 def _keep_times(system: ScoredSystem, columns: Sequence[str]) -> None:
@@ -344,7 +366,10 @@ def _token_items(tokens: Sequence[_Token], options: StmOptions, confidence: bool
             alternatives.append([])
         elif token.marker == "<alt_end>" and alternatives is not None:
             out.append(
-                tuple(tuple(a) or (NetWord(NULL_ALT, 0.0, 0.0, 0.0 if confidence else None),) for a in alternatives)
+                tuple(
+                    tuple(a) or (NetWord(NULL_ALT, 0.0, 0.0, 0.0 if confidence else None),)
+                    for a in alternatives
+                )
             )
             alternatives = None
         elif token.word is not None:
@@ -399,12 +424,15 @@ def score_ctm_ctm(
     hyp_files = _by_file(hyp_ctm.channels)
     builder = SystemBuilder()
     sequence = sequence_start
+    tagged: list[tuple[str | None, str | None]] = []
     segments: list[tuple[Segment, list[tuple]]] = []
     for k in range(max(len(ref_files), len(hyp_files))):
         if k >= len(ref_files) or k >= len(hyp_files):
             longer, path = (hyp_files, hyp_path) if k < len(hyp_files) else (ref_files, ref_path)
             other = ref_path if longer is hyp_files else hyp_path
-            raise InputError(path, longer[k][0].line, f"file '{longer[k][0].file}' is past the end of {other}")
+            raise InputError(
+                path, longer[k][0].line, f"file '{longer[k][0].file}' is past the end of {other}"
+            )
         ref_channels, hyp_channels = ref_files[k], hyp_files[k]
         if ref_channels[0].file != hyp_channels[0].file:
             raise InputError(
@@ -415,7 +443,9 @@ def score_ctm_ctm(
             )
         if len(ref_channels[:2]) != len(hyp_channels[:2]):
             short, path = (hyp_channels, hyp_path) if len(hyp_channels) < 2 else (ref_channels, ref_path)
-            raise InputError(path, short[0].line, f"file '{short[0].file}' lacks the second channel of the other ctm")
+            raise InputError(
+                path, short[0].line, f"file '{short[0].file}' lacks the second channel of the other ctm"
+            )
         for ref_channel, hyp_channel in zip(ref_channels[:2], hyp_channels[:2], strict=True):
             ref_tokens = [_Token(0.0, 0.0, False), *_tokens(ref_channel.items)]
             hyp_tokens = [_Token(0.0, 0.0, False), *_tokens(hyp_channel.items)]
@@ -432,9 +462,16 @@ def score_ctm_ctm(
                 hyp_items = _token_items(hyp_tokens[h_begin : h_cut + 1], options, hyp_ctm.has_confidence)
                 pairs = sort_time_marks(align_networks(network(ref_items), network(hyp_items), time_mediated))
                 segment = Segment(
-                    f"({speaker}-{chunk:04d})", speaker, ref_channel.file, ref_channel.channel, sequence=sequence
+                    f"({speaker}-{chunk:04d})",
+                    speaker,
+                    ref_channel.file,
+                    ref_channel.channel,
+                    sequence=sequence,
                 )
-                segments.append((segment, [_row(p) for p in pairs]))
+                segments.append((segment, [_row(p, hyp_ctm.has_confidence) for p in pairs]))
+                tagged.extend(
+                    (p.ref.tagged if p.ref else None, p.hyp.tagged if p.hyp else None) for p in pairs
+                )
                 r_begin, h_begin = r_cut + 1, h_cut + 1
                 chunk += 1
                 sequence += 1
@@ -453,6 +490,7 @@ def score_ctm_ctm(
         system,
         ("ref_t1", "ref_t2", "hyp_t1", "hyp_t2") + (("hyp_conf",) if hyp_ctm.has_confidence else ()),
     )
+    _add_tagged(system, builder, tagged)
     return system
 
 

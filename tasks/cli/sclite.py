@@ -467,7 +467,9 @@ def _score_timed(o: Options, h: Hyp, encoding: Encoding, sequence_start: int) ->
     )
     ref_text, hyp_text = read_text(o.ref), read_text(h.path)
     if o.ref_format == "ctm":
-        return score_ctm_ctm(o.ref, h.path, h.title, options, o.time_align, ref_text, hyp_text, sequence_start)
+        return score_ctm_ctm(
+            o.ref, h.path, h.title, options, o.time_align, ref_text, hyp_text, sequence_start
+        )
     system, warnings = score_stm_ctm(o.ref, h.path, h.title, options, ref_text, hyp_text, sequence_start)
     for warning in warnings:
         print(warning, file=sys.stderr)

@@ -24,6 +24,7 @@ def sgml_text(system: ScoredSystem, date: str, token_sep: str = ":", attr_sep: s
     for cat in system.categories:
         out.append(f'<CATEGORY id="{cat.id}" title="{cat.title}" desc="{cat.description}">\n</CATEGORY>\n')
     texts = system.texts
+    rt, ht = system.ref_tagged, system.hyp_tagged  # words read with ;tags, written as read
     ref_w = system.ref_t1 is not None
     hyp_w = system.hyp_t1 is not None
     conf = system.hyp_conf is not None
@@ -56,12 +57,14 @@ def sgml_text(system: ScoredSystem, date: str, token_sep: str = ":", attr_sep: s
             for j in range(a, b):
                 op = chr(system.ops[j])
                 r, h = int(system.ref[j]), int(system.hyp[j])
+                rw = "" if r < 0 else texts[rt[j]] if rt is not None and rt[j] >= 0 else _word(texts[r])
+                hw = "" if h < 0 else texts[ht[j]] if ht is not None and ht[j] >= 0 else _word(texts[h])
                 if r < 0:
-                    cell = f'I{a_sep}{a_sep}"{_word(texts[h])}"'
+                    cell = f'I{a_sep}{a_sep}"{hw}"'
                 elif h < 0:
-                    cell = f'D{a_sep}"{_word(texts[r])}"{a_sep}'
+                    cell = f'D{a_sep}"{rw}"{a_sep}'
                 else:
-                    cell = f'{"C" if op == "C" else "S"}{a_sep}"{_word(texts[r])}"{a_sep}"{_word(texts[h])}"'
+                    cell = f'{"C" if op == "C" else "S"}{a_sep}"{rw}"{a_sep}"{hw}"'
                 if ref_w:
                     cell += a_sep if r < 0 else f"{a_sep}{_f3(system.ref_t1[j])}+{_f3(system.ref_t2[j])}"
                 if hyp_w:
