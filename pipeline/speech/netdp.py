@@ -83,7 +83,7 @@ def network(items: Sequence[NetItem]) -> Network:
     return Network(words, preds, finals)
 
 
-def _fragment_equal(a: str, b: str) -> bool:
+def fragment_equal(a: str, b: str) -> bool:
     """sclite's ``equal_WORD2`` under -F: ``te-`` equals a word it begins, ``-st`` one it ends."""
     la, lb = len(a), len(b)
     if a.startswith("-") and la > 1:
@@ -99,7 +99,7 @@ def _fragment_equal(a: str, b: str) -> bool:
 
 def equal(ref: NetWord, hyp: NetWord) -> bool:
     if ref.frag or hyp.frag:
-        return _fragment_equal(ref.key, hyp.key)
+        return fragment_equal(ref.key, hyp.key)
     return ref.key == hyp.key
 
 

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from iescore.pipeline.core.errors import InputError
 from iescore.pipeline.speech.ctm import TimedChoice, TimedWord, parse_ctm, parse_token, word_text
-from iescore.pipeline.speech.netdp import _fragment_equal as fragment_matches
+from iescore.pipeline.speech.netdp import align_networks, fragment_equal, network
 from iescore.pipeline.speech.stm import assign, parse_stm
-from iescore.pipeline.speech.stm_score import StmOptions, score_stm_ctm
+from iescore.pipeline.speech.stm_score import StmOptions, score_stm_ctm, text_items
 
 SCTK = Path(__file__).resolve().parents[1] / "data" / "speech" / "sctk"
 INPUTS = SCTK / "inputs"
@@ -162,8 +162,8 @@ def test_channel_missing_from_ctm_and_extra():
 
 
 def test_fragment_matching():
-    assert fragment_matches("te-", "test") and fragment_matches("test", "te-")
-    assert fragment_matches("-st", "test") and not fragment_matches("te-", "tea-x"[:0] + "xtea")
+    assert fragment_equal("te-", "test") and fragment_equal("test", "te-")
+    assert fragment_equal("-st", "test") and not fragment_equal("te-", "tea-x"[:0] + "xtea")
 
 
 # -- malformed input -----------------------------------------------------------------------------------
@@ -330,3 +330,41 @@ def test_sclite_outputs_equal_sclites(name, tmp_path):
             got = (tmp_path / "cases" / name / output).read_bytes()
         expected = (SCTK / "cases" / name / output).read_bytes()
         assert _blank(got) == _blank(expected), output
+
+
+# -- the network alignment against sclite on random utterances ----------------------------------------
+
+RANDOM = Path(__file__).resolve().parents[1] / "data" / "speech" / "sclite_random"
+
+
+def _utterances(path: Path) -> list[str]:
+    return [line.rsplit(" (", 1)[0] if " (" in line else "" for line in path.read_text().split("\n")[:-1]]
+
+
+@pytest.mark.parametrize("variant", ["plain", "D", "F", "DF"])
+def test_network_alignment_equals_sclites(variant):
+    """500 random pairs with alternations on both sides, (x) words and fragments: counts, the words
+    on each side in order and the Eval line equal sclite's .pra (README in that folder)."""
+    refs, hyps = _utterances(RANDOM / "random.ref"), _utterances(RANDOM / "random.hyp")
+    blocks = {}
+    for part in (RANDOM / f"random_{variant}.pra").read_text().split("\nid: (")[1:]:
+        scores = re.search(r"Scores: \(#C #S #D #I\) (.*)\n", part).group(1)
+        lines = re.search(r"REF:  (.*)\nHYP:  (.*)\nEval: (.*)\n", part)
+        blocks[part[: part.index(")")]] = (scores, *(lines.groups() if lines else ("", "", "")))
+    options = StmOptions(opt_del="D" in variant, frag_corr="F" in variant)
+    for d, (ref, hyp) in enumerate(zip(refs, hyps, strict=True)):
+        pairs = align_networks(network(text_items(ref, options)), network(text_items(hyp, options)))
+        scores, ref_line, hyp_line, eval_line = blocks[f"r{d:04d}-x"]
+        got = (
+            " ".join(str(sum(p.op == op for p in pairs)) for op in "CSDI"),
+            [p.ref.text for p in pairs if p.ref],
+            [p.hyp.text for p in pairs if p.hyp],
+            [p.op for p in pairs if p.op != "C"],
+        )
+        want = (
+            scores,
+            [t.lower() for t in ref_line.split() if set(t) != {"*"}],
+            [t.lower() for t in hyp_line.split() if set(t) != {"*"}],
+            eval_line.split(),
+        )
+        assert got == want, (d, ref, hyp)
