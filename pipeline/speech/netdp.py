@@ -107,6 +107,10 @@ def _f32(value: float) -> float:
     return float(np.float32(value))
 
 
+def _same(value: float) -> float:
+    return value
+
+
 def word_cost(ref: NetWord | None, hyp: NetWord | None) -> float:
     """sclite's ``wwd_WORD``."""
     if hyp is None and ref is not None and ref.text == NULL_ALT:
@@ -155,6 +159,9 @@ class Pair:
 def align_networks(ref: Network, hyp: Network, time_mediated: bool = False) -> list[Pair]:
     """The least-cost path through both networks, with sclite's tie rules (module docstring)."""
     cost = time_cost if time_mediated else word_cost
+    # Whole-number costs add exactly in single precision; only durations and @'s 0.001 need rounding.
+    exact = not time_mediated and not any(w is not None and w.text == NULL_ALT for w in ref.words + hyp.words)
+    f32 = _same if exact else _f32
     ref_words, hyp_words = ref.words, hyp.words
     na, nb = len(ref_words), len(hyp_words)
     inf = 999999999.9
@@ -165,18 +172,18 @@ def align_networks(ref: Network, hyp: Network, time_mediated: bool = False) -> l
         for p in hyp.preds[b]:
             if d[0][p] < best:
                 best, arg = d[0][p], p
-        d[0][b] = _f32(best + _f32(cost(None, hyp_words[b])))
+        d[0][b] = f32(best + f32(cost(None, hyp_words[b])))
         back[0][b] = (0, arg)
     for a in range(1, na):
         best, arg = inf, -1
         for p in ref.preds[a]:
             if d[p][0] < best:
                 best, arg = d[p][0], p
-        d[a][0] = _f32(best + _f32(cost(ref_words[a], None)))
+        d[a][0] = f32(best + f32(cost(ref_words[a], None)))
         back[a][0] = (arg, 0)
     for a in range(1, na):
         word_a, preds_a, row = ref_words[a], ref.preds[a], d[a]
-        del_cost = _f32(cost(word_a, None))
+        del_cost = f32(cost(word_a, None))
         for b in range(1, nb):
             word_b, preds_b = hyp_words[b], hyp.preds[b]
             ins, ins_b = inf, -1
@@ -193,9 +200,9 @@ def align_networks(ref: Network, hyp: Network, time_mediated: bool = False) -> l
                 for pb in preds_b:
                     if prev[pb] < sub:
                         sub, sub_a, sub_b = prev[pb], pa, pb
-            sub = _f32(sub + _f32(cost(word_a, word_b)))
-            dele = _f32(dele + del_cost)
-            ins = _f32(ins + _f32(cost(None, word_b)))
+            sub = f32(sub + f32(cost(word_a, word_b)))
+            dele = f32(dele + del_cost)
+            ins = f32(ins + f32(cost(None, word_b)))
             if sub <= dele and sub <= ins:
                 row[b], back[a][b] = sub, (sub_a, sub_b)
             elif dele < ins:
