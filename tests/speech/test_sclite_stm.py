@@ -368,3 +368,34 @@ def test_network_alignment_equals_sclites(variant):
             eval_line.split(),
         )
         assert got == want, (d, ref, hyp)
+
+
+# -- the command on malformed files ---------------------------------------------------------------------
+
+GOOD_STM = "f a s 0 2 a b\n"
+GOOD_CTM = "f a 0.1 0.5 a\nf a 1.0 0.5 b\n"
+COMMAND_BAD = [
+    ("bad.stm", "f a s 0\n", GOOD_CTM, 1, "4 fields: FILE CHANNEL SPEAKER BEGIN END"),
+    ("bad.stm", "f a s 0 x a\n", GOOD_CTM, 1, "end time 'x' is not a number"),
+    ("bad.stm", "f a s 0 1 <o a\n", GOOD_CTM, 1, "not closed by '>'"),
+    ("bad.ctm", GOOD_STM, "f a 0.1 0.5 a\nf a 1.0\n", 2, "3 fields: FILE CHANNEL BEGIN DURATION WORD"),
+    ("bad.ctm", GOOD_STM, "f a * * <ALT_END>\n", 1, "<ALT_END> outside an <ALT_BEGIN> block"),
+    ("bad.ctm", GOOD_STM, "f a 0.1 0.5 a\ng a 0 1 z\n", 2, "file 'g' channel 'a' has no segments"),
+]
+
+
+@pytest.mark.parametrize(("bad", "stm", "ctm", "line", "expected"), COMMAND_BAD)
+def test_command_refuses_malformed_input(bad, stm, ctm, line, expected, tmp_path, monkeypatch, capsys):
+    from iescore.tasks.cli.sclite import sclite_main
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "bad.stm" if bad == "bad.stm" else tmp_path / "ref.stm").write_text(stm)
+    (tmp_path / "bad.ctm" if bad == "bad.ctm" else tmp_path / "hyp.ctm").write_text(ctm)
+    ref = "bad.stm" if bad == "bad.stm" else "ref.stm"
+    hyp = "bad.ctm" if bad == "bad.ctm" else "hyp.ctm"
+    (tmp_path / "out").mkdir()
+    status = sclite_main(["-r", ref, "stm", "-h", hyp, "ctm", "-o", "all", "-O", "out", "-f", "0", "-n", "x"])
+    error = capsys.readouterr().err
+    assert status == 2
+    assert f"{bad}:{line}: " in error and expected in error
+    assert list((tmp_path / "out").iterdir()) == []  # nothing written
