@@ -1,9 +1,12 @@
-"""Score a ctm hypothesis against an stm reference as sclite 2.10 does, into ``iescore sclite``'s model.
+"""Score a ctm hypothesis against an stm or a ctm reference as sclite 2.10 does, into ``iescore
+sclite``'s model.
 
-:func:`pipeline.speech.stm.assign` gives each stm segment its ctm words; each segment's transcript and
-words become two word networks (alternations and ``<ALT_BEGIN>`` blocks as alternatives) aligned by
-:func:`pipeline.speech.netdp.align_networks` with sclite's costs and tie rules; the pairs go into a
-:class:`~pipeline.speech.sclite.model.ScoredSystem` with the hypothesis words' times and confidences.
+stm reference (:func:`score_stm_ctm`): :func:`pipeline.speech.stm.assign` gives each stm segment its
+ctm words. ctm reference (:func:`score_ctm_ctm`): both sides are cut into chunks where both pause, as
+sclite's ``chop_WTOKE_2`` does. Each segment's two sides become word networks (alternations and
+``<ALT_BEGIN>`` blocks as alternatives) aligned by :func:`pipeline.speech.netdp.align_networks` with
+sclite's costs and tie rules (``-T``: its time costs); the pairs go into a
+:class:`~pipeline.speech.sclite.model.ScoredSystem` with the words' times and confidences.
 
 sclite's word rules: ``(word)`` is optionally deletable under ``-D`` (it matches ``word``; left out it
 counts as correct); under ``-F`` a fragment (``te-``, ``-tion``) matches a word it begins (ends).
@@ -32,7 +35,7 @@ class StmOptions:
     reduce_ref: bool = False  # -m ref
     reduce_hyp: bool = False  # -m hyp
     fold: Callable[[str], str] | None = ascii_lower  # None: -s
-    encoding: str = "utf-8"
+    encoding: str = "utf-8"  # of files read here (the command passes texts read as sclite's bytes)
     char_align: bool = False  # -c: every word split into its characters
     characters: Callable[[str], list[str]] = list  # a word's characters (by the encoding, for -c)
     char_no_ascii: bool = False  # -c NOASCII: runs of ASCII characters kept together
