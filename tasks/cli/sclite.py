@@ -69,16 +69,16 @@ Output Options:
     -l width    Defines the line width.
     -p          Pipe the alignments to another sclite utility.  Sets -f to 0.
 Scoring Report Options:
-    -o [ sum | rsum | pralign | all | sgml | stdout | lur | snt | spk | 
+    -o [ sum | rsum | pralign | all | sgml | stdout | lur | snt | spk | {blank}
          dtl | prf | wws | nl.sgml | none ]
                 Defines the output reports. Default: 'sum stdout'
-    -C [ det | bhist | sbhist | hist | none ] 
+    -C [ det | bhist | sbhist | hist | none ] {blank}
                 Defines the output formats for analysis of confidence scores.
                 Default: 'none'
     -n name     Writes all outputs using 'name' as a root filename instead of
                 'hypfile'.  For multiple hypothesis files, the root filename
                 is 'name'.'hypfile'
-"""
+""".format(blank="")
 
 REPORTS = {
     "sum": {"sum"},
@@ -104,7 +104,7 @@ LOCALIZATIONS = ("generic", "babel_turkish", "babel_vietnamese", "ukrainian", "u
 # Options sclite takes that this command does not do (yet): refused by name, exit 2.
 NOT_DONE = {
     "-d": "GNU diff alignments (-d) are disabled, as in sclite's default build",
-    "-L": "language-model alignments (-L) need the CMU-Cambridge SLM toolkit, which sclite's default build leaves out",
+    "-L": "language-model alignments (-L) need the CMU-Cambridge SLM toolkit (not in sclite's default build)",
     "-c": "character alignments (-c) are not implemented by iescore sclite",
     "-S": "inferred word segmentation (-S) is not implemented by iescore sclite",
     "-w": "word-weight alignments (-w) are not implemented by iescore sclite",
@@ -117,7 +117,7 @@ class UsageError(Exception):
     """A usage error: sclite's message (printed after the usage)."""
 
 
-class IllegalArgument(UsageError):
+class IllegalArgumentError(UsageError):
     """An option sclite does not know: the usage on stderr, ``Illegal argument: X`` on stdout."""
 
 
@@ -212,7 +212,9 @@ def parse(argv: list[str]) -> Options:
         elif arg in ("-o", "-C"):
             opt += 1
             if n < opt + 1:
-                raise UsageError("Not enough Report arguments" if arg == "-o" else "Not enough Confidence Report arguments")
+                raise UsageError(
+                    "Not enough Report arguments" if arg == "-o" else "Not enough Confidence Report arguments"
+                )
             while opt < n and not _is_option(argv[opt]):
                 name = argv[opt]
                 if arg == "-o":
@@ -282,10 +284,10 @@ def parse(argv: list[str]) -> Options:
             while opt + 1 < n and not _is_option(argv[opt + 1]):
                 opt += 1
         else:
-            raise IllegalArgument(arg)
+            raise IllegalArgumentError(arg)
         opt += 1
     if opt < n:
-        raise IllegalArgument(argv[opt])
+        raise IllegalArgumentError(argv[opt])
     if o.pipe_out:
         o.feedback = 0
         if "stdout" in o.reports:
@@ -319,9 +321,8 @@ def _check(o: Options) -> None:
         for h in o.hyps:
             if h.format not in ("trn", "ctm", "tmk", "txt"):
                 raise UsageError(f"Hypothesis file format '{h.format}' not acceptable")
-        if o.id_type is None:
-            if o.ref_format == "trn" or any(h.format == "trn" for h in o.hyps):
-                raise UsageError("Required utterance id (option -i) for transcript mode")
+        if o.id_type is None and (o.ref_format == "trn" or any(h.format == "trn" for h in o.hyps)):
+            raise UsageError("Required utterance id (option -i) for transcript mode")
         if o.time_align:
             if o.ref_format != "ctm":
                 raise UsageError("Time-mediated alignments require the reference file to be in CTM format")
@@ -376,7 +377,7 @@ def sclite_main(argv: list[str]) -> int:
     argv = [decode_bytes(os.fsencode(arg)) for arg in argv]
     try:
         options = parse(argv)
-    except IllegalArgument as error:
+    except IllegalArgumentError as error:
         sys.stderr.write(USAGE)
         print(f"Illegal argument: {error}")
         return EXIT_INPUT
@@ -410,10 +411,9 @@ def _run(o: Options) -> int:
 
 
 def _score(o: Options, encoding: Encoding, out: BinaryIO) -> int:
-    from iescore.pipeline.speech.sclite.trn import encode_text
     from iescore.pipeline.core.errors import InputError
     from iescore.pipeline.speech.sclite import render
-    from iescore.pipeline.speech.sclite.trn import TrnOptions, score_trn
+    from iescore.pipeline.speech.sclite.trn import TrnOptions, encode_text, score_trn
 
     if o.feedback > 0:
         out.write(b"sclite: 2.10 TK Version 1.3\n")
@@ -434,12 +434,18 @@ def _score(o: Options, encoding: Encoding, out: BinaryIO) -> int:
             )
         else:
             raise InputError(
-                h.path, 0, f"{h.format} hypotheses against a {o.ref_format} reference are not scored by iescore sclite yet"
+                h.path,
+                0,
+                f"{h.format} hypotheses against a {o.ref_format} reference: not scored by iescore sclite yet",
             )
         if o.feedback >= 1:
             out.write(encode_text(render.progress(system)))
         systems.append(system)
-        _write_reports(render.report_files(system, _output_root(o, h.path), o.reports, o.line_width, encoding, date), o, out)
+        _write_reports(
+            render.report_files(system, _output_root(o, h.path), o.reports, o.line_width, encoding, date),
+            o,
+            out,
+        )
     if o.pipe_out:
         for system in systems:
             out.write(encode_text(render.sgml_text(system, date, "\n", "\n")))

@@ -37,28 +37,50 @@ def report_files(
     """The reports asked for, in sclite's order: (file name, feedback line, text maker)."""
     out: list[tuple[str, str, Callable[[], str]]] = []
     if "sum" in reports:
-        out.append((f"{root}.sys", f"    Writing scoring report to '{root}.sys'\n", lambda: summary_report(system)))
+        out.append(
+            (f"{root}.sys", f"    Writing scoring report to '{root}.sys'\n", lambda: summary_report(system))
+        )
     if "rsum" in reports:
         out.append(
-            (f"{root}.raw", f"    Writing raw scoring report to '{root}.raw'\n", lambda: summary_report(system, raw=True))
+            (
+                f"{root}.raw",
+                f"    Writing raw scoring report to '{root}.raw'\n",
+                lambda: summary_report(system, raw=True),
+            )
         )
     if "snt" in reports:
         for speaker, text in snt_reports(system, encoding):
             path = f"{root}.snt.{speaker}"
-            out.append((path, f"    Writing sentence scoring report for speaker '{speaker}' to '{path}'\n", _const(text)))
+            out.append(
+                (
+                    path,
+                    f"    Writing sentence scoring report for speaker '{speaker}' to '{path}'\n",
+                    _const(text),
+                )
+            )
     if "spk" in reports:
         for speaker, text in spk_reports(system):
             path = f"{root}.spk.{speaker}"
-            out.append((path, f"    Writing speaker scoring report for '{speaker}' to '{path}'\n", _const(text)))
+            out.append(
+                (path, f"    Writing speaker scoring report for '{speaker}' to '{path}'\n", _const(text))
+            )
     if "dtl" in reports:
         out.append(
-            (f"{root}.dtl", f"    Writing overall detailed scoring report '{root}.dtl'\n", lambda: dtl_report(system))
+            (
+                f"{root}.dtl",
+                f"    Writing overall detailed scoring report '{root}.dtl'\n",
+                lambda: dtl_report(system),
+            )
         )
     if "lur" in reports:
         raise NotImplementedError("lur")
     if "pralign" in reports:
         out.append(
-            (f"{root}.pra", f"    Writing string alignments to '{root}.pra'\n", lambda: pra_report(system, width, encoding))
+            (
+                f"{root}.pra",
+                f"    Writing string alignments to '{root}.pra'\n",
+                lambda: pra_report(system, width, encoding),
+            )
         )
     if "prf" in reports:
         out.append(
@@ -70,7 +92,11 @@ def report_files(
         )
     if "sgml" in reports:
         out.append(
-            (f"{root}.sgml", f"    Writing SGML string alignments to '{root}.sgml'\n", lambda: sgml_text(system, date))
+            (
+                f"{root}.sgml",
+                f"    Writing SGML string alignments to '{root}.sgml'\n",
+                lambda: sgml_text(system, date),
+            )
         )
     if "nl.sgml" in reports:
         out.append(

@@ -6,7 +6,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-
 from iescore.pipeline.speech.sclite.model import ScoredSystem
 from iescore.pipeline.speech.sclite.table import Table, center, f_round
 
@@ -96,12 +95,18 @@ def summary_report(system: ScoredSystem, raw: bool = False) -> str:
         if raw or refs == 0:
             arrays[k] = [corr[k], sub[k], dele[k], ins[k], err]
         else:
-            arrays[k] = [pct(corr[k], refs), pct(sub[k], refs), pct(dele[k], refs), pct(ins[k], refs), pct(err, refs)]
+            arrays[k] = [
+                pct(corr[k], refs),
+                pct(sub[k], refs),
+                pct(dele[k], refs),
+                pct(ins[k], refs),
+                pct(err, refs),
+            ]
     serr_arr = [float(serr[k]) if raw else pct(serr[k], nsent[k]) for k in range(len(speakers))]
     nce_system, nce_arr = nce(system, speakers) if has_conf else (0.0, [0.0] * len(speakers))
     prec = 0 if raw else 1
-    pct_fmt = "%5.0f " if raw else "%5.1f "
-    tot_fmt = "%5.1f "
+    pct_fmt = "{:5.0f} " if raw else "{:5.1f} "
+    tot_fmt = "{:5.1f} "
     form = "l|cc|cccccc" + ("|c" if has_conf else "")
     table = Table(page_center=SCREEN_WIDTH)
     table.row("c", system.title)
@@ -111,29 +116,29 @@ def summary_report(system: ScoredSystem, raw: bool = False) -> str:
     zero = 0
     for k, name in enumerate(speakers):
         table.rule("-")
-        cells = [f" {name} ", "%5d" % nsent[k], "%5d" % words[k]]
+        cells = [f" {name} ", f"{int(nsent[k]):5d}", f"{int(words[k]):5d}"]
         if words[k] > 0 or raw:
-            cells += [pct_fmt % f_round(v, prec) for v in arrays[k]]
+            cells += [pct_fmt.format(f_round(v, prec)) for v in arrays[k]]
         else:
-            cells += ["%5.0f*" % f_round(v, 0) for v in arrays[k]]
+            cells += [f"{f_round(v, 0):5.0f}*" for v in arrays[k]]
             zero += 1
-        cells.append(pct_fmt % f_round(serr_arr[k], prec))
+        cells.append(pct_fmt.format(f_round(serr_arr[k], prec)))
         if has_conf:
-            cells.append("%7.3f " % f_round(nce_arr[k], 3) if words[k] > 0 else "# ")
+            cells.append(f"{f_round(nce_arr[k], 3):7.3f} " if words[k] > 0 else "# ")
         table.row(form, *cells)
     table.rule("=")
     tc, ts, td, ti = (int(t[:, k].sum()) for k in range(4))
     tst, tserr, tword = int(t[:, 4].sum()), int(t[:, 5].sum()), int(words.sum())
     tref = tc + ts + td
     if not raw:
-        cells = [" Sum/Avg", "%5d" % tst, "%5d" % tword]
-        cells += [tot_fmt % f_round(pct(v, tref), 1) for v in (tc, ts, td, ti, ts + ti + td)]
-        cells.append(tot_fmt % f_round(pct(tserr, tst), 1))
+        cells = [" Sum/Avg", f"{tst:5d}", f"{tword:5d}"]
+        cells += [tot_fmt.format(f_round(pct(v, tref), 1)) for v in (tc, ts, td, ti, ts + ti + td)]
+        cells.append(tot_fmt.format(f_round(pct(tserr, tst), 1)))
     else:
-        cells = [" Sum", "%5d" % tst, "%5d" % tword]
-        cells += [pct_fmt % f_round(float(v), 0) for v in (tc, ts, td, ti, ts + ti + td, tserr)]
+        cells = [" Sum", f"{tst:5d}", f"{tword:5d}"]
+        cells += [pct_fmt.format(f_round(float(v), 0)) for v in (tc, ts, td, ti, ts + ti + td, tserr)]
     if has_conf:
-        cells.append("%7.3f " % f_round(nce_system, 3))
+        cells.append(f"{f_round(nce_system, 3):7.3f} ")
     table.row(form, *cells)
     kept = [k for k in range(len(speakers)) if words[k] > 0] if zero else list(range(len(speakers)))
     stats = {
@@ -145,13 +150,17 @@ def summary_report(system: ScoredSystem, raw: bool = False) -> str:
     nce_stats = mean_sd_median(nce_arr)
     table.rule("=")
     stat_form = "c|cc|cccccc" + ("|c" if has_conf else "")
-    tpct = "%5.1f+" if zero else tot_fmt
+    tpct = "{:5.1f}+" if zero else tot_fmt
     for i, name in enumerate((" Mean ", " S.D. ", "Median")):
-        cells = [name, tot_fmt % f_round(stats["snt"][i], 1), tot_fmt % f_round(stats["wrd"][i], 1)]
-        cells += [tpct % f_round(c[i], 1) for c in cols]
-        cells.append(tot_fmt % f_round(serr_stats[i], 1))
+        cells = [
+            name,
+            tot_fmt.format(f_round(stats["snt"][i], 1)),
+            tot_fmt.format(f_round(stats["wrd"][i], 1)),
+        ]
+        cells += [tpct.format(f_round(c[i], 1)) for c in cols]
+        cells.append(tot_fmt.format(f_round(serr_stats[i], 1)))
         if has_conf:
-            cells.append(("%7.3f " if not zero else "%7.3f#") % f_round(nce_stats[i], 3))
+            cells.append(f"{f_round(nce_stats[i], 3):7.3f}" + ("#" if zero else " "))
         table.row(stat_form, *cells)
     text = "\n\n\n" + center("SYSTEM SUMMARY PERCENTAGES by SPEAKER", SCREEN_WIDTH) + "\n\n" + table.render(0)
     if zero and not raw:

@@ -177,7 +177,9 @@ class Table:
             w = 2 + sum(size_of(n)[c] + pad * 2 for c in range(n)) + f.rule_chars + n - 1
             minimum[form] = w
             width = max(width, w)
-        lead = " " * ((self.page_center - width) // 2) if self.page_center and width < self.page_center else ""
+        lead = (
+            " " * ((self.page_center - width) // 2) if self.page_center and width < self.page_center else ""
+        )
         out = [lead + "," + "-" * (width - 2) + ".\n"]
         previous: _Format | None = None
         for row in self.rows:
@@ -223,11 +225,21 @@ class Table:
                         continue
                     sp = f.span(c)
                     cchr = f.inter[sp + c]
-                    lcchr = previous.inter[sp + c] if previous is not None and sp + c < len(previous.inter) else "\0"
+                    lcchr = (
+                        previous.inter[sp + c]
+                        if previous is not None and sp + c < len(previous.inter)
+                        else "\0"
+                    )
                     if cchr != " ":
                         if char == " ":
                             line.append("||" if cchr == "=" else cchr)
-                        elif cchr in "|=" and char == "-" and previous is not None and lcchr in "|=" and lcchr != "\0":
+                        elif (
+                            cchr in "|="
+                            and char == "-"
+                            and previous is not None
+                            and lcchr in "|="
+                            and lcchr != "\0"
+                        ):
                             line.append("++" if cchr == "=" else "+")
                         else:
                             line.append(char * (2 if cchr == "=" else 1))

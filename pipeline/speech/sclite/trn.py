@@ -2,7 +2,8 @@
 
 Text is held as sclite holds it: bytes, one character a byte (:func:`decode_bytes`; column widths
 count bytes, as sclite's do), written back unchanged (:func:`encode_text`). Bytes from 0x80 become
-letters of U+0180..U+01FF, never blanks, so that words split at ASCII blanks only, as sclite's. Case folding is sclite's:
+letters of U+0180..U+01FF, never blanks, so that words split at ASCII blanks only, as sclite's.
+Case folding is sclite's:
 ASCII letters only unless a localization (``-e utf-8 babel_turkish``...) says otherwise, and none
 under ``-s``. The hypothesis drives: its utterances are scored in its order, grouped by speaker in
 order of first appearance; reference utterances without a hypothesis are not scored.
@@ -14,7 +15,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
-
 from iescore.pipeline.core.errors import InputError
 from iescore.pipeline.speech.align import AlignOptions
 from iescore.pipeline.speech.sclite.model import ScoredSystem, Segment
@@ -68,16 +68,12 @@ class Encoding:
 
 # sclite 2.10's case pairs (upper, lower) beyond ASCII for each localization of ``-e utf-8``; any other
 # character keeps its case, but for ASCII letters.
-_VIETNAMESE_UPPER = (
-    "ĐÁÀẢÃẠĂẮẰẲẴẶÂẤẦẨẪẬÉÈẺẼẸÊẾỀỂỄỆÍÌỈĨỊÓÒỎÕỌƠỚỜỞỠỢÔỐỒỔỖỘÚÙỦŨỤƯỨỪỬỮỰÝỲỶỸỴ"
-)
+_VIETNAMESE_UPPER = "ĐÁÀẢÃẠĂẮẰẲẴẶÂẤẦẨẪẬÉÈẺẼẸÊẾỀỂỄỆÍÌỈĨỊÓÒỎÕỌƠỚỜỞỠỢÔỐỒỔỖỘÚÙỦŨỤƯỨỪỬỮỰÝỲỶỸỴ"
 _PAIRS = {
     "babel_turkish": [("Ç", "ç"), ("Ö", "ö"), ("Ü", "ü"), ("İ", "i"), ("I", "ı"), ("Ğ", "ğ"), ("Ş", "ş")],
     "babel_vietnamese": [(c, c.lower()) for c in _VIETNAMESE_UPPER],
     "ukrainian": [
-        (chr(c), chr(c).lower())
-        for c in range(0x400, 0x500)
-        if chr(c).isupper() and len(chr(c).lower()) == 1
+        (chr(c), chr(c).lower()) for c in range(0x400, 0x500) if chr(c).isupper() and len(chr(c).lower()) == 1
     ],
 }
 _PAIRS["ukranian"] = _PAIRS["ukrainian"]
@@ -98,6 +94,9 @@ def _unicode_case(text: str, localization: str, upper: bool) -> str:
     return decode_bytes(changed.encode("utf-8"))
 
 
+ASCII = Encoding()  # sclite's default: 8-bit text, ASCII letters fold
+
+
 @dataclass(frozen=True)
 class TrnOptions:
     """What changes how trn text is scored: ``id_type`` (-i), ``case_sensitive`` (-s),
@@ -105,7 +104,7 @@ class TrnOptions:
 
     id_type: str = "wsj"
     case_sensitive: bool = False
-    encoding: Encoding = Encoding()
+    encoding: Encoding = ASCII
     opt_del: bool = False
     frag_corr: bool = False
 
@@ -123,7 +122,9 @@ def speaker_of(uid: str, id_type: str, source: str, line: int) -> str:
     if cut < 0:
         cut = uid.find("_")
     if cut < 0:
-        raise InputError(source, line, f"utterance id ({uid}): expected a speaker before '-' or '_' (-i {id_type})")
+        raise InputError(
+            source, line, f"utterance id ({uid}): expected a speaker before '-' or '_' (-i {id_type})"
+        )
     return uid[:cut]
 
 
@@ -134,7 +135,11 @@ def read_text(path: str) -> str:
 
 
 def score_trn(
-    ref_path: str, hyp_path: str, title: str, options: TrnOptions, ref_text: str | None = None,
+    ref_path: str,
+    hyp_path: str,
+    title: str,
+    options: TrnOptions,
+    ref_text: str | None = None,
     hyp_text: str | None = None,
     sequence_start: int = 0,
 ) -> ScoredSystem:
@@ -171,7 +176,10 @@ def score_trn(
     if options.opt_del:
         # sclite: a deleted optionally deletable word counts as correct under -D.
         ops[(ops == ord("D")) & aligned.ref_optional[index]] = ord("C")
-    segments = [Segment(id="(" + hyps.ids[k] + ")", speaker=speaker_of_utt[k], sequence=sequence_start + k) for k in order]
+    segments = [
+        Segment(id="(" + hyps.ids[k] + ")", speaker=speaker_of_utt[k], sequence=sequence_start + k)
+        for k in order
+    ]
     return ScoredSystem(
         title=title,
         ref_file=ref_path,
