@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, BinaryIO
 
 if TYPE_CHECKING:
+    from iescore.pipeline.speech.sclite.model import ScoredSystem
     from iescore.pipeline.speech.sclite.trn import Encoding
 
 USAGE = """sclite: <OPTIONS>
@@ -413,11 +414,13 @@ def _run(o: Options) -> int:
 def _score(o: Options, encoding: Encoding, out: BinaryIO) -> int:
     from iescore.pipeline.core.errors import InputError
     from iescore.pipeline.speech.sclite import render
+    from iescore.pipeline.speech.sclite.table import TableMemory
     from iescore.pipeline.speech.sclite.trn import TrnOptions, encode_text, score_trn
 
     if o.feedback > 0:
         out.write(b"sclite: 2.10 TK Version 1.3\n")
     date = time.ctime()
+    memory = TableMemory()
     systems = []
     for h in o.hyps:
         if o.feedback >= 1:
@@ -432,6 +435,8 @@ def _score(o: Options, encoding: Encoding, out: BinaryIO) -> int:
                 TrnOptions(o.id_type or "wsj", o.case_sensitive, encoding, o.opt_del, o.frag_corr),
                 sequence_start=sum(len(s.segments) for s in systems),
             )
+        elif o.ref_format in ("stm", "ctm") and h.format == "ctm":
+            system = _score_ctm(o, h, sequence_start=sum(len(s.segments) for s in systems))
         else:
             raise InputError(
                 h.path,
@@ -442,7 +447,7 @@ def _score(o: Options, encoding: Encoding, out: BinaryIO) -> int:
             out.write(encode_text(render.progress(system)))
         systems.append(system)
         _write_reports(
-            render.report_files(system, _output_root(o, h.path), o.reports, o.line_width, encoding, date),
+            render.report_files(system, _output_root(o, h.path), o.reports, o.line_width, encoding, date, memory),
             o,
             out,
         )
@@ -452,6 +457,28 @@ def _score(o: Options, encoding: Encoding, out: BinaryIO) -> int:
     if o.feedback >= 1:
         out.write(b"\nSuccessful Completion\n")
     return 0
+
+
+def _score_ctm(o: Options, h: Hyp, sequence_start: int) -> ScoredSystem:
+    """A ctm hypothesis against an stm or ctm reference (``pipeline.speech.stm_score``); sclite's
+    warnings go to standard error."""
+    from iescore.pipeline.speech.ctm import ascii_lower
+    from iescore.pipeline.speech.stm_score import StmOptions, score_ctm_ctm, score_stm_ctm
+
+    options = StmOptions(
+        opt_del=o.opt_del,
+        frag_corr=o.frag_corr,
+        reduce_ref="ref" in o.reduce,
+        reduce_hyp="hyp" in o.reduce,
+        fold=None if o.case_sensitive else ascii_lower,
+        encoding="latin-1",
+    )
+    if o.ref_format == "ctm":
+        return score_ctm_ctm(o.ref, h.path, h.title, options, time_mediated=o.time_align)
+    system, warnings = score_stm_ctm(o.ref, h.path, h.title, options)
+    for warning in warnings:
+        print(warning, file=sys.stderr)
+    return system
 
 
 def _write_reports(files: list, o: Options, out: BinaryIO) -> None:

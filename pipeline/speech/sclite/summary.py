@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 from iescore.pipeline.speech.sclite.model import ScoredSystem
-from iescore.pipeline.speech.sclite.table import Table, center, f_round
+from iescore.pipeline.speech.sclite.table import Table, TableMemory, center, f_round
 
 SCREEN_WIDTH = 80
 
@@ -82,8 +82,9 @@ def nce(system: ScoredSystem, speakers: list[str]) -> tuple[float, list[float]]:
     return system_value, per
 
 
-def summary_report(system: ScoredSystem, raw: bool = False) -> str:
-    """The ``.sys`` report (``raw``: the ``.raw`` report of counts)."""
+def summary_report(system: ScoredSystem, raw: bool = False, memory: TableMemory | None = None) -> str:
+    """The ``.sys`` report (``raw``: the ``.raw`` report of counts); ``memory``: the run's table
+    layout state (:class:`~pipeline.speech.sclite.table.TableMemory`)."""
     speakers, t = speaker_counts(system)
     has_conf = system.hyp_conf is not None
     corr, sub, dele, ins, nsent, serr = (t[:, k].astype(float) for k in range(6))
@@ -108,7 +109,7 @@ def summary_report(system: ScoredSystem, raw: bool = False) -> str:
     pct_fmt = "{:5.0f} " if raw else "{:5.1f} "
     tot_fmt = "{:5.1f} "
     form = "l|cc|cccccc" + ("|c" if has_conf else "")
-    table = Table(page_center=SCREEN_WIDTH)
+    table = Table(page_center=True)
     table.row("c", system.title)
     table.rule("-")
     heads = [" SPKR", " # Snt", "# Wrd", "Corr", " Sub", " Del", " Ins", " Err", "S.Err"]
@@ -162,7 +163,7 @@ def summary_report(system: ScoredSystem, raw: bool = False) -> str:
         if has_conf:
             cells.append(f"{f_round(nce_stats[i], 3):7.3f}" + ("#" if zero else " "))
         table.row(stat_form, *cells)
-    text = "\n\n\n" + center("SYSTEM SUMMARY PERCENTAGES by SPEAKER", SCREEN_WIDTH) + "\n\n" + table.render(0)
+    text = "\n\n\n" + center("SYSTEM SUMMARY PERCENTAGES by SPEAKER", SCREEN_WIDTH) + "\n\n" + table.render(0, memory)
     if zero and not raw:
         text += (
             "\n* No Reference words for this/these speaker(s).  Word counts supplied\n"

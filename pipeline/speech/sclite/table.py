@@ -13,6 +13,9 @@ import math
 from dataclasses import dataclass, field
 
 
+PAGE_WIDTH = 80
+
+
 def f_round(value: float, places: int) -> float:
     """sclite's F_ROUND: halves away from zero, truncated to ``places`` decimals."""
     scale = 10.0**places
@@ -116,22 +119,42 @@ def _next_piece(value: str, width: int) -> tuple[str, str]:
 
 
 @dataclass
+class TableMemory:
+    """What sclite's table layout keeps from one table to the next within a run: its page centring
+    (set by the first summary table, then kept) and the text of every cell it was given (a spanned
+    ``a`` cell is never given one, so it keeps the text of the same row and column of an earlier
+    table, and that text still counts in the column's width)."""
+
+    centered: bool = False
+    cells: dict[tuple[int, int], str] = field(default_factory=dict)
+
+
+@dataclass
 class Table:
     """A table being built: :meth:`row`, :meth:`rule`, then :meth:`render`."""
 
-    page_center: int | None = None
+    page_center: bool = False  # centre this table (and every later one of the run) on the page
     rows: list[_Row] = field(default_factory=list)
     _pending: str = ""
+    _pending_after: str = ""
 
     def rule(self, char: str) -> None:
         """A rule of ``char`` before the next row."""
         self._pending += char
 
     def row(self, form: str, *values: str) -> None:
-        self.rows.append(_Row(form, list(values), self._pending))
-        self._pending = ""
+        self.rows.append(_Row(form, list(values), self._pending, self._pending_after))
+        self._pending = self._pending_after = ""
 
-    def render(self, pad: int = 0) -> str:
+    def rule_after(self, char: str) -> None:
+        """A rule of ``char`` after the next row."""
+        self._pending_after += char
+
+    def render(self, pad: int = 0, memory: TableMemory | None = None) -> str:
+        """The table's text; ``memory``: the run's (see :class:`TableMemory`), updated."""
+        memory = TableMemory() if memory is None else memory
+        if self.page_center:
+            memory.centered = True
         formats: dict[str, _Format] = {}
         for row in self.rows:
             if row.form not in formats:
@@ -141,10 +164,20 @@ class Table:
         def size_of(n: int) -> list[int]:
             return sizes.setdefault(n, [0] * max(n, 1))
 
-        for row in self.rows:
+        for r, row in enumerate(self.rows):
             f = formats[row.form]
             n = f.columns
             values = _cell_values(f, row.values)
+            for c in range(n):
+                if f.just[c] == "a":
+                    values[c] = memory.cells.get((c, r), "")
+                else:
+                    memory.cells[(c, r)] = values[c]
+            row.values = values
+        for row in self.rows:
+            f = formats[row.form]
+            n = f.columns
+            values = row.values
             for c in range(n):
                 if (c < n - 1 and f.just[c + 1] != "a") or c == n - 1:
                     for x in _pieces(values[c], f.just[c].isupper()):
@@ -153,7 +186,7 @@ class Table:
         for row in self.rows:
             f = formats[row.form]
             n = f.columns
-            values = _cell_values(f, row.values)
+            values = row.values
             for c in range(n - 1):
                 if f.just[c + 1] != "a" or f.just[c] == "a":
                     continue
@@ -178,7 +211,7 @@ class Table:
             minimum[form] = w
             width = max(width, w)
         lead = (
-            " " * ((self.page_center - width) // 2) if self.page_center and width < self.page_center else ""
+            " " * ((PAGE_WIDTH - width) // 2) if memory.centered and width < PAGE_WIDTH else ""
         )
         out = [lead + "," + "-" * (width - 2) + ".\n"]
         previous: _Format | None = None
@@ -189,7 +222,7 @@ class Table:
             under = width - minimum[row.form]
             col_size = [0] * n
             text_size = [0] * n
-            values = _cell_values(f, row.values)
+            values = list(row.values)
             added = 0
             for c in range(n):
                 if f.just[c] == "a":
@@ -270,6 +303,31 @@ class Table:
                     if not f.is_last(c):
                         ch = f.inter[f.span(c) + c]
                         line.append("||" if ch == "=" else ch)
+                out.append("".join(line) + "|\n")
+            for char in row.after:
+                line = [lead, "|"]
+                for c in range(n):
+                    if f.just[c] == "a":
+                        continue
+                    line.append(char * col_size[c])
+                    if f.is_last(c):
+                        continue
+                    sp = f.span(c)
+                    cchr = f.inter[sp + c]
+                    if cchr == " ":
+                        line.append(char)
+                    elif char == " ":
+                        line.append(cchr)
+                    elif (
+                        f.inter[c] == "|"
+                        and char == "-"
+                        and previous is not None
+                        and sp + c < len(previous.inter)
+                        and previous.inter[sp + c] == "|"
+                    ):
+                        line.append("+")
+                    else:
+                        line.append(char)
                 out.append("".join(line) + "|\n")
             previous = f
         out.append(lead + "`" + "-" * (width - 2) + "'\n")
