@@ -38,6 +38,13 @@ class _Format:
     rule_chars: int
     locked: list[bool]
 
+    stale: list[str] = field(default_factory=list)
+
+    def separator(self, k: int) -> str:
+        """The separator after column ``k``, past the format's columns the one kept from an earlier
+        table (see :class:`TableMemory`); NUL for none."""
+        return self.stale[k] if k < len(self.stale) else "\0"
+
     @property
     def columns(self) -> int:
         return len(self.just)
@@ -127,6 +134,10 @@ class TableMemory:
 
     centered: bool = False
     cells: dict[tuple[int, int], str] = field(default_factory=dict)
+    # The column separators of each column format, by its rank in the table: a shorter format keeps
+    # the separators of a longer one of an earlier table past its own columns (read by the rules
+    # drawn under a row of another format).
+    separators: list[list[str]] = field(default_factory=list)
 
 
 @dataclass
@@ -159,6 +170,12 @@ class Table:
         for row in self.rows:
             if row.form not in formats:
                 formats[row.form] = _parse(row.form)
+        for j, f in enumerate(formats.values()):
+            if j == len(memory.separators):
+                memory.separators.append([])
+            kept = memory.separators[j]
+            memory.separators[j] = f.inter + kept[len(f.inter) :]
+            f.stale = memory.separators[j]
         sizes: dict[int, list[int]] = {}
 
         def size_of(n: int) -> list[int]:
@@ -258,11 +275,7 @@ class Table:
                         continue
                     sp = f.span(c)
                     cchr = f.inter[sp + c]
-                    lcchr = (
-                        previous.inter[sp + c]
-                        if previous is not None and sp + c < len(previous.inter)
-                        else "\0"
-                    )
+                    lcchr = previous.separator(sp + c) if previous is not None else "\0"
                     if cchr != " ":
                         if char == " ":
                             line.append("||" if cchr == "=" else cchr)
@@ -322,8 +335,7 @@ class Table:
                         f.inter[c] == "|"
                         and char == "-"
                         and previous is not None
-                        and sp + c < len(previous.inter)
-                        and previous.inter[sp + c] == "|"
+                        and previous.separator(sp + c) == "|"
                     ):
                         line.append("+")
                     else:
