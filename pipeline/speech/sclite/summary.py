@@ -16,13 +16,38 @@ def pct(num: float, den: float) -> float:
     return 0.0 if den == 0 else num / den * 100.0
 
 
+def _compare(a: float, b: float) -> int:
+    """sclite's comparison of two numbers: by their difference, so that NaN equals anything."""
+    f = a - b
+    return -1 if f < 0.0 else (1 if f > 0 else 0)
+
+
+def c_sorted(values: list[float]) -> list[float]:
+    """``values`` in the order glibc's ``qsort`` (a top-down merge sort) puts them with sclite's
+    comparison: the same as ``sorted`` but where NaNs (speakers without an NCE) fall."""
+    if len(values) <= 1:
+        return list(values)
+    half = len(values) // 2
+    left, right = c_sorted(values[:half]), c_sorted(values[half:])
+    out = []
+    i = j = 0
+    while i < len(left) and j < len(right):
+        if _compare(left[i], right[j]) <= 0:
+            out.append(left[i])
+            i += 1
+        else:
+            out.append(right[j])
+            j += 1
+    return out + left[i:] + right[j:]
+
+
 def mean_sd_median(values: list[float]) -> tuple[float, float, float]:
     """Mean, sample standard deviation and median as sclite computes them (0 for no values)."""
     n = len(values)
     if n == 0:
         return 0.0, 0.0, 0.0
     mean = sum(values) / n
-    ordered = sorted(values)
+    ordered = c_sorted(values)
     median = (ordered[n // 2] + ordered[n // 2 - 1]) / 2 if n % 2 == 0 else ordered[n // 2]
     spread = sum((v - mean) * (v - mean) for v in values)
     sd = math.sqrt(spread / (n - 1)) if spread != 0.0 else 0.0
