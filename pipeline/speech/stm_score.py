@@ -95,7 +95,7 @@ def text_items(text: str, options: StmOptions) -> list[NetItem]:
     alternatives (``@`` kept: it is the empty alternative's word)."""
     stack: list[list[list[NetItem]]] = []
     current: list[NetItem] = []
-    for token in re.findall(r"[{}]|[^\s{}]+", text):
+    for token in _alternation_tokens(text):
         if token == "{":
             stack.append([current, []])
             current = stack[-1][1]
@@ -107,8 +107,32 @@ def text_items(text: str, options: StmOptions) -> list[NetItem]:
             outer.append(tuple(tuple(a) for a in alternatives))
             current = outer
         else:
-            current.extend(net_words(token, options))
+            current.extend(net_words(_tag_value(token), options))
     return current
+
+
+def _alternation_tokens(text: str) -> list[str]:
+    """The tokens of a transcript as sclite reads them: words, ``{``, ``}``, and inside braces ``/``
+    (also when written against a word: ``{e/is}``)."""
+    tokens: list[str] = []
+    depth = 0
+    for token in re.findall(r"[{}]|[^\s{}]+", text):
+        if token in "{}":
+            depth += 1 if token == "{" else -1
+            tokens.append(token)
+        elif depth > 0 and "/" in token:
+            tokens.extend(piece for piece in re.split(r"(/)", token) if piece)
+        else:
+            tokens.append(token)
+    return tokens
+
+
+def _tag_value(token: str) -> str:
+    """A word without its ``;`` tags (``b;reftag1`` is ``b``; ``\\;`` is a ``;`` of the word)."""
+    if ";" not in token:
+        return token
+    value = re.split(r"(?<!\\);", token, maxsplit=1)[0]
+    return value.replace("\\;", ";")
 
 
 def timed_items(items: Sequence[TimedItem], options: StmOptions, confidence: bool) -> list[NetItem]:
@@ -178,7 +202,8 @@ def score_stm_ctm(
                 u.sequence,
             )
             pairs = align_networks(
-                network(text_items(u.ref_text, options)), network(timed_items(u.hyp, options, ctm.has_confidence))
+                network(text_items(u.ref_text, options)),
+                network(timed_items(u.hyp, options, ctm.has_confidence)),
             )
             builder.add(segment, [_row(p) for p in pairs])
     system = builder.build(
@@ -327,7 +352,10 @@ def _token_items(tokens: Sequence[_Token], options: StmOptions, confidence: bool
             alternatives.append([])
         elif token.marker == "<alt_end>" and alternatives is not None:
             out.append(
-                tuple(tuple(a) or (NetWord(NULL_ALT, 0.0, 0.0, 0.0 if confidence else None),) for a in alternatives)
+                tuple(
+                    tuple(a) or (NetWord(NULL_ALT, 0.0, 0.0, 0.0 if confidence else None),)
+                    for a in alternatives
+                )
             )
             alternatives = None
         elif token.word is not None:
@@ -382,7 +410,9 @@ def score_ctm_ctm(
         if k >= len(ref_files) or k >= len(hyp_files):
             longer, path = (hyp_files, hyp_path) if k < len(hyp_files) else (ref_files, ref_path)
             other = ref_path if longer is hyp_files else hyp_path
-            raise InputError(path, longer[k][0].line, f"file '{longer[k][0].file}' is past the end of {other}")
+            raise InputError(
+                path, longer[k][0].line, f"file '{longer[k][0].file}' is past the end of {other}"
+            )
         ref_channels, hyp_channels = ref_files[k], hyp_files[k]
         if ref_channels[0].file != hyp_channels[0].file:
             raise InputError(
@@ -393,7 +423,9 @@ def score_ctm_ctm(
             )
         if len(ref_channels[:2]) != len(hyp_channels[:2]):
             short, path = (hyp_channels, hyp_path) if len(hyp_channels) < 2 else (ref_channels, ref_path)
-            raise InputError(path, short[0].line, f"file '{short[0].file}' lacks the second channel of the other ctm")
+            raise InputError(
+                path, short[0].line, f"file '{short[0].file}' lacks the second channel of the other ctm"
+            )
         for ref_channel, hyp_channel in zip(ref_channels[:2], hyp_channels[:2], strict=True):
             ref_tokens = [_Token(0.0, 0.0, False), *_tokens(ref_channel.items)]
             hyp_tokens = [_Token(0.0, 0.0, False), *_tokens(hyp_channel.items)]
@@ -410,7 +442,11 @@ def score_ctm_ctm(
                 hyp_items = _token_items(hyp_tokens[h_begin : h_cut + 1], options, hyp_ctm.has_confidence)
                 pairs = sort_time_marks(align_networks(network(ref_items), network(hyp_items), time_mediated))
                 segment = Segment(
-                    f"{speaker}-{chunk:04d}", speaker, ref_channel.file, ref_channel.channel, sequence=sequence
+                    f"{speaker}-{chunk:04d}",
+                    speaker,
+                    ref_channel.file,
+                    ref_channel.channel,
+                    sequence=sequence,
                 )
                 segments.append((segment, [_row(p) for p in pairs]))
                 r_begin, h_begin = r_cut + 1, h_cut + 1
@@ -419,8 +455,13 @@ def score_ctm_ctm(
     for segment, rows in segments:  # each channel is one speaker: already in sclite's order
         builder.add(segment, rows)
     return builder.build(
-        title=title, ref_file=ref_path, hyp_file=hyp_path, ref_format="ctm", hyp_format="ctm",
-        frag_corr=options.frag_corr, opt_del=options.opt_del,
+        title=title,
+        ref_file=ref_path,
+        hyp_file=hyp_path,
+        ref_format="ctm",
+        hyp_format="ctm",
+        frag_corr=options.frag_corr,
+        opt_del=options.opt_del,
     )
 
 

@@ -447,7 +447,9 @@ def _score(o: Options, encoding: Encoding, out: BinaryIO) -> int:
             out.write(encode_text(render.progress(system)))
         systems.append(system)
         _write_reports(
-            render.report_files(system, _output_root(o, h.path), o.reports, o.line_width, encoding, date, memory),
+            render.report_files(
+                system, _output_root(o, h.path), o.reports, o.line_width, encoding, date, memory
+            ),
             o,
             out,
         )

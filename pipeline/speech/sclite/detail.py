@@ -90,11 +90,11 @@ def _error_lists(system: ScoredSystem, members: list[int]) -> str:
     false: Counter[str] = Counter()
     for j in cols.tolist():
         r, h, op = int(system.ref[j]), int(system.hyp[j]), system.ops[j]
-        if r < 0:
+        if op == ord("I"):
             ins[texts[h]] += 1
-        elif h < 0:
+        elif op == ord("D"):
             dels[texts[r]] += 1
-        elif op != ord("C"):
+        elif op == ord("S"):
             pairs[f"{texts[r]} ==> {texts[h]}"] += 1
             subs[texts[r]] += 1
             false[texts[h]] += 1

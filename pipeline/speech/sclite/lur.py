@@ -85,7 +85,9 @@ def lur_report(system: ScoredSystem, memory: TableMemory | None = None) -> str:
         sumr, sume = int(nref[j].sum()), int(nerr[j].sum())
         stats.append(([sumr, rm, rsd, rmed], [f_round(pct(sume, sumr), 1), em, esd, emed]))
     table.rule("=")
-    for i, name in enumerate(("Set Sum/Avg", "Mean +" if null_ref else "Mean", "StdDev +" if null_ref else "StdDev", "Median")):
+    for i, name in enumerate(
+        ("Set Sum/Avg", "Mean +" if null_ref else "Mean", "StdDev +" if null_ref else "StdDev", "Median")
+    ):
         if i == 1:
             table.rule("-")
         if i == 3:

@@ -42,9 +42,10 @@ def segment_block(
     for j in range(a, b):
         op = chr(system.ops[j])
         r, h = int(system.ref[j]), int(system.hyp[j])
-        ins, dele = r < 0, h < 0
-        astr = "" if ins else texts[r]
-        bstr = "" if dele else texts[h]
+        ins, dele = op == "I", op == "D"
+        # A word left out at no cost (an optionally deletable word under -D) shows as nothing.
+        astr = "" if r < 0 else texts[r]
+        bstr = "" if h < 0 else texts[h]
         lena = 1 if ins else len(astr)
         lenb = 1 if dele else len(bstr)
         wmax = max(aux, lena, lenb)

@@ -47,7 +47,11 @@ def report_files(
     out: list[tuple[str, str, Callable[[], str]]] = []
     if "sum" in reports:
         out.append(
-            (f"{root}.sys", f"    Writing scoring report to '{root}.sys'\n", lambda: summary_report(system, memory=memory))
+            (
+                f"{root}.sys",
+                f"    Writing scoring report to '{root}.sys'\n",
+                lambda: summary_report(system, memory=memory),
+            )
         )
     if "rsum" in reports:
         out.append(
@@ -83,7 +87,11 @@ def report_files(
         )
     if "lur" in reports:
         out.append(
-            (f"{root}.lur", f"    Writing LUR scoring report to '{root}.lur'\n", lambda: lur_report(system, memory))
+            (
+                f"{root}.lur",
+                f"    Writing LUR scoring report to '{root}.lur'\n",
+                lambda: lur_report(system, memory),
+            )
         )
     if "pralign" in reports:
         out.append(

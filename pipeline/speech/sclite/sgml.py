@@ -56,18 +56,20 @@ def sgml_text(system: ScoredSystem, date: str, token_sep: str = ":", attr_sep: s
             for j in range(a, b):
                 op = chr(system.ops[j])
                 r, h = int(system.ref[j]), int(system.hyp[j])
-                if r < 0:
-                    cell = f'I{a_sep}{a_sep}"{_word(texts[h])}"'
-                elif h < 0:
-                    cell = f'D{a_sep}"{_word(texts[r])}"{a_sep}'
+                ref_text = _word(texts[r]) if r >= 0 else ""
+                hyp_text = _word(texts[h]) if h >= 0 else ""
+                if op == "I":
+                    cell = f'I{a_sep}{a_sep}"{hyp_text}"'
+                elif op == "D":
+                    cell = f'D{a_sep}"{ref_text}"{a_sep}'
                 else:
-                    cell = f'{"C" if op == "C" else "S"}{a_sep}"{_word(texts[r])}"{a_sep}"{_word(texts[h])}"'
+                    cell = f'{op}{a_sep}"{ref_text}"{a_sep}"{hyp_text}"'
                 if ref_w:
-                    cell += a_sep if r < 0 else f"{a_sep}{_f3(system.ref_t1[j])}+{_f3(system.ref_t2[j])}"
+                    cell += a_sep if op == "I" else f"{a_sep}{_f3(system.ref_t1[j])}+{_f3(system.ref_t2[j])}"
                 if hyp_w:
-                    cell += a_sep if h < 0 else f"{a_sep}{_f3(system.hyp_t1[j])}+{_f3(system.hyp_t2[j])}"
+                    cell += a_sep if op == "D" else f"{a_sep}{_f3(system.hyp_t1[j])}+{_f3(system.hyp_t2[j])}"
                 if conf:
-                    cell += a_sep if h < 0 else f"{a_sep}{_f6(system.hyp_conf[j])}"
+                    cell += a_sep if op == "D" else f"{a_sep}{_f6(system.hyp_conf[j])}"
                 cells.append(cell)
             out.append(token_sep.join(cells) + "\n</PATH>\n")
         out.append("</SPEAKER>\n")

@@ -188,7 +188,12 @@ def summary_report(system: ScoredSystem, raw: bool = False, memory: TableMemory 
         if has_conf:
             cells.append(f"{f_round(nce_stats[i], 3):7.3f}" + ("#" if zero else " "))
         table.row(stat_form, *cells)
-    text = "\n\n\n" + center("SYSTEM SUMMARY PERCENTAGES by SPEAKER", SCREEN_WIDTH) + "\n\n" + table.render(0, memory)
+    text = (
+        "\n\n\n"
+        + center("SYSTEM SUMMARY PERCENTAGES by SPEAKER", SCREEN_WIDTH)
+        + "\n\n"
+        + table.render(0, memory)
+    )
     if zero and not raw:
         text += (
             "\n* No Reference words for this/these speaker(s).  Word counts supplied\n"

@@ -227,9 +227,7 @@ class Table:
             w = 2 + sum(size_of(n)[c] + pad * 2 for c in range(n)) + f.rule_chars + n - 1
             minimum[form] = w
             width = max(width, w)
-        lead = (
-            " " * ((PAGE_WIDTH - width) // 2) if memory.centered and width < PAGE_WIDTH else ""
-        )
+        lead = " " * ((PAGE_WIDTH - width) // 2) if memory.centered and width < PAGE_WIDTH else ""
         out = [lead + "," + "-" * (width - 2) + ".\n"]
         previous: _Format | None = None
         for row in self.rows:

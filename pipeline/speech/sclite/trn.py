@@ -150,10 +150,9 @@ def score_trn(
     hyp_text = read_text(hyp_path) if hyp_text is None else hyp_text
     lexicon = Lexicon()
     fold: Callable[[str], str] = options.fold
-    optional = _optional if options.opt_del else None
-    refs = read_trn(ref_text, ref_path, lexicon, reference=True, fold=fold, optional=optional)
-    hyps = read_trn(hyp_text, hyp_path, lexicon, reference=False, fold=fold, optional=optional)
-    align_options = AlignOptions("levenshtein", None, optional, key=_identity)
+    refs = read_trn(ref_text, ref_path, lexicon, reference=True, fold=fold)
+    hyps = read_trn(hyp_text, hyp_path, lexicon, reference=False, fold=fold)
+    align_options = AlignOptions("levenshtein", None, None, key=_identity)
     aligned = align_transcripts(refs, hyps, lexicon, align_options, ref_path, hyp_path, allow_missing=True)
     present = len(hyps.ids)
     speakers: dict[str, int] = {}
@@ -168,14 +167,19 @@ def score_trn(
     names = list(speakers)
     speaker_of_utt = {k: names[g] for g, group in enumerate(groups) for k in group}
     starts, ends = aligned.bounds[:present], aligned.bounds[1 : present + 1]
-    index = np.concatenate([np.arange(starts[k], ends[k]) for k in order]) if order else np.zeros(0, np.int64)
-    sizes = np.array([ends[k] - starts[k] for k in order], np.int64)
-    ops = aligned.ops[index].copy()
-    ref = aligned.ref[index]
-    hyp = aligned.hyp[index]
-    if options.opt_del:
-        # sclite: a deleted optionally deletable word counts as correct under -D.
-        ops[(ops == ord("D")) & aligned.ref_optional[index]] = ord("C")
+    special = _network_utterances(ref_text, hyp_text, hyps.ids, options)
+    pieces: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+    for k in order:
+        words = special.get(hyps.ids[k])
+        if words is None:
+            a, b = int(starts[k]), int(ends[k])
+            pieces.append((aligned.ref[a:b], aligned.hyp[a:b], aligned.ops[a:b]))
+        else:
+            pieces.append(_network_columns(*words, options, lexicon))
+    sizes = np.array([len(p[2]) for p in pieces], np.int64)
+    ref = np.concatenate([p[0] for p in pieces]) if pieces else np.zeros(0, np.int64)
+    hyp = np.concatenate([p[1] for p in pieces]) if pieces else np.zeros(0, np.int64)
+    ops = np.concatenate([p[2] for p in pieces]) if pieces else np.zeros(0, np.uint8)
     segments = [
         Segment(id="(" + hyps.ids[k] + ")", speaker=speaker_of_utt[k], sequence=sequence_start + k)
         for k in order
@@ -198,10 +202,68 @@ def score_trn(
     )
 
 
+def _words_by_id(text: str, fold: Callable[[str], str]) -> dict[str, str]:
+    """Each utterance's words (folded) by its id, for the utterances aligned as networks."""
+    out: dict[str, str] = {}
+    for line in text.splitlines():
+        end = line.rstrip()
+        if not end or end.lstrip().startswith(";;") or end[-1] != ")":
+            continue
+        k = end.rfind("(")
+        if k >= 0:
+            out.setdefault(fold(end[k + 1 : -1]), fold(end[:k]))
+    return out
+
+
+def _needs_network(words: str, options: TrnOptions) -> bool:
+    return (
+        "{" in words
+        or ";" in words
+        or "@" in words
+        or (options.opt_del and "(" in words)
+        or (options.frag_corr and "-" in words)
+    )
+
+
+def _network_utterances(
+    ref_text: str, hyp_text: str, ids: list[str], options: TrnOptions
+) -> dict[str, tuple[str, str]]:
+    """The utterances sclite's network alignment must align (alternations on either side, the
+    empty word ``@``, ``;`` word tags, ``(word)`` under -D, fragments under -F): their reference and hypothesis words by id.
+    The others are aligned in bulk, with the same result."""
+    if not any(c in ref_text or c in hyp_text for c in "{;@") and not (options.opt_del or options.frag_corr):
+        return {}
+    refs = _words_by_id(ref_text, options.fold)
+    hyps = _words_by_id(hyp_text, options.fold)
+    out = {}
+    for uid in ids:
+        ref_words, hyp_words = refs.get(uid, ""), hyps.get(uid, "")
+        if _needs_network(ref_words, options) or _needs_network(hyp_words, options):
+            out[uid] = (ref_words, hyp_words)
+    return out
+
+
+def _network_columns(
+    ref_words: str, hyp_words: str, options: TrnOptions, lexicon: Lexicon
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """One utterance aligned by ``pipeline.speech.netdp`` (sclite's network alignment), as columns."""
+    from iescore.pipeline.speech.netdp import align_networks, network
+    from iescore.pipeline.speech.stm_score import StmOptions, text_items
+
+    net_options = StmOptions(opt_del=options.opt_del, frag_corr=options.frag_corr)
+    pairs = align_networks(
+        network(text_items(ref_words, net_options)), network(text_items(hyp_words, net_options))
+    )
+    texts = [p.ref.text if p.ref is not None else "" for p in pairs] + [
+        p.hyp.text if p.hyp is not None else "" for p in pairs
+    ]
+    numbers = lexicon.numbers(texts) if texts else np.zeros(0, np.int64)
+    n = len(pairs)
+    ref = np.where([p.ref is None for p in pairs], -1, numbers[:n]).astype(np.int64)
+    hyp = np.where([p.hyp is None for p in pairs], -1, numbers[n:]).astype(np.int64)
+    ops = np.frombuffer("".join(p.op for p in pairs).encode("ascii"), np.uint8).copy()
+    return ref, hyp, ops
+
+
 def _identity(word: str) -> str:
     return word
-
-
-def _optional(word: str) -> bool:
-    """sclite's optionally deletable word: written ``(word)``."""
-    return len(word) > 2 and word[0] == "(" and word[-1] == ")"
