@@ -140,7 +140,9 @@ def parse_ctm(text: str, source: str, fold: Callable[[str], str] | None = ascii_
         if len(fields) < 5:
             raise InputError(source, number, f"{len(fields)} fields: {_FIELDS} expected")
         if len(fields) > 7:
-            raise InputError(source, number, f"{len(fields)} fields: at most 7 ({_FIELDS} [CORRECT]) expected")
+            raise InputError(
+                source, number, f"{len(fields)} fields: at most 7 ({_FIELDS} [CORRECT]) expected"
+            )
         file, channel, begin_field, duration_field, token = fields[:5]
         here = (file, channel)
         if here != key:
@@ -159,7 +161,9 @@ def parse_ctm(text: str, source: str, fold: Callable[[str], str] | None = ascii_
         if marker in (ALT_BEGIN, ALT, ALT_END):
             if marker == ALT_BEGIN:
                 if block is not None:
-                    raise InputError(source, number, f"<ALT_BEGIN> inside the block opened on line {block_line}")
+                    raise InputError(
+                        source, number, f"<ALT_BEGIN> inside the block opened on line {block_line}"
+                    )
                 block, block_line = [[]], number
             elif block is None:
                 raise InputError(source, number, f"{marker.upper()} outside an <ALT_BEGIN> block")
@@ -200,7 +204,10 @@ def read_text(path: str | Path, source: str, encoding: str) -> str:
 
 
 def read_ctm(
-    path: str | Path, source: str | None = None, encoding: str = "utf-8", fold: Callable[[str], str] | None = ascii_lower
+    path: str | Path,
+    source: str | None = None,
+    encoding: str = "utf-8",
+    fold: Callable[[str], str] | None = ascii_lower,
 ) -> Ctm:
     """Read and parse a ctm file; ``source`` names it in errors (the path by default)."""
     name = str(path) if source is None else source

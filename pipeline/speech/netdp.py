@@ -38,6 +38,7 @@ class NetWord:
     confidence: float | None = None
     opt_del: bool = False  # ``(word)`` under -D: compared without its parentheses
     frag: bool = False  # a fragment under -F
+    tags: str = ""  # a trn word's ``;tag1;tag2`` as written (sgml shows them; alignment ignores them)
 
     @property
     def key(self) -> str:

@@ -28,7 +28,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from iescore.pipeline.core.errors import InputError
-from iescore.pipeline.speech.ctm import Channel, Ctm, TimedChoice, TimedItem, TimedWord, ascii_lower, word_text
+from iescore.pipeline.speech.ctm import (
+    Channel,
+    Ctm,
+    TimedChoice,
+    TimedItem,
+    TimedWord,
+    ascii_lower,
+    word_text,
+)
 from iescore.pipeline.speech.words import parse_items
 
 IGNORE_MARKERS = ("ignore_time_segment_in_scoring", "ignoretimesegmentinscoring")
@@ -104,7 +112,9 @@ def comment_labels(text: str, source: str) -> tuple[tuple[Label, ...], tuple[Lab
                 fields = _QUOTED.findall(line)
                 if len(fields) < 3:
                     raise InputError(
-                        source, number, f'{len(fields)} quoted fields: ;; {kind} "ID" "TITLE" "DESCRIPTION" expected'
+                        source,
+                        number,
+                        f'{len(fields)} quoted fields: ;; {kind} "ID" "TITLE" "DESCRIPTION" expected',
                     )
                 key = (fields[0], fields[1], fields[2])
                 found[kind].setdefault(key, Label(*key, number))
@@ -138,7 +148,9 @@ def parse_stm(text: str, source: str, fold: Callable[[str], str] | None = ascii_
             parts = rest.split(None, 1)
             labels, rest = parts[0], (parts[1] if len(parts) > 1 else "")
             if not labels.endswith(">") or len(labels) < 2:
-                raise InputError(source, number, f"label field '{labels}' not closed by '>' (<LABEL,...> expected)")
+                raise InputError(
+                    source, number, f"label field '{labels}' not closed by '>' (<LABEL,...> expected)"
+                )
         here = (file, channel)
         if here != key:
             if here in ended:

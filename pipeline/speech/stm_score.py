@@ -13,10 +13,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
-
 from iescore.pipeline.core.errors import InputError
 from iescore.pipeline.speech.ctm import TimedItem, TimedWord, ascii_lower, parse_ctm, read_text
 from iescore.pipeline.speech.netdp import NULL_ALT, NetItem, NetWord, Pair, align_networks, network
@@ -107,7 +106,8 @@ def text_items(text: str, options: StmOptions) -> list[NetItem]:
             outer.append(tuple(tuple(a) for a in alternatives))
             current = outer
         else:
-            current.extend(net_words(_tag_value(token), options))
+            value, tags = _tag_value(token)
+            current.extend(replace(w, tags=tags) if tags else w for w in net_words(value, options))
     return current
 
 
@@ -127,12 +127,16 @@ def _alternation_tokens(text: str) -> list[str]:
     return tokens
 
 
-def _tag_value(token: str) -> str:
-    """A word without its ``;`` tags (``b;reftag1`` is ``b``; ``\\;`` is a ``;`` of the word)."""
+def _tag_value(token: str) -> tuple[str, str]:
+    """A word without its ``;`` tags (``b;reftag1`` is ``b``; ``\\;`` is a ``;`` of the word), and
+    the tags as sclite's sgml writes them (``;reftag1;``: both tags once there is one)."""
     if ";" not in token:
-        return token
-    value = re.split(r"(?<!\\);", token, maxsplit=1)[0]
-    return value.replace("\\;", ";")
+        return token, ""
+    parts = re.split(r"(?<!\\);", token, maxsplit=2)
+    value = parts[0].replace("\\;", ";")
+    if len(parts) == 1:
+        return value, ""
+    return value, ";" + parts[1] + ";" + (parts[2] if len(parts) > 2 else "")
 
 
 def timed_items(items: Sequence[TimedItem], options: StmOptions, confidence: bool) -> list[NetItem]:

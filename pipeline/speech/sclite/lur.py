@@ -4,7 +4,6 @@ speaker, with the set's sum, mean, standard deviation and median."""
 from __future__ import annotations
 
 import numpy as np
-
 from iescore.pipeline.core.errors import InputError
 from iescore.pipeline.speech.sclite.model import ScoredSystem
 from iescore.pipeline.speech.sclite.summary import mean_sd_median, pct

@@ -92,6 +92,9 @@ class ScoredSystem:
     frag_corr: bool = False  # -F
     opt_del: bool = False  # -D
     case_sensitive: bool = False  # -s: texts not folded, errors not shown in upper case
+    # A trn word's ``;tag1;tag2`` (index into ``texts``, -1: none), shown by the sgml only; None: no tags.
+    ref_tags: np.ndarray | None = None
+    hyp_tags: np.ndarray | None = None
 
     def counts(self) -> np.ndarray:
         """C, S, D, I of each segment (rows), counted from ``ops``."""

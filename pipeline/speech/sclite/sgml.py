@@ -58,6 +58,10 @@ def sgml_text(system: ScoredSystem, date: str, token_sep: str = ":", attr_sep: s
                 r, h = int(system.ref[j]), int(system.hyp[j])
                 ref_text = _word(texts[r]) if r >= 0 else ""
                 hyp_text = _word(texts[h]) if h >= 0 else ""
+                if system.ref_tags is not None and system.ref_tags[j] >= 0:
+                    ref_text += texts[system.ref_tags[j]]
+                if system.hyp_tags is not None and system.hyp_tags[j] >= 0:
+                    hyp_text += texts[system.hyp_tags[j]]
                 if op == "I":
                     cell = f'I{a_sep}{a_sep}"{hyp_text}"'
                 elif op == "D":

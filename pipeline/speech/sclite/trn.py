@@ -168,18 +168,22 @@ def score_trn(
     speaker_of_utt = {k: names[g] for g, group in enumerate(groups) for k in group}
     starts, ends = aligned.bounds[:present], aligned.bounds[1 : present + 1]
     special = _network_utterances(ref_text, hyp_text, hyps.ids, options)
-    pieces: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+    pieces: list[tuple[np.ndarray, ...]] = []
     for k in order:
         words = special.get(hyps.ids[k])
         if words is None:
             a, b = int(starts[k]), int(ends[k])
-            pieces.append((aligned.ref[a:b], aligned.hyp[a:b], aligned.ops[a:b]))
+            none = np.full(b - a, -1, np.int64)
+            pieces.append((aligned.ref[a:b], aligned.hyp[a:b], aligned.ops[a:b], none, none))
         else:
             pieces.append(_network_columns(*words, options, lexicon))
     sizes = np.array([len(p[2]) for p in pieces], np.int64)
     ref = np.concatenate([p[0] for p in pieces]) if pieces else np.zeros(0, np.int64)
     hyp = np.concatenate([p[1] for p in pieces]) if pieces else np.zeros(0, np.int64)
     ops = np.concatenate([p[2] for p in pieces]) if pieces else np.zeros(0, np.uint8)
+    ref_tags = np.concatenate([p[3] for p in pieces]) if pieces else np.zeros(0, np.int64)
+    hyp_tags = np.concatenate([p[4] for p in pieces]) if pieces else np.zeros(0, np.int64)
+    tagged = bool((ref_tags >= 0).any() or (hyp_tags >= 0).any())
     segments = [
         Segment(id="(" + hyps.ids[k] + ")", speaker=speaker_of_utt[k], sequence=sequence_start + k)
         for k in order
@@ -199,6 +203,8 @@ def score_trn(
         texts=lexicon.texts,
         frag_corr=options.frag_corr,
         opt_del=options.opt_del,
+        ref_tags=ref_tags if tagged else None,
+        hyp_tags=hyp_tags if tagged else None,
     )
 
 
@@ -229,8 +235,8 @@ def _network_utterances(
     ref_text: str, hyp_text: str, ids: list[str], options: TrnOptions
 ) -> dict[str, tuple[str, str]]:
     """The utterances sclite's network alignment must align (alternations on either side, the
-    empty word ``@``, ``;`` word tags, ``(word)`` under -D, fragments under -F): their reference and hypothesis words by id.
-    The others are aligned in bulk, with the same result."""
+    empty word ``@``, ``;`` word tags, ``(word)`` under -D, fragments under -F): their reference
+    and hypothesis words by id. The others are aligned in bulk, with the same result."""
     if not any(c in ref_text or c in hyp_text for c in "{;@") and not (options.opt_del or options.frag_corr):
         return {}
     refs = _words_by_id(ref_text, options.fold)
@@ -245,8 +251,9 @@ def _network_utterances(
 
 def _network_columns(
     ref_words: str, hyp_words: str, options: TrnOptions, lexicon: Lexicon
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """One utterance aligned by ``pipeline.speech.netdp`` (sclite's network alignment), as columns."""
+) -> tuple[np.ndarray, ...]:
+    """One utterance aligned by ``pipeline.speech.netdp`` (sclite's network alignment), as columns:
+    reference, hypothesis, op, and the words' ``;`` tags (-1: none)."""
     from iescore.pipeline.speech.netdp import align_networks, network
     from iescore.pipeline.speech.stm_score import StmOptions, text_items
 
@@ -262,7 +269,13 @@ def _network_columns(
     ref = np.where([p.ref is None for p in pairs], -1, numbers[:n]).astype(np.int64)
     hyp = np.where([p.hyp is None for p in pairs], -1, numbers[n:]).astype(np.int64)
     ops = np.frombuffer("".join(p.op for p in pairs).encode("ascii"), np.uint8).copy()
-    return ref, hyp, ops
+    tags = [p.ref.tags if p.ref is not None else "" for p in pairs] + [
+        p.hyp.tags if p.hyp is not None else "" for p in pairs
+    ]
+    tag_numbers = lexicon.numbers(tags) if any(tags) else np.zeros(2 * n, np.int64)
+    has = np.fromiter((bool(t) for t in tags), bool, 2 * n)
+    tag_numbers = np.where(has, tag_numbers, -1).astype(np.int64)
+    return ref, hyp, ops, tag_numbers[:n], tag_numbers[n:]
 
 
 def _identity(word: str) -> str:
