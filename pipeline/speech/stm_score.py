@@ -89,7 +89,7 @@ def net_words(
     return [NetWord(text, begin, end, conf, opt_del, frag)]
 
 
-def text_items(text: str, options: StmOptions) -> list[NetItem]:
+def text_items(text: str, options: StmOptions, word_tags: bool = False) -> list[NetItem]:
     """A reference transcript as network items: words, and ``{ a / b / @ }`` as a tuple of
     alternatives (``@`` kept: it is the empty alternative's word)."""
     stack: list[list[list[NetItem]]] = []
@@ -106,7 +106,7 @@ def text_items(text: str, options: StmOptions) -> list[NetItem]:
             outer.append(tuple(tuple(a) for a in alternatives))
             current = outer
         else:
-            value, tags = _tag_value(token)
+            value, tags = _tag_value(token) if word_tags else (token, "")
             current.extend(replace(w, tags=tags) if tags else w for w in net_words(value, options))
     return current
 

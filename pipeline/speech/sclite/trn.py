@@ -259,7 +259,8 @@ def _network_columns(
 
     net_options = StmOptions(opt_del=options.opt_del, frag_corr=options.frag_corr)
     pairs = align_networks(
-        network(text_items(ref_words, net_options)), network(text_items(hyp_words, net_options))
+        network(text_items(ref_words, net_options, word_tags=True)),
+        network(text_items(hyp_words, net_options, word_tags=True)),
     )
     texts = [p.ref.text if p.ref is not None else "" for p in pairs] + [
         p.hyp.text if p.hyp is not None else "" for p in pairs
