@@ -35,6 +35,25 @@ from iescore.pipeline.core.errors import InputError
 ALT_BEGIN, ALT, ALT_END = "<alt_begin>", "<alt>", "<alt_end>"
 _FIELDS = "FILE CHANNEL BEGIN DURATION WORD [CONFIDENCE]"
 _TAG = re.compile(r"(?<!\\);")
+BLANK = " \t\n\r"
+_BLANKS = re.compile(r"[ \t\n\r]+")  # what sclite's strtok splits at (and a CR of a CRLF line)
+
+
+def fields_of(line: str, limit: int = 0) -> list[str]:
+    """The blank-separated fields of a line as sclite's ``strtok(" \\t\\n")`` gives them; with
+    ``limit``, at most that many splits (the rest of the line is the last field)."""
+    fields = _BLANKS.split(line.strip(BLANK), limit)
+    return [] if fields == [""] else fields
+
+
+def lines_of(text: str) -> list[str]:
+    """The lines of a text, split at newlines only (form feeds and other separators stay in)."""
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
 
@@ -52,6 +71,7 @@ class TimedWord:
     duration: float
     confidence: float | None
     line: int
+    tagged: str | None = None  # the sgml form when the word carries ;tags (ctm.parse_token)
 
     @property
     def end(self) -> float:
@@ -93,13 +113,33 @@ class Ctm:
     has_confidence: bool  # some word gives a confidence (sclite then reports NCE)
 
 
+def parse_token(token: str) -> tuple[str, str | None]:
+    """A ctm or stm token as sclite reads it: the word, and its sgml form when it carries tags.
+
+    The word is the text before the first unescaped ``;`` with every backslash removed (``A\\;S`` is
+    ``A;S``) and a trailing ``*`` dropped from a word longer than one character. Up to two tags follow
+    (``PRIDE;tag1;tag2``, ``ABOUT;;tag2``); sclite drops them from its reports but its sgml writes
+    ``word;tag1;tag2`` with ``;`` escaped (``a\\;s;tag1;``), which is the second value (None when
+    the token has no ``;`` of its own).
+    """
+    parts = _TAG.split(token, 3)
+    value = parts[0].replace("\\", "")
+    if len(value) > 1 and value.endswith("*"):
+        value = value[:-1]
+    if len(parts) == 1:
+        return value, None
+    tag1 = parts[1].replace("\\", "")
+    tag2 = parts[2].replace("\\", "") if len(parts) > 2 else ""
+    return value, f"{_escape(value)};{_escape(tag1)};{_escape(tag2)}"
+
+
+def _escape(text: str) -> str:
+    return text.replace(";", "\\;")
+
+
 def word_text(token: str) -> str:
-    """The word of a ctm or stm token as sclite keeps it: the text before the first unescaped ``;``
-    with ``\\;`` unescaped, and a trailing ``*`` removed from a word longer than one character."""
-    text = _TAG.split(token, 1)[0].replace("\\;", ";")
-    if len(text) > 1 and text.endswith("*"):
-        text = text[:-1]
-    return text
+    """The word of a ctm or stm token as sclite keeps it (:func:`parse_token`)."""
+    return parse_token(token)[0]
 
 
 def _number(field: str, what: str, source: str, line: int) -> float:
@@ -130,13 +170,13 @@ def parse_ctm(text: str, source: str, fold: Callable[[str], str] | None = ascii_
         if key is not None:
             channels.append(Channel(key[0], key[1], tuple(current), start))
 
-    for number, raw in enumerate(text.splitlines(), 1):
+    for number, raw in enumerate(lines_of(text), 1):
         if "\0" in raw:
             raise InputError(source, number, "NUL byte in a text file")
         line = raw if fold is None else fold(raw)
-        if not line.strip() or line.lstrip().startswith(";"):
+        if not line.strip(BLANK) or line.lstrip(BLANK).startswith(";"):
             continue
-        fields = line.split()
+        fields = fields_of(line)
         if len(fields) < 5:
             raise InputError(source, number, f"{len(fields)} fields: {_FIELDS} expected")
         if len(fields) > 7:
@@ -181,12 +221,13 @@ def parse_ctm(text: str, source: str, fold: Callable[[str], str] | None = ascii_
             has_confidence = True
         if len(fields) > 6:
             _number(fields[6], "correctness flag", source, number)
-        word = TimedWord(word_text(token), begin, duration, confidence, number)
+        text, tagged = parse_token(token)
+        word = TimedWord(text, begin, duration, confidence, number, tagged)
         if block is not None:
             block[-1].append(word)
         else:
             current.append(word)
-    close(len(text.splitlines()) + 1)
+    close(len(lines_of(text)) + 1)
     return Ctm(source, tuple(channels), has_confidence)
 
 

@@ -38,7 +38,7 @@ class NetWord:
     confidence: float | None = None
     opt_del: bool = False  # ``(word)`` under -D: compared without its parentheses
     frag: bool = False  # a fragment under -F
-    tags: str = ""  # a trn word's ``;tag1;tag2`` as written (sgml shows them; alignment ignores them)
+    tagged: str | None = None  # the sgml form of a word read with ;tags
 
     @property
     def key(self) -> str:
@@ -83,8 +83,8 @@ def network(items: Sequence[NetItem]) -> Network:
     return Network(words, preds, finals)
 
 
-def _fragment_equal(a: str, b: str) -> bool:
-    """sclite's ``equal_WORD2`` with fragment matching: ``te-`` equals a word it begins, ``-st`` one it ends."""
+def fragment_equal(a: str, b: str) -> bool:
+    """sclite's ``equal_WORD2`` under -F: ``te-`` equals a word it begins, ``-st`` one it ends."""
     la, lb = len(a), len(b)
     if a.startswith("-") and la > 1:
         return lb >= la - 1 and a[1:] == b[lb - (la - 1) :]
@@ -99,12 +99,16 @@ def _fragment_equal(a: str, b: str) -> bool:
 
 def equal(ref: NetWord, hyp: NetWord) -> bool:
     if ref.frag or hyp.frag:
-        return _fragment_equal(ref.key, hyp.key)
+        return fragment_equal(ref.key, hyp.key)
     return ref.key == hyp.key
 
 
 def _f32(value: float) -> float:
     return float(np.float32(value))
+
+
+def _same(value: float) -> float:
+    return value
 
 
 def word_cost(ref: NetWord | None, hyp: NetWord | None) -> float:
@@ -155,47 +159,50 @@ class Pair:
 def align_networks(ref: Network, hyp: Network, time_mediated: bool = False) -> list[Pair]:
     """The least-cost path through both networks, with sclite's tie rules (module docstring)."""
     cost = time_cost if time_mediated else word_cost
-    A, B = ref.words, hyp.words
-    na, nb = len(A), len(B)
-    INF = 999999999.9
+    # Whole-number costs add exactly in single precision; only durations and @'s 0.001 need rounding.
+    exact = not time_mediated and not any(w is not None and w.text == NULL_ALT for w in ref.words + hyp.words)
+    f32 = _same if exact else _f32
+    ref_words, hyp_words = ref.words, hyp.words
+    na, nb = len(ref_words), len(hyp_words)
+    inf = 999999999.9
     d = [[0.0] * nb for _ in range(na)]
     back = [[(0, 0)] * nb for _ in range(na)]
     for b in range(1, nb):
-        best, arg = INF, -1
+        best, arg = inf, -1
         for p in hyp.preds[b]:
             if d[0][p] < best:
                 best, arg = d[0][p], p
-        d[0][b] = _f32(best + _f32(cost(None, B[b])))
+        d[0][b] = f32(best + f32(cost(None, hyp_words[b])))
         back[0][b] = (0, arg)
     for a in range(1, na):
-        best, arg = INF, -1
+        best, arg = inf, -1
         for p in ref.preds[a]:
             if d[p][0] < best:
                 best, arg = d[p][0], p
-        d[a][0] = _f32(best + _f32(cost(A[a], None)))
+        d[a][0] = f32(best + f32(cost(ref_words[a], None)))
         back[a][0] = (arg, 0)
     for a in range(1, na):
-        word_a, preds_a, row = A[a], ref.preds[a], d[a]
-        del_cost = _f32(cost(word_a, None))
+        word_a, preds_a, row = ref_words[a], ref.preds[a], d[a]
+        del_cost = f32(cost(word_a, None))
         for b in range(1, nb):
-            word_b, preds_b = B[b], hyp.preds[b]
-            ins, ins_b = INF, -1
+            word_b, preds_b = hyp_words[b], hyp.preds[b]
+            ins, ins_b = inf, -1
             for p in preds_b:
                 if row[p] < ins:
                     ins, ins_b = row[p], p
-            dele, del_a = INF, -1
+            dele, del_a = inf, -1
             for p in preds_a:
                 if d[p][b] < dele:
                     dele, del_a = d[p][b], p
-            sub, sub_a, sub_b = INF, -1, -1
+            sub, sub_a, sub_b = inf, -1, -1
             for pa in preds_a:
                 prev = d[pa]
                 for pb in preds_b:
                     if prev[pb] < sub:
                         sub, sub_a, sub_b = prev[pb], pa, pb
-            sub = _f32(sub + _f32(cost(word_a, word_b)))
-            dele = _f32(dele + del_cost)
-            ins = _f32(ins + _f32(cost(None, word_b)))
+            sub = f32(sub + f32(cost(word_a, word_b)))
+            dele = f32(dele + del_cost)
+            ins = f32(ins + f32(cost(None, word_b)))
             if sub <= dele and sub <= ins:
                 row[b], back[a][b] = sub, (sub_a, sub_b)
             elif dele < ins:
@@ -211,17 +218,17 @@ def align_networks(ref: Network, hyp: Network, time_mediated: bool = False) -> l
     while a > 0 or b > 0:
         ba, bb = back[a][b]
         if a == ba:  # insertion
-            word = B[b]
+            word = hyp_words[b]
             assert word is not None
             if word.text != NULL_ALT:
                 pairs.append(Pair(None, word, "C" if word.opt_del else "I"))
         elif b == bb:  # deletion
-            word = A[a]
+            word = ref_words[a]
             assert word is not None
             if word.text != NULL_ALT:
                 pairs.append(Pair(word, None, "C" if word.opt_del else "D"))
         else:
-            wa, wb = A[a], B[b]
+            wa, wb = ref_words[a], hyp_words[b]
             assert wa is not None and wb is not None
             if not (wa.text == NULL_ALT and wb.text == NULL_ALT):
                 pairs.append(Pair(wa, wb, "C" if equal(wa, wb) else "S"))

@@ -12,7 +12,7 @@ two kinds carry data, read from the reference and the hypothesis file alike::
 (the lur report's label groups; a label id is matched with the segments' ``<o,wa>`` labels).
 
 Reading follows sclite: every line is lower-cased (unless case-sensitive, ``-s``), a word's ``;tag``
-suffixes are dropped (:func:`~iescore.pipeline.speech.ctm.word_text`), and the file is taken in
+suffixes are read as in a ctm (:func:`~iescore.pipeline.speech.ctm.parse_token`), and the file is taken in
 order, one run of segments per file and channel. sclite checks nothing; here each of these is an
 :class:`~iescore.pipeline.core.errors.InputError` naming the line: fewer than five fields, a time that
 is not a number, an end before the begin, a label field not closed by ``>``, unbalanced ``{ }``, a
@@ -29,26 +29,26 @@ from dataclasses import dataclass
 
 from iescore.pipeline.core.errors import InputError
 from iescore.pipeline.speech.ctm import (
+    BLANK,
     Channel,
     Ctm,
-    TimedChoice,
     TimedItem,
     TimedWord,
     ascii_lower,
-    word_text,
+    fields_of,
+    lines_of,
 )
 from iescore.pipeline.speech.words import parse_items
 
 IGNORE_MARKERS = ("ignore_time_segment_in_scoring", "ignoretimesegmentinscoring")
 _FIELDS = "FILE CHANNEL SPEAKER BEGIN END [<LABELS>] TRANSCRIPT"
 _QUOTED = re.compile(r'"([^"]*)"')
-_STRUCTURE = frozenset({"{", "/", "}", "@"})
 
 
 @dataclass(frozen=True)
 class StmSegment:
     """One stm line: where and who, its time span, its labels as written (``<o,wa>``, or None),
-    its transcript with word tags removed, and its line."""
+    its transcript (words with their ``;tags``, blanks made single spaces), and its line."""
 
     file: str
     channel: str
@@ -94,11 +94,6 @@ def _number(field: str, what: str, source: str, line: int) -> float:
     return value
 
 
-def strip_tags(text: str) -> str:
-    """A transcript with each word's ``;tag`` suffixes removed (alternation marks kept)."""
-    return " ".join(token if token in _STRUCTURE else word_text(token) for token in text.split())
-
-
 def comment_labels(text: str, source: str) -> tuple[tuple[Label, ...], tuple[Label, ...]]:
     """The ``;; LABEL`` and ``;; CATEGORY`` headers of a file (either side), each once.
 
@@ -106,7 +101,7 @@ def comment_labels(text: str, source: str) -> tuple[tuple[Label, ...], tuple[Lab
     A description is kept as written (``\\\\`` stays two characters, as sclite prints it).
     """
     found: dict[str, dict[tuple[str, str, str], Label]] = {"LABEL": {}, "CATEGORY": {}}
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in enumerate(lines_of(text), 1):
         for kind in found:
             if line.startswith(f";; {kind} "):
                 fields = _QUOTED.findall(line)
@@ -128,24 +123,24 @@ def parse_stm(text: str, source: str, fold: Callable[[str], str] | None = ascii_
     ended: dict[tuple[str, str], int] = {}
     key: tuple[str, str] | None = None
     previous_begin = -math.inf
-    for number, raw in enumerate(text.splitlines(), 1):
+    for number, raw in enumerate(lines_of(text), 1):
         if "\0" in raw:
             raise InputError(source, number, "NUL byte in a text file")
-        if not raw.strip() or raw.lstrip().startswith(";"):
+        if not raw.strip(BLANK) or raw.lstrip(BLANK).startswith(";"):
             continue
         line = raw if fold is None else fold(raw)
-        fields = line.split(None, 5)
+        fields = fields_of(line, 5)
         if len(fields) < 5:
             raise InputError(source, number, f"{len(fields)} fields: {_FIELDS} expected")
         file, channel, speaker, begin_field, end_field = fields[:5]
-        rest = fields[5].strip() if len(fields) > 5 else ""
+        rest = fields[5].strip(BLANK) if len(fields) > 5 else ""
         begin = _number(begin_field, "begin time", source, number)
         end = _number(end_field, "end time", source, number)
         if end < begin:
             raise InputError(source, number, f"end time {end_field} before begin time {begin_field}")
         labels = None
         if rest.startswith("<"):
-            parts = rest.split(None, 1)
+            parts = fields_of(rest, 1)
             labels, rest = parts[0], (parts[1] if len(parts) > 1 else "")
             if not labels.endswith(">") or len(labels) < 2:
                 raise InputError(
@@ -171,7 +166,7 @@ def parse_stm(text: str, source: str, fold: Callable[[str], str] | None = ascii_
                 "segments of a channel must be in time order",
             )
         previous_begin = begin
-        transcript = strip_tags(rest)
+        transcript = " ".join(fields_of(rest))
         parse_items(transcript, source=source, line=number)  # unbalanced braces are an error here
         segments.append(StmSegment(file, channel, speaker, begin, end, labels, transcript, number))
     labels_found, categories = comment_labels(text, source)

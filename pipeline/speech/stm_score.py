@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 from iescore.pipeline.core.errors import InputError
-from iescore.pipeline.speech.ctm import TimedItem, TimedWord, ascii_lower, parse_ctm, read_text
+from iescore.pipeline.speech.ctm import TimedItem, TimedWord, ascii_lower, parse_ctm, parse_token, read_text
 from iescore.pipeline.speech.netdp import NULL_ALT, NetItem, NetWord, Pair, align_networks, network
 from iescore.pipeline.speech.sclite.model import CategoryDef, LabelDef, ScoredSystem, Segment, SystemBuilder
 from iescore.pipeline.speech.stm import Utterance, assign, comment_labels, parse_stm
@@ -34,6 +34,7 @@ class StmOptions:
     fold: Callable[[str], str] | None = ascii_lower  # None: -s
     encoding: str = "utf-8"
     char_align: bool = False  # -c: every word split into its characters
+    characters: Callable[[str], list[str]] = list  # a word's characters (by the encoding, for -c)
     char_no_ascii: bool = False  # -c NOASCII: runs of ASCII characters kept together
     char_del_hyphen: bool = False  # -c DH: hyphens removed
 
@@ -43,12 +44,14 @@ def _float32(value: float | None) -> float | None:
     return None if value is None else float(np.float32(value))
 
 
-def separate_chars(word: str, no_ascii: bool = False, del_hyphen: bool = False) -> list[str]:
+def separate_chars(
+    word: str, no_ascii: bool = False, del_hyphen: bool = False, characters: Callable[[str], list[str]] = list
+) -> list[str]:
     """sclite's ``TEXT_separate_chars``: the characters of ``word`` (``-c``), ASCII runs together
     under ``NOASCII``, hyphens left out under ``DH``."""
     out: list[str] = []
     last_ascii = False
-    for char in word:
+    for char in characters(word):
         if del_hyphen and char == "-":
             continue
         if no_ascii and char.isascii() and last_ascii and out:
@@ -60,7 +63,11 @@ def separate_chars(word: str, no_ascii: bool = False, del_hyphen: bool = False) 
 
 
 def net_words(
-    text: str, options: StmOptions, word: TimedWord | None = None, confidence: bool = False
+    text: str,
+    options: StmOptions,
+    word: TimedWord | None = None,
+    confidence: bool = False,
+    tagged: str | None = None,
 ) -> list[NetWord]:
     """A word with sclite's flags: ``(x)`` optionally deletable under -D; under -F a fragment is a
     word beginning or ending with ``-`` (or ``(x-)`` under -D). Under -c the characters of the word,
@@ -76,7 +83,7 @@ def net_words(
     end = word.begin + word.duration if word is not None else None
     if options.char_align and len(text) > 1:
         inner = text[1:-1] if opt_del else text
-        chars = separate_chars(inner, options.char_no_ascii, options.char_del_hyphen)
+        chars = separate_chars(inner, options.char_no_ascii, options.char_del_hyphen, options.characters)
         if chars != [text]:
             out = []
             step = (end - begin) / len(chars) if begin is not None and end is not None else None
@@ -86,10 +93,10 @@ def net_words(
                 out.append(NetWord(f"({char})" if opt_del else char, start, stop, conf, opt_del, False))
                 start = stop
             return out
-    return [NetWord(text, begin, end, conf, opt_del, frag)]
+    return [NetWord(text, begin, end, conf, opt_del, frag, tagged if word is None else word.tagged)]
 
 
-def text_items(text: str, options: StmOptions, word_tags: bool = False) -> list[NetItem]:
+def text_items(text: str, options: StmOptions) -> list[NetItem]:
     """A reference transcript as network items: words, and ``{ a / b / @ }`` as a tuple of
     alternatives (``@`` kept: it is the empty alternative's word)."""
     stack: list[list[list[NetItem]]] = []
@@ -106,8 +113,8 @@ def text_items(text: str, options: StmOptions, word_tags: bool = False) -> list[
             outer.append(tuple(tuple(a) for a in alternatives))
             current = outer
         else:
-            value, tags = _tag_value(token) if word_tags else (token, "")
-            current.extend(replace(w, tags=tags) if tags else w for w in net_words(value, options))
+            value, tagged = parse_token(token)
+            current.extend(net_words(value, options, tagged=tagged))
     return current
 
 
@@ -127,18 +134,6 @@ def _alternation_tokens(text: str) -> list[str]:
     return tokens
 
 
-def _tag_value(token: str) -> tuple[str, str]:
-    """A word without its ``;`` tags (``b;reftag1`` is ``b``; ``\\;`` is a ``;`` of the word), and
-    the tags as sclite's sgml writes them (``;reftag1;``: both tags once there is one)."""
-    if ";" not in token:
-        return token, ""
-    parts = re.split(r"(?<!\\);", token, maxsplit=2)
-    value = parts[0].replace("\\;", ";")
-    if len(parts) == 1:
-        return value, ""
-    return value, ";" + parts[1] + ";" + (parts[2] if len(parts) > 2 else "")
-
-
 def timed_items(items: Sequence[TimedItem], options: StmOptions, confidence: bool) -> list[NetItem]:
     """Ctm words and ``<ALT_BEGIN>`` blocks as network items (an empty alternative is ``@``)."""
     out: list[NetItem] = []
@@ -156,17 +151,21 @@ def timed_items(items: Sequence[TimedItem], options: StmOptions, confidence: boo
     return out
 
 
-def _row(pair: Pair) -> tuple:
+def _row(pair: Pair, confidence: bool) -> tuple:
+    """A model row. An optionally deletable word left out (``C`` with one side empty) faces sclite's
+    empty word, whose times (and confidence) are 0."""
     ref, hyp = pair.ref, pair.hyp
+    empty_ref = pair.op == "C" and ref is None
+    empty_hyp = pair.op == "C" and hyp is None
     return (
         ref.text if ref is not None else None,
         hyp.text if hyp is not None else None,
         pair.op,
-        ref.begin if ref is not None else None,
-        ref.end if ref is not None else None,
-        hyp.begin if hyp is not None else None,
-        hyp.end if hyp is not None else None,
-        hyp.confidence if hyp is not None else None,
+        0.0 if empty_ref else ref.begin if ref is not None else None,
+        0.0 if empty_ref else ref.end if ref is not None else None,
+        0.0 if empty_hyp else hyp.begin if hyp is not None else None,
+        0.0 if empty_hyp else hyp.end if hyp is not None else None,
+        (0.0 if confidence else None) if empty_hyp else hyp.confidence if hyp is not None else None,
     )
 
 
@@ -175,14 +174,19 @@ def score_stm_ctm(
     hyp_path: str,
     title: str,
     options: StmOptions = StmOptions(),
+    ref_text: str | None = None,
+    hyp_text: str | None = None,
+    sequence_start: int = 0,
 ) -> tuple[ScoredSystem, list[str]]:
     """One ctm system scored against an stm reference, and sclite's warnings for standard error.
 
-    Paths are named in errors and in the model as given. Labels and categories come from the
+    Paths are named in errors and in the model as given; the texts are read from them (in
+    ``options.encoding``) unless given. Segments are numbered from ``sequence_start`` (sclite numbers
+    the segments of all the systems of a run in one sequence). Labels and categories come from the
     ``;;`` headers of the reference, then of the hypothesis, each once.
     """
-    ref_text = read_text(ref_path, ref_path, options.encoding)
-    hyp_text = read_text(hyp_path, hyp_path, options.encoding)
+    ref_text = read_text(ref_path, ref_path, options.encoding) if ref_text is None else ref_text
+    hyp_text = read_text(hyp_path, hyp_path, options.encoding) if hyp_text is None else hyp_text
     stm = parse_stm(ref_text, ref_path, options.fold)
     ctm = parse_ctm(hyp_text, hyp_path, options.fold)
     assignment = assign(stm, ctm, options.reduce_ref, options.reduce_hyp)
@@ -190,26 +194,28 @@ def score_stm_ctm(
     labels = list(dict.fromkeys((x.id, x.title, x.description) for x in stm.labels + hyp_labels))
     categories = list(dict.fromkeys((x.id, x.title, x.description) for x in stm.categories + hyp_categories))
     builder = SystemBuilder()
+    tagged: list[tuple[str | None, str | None]] = []
     by_speaker: dict[str, list[Utterance]] = {}
     for utterance in assignment.utterances:
         by_speaker.setdefault(utterance.speaker, []).append(utterance)
     for utterances in by_speaker.values():
         for u in utterances:
             segment = Segment(
-                u.id,
+                f"({u.id})",
                 u.speaker,
                 u.file,
                 u.channel,
                 u.begin,
                 u.end,
                 tuple(u.labels[1:-1].split(",")) if u.labels else (),
-                u.sequence,
+                sequence_start + u.sequence,
             )
             pairs = align_networks(
                 network(text_items(u.ref_text, options)),
                 network(timed_items(u.hyp, options, ctm.has_confidence)),
             )
-            builder.add(segment, [_row(p) for p in pairs])
+            builder.add(segment, [_row(p, ctm.has_confidence) for p in pairs])
+            tagged.extend((p.ref.tagged if p.ref else None, p.hyp.tagged if p.hyp else None) for p in pairs)
     system = builder.build(
         title=title,
         ref_file=ref_path,
@@ -221,7 +227,27 @@ def score_stm_ctm(
         frag_corr=options.frag_corr,
         opt_del=options.opt_del,
     )
+    _keep_times(system, ("hyp_t1", "hyp_t2") + (("hyp_conf",) if ctm.has_confidence else ()))
+    _add_tagged(system, builder, tagged)
     return system, list(assignment.warnings)
+
+
+def _add_tagged(
+    system: ScoredSystem, builder: SystemBuilder, tagged: list[tuple[str | None, str | None]]
+) -> None:
+    """The sgml forms of the words read with ``;tags`` (``ScoredSystem.ref_tagged``, ``hyp_tagged``)."""
+    if not any(r or h for r, h in tagged):
+        return
+    system.ref_tagged = np.array([builder.word(r) if r else -1 for r, _ in tagged], np.int64)
+    system.hyp_tagged = np.array([builder.word(h) if h else -1 for _, h in tagged], np.int64)
+
+
+def _keep_times(system: ScoredSystem, columns: Sequence[str]) -> None:
+    """A side read from a ctm has times (and confidences) even when no word of it was scored:
+    sclite then still prints its empty time rows, so the columns stay, all NaN, rather than None."""
+    for name in columns:
+        if getattr(system, name) is None:
+            setattr(system, name, np.full(len(system.ops), np.nan))
 
 
 # -- ctm reference (sclite's ctm2ctm) ------------------------------------------------------------------
@@ -395,6 +421,9 @@ def score_ctm_ctm(
     title: str,
     options: StmOptions = StmOptions(),
     time_mediated: bool = False,
+    ref_text: str | None = None,
+    hyp_text: str | None = None,
+    sequence_start: int = 0,
 ) -> ScoredSystem:
     """A ctm system scored against a ctm reference, as sclite does: file by file, channel by
     channel (the first and second run of a file), in chunks cut where both sides pause, each chunk
@@ -403,12 +432,15 @@ def score_ctm_ctm(
     InputErrors where sclite stops: the files of the two ctms out of step, a file with a second
     channel on one side only.
     """
-    ref_ctm = parse_ctm(read_text(ref_path, ref_path, options.encoding), ref_path, options.fold)
-    hyp_ctm = parse_ctm(read_text(hyp_path, hyp_path, options.encoding), hyp_path, options.fold)
+    ref_text = read_text(ref_path, ref_path, options.encoding) if ref_text is None else ref_text
+    hyp_text = read_text(hyp_path, hyp_path, options.encoding) if hyp_text is None else hyp_text
+    ref_ctm = parse_ctm(ref_text, ref_path, options.fold)
+    hyp_ctm = parse_ctm(hyp_text, hyp_path, options.fold)
     ref_files = _by_file(ref_ctm.channels)
     hyp_files = _by_file(hyp_ctm.channels)
     builder = SystemBuilder()
-    sequence = 0
+    sequence = sequence_start
+    tagged: list[tuple[str | None, str | None]] = []
     segments: list[tuple[Segment, list[tuple]]] = []
     for k in range(max(len(ref_files), len(hyp_files))):
         if k >= len(ref_files) or k >= len(hyp_files):
@@ -446,19 +478,22 @@ def score_ctm_ctm(
                 hyp_items = _token_items(hyp_tokens[h_begin : h_cut + 1], options, hyp_ctm.has_confidence)
                 pairs = sort_time_marks(align_networks(network(ref_items), network(hyp_items), time_mediated))
                 segment = Segment(
-                    f"{speaker}-{chunk:04d}",
+                    f"({speaker}-{chunk:04d})",
                     speaker,
                     ref_channel.file,
                     ref_channel.channel,
                     sequence=sequence,
                 )
-                segments.append((segment, [_row(p) for p in pairs]))
+                segments.append((segment, [_row(p, hyp_ctm.has_confidence) for p in pairs]))
+                tagged.extend(
+                    (p.ref.tagged if p.ref else None, p.hyp.tagged if p.hyp else None) for p in pairs
+                )
                 r_begin, h_begin = r_cut + 1, h_cut + 1
                 chunk += 1
                 sequence += 1
     for segment, rows in segments:  # each channel is one speaker: already in sclite's order
         builder.add(segment, rows)
-    return builder.build(
+    system = builder.build(
         title=title,
         ref_file=ref_path,
         hyp_file=hyp_path,
@@ -467,6 +502,12 @@ def score_ctm_ctm(
         frag_corr=options.frag_corr,
         opt_del=options.opt_del,
     )
+    _keep_times(
+        system,
+        ("ref_t1", "ref_t2", "hyp_t1", "hyp_t2") + (("hyp_conf",) if hyp_ctm.has_confidence else ()),
+    )
+    _add_tagged(system, builder, tagged)
+    return system
 
 
 def _by_file(channels: Sequence) -> list[list]:
@@ -477,3 +518,29 @@ def _by_file(channels: Sequence) -> list[list]:
         else:
             files.append([channel])
     return files
+
+
+def byte_characters(encoding: str) -> Callable[[str], list[str]]:
+    """The characters of a word held one byte a character (``pipeline.speech.sclite.trn``), as
+    sclite's ``TEXT_nbytes_of_char`` counts them: UTF-8 by its lead bytes, ``gb`` and ``euc`` two
+    bytes from a byte with the high bit set, otherwise one byte each."""
+
+    def size(code: int) -> int:
+        byte = code - 0x100 if code >= 0x100 else code
+        if byte < 0x80:
+            return 1
+        if encoding in ("gb", "euc"):
+            return 2
+        if encoding == "utf-8":
+            return 2 if byte < 0xE0 else 3 if byte < 0xF0 else 4
+        return 1
+
+    def characters(word: str) -> list[str]:
+        out, k = [], 0
+        while k < len(word):
+            n = size(ord(word[k]))
+            out.append(word[k : k + n])
+            k += n
+        return out
+
+    return characters

@@ -435,8 +435,8 @@ def _score(o: Options, encoding: Encoding, out: BinaryIO) -> int:
                 TrnOptions(o.id_type or "wsj", o.case_sensitive, encoding, o.opt_del, o.frag_corr),
                 sequence_start=sum(len(s.segments) for s in systems),
             )
-        elif o.ref_format in ("stm", "ctm") and h.format == "ctm":
-            system = _score_ctm(o, h, sequence_start=sum(len(s.segments) for s in systems))
+        elif h.format == "ctm" and o.ref_format in ("stm", "ctm"):
+            system = _score_timed(o, h, encoding, sum(len(s.segments) for s in systems))
         else:
             raise InputError(
                 h.path,
@@ -461,23 +461,26 @@ def _score(o: Options, encoding: Encoding, out: BinaryIO) -> int:
     return 0
 
 
-def _score_ctm(o: Options, h: Hyp, sequence_start: int) -> ScoredSystem:
+def _score_timed(o: Options, h: Hyp, encoding: Encoding, sequence_start: int) -> ScoredSystem:
     """A ctm hypothesis against an stm or ctm reference (``pipeline.speech.stm_score``); sclite's
-    warnings go to standard error."""
-    from iescore.pipeline.speech.ctm import ascii_lower
-    from iescore.pipeline.speech.stm_score import StmOptions, score_ctm_ctm, score_stm_ctm
+    warnings about channels without hypothesis words go to stderr."""
+    from iescore.pipeline.speech.sclite.trn import read_text
+    from iescore.pipeline.speech.stm_score import StmOptions, byte_characters, score_ctm_ctm, score_stm_ctm
 
     options = StmOptions(
         opt_del=o.opt_del,
         frag_corr=o.frag_corr,
         reduce_ref="ref" in o.reduce,
         reduce_hyp="hyp" in o.reduce,
-        fold=None if o.case_sensitive else ascii_lower,
-        encoding="latin-1",
+        fold=None if o.case_sensitive else encoding.lower,
+        characters=byte_characters(encoding.name),
     )
+    ref_text, hyp_text = read_text(o.ref), read_text(h.path)
     if o.ref_format == "ctm":
-        return score_ctm_ctm(o.ref, h.path, h.title, options, time_mediated=o.time_align)
-    system, warnings = score_stm_ctm(o.ref, h.path, h.title, options)
+        return score_ctm_ctm(
+            o.ref, h.path, h.title, options, o.time_align, ref_text, hyp_text, sequence_start
+        )
+    system, warnings = score_stm_ctm(o.ref, h.path, h.title, options, ref_text, hyp_text, sequence_start)
     for warning in warnings:
         print(warning, file=sys.stderr)
     return system

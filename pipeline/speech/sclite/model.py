@@ -91,10 +91,11 @@ class ScoredSystem:
     categories: list[CategoryDef] = field(default_factory=list)
     frag_corr: bool = False  # -F
     opt_del: bool = False  # -D
+    # int64 into ``texts``: the sgml form of a word read with ``;tags`` (``pride;tag1;tag2``), -1 where
+    # the word has none; None when no word has tags (stm/ctm input, pipeline.speech.ctm.parse_token).
+    ref_tagged: np.ndarray | None = None
+    hyp_tagged: np.ndarray | None = None
     case_sensitive: bool = False  # -s: texts not folded, errors not shown in upper case
-    # A trn word's ``;tag1;tag2`` (index into ``texts``, -1: none), shown by the sgml only; None: no tags.
-    ref_tags: np.ndarray | None = None
-    hyp_tags: np.ndarray | None = None
 
     def counts(self) -> np.ndarray:
         """C, S, D, I of each segment (rows), counted from ``ops``."""

@@ -24,6 +24,7 @@ def sgml_text(system: ScoredSystem, date: str, token_sep: str = ":", attr_sep: s
     for cat in system.categories:
         out.append(f'<CATEGORY id="{cat.id}" title="{cat.title}" desc="{cat.description}">\n</CATEGORY>\n')
     texts = system.texts
+    rt, ht = system.ref_tagged, system.hyp_tagged  # words read with ;tags, written as read
     ref_w = system.ref_t1 is not None
     hyp_w = system.hyp_t1 is not None
     conf = system.hyp_conf is not None
@@ -56,24 +57,20 @@ def sgml_text(system: ScoredSystem, date: str, token_sep: str = ":", attr_sep: s
             for j in range(a, b):
                 op = chr(system.ops[j])
                 r, h = int(system.ref[j]), int(system.hyp[j])
-                ref_text = _word(texts[r]) if r >= 0 else ""
-                hyp_text = _word(texts[h]) if h >= 0 else ""
-                if system.ref_tags is not None and system.ref_tags[j] >= 0:
-                    ref_text += texts[system.ref_tags[j]]
-                if system.hyp_tags is not None and system.hyp_tags[j] >= 0:
-                    hyp_text += texts[system.hyp_tags[j]]
-                if op == "I":
-                    cell = f'I{a_sep}{a_sep}"{hyp_text}"'
-                elif op == "D":
-                    cell = f'D{a_sep}"{ref_text}"{a_sep}'
+                rw = "" if r < 0 else texts[rt[j]] if rt is not None and rt[j] >= 0 else _word(texts[r])
+                hw = "" if h < 0 else texts[ht[j]] if ht is not None and ht[j] >= 0 else _word(texts[h])
+                if r < 0:
+                    cell = f'I{a_sep}{a_sep}"{hw}"'
+                elif h < 0:
+                    cell = f'D{a_sep}"{rw}"{a_sep}'
                 else:
-                    cell = f'{op}{a_sep}"{ref_text}"{a_sep}"{hyp_text}"'
+                    cell = f'{"C" if op == "C" else "S"}{a_sep}"{rw}"{a_sep}"{hw}"'
                 if ref_w:
-                    cell += a_sep if op == "I" else f"{a_sep}{_f3(system.ref_t1[j])}+{_f3(system.ref_t2[j])}"
+                    cell += a_sep if r < 0 else f"{a_sep}{_f3(system.ref_t1[j])}+{_f3(system.ref_t2[j])}"
                 if hyp_w:
-                    cell += a_sep if op == "D" else f"{a_sep}{_f3(system.hyp_t1[j])}+{_f3(system.hyp_t2[j])}"
+                    cell += a_sep if h < 0 else f"{a_sep}{_f3(system.hyp_t1[j])}+{_f3(system.hyp_t2[j])}"
                 if conf:
-                    cell += a_sep if op == "D" else f"{a_sep}{_f6(system.hyp_conf[j])}"
+                    cell += a_sep if h < 0 else f"{a_sep}{_f6(system.hyp_conf[j])}"
                 cells.append(cell)
             out.append(token_sep.join(cells) + "\n</PATH>\n")
         out.append("</SPEAKER>\n")

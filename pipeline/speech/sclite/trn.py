@@ -203,8 +203,8 @@ def score_trn(
         texts=lexicon.texts,
         frag_corr=options.frag_corr,
         opt_del=options.opt_del,
-        ref_tags=ref_tags if tagged else None,
-        hyp_tags=hyp_tags if tagged else None,
+        ref_tagged=ref_tags if tagged else None,
+        hyp_tagged=hyp_tags if tagged else None,
     )
 
 
@@ -253,14 +253,14 @@ def _network_columns(
     ref_words: str, hyp_words: str, options: TrnOptions, lexicon: Lexicon
 ) -> tuple[np.ndarray, ...]:
     """One utterance aligned by ``pipeline.speech.netdp`` (sclite's network alignment), as columns:
-    reference, hypothesis, op, and the words' ``;`` tags (-1: none)."""
+    reference, hypothesis, op, and the sgml form of words read with ``;`` tags (-1: none)."""
     from iescore.pipeline.speech.netdp import align_networks, network
     from iescore.pipeline.speech.stm_score import StmOptions, text_items
 
     net_options = StmOptions(opt_del=options.opt_del, frag_corr=options.frag_corr)
     pairs = align_networks(
-        network(text_items(ref_words, net_options, word_tags=True)),
-        network(text_items(hyp_words, net_options, word_tags=True)),
+        network(text_items(ref_words, net_options)),
+        network(text_items(hyp_words, net_options)),
     )
     texts = [p.ref.text if p.ref is not None else "" for p in pairs] + [
         p.hyp.text if p.hyp is not None else "" for p in pairs
@@ -270,8 +270,8 @@ def _network_columns(
     ref = np.where([p.ref is None for p in pairs], -1, numbers[:n]).astype(np.int64)
     hyp = np.where([p.hyp is None for p in pairs], -1, numbers[n:]).astype(np.int64)
     ops = np.frombuffer("".join(p.op for p in pairs).encode("ascii"), np.uint8).copy()
-    tags = [p.ref.tags if p.ref is not None else "" for p in pairs] + [
-        p.hyp.tags if p.hyp is not None else "" for p in pairs
+    tags = [(p.ref.tagged or "") if p.ref is not None else "" for p in pairs] + [
+        (p.hyp.tagged or "") if p.hyp is not None else "" for p in pairs
     ]
     tag_numbers = lexicon.numbers(tags) if any(tags) else np.zeros(2 * n, np.int64)
     has = np.fromiter((bool(t) for t in tags), bool, 2 * n)
