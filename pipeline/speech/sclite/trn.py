@@ -267,8 +267,10 @@ def _network_columns(
     ]
     numbers = lexicon.numbers(texts) if texts else np.zeros(0, np.int64)
     n = len(pairs)
-    ref = np.where([p.ref is None for p in pairs], -1, numbers[:n]).astype(np.int64)
-    hyp = np.where([p.hyp is None for p in pairs], -1, numbers[n:]).astype(np.int64)
+    # A side with no word is -1 in an insertion or deletion; a word left out at no cost (``(uh)``
+    # under -D) is correct against sclite's empty word, the text "".
+    ref = np.where([p.ref is None and p.op == "I" for p in pairs], -1, numbers[:n]).astype(np.int64)
+    hyp = np.where([p.hyp is None and p.op == "D" for p in pairs], -1, numbers[n:]).astype(np.int64)
     ops = np.frombuffer("".join(p.op for p in pairs).encode("ascii"), np.uint8).copy()
     tags = [(p.ref.tagged or "") if p.ref is not None else "" for p in pairs] + [
         (p.hyp.tagged or "") if p.hyp is not None else "" for p in pairs
