@@ -106,12 +106,16 @@ LOCALIZATIONS = ("generic", "babel_turkish", "babel_vietnamese", "ukrainian", "u
 NOT_DONE = {
     "-d": "GNU diff alignments (-d) are disabled, as in sclite's default build",
     "-L": "language-model alignments (-L) need the CMU-Cambridge SLM toolkit (not in sclite's default build)",
-    "-c": "character alignments (-c) are not implemented by iescore sclite",
+    "-c": "character alignments (-c) of trn transcripts are not implemented by iescore sclite",
     "-S": "inferred word segmentation (-S) is not implemented by iescore sclite",
     "-w": "word-weight alignments (-w) are not implemented by iescore sclite",
     "-C": "confidence analyses (-C) are not implemented by iescore sclite",
     "-P": "piped sgml input (-P) is not implemented by iescore sclite",
 }
+
+
+class RefusedError(Exception):
+    """An option of sclite's this command does not take (named, see ``NOT_DONE``)."""
 
 
 class UsageError(Exception):
@@ -151,6 +155,7 @@ class Options:
     pipe_out: bool = False
     pipe_in: bool = False
     time_align: bool = False
+    char_align: set[str] = field(default_factory=set)  # -c: {"on"}, with NOASCII, DH
     not_done: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
 
@@ -280,7 +285,14 @@ def parse(argv: list[str]) -> Options:
             o.not_done.append(arg)
         elif arg == "-T":
             o.time_align = True
-        elif arg in ("-c", "-S", "-w", "-L", "-d"):
+        elif arg == "-c":
+            o.char_align = {"on"}
+            while opt + 1 < n and not _is_option(argv[opt + 1]):
+                opt += 1
+                if argv[opt] not in ("NOASCII", "DH"):
+                    raise UsageError(f"Unrecognized character alignment option '{argv[opt]}'")
+                o.char_align.add(argv[opt])
+        elif arg in ("-S", "-w", "-L", "-d"):
             o.not_done.append(arg)
             while opt + 1 < n and not _is_option(argv[opt + 1]):
                 opt += 1
@@ -392,6 +404,10 @@ def sclite_main(argv: list[str]) -> int:
         return EXIT_INPUT
     try:
         return _run(options)
+    except RefusedError as error:
+        option = str(error)
+        print(f"iescore sclite: {NOT_DONE[option]}; option {option} refused", file=sys.stderr)
+        return EXIT_INPUT
     except UsageError as error:
         return _usage_error(str(error))
     except InputError as error:
@@ -427,6 +443,8 @@ def _score(o: Options, encoding: Encoding, out: BinaryIO) -> int:
             out.write(encode_text(f"Begin alignment of Ref File: '{o.ref}' and Hyp File: '{h.path}'\n"))
         if o.ref_format == "stm" and h.format == "txt":
             raise UsageError("Alignments via diff have been disabled")
+        if o.ref_format == "trn" and h.format == "trn" and o.char_align:
+            raise RefusedError("-c")
         if o.ref_format == "trn" and h.format == "trn":
             system = score_trn(
                 o.ref,
@@ -437,6 +455,7 @@ def _score(o: Options, encoding: Encoding, out: BinaryIO) -> int:
             )
         elif h.format == "ctm" and o.ref_format in ("stm", "ctm"):
             system = _score_timed(o, h, encoding, sum(len(s.segments) for s in systems))
+            system.char_align = bool(o.char_align)
         else:
             raise InputError(
                 h.path,
@@ -474,6 +493,9 @@ def _score_timed(o: Options, h: Hyp, encoding: Encoding, sequence_start: int) ->
         reduce_hyp="hyp" in o.reduce,
         fold=None if o.case_sensitive else encoding.lower,
         characters=byte_characters(encoding.name),
+        char_align=bool(o.char_align),
+        char_no_ascii="NOASCII" in o.char_align,
+        char_del_hyphen="DH" in o.char_align,
     )
     ref_text, hyp_text = read_text(o.ref), read_text(h.path)
     if o.ref_format == "ctm":

@@ -28,40 +28,35 @@ VOLATILE = [re.compile(v["pattern"].encode()) for v in MANIFEST["volatile"]]
 
 PASSING = {
     # trn, every report, one and several systems, -n, -o ... stdout, -p, -l, -i, -e, -s
-    "test1", "test1e", "multi_trn", "multi_trn_n", "default_run", "pipe_p", "width_l60",
-    "ids_rm", "ids_swb",
+    "test1", "test1e", "multi_trn", "multi_trn_n", "multi_trn_lur", "default_run", "stdout_all",
+    "pipe_p", "width_l60", "ids_rm", "ids_swb",
     "unicode_utf8", "unicode_utf8_s", "unicode_utf8_generic", "unicode_utf8_turkish",
     "unicode_default_enc", "unicode_l40", "test15_c", "test15_d", "test17",
     # trn alternations on either side, @, -D optionally deletable words, -F fragments, ;tags
     "test7", "test7_r", "test7_noD", "test7_6", "test7-utf8-4bytes",
-    # lur (trn: no labels), -o ... stdout with every report
-    "multi_trn_lur", "stdout_all",
-    # stm/ctm through the stmctm branch: NCE in the sum report, lur with an empty label
-    "test3b", "test3c",
+    # stm/ctm (read by pipeline/speech/stm.py, ctm.py, stm_score.py): labels and lur, ignored
+    # segments, NCE, -D -F, -m, <ALT_BEGIN>, several systems, ctm references, -T, -c, -e gb
+    "test3", "test3a", "test3b", "test3c", "test9", "test13", "test13_D", "test13_a", "test13_aD",
+    "test14_a", "test14_b", "test14_c", "test14_d", "test14_e", "test15_a", "test16_2", "test16_3",
+    "multi_stm", "own_stm", "own_stm_noignore", "own_stm_T", "own_stm_DF", "own_stm_m",
+    "own_stm_alt", "own_multi",
     # errors, as sclite words them (exit 2 for its 1)
     "err_no_ref", "err_bad_option", "err_missing_file", "err_trn_no_i", "err_bad_report",
     "err_txt_ref", "err_wws_no_w", "test5",
 }  # fmt: skip
 
-STM_CTM = "stm or ctm input: differs in the segment ids (no parentheses) in the stmctm branch as merged here"
 NOT_YET = {
-    "test1a": "-P (sclite sgml on stdin) not implemented",
+    "test1a": "-P (sclite sgml alignments on stdin) not implemented",
     "test1c": "-w word-weight alignments not implemented",
-    "test3": STM_CTM, "test3a": STM_CTM,
     "test7_1": "-S inferred word segmentation not implemented",
-    "test7_5": "-c character alignment not implemented",
-    "test8": "-c character alignment not implemented",
-    "test9": "-c character alignment, -e gb, stm/ctm",
-    "test13": STM_CTM, "test13_D": STM_CTM, "test13_a": STM_CTM, "test13_aD": STM_CTM,
-    "test14_a": STM_CTM, "test14_b": STM_CTM, "test14_c": STM_CTM, "test14_d": STM_CTM,
-    "test14_e": STM_CTM, "test15_a": STM_CTM, "test16_1": STM_CTM, "test16_2": STM_CTM,
-    "test16_3": STM_CTM, "multi_stm": STM_CTM, "own_stm": STM_CTM, "own_stm_noignore": STM_CTM,
-    "own_stm_T": STM_CTM, "own_stm_DF": STM_CTM, "own_stm_m": STM_CTM, "own_stm_alt": STM_CTM,
-    "own_multi": STM_CTM,
-    "own_stm_C": "-C confidence analyses not implemented (and stm/ctm)",
+    "test7_5": "-c character alignment of trn transcripts not implemented",
+    "test8": "-c character alignment of trn transcripts not implemented",
+    "own_stm_C": "-C confidence analyses not implemented",
     "case_s": "differs on purpose: sclite says 'Not enough Reference files loaded' with a partial list; "
     "iescore names the first hypothesis id missing from the reference with its file and line",
-}  # fmt: skip
+    "test16_1": "differs on purpose: a ctm file/channel absent from the stm; sclite exits 1 with "
+    "'Hyp file has more data than ref file', iescore exits 2 naming the ctm file and line",
+}
 
 
 def _blank(data: bytes) -> list[bytes]:
@@ -113,10 +108,19 @@ def test_hypothesis_id_missing_from_reference_names_file_and_line(tmp_path: Path
     assert sorted(p.name for p in out.iterdir()) == ["stderr.txt", "stdout.txt"]
 
 
+def test_ctm_file_absent_from_stm_names_file_and_line(tmp_path: Path) -> None:
+    """``test16_1``: the ctm has a file and channel the stm lacks; exit 2 naming the ctm line."""
+    status, out = run_case(CASES["test16_1"], tmp_path)
+    assert status == 2
+    message = (out / "stderr.txt").read_text()
+    assert message.startswith("iescore sclite: ./stm2ctm_missing.hyp-extra.ctm:168: file '9999' channel 'b'")
+    assert sorted(p.name for p in out.iterdir()) == ["stderr.txt", "stdout.txt"]
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["-r", "csrnab.ref", "-h", "csrnab.hyp", "-i", "wsj", "-c"], "option -c refused"),
+        (["-r", "csrnab.ref", "-h", "csrnab.hyp", "-i", "wsj", "-c", "DH"], "option -c refused"),
         (["-r", "csrnab.ref", "-h", "csrnab.hyp", "-i", "wsj", "-w", "csrnab_r.wwl"], "option -w refused"),
         (["-P", "-o", "dtl"], "option -P refused"),
         (["-r", "csrnab.ref", "-h", "csrnab.hyp", "-i", "xyz"], "Utterance id type 'xyz' not acceptable"),

@@ -96,6 +96,7 @@ class ScoredSystem:
     ref_tagged: np.ndarray | None = None
     hyp_tagged: np.ndarray | None = None
     case_sensitive: bool = False  # -s: texts not folded, errors not shown in upper case
+    char_align: bool = False  # -c: the pairs are characters
 
     def counts(self) -> np.ndarray:
         """C, S, D, I of each segment (rows), counted from ``ops``."""

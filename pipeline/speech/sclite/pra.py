@@ -6,9 +6,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-
 from iescore.pipeline.speech.sclite.model import ScoredSystem
-from iescore.pipeline.speech.sclite.trn import Encoding
+from iescore.pipeline.speech.sclite.trn import ASCII, Encoding
 
 _ASTERISKS = "*" * 40
 
@@ -30,8 +29,11 @@ def segment_block(
         out.append(f"Channel: {seg.channel}\n")
     c, s, d, i = (int(v) for v in counts[k])
     out.append(f"Scores: (#C #S #D #I) {c} {s} {d} {i}\n")
-    if system.case_sensitive:
-        out.append("Attributes: Case_sensitve \n")
+    attributes = ("Character_align " if full and system.char_align else "") + (
+        "Case_sensitve " if system.case_sensitive else ""
+    )
+    if attributes:
+        out.append(f"Attributes: {attributes}\n")
     if full and seg.begin is not None:
         out.append(f"Ref times: t1= {seg.begin:.2f} t2= {seg.end:.2f}\n")
     hyp_times = full and system.hyp_t1 is not None
@@ -108,7 +110,7 @@ def _num(value: float, width: int, places: int) -> str:
     return f"{value:<{width}.{places}f} "
 
 
-def pra_report(system: ScoredSystem, width: int = 1000, encoding: Encoding = Encoding()) -> str:
+def pra_report(system: ScoredSystem, width: int = 1000, encoding: Encoding = ASCII) -> str:
     """The ``.pra`` report: speakers, then each speaker's segments."""
     counts = system.counts()
     speakers = system.speakers()
@@ -132,9 +134,7 @@ def pra_report(system: ScoredSystem, width: int = 1000, encoding: Encoding = Enc
     return "".join(out)
 
 
-def prf_report(
-    system: ScoredSystem, width: int = 1000, encoding: Encoding = Encoding(), date: str = ""
-) -> str:
+def prf_report(system: ScoredSystem, width: int = 1000, encoding: Encoding = ASCII, date: str = "") -> str:
     """The ``.prf`` report: the header, speakers, label definitions, then every segment with its
     times and confidences (in reading order when the segments have one)."""
     counts = system.counts()

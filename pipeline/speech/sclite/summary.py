@@ -137,7 +137,17 @@ def summary_report(system: ScoredSystem, raw: bool = False, memory: TableMemory 
     table = Table(page_center=True)
     table.row("c", system.title)
     table.rule("-")
-    heads = [" SPKR", " # Snt", "# Wrd", "Corr", " Sub", " Del", " Ins", " Err", "S.Err"]
+    heads = [
+        " SPKR",
+        " # Snt",
+        "# Chr" if system.char_align else "# Wrd",
+        "Corr",
+        " Sub",
+        " Del",
+        " Ins",
+        " Err",
+        "S.Err",
+    ]
     table.row(form, *(heads + (["NCE"] if has_conf else [])))
     zero = 0
     for k, name in enumerate(speakers):
