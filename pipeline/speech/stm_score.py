@@ -104,7 +104,7 @@ def text_items(text: str, options: StmOptions) -> list[NetItem]:
     alternatives (``@`` kept: it is the empty alternative's word)."""
     stack: list[list[list[NetItem]]] = []
     current: list[NetItem] = []
-    for token in re.findall(r"[{}]|[^\s{}]+", text):
+    for token in _alternation_tokens(text):
         if token == "{":
             stack.append([current, []])
             current = stack[-1][1]
@@ -119,6 +119,22 @@ def text_items(text: str, options: StmOptions) -> list[NetItem]:
             value, tagged = parse_token(token)
             current.extend(net_words(value, options, tagged=tagged))
     return current
+
+
+def _alternation_tokens(text: str) -> list[str]:
+    """The tokens of a transcript as sclite reads them: words, ``{``, ``}``, and inside braces ``/``
+    (also when written against a word: ``{e/is}``)."""
+    tokens: list[str] = []
+    depth = 0
+    for token in re.findall(r"[{}]|[^\s{}]+", text):
+        if token in "{}":
+            depth += 1 if token == "{" else -1
+            tokens.append(token)
+        elif depth > 0 and "/" in token:
+            tokens.extend(piece for piece in re.split(r"(/)", token) if piece)
+        else:
+            tokens.append(token)
+    return tokens
 
 
 def timed_items(items: Sequence[TimedItem], options: StmOptions, confidence: bool) -> list[NetItem]:

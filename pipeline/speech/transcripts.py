@@ -408,13 +408,11 @@ def read_trn(
     reference: bool = True,
     optional_words: bool = False,
     fold: Callable[[str], str] = str.lower,
-    optional: Callable[[str], bool] | None = None,
 ) -> Transcript:
     """:func:`parse_trn` as columns: the same utterances, ids, lines and InputErrors.
 
     ``fold`` folds the case of each line, id included (``iescore sclite`` folds ASCII letters only,
-    as sclite 2.10); ``optional`` says which words are optional (default: fillers and fragments when
-    ``optional_words``).
+    as sclite 2.10).
 
     Only a line with a ``{`` or ``}`` goes through :func:`parse_items`; the others are split at
     blanks, as :func:`parse_items` splits a text without braces.
@@ -425,8 +423,7 @@ def read_trn(
     texts: list[str] = []  # each utterance's words, lower case
     graphs: dict[int, tuple[Item, ...]] = {}
     seen: dict[str, int] = {}
-    if optional is None and optional_words:
-        optional = speech_optional
+    optional = speech_optional if optional_words else None
     add_text, add_id, add_line = texts.append, ids.append, lines.append
     for number, line in enumerate(text.splitlines(), 1):
         end = line.rstrip()

@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, BinaryIO
 
 if TYPE_CHECKING:
-    from iescore.pipeline.speech.sclite.trn import Encoding
     from iescore.pipeline.speech.sclite.model import ScoredSystem
+    from iescore.pipeline.speech.sclite.trn import Encoding
 
 USAGE = """sclite: <OPTIONS>
 sclite Version: 2.10, SCTK Version: 1.3
@@ -70,16 +70,16 @@ Output Options:
     -l width    Defines the line width.
     -p          Pipe the alignments to another sclite utility.  Sets -f to 0.
 Scoring Report Options:
-    -o [ sum | rsum | pralign | all | sgml | stdout | lur | snt | spk | 
+    -o [ sum | rsum | pralign | all | sgml | stdout | lur | snt | spk | {blank}
          dtl | prf | wws | nl.sgml | none ]
                 Defines the output reports. Default: 'sum stdout'
-    -C [ det | bhist | sbhist | hist | none ] 
+    -C [ det | bhist | sbhist | hist | none ] {blank}
                 Defines the output formats for analysis of confidence scores.
                 Default: 'none'
     -n name     Writes all outputs using 'name' as a root filename instead of
                 'hypfile'.  For multiple hypothesis files, the root filename
                 is 'name'.'hypfile'
-"""
+""".format(blank="")
 
 REPORTS = {
     "sum": {"sum"},
@@ -105,8 +105,8 @@ LOCALIZATIONS = ("generic", "babel_turkish", "babel_vietnamese", "ukrainian", "u
 # Options sclite takes that this command does not do (yet): refused by name, exit 2.
 NOT_DONE = {
     "-d": "GNU diff alignments (-d) are disabled, as in sclite's default build",
-    "-L": "language-model alignments (-L) need the CMU-Cambridge SLM toolkit, which sclite's default build leaves out",
-    "-c": "character alignments (-c) are not implemented by iescore sclite",
+    "-L": "language-model alignments (-L) need the CMU-Cambridge SLM toolkit (not in sclite's default build)",
+    "-c": "character alignments (-c) of trn transcripts are not implemented by iescore sclite",
     "-S": "inferred word segmentation (-S) is not implemented by iescore sclite",
     "-w": "word-weight alignments (-w) are not implemented by iescore sclite",
     "-C": "confidence analyses (-C) are not implemented by iescore sclite",
@@ -114,11 +114,15 @@ NOT_DONE = {
 }
 
 
+class RefusedError(Exception):
+    """An option of sclite's this command does not take (named, see ``NOT_DONE``)."""
+
+
 class UsageError(Exception):
     """A usage error: sclite's message (printed after the usage)."""
 
 
-class IllegalArgument(UsageError):
+class IllegalArgumentError(UsageError):
     """An option sclite does not know: the usage on stderr, ``Illegal argument: X`` on stdout."""
 
 
@@ -151,6 +155,7 @@ class Options:
     pipe_out: bool = False
     pipe_in: bool = False
     time_align: bool = False
+    char_align: set[str] = field(default_factory=set)  # -c: {"on"}, with NOASCII, DH
     not_done: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
 
@@ -213,7 +218,9 @@ def parse(argv: list[str]) -> Options:
         elif arg in ("-o", "-C"):
             opt += 1
             if n < opt + 1:
-                raise UsageError("Not enough Report arguments" if arg == "-o" else "Not enough Confidence Report arguments")
+                raise UsageError(
+                    "Not enough Report arguments" if arg == "-o" else "Not enough Confidence Report arguments"
+                )
             while opt < n and not _is_option(argv[opt]):
                 name = argv[opt]
                 if arg == "-o":
@@ -278,15 +285,22 @@ def parse(argv: list[str]) -> Options:
             o.not_done.append(arg)
         elif arg == "-T":
             o.time_align = True
-        elif arg in ("-c", "-S", "-w", "-L", "-d"):
+        elif arg == "-c":
+            o.char_align = {"on"}
+            while opt + 1 < n and not _is_option(argv[opt + 1]):
+                opt += 1
+                if argv[opt] not in ("NOASCII", "DH"):
+                    raise UsageError(f"Unrecognized character alignment option '{argv[opt]}'")
+                o.char_align.add(argv[opt])
+        elif arg in ("-S", "-w", "-L", "-d"):
             o.not_done.append(arg)
             while opt + 1 < n and not _is_option(argv[opt + 1]):
                 opt += 1
         else:
-            raise IllegalArgument(arg)
+            raise IllegalArgumentError(arg)
         opt += 1
     if opt < n:
-        raise IllegalArgument(argv[opt])
+        raise IllegalArgumentError(argv[opt])
     if o.pipe_out:
         o.feedback = 0
         if "stdout" in o.reports:
@@ -320,9 +334,8 @@ def _check(o: Options) -> None:
         for h in o.hyps:
             if h.format not in ("trn", "ctm", "tmk", "txt"):
                 raise UsageError(f"Hypothesis file format '{h.format}' not acceptable")
-        if o.id_type is None:
-            if o.ref_format == "trn" or any(h.format == "trn" for h in o.hyps):
-                raise UsageError("Required utterance id (option -i) for transcript mode")
+        if o.id_type is None and (o.ref_format == "trn" or any(h.format == "trn" for h in o.hyps)):
+            raise UsageError("Required utterance id (option -i) for transcript mode")
         if o.time_align:
             if o.ref_format != "ctm":
                 raise UsageError("Time-mediated alignments require the reference file to be in CTM format")
@@ -377,7 +390,7 @@ def sclite_main(argv: list[str]) -> int:
     argv = [decode_bytes(os.fsencode(arg)) for arg in argv]
     try:
         options = parse(argv)
-    except IllegalArgument as error:
+    except IllegalArgumentError as error:
         sys.stderr.write(USAGE)
         print(f"Illegal argument: {error}")
         return EXIT_INPUT
@@ -391,6 +404,10 @@ def sclite_main(argv: list[str]) -> int:
         return EXIT_INPUT
     try:
         return _run(options)
+    except RefusedError as error:
+        option = str(error)
+        print(f"iescore sclite: {NOT_DONE[option]}; option {option} refused", file=sys.stderr)
+        return EXIT_INPUT
     except UsageError as error:
         return _usage_error(str(error))
     except InputError as error:
@@ -411,20 +428,23 @@ def _run(o: Options) -> int:
 
 
 def _score(o: Options, encoding: Encoding, out: BinaryIO) -> int:
-    from iescore.pipeline.speech.sclite.trn import encode_text
     from iescore.pipeline.core.errors import InputError
     from iescore.pipeline.speech.sclite import render
-    from iescore.pipeline.speech.sclite.trn import TrnOptions, score_trn
+    from iescore.pipeline.speech.sclite.table import TableMemory
+    from iescore.pipeline.speech.sclite.trn import TrnOptions, encode_text, score_trn
 
     if o.feedback > 0:
         out.write(b"sclite: 2.10 TK Version 1.3\n")
     date = time.ctime()
+    memory = TableMemory()
     systems = []
     for h in o.hyps:
         if o.feedback >= 1:
             out.write(encode_text(f"Begin alignment of Ref File: '{o.ref}' and Hyp File: '{h.path}'\n"))
         if o.ref_format == "stm" and h.format == "txt":
             raise UsageError("Alignments via diff have been disabled")
+        if o.ref_format == "trn" and h.format == "trn" and o.char_align:
+            raise RefusedError("-c")
         if o.ref_format == "trn" and h.format == "trn":
             system = score_trn(
                 o.ref,
@@ -435,14 +455,23 @@ def _score(o: Options, encoding: Encoding, out: BinaryIO) -> int:
             )
         elif h.format == "ctm" and o.ref_format in ("stm", "ctm"):
             system = _score_timed(o, h, encoding, sum(len(s.segments) for s in systems))
+            system.char_align = bool(o.char_align)
         else:
             raise InputError(
-                h.path, 0, f"{h.format} hypotheses against a {o.ref_format} reference are not scored by iescore sclite yet"
+                h.path,
+                0,
+                f"{h.format} hypotheses against a {o.ref_format} reference: not scored by iescore sclite yet",
             )
         if o.feedback >= 1:
             out.write(encode_text(render.progress(system)))
         systems.append(system)
-        _write_reports(render.report_files(system, _output_root(o, h.path), o.reports, o.line_width, encoding, date), o, out)
+        _write_reports(
+            render.report_files(
+                system, _output_root(o, h.path), o.reports, o.line_width, encoding, date, memory
+            ),
+            o,
+            out,
+        )
     if o.pipe_out:
         for system in systems:
             out.write(encode_text(render.sgml_text(system, date, "\n", "\n")))
@@ -464,6 +493,9 @@ def _score_timed(o: Options, h: Hyp, encoding: Encoding, sequence_start: int) ->
         reduce_hyp="hyp" in o.reduce,
         fold=None if o.case_sensitive else encoding.lower,
         characters=byte_characters(encoding.name),
+        char_align=bool(o.char_align),
+        char_no_ascii="NOASCII" in o.char_align,
+        char_del_hyphen="DH" in o.char_align,
     )
     ref_text, hyp_text = read_text(o.ref), read_text(h.path)
     if o.ref_format == "ctm":

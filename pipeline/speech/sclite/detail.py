@@ -6,11 +6,10 @@ from __future__ import annotations
 from collections import Counter
 
 import numpy as np
-
 from iescore.pipeline.speech.sclite.model import ScoredSystem
 from iescore.pipeline.speech.sclite.pra import segment_block
 from iescore.pipeline.speech.sclite.table import f_round
-from iescore.pipeline.speech.sclite.trn import Encoding
+from iescore.pipeline.speech.sclite.trn import ASCII, Encoding
 
 _RULE = "-" * 79 + "\n"
 
@@ -26,7 +25,7 @@ def _members(system: ScoredSystem) -> dict[str, list[int]]:
     return groups
 
 
-def snt_reports(system: ScoredSystem, encoding: Encoding = Encoding()) -> list[tuple[str, str]]:
+def snt_reports(system: ScoredSystem, encoding: Encoding = ASCII) -> list[tuple[str, str]]:
     """One ``(speaker, text)`` a speaker: each sentence's alignment and running counts."""
     counts = system.counts()
     out = []
@@ -58,15 +57,17 @@ def snt_reports(system: ScoredSystem, encoding: Encoding = Encoding()) -> list[t
                 ("Insertions            =", n, sp["n"]),
             )
             for label, v, total in rows:
-                value = "%5.1f" % f_round(_pct(v, r), 1) if r > 0 else "UNDEF"
+                value = f"{f_round(_pct(v, r), 1):5.1f}" if r > 0 else "UNDEF"
                 lines.append(f"{label}  {value}%   {v:2d}   ({total:3d})\n")
             lines.append("\n")
             e, et = s + d + n, sp["s"] + sp["d"] + sp["n"]
-            value = "%5.1f" % f_round(_pct(e, r), 1) if r > 0 else "UNDEF"
+            value = f"{f_round(_pct(e, r), 1):5.1f}" if r > 0 else "UNDEF"
             lines.append(f"Errors                =  {value}%   {e:2d}   ({et:3d})\n")
             lines.append("\n")
             lines.append(f"Ref. words            =           {r:2d}   ({sp['r']:3d})\n")
-            lines.append(f"Hyp. words            =           {c + s + n:2d}   ({sp['c'] + sp['s'] + sp['n']:3d})\n")
+            lines.append(
+                f"Hyp. words            =           {c + s + n:2d}   ({sp['c'] + sp['s'] + sp['n']:3d})\n"
+            )
             lines.append(f"Aligned words         =           {nw:2d}   ({sp['nw']:3d})\n")
             lines.append("\n")
             lines.append(_RULE)
@@ -89,11 +90,11 @@ def _error_lists(system: ScoredSystem, members: list[int]) -> str:
     false: Counter[str] = Counter()
     for j in cols.tolist():
         r, h, op = int(system.ref[j]), int(system.hyp[j]), system.ops[j]
-        if r < 0:
+        if op == ord("I"):
             ins[texts[h]] += 1
-        elif h < 0:
+        elif op == ord("D"):
             dels[texts[r]] += 1
-        elif op != ord("C"):
+        elif op == ord("S"):
             pairs[f"{texts[r]} ==> {texts[h]}"] += 1
             subs[texts[r]] += 1
             false[texts[h]] += 1
@@ -119,13 +120,23 @@ def _lexicon(counter: Counter[str], title: str) -> str:
     return "".join(lines)
 
 
-def _performance(nsent: int, nserr: int, wsub: int, wdel: int, wins: int, c: int, s: int, d: int, n: int) -> str:
+def _performance(
+    nsent: int, nserr: int, wsub: int, wdel: int, wins: int, c: int, s: int, d: int, n: int
+) -> str:
     lines = ["SENTENCE RECOGNITION PERFORMANCE\n", "\n"]
     lines.append(f" sentences                                        {nsent:4d}\n")
-    lines.append(f" with errors                            {f_round(_pct(nserr, nsent), 1):5.1f}%   ({nserr:4d})\n\n")
-    lines.append(f"   with substitutions                   {f_round(_pct(wsub, nsent), 1):5.1f}%   ({wsub:4d})\n")
-    lines.append(f"   with deletions                       {f_round(_pct(wdel, nsent), 1):5.1f}%   ({wdel:4d})\n")
-    lines.append(f"   with insertions                      {f_round(_pct(wins, nsent), 1):5.1f}%   ({wins:4d})\n")
+    lines.append(
+        f" with errors                            {f_round(_pct(nserr, nsent), 1):5.1f}%   ({nserr:4d})\n\n"
+    )
+    lines.append(
+        f"   with substitutions                   {f_round(_pct(wsub, nsent), 1):5.1f}%   ({wsub:4d})\n"
+    )
+    lines.append(
+        f"   with deletions                       {f_round(_pct(wdel, nsent), 1):5.1f}%   ({wdel:4d})\n"
+    )
+    lines.append(
+        f"   with insertions                      {f_round(_pct(wins, nsent), 1):5.1f}%   ({wins:4d})\n"
+    )
     lines += ["\n", "\n", "WORD RECOGNITION PERFORMANCE\n", "\n"]
     r, e = c + s + d, s + d + n
     if r > 0:

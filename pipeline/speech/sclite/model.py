@@ -43,8 +43,9 @@ class Segment:
     ``(spka-000)``); ``speaker`` as sclite names it in ``.spk.SPEAKER`` files; ``file``,
     ``channel``, ``begin``, ``end`` (stm: the segment's times, None for trn); ``labels``: the
     segment's stm labels as sclite prints them (``("o", "f", "s1")``), empty for trn; ``sequence``:
-    the segment's rank in sclite's reading order (the sgml's ``sequence``; trn: rank in the hypothesis file). Texts are
-    file bytes decoded as Latin-1 (one character a byte: widths count bytes, as sclite's do).
+    the segment's rank in sclite's reading order (the sgml's ``sequence``; trn: its rank in the
+    hypothesis file, counted on across the systems of a run). Texts hold one character a byte
+    (``pipeline.speech.sclite.trn.decode_bytes``: widths count bytes, as sclite's do).
     """
 
     id: str
@@ -95,6 +96,7 @@ class ScoredSystem:
     ref_tagged: np.ndarray | None = None
     hyp_tagged: np.ndarray | None = None
     case_sensitive: bool = False  # -s: texts not folded, errors not shown in upper case
+    char_align: bool = False  # -c: the pairs are characters
 
     def counts(self) -> np.ndarray:
         """C, S, D, I of each segment (rows), counted from ``ops``."""
@@ -119,7 +121,9 @@ class SystemBuilder:
     _segments: list[Segment] = field(default_factory=list)
     _bounds: list[int] = field(default_factory=lambda: [0])
     _columns: dict[str, list] = field(
-        default_factory=lambda: {k: [] for k in ("ref", "hyp", "ops", "ref_t1", "ref_t2", "hyp_t1", "hyp_t2", "hyp_conf")}
+        default_factory=lambda: {
+            k: [] for k in ("ref", "hyp", "ops", "ref_t1", "ref_t2", "hyp_t1", "hyp_t2", "hyp_conf")
+        }
     )
 
     def word(self, text: str | None) -> int:

@@ -6,9 +6,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-
 from iescore.pipeline.speech.sclite.model import ScoredSystem
-from iescore.pipeline.speech.sclite.trn import Encoding
+from iescore.pipeline.speech.sclite.trn import ASCII, Encoding
 
 _ASTERISKS = "*" * 40
 
@@ -30,8 +29,11 @@ def segment_block(
         out.append(f"Channel: {seg.channel}\n")
     c, s, d, i = (int(v) for v in counts[k])
     out.append(f"Scores: (#C #S #D #I) {c} {s} {d} {i}\n")
-    if system.case_sensitive:
-        out.append("Attributes: Case_sensitve \n")
+    attributes = ("Character_align " if full and system.char_align else "") + (
+        "Case_sensitve " if system.case_sensitive else ""
+    )
+    if attributes:
+        out.append(f"Attributes: {attributes}\n")
     if full and seg.begin is not None:
         out.append(f"Ref times: t1= {seg.begin:.2f} t2= {seg.end:.2f}\n")
     hyp_times = full and system.hyp_t1 is not None
@@ -51,11 +53,11 @@ def segment_block(
         lenb = 1 if dele else len(bstr)
         wmax = max(aux, lena, lenb)
         if ins:
-            astr = _ASTERISKS[: lenb] if lenb <= 40 else ""
+            astr = _ASTERISKS[:lenb] if lenb <= 40 else ""
         elif op != "C" and not system.case_sensitive:
             astr = upper(astr)
         if dele:
-            bstr = _ASTERISKS[: lena] if lena <= 40 else ""
+            bstr = _ASTERISKS[:lena] if lena <= 40 else ""
         elif op != "C" and not system.case_sensitive:
             bstr = upper(bstr)
         ev = "I" if ins else "D" if dele else ("S" if op != "C" else "")
@@ -79,13 +81,22 @@ def segment_block(
         lines = [("REF:  ", [f"{x[2]:<{x[1]}} " for x in part])]
         if ref_times:
             for label, col in (("R_T1: ", system.ref_t1), ("R_T2: ", system.ref_t2)):
-                lines.append((label, [_num(col[x[0]], x[1], 2) if not x[5] else " " * x[1] + " " for x in part]))
+                lines.append(
+                    (label, [_num(col[x[0]], x[1], 2) if not x[5] else " " * x[1] + " " for x in part])
+                )
         lines.append(("HYP:  ", [f"{x[3]:<{x[1]}} " for x in part]))
         if hyp_times:
             for label, col in (("H_T1: ", system.hyp_t1), ("H_T2: ", system.hyp_t2)):
-                lines.append((label, [_num(col[x[0]], x[1], 2) if not x[6] else " " * x[1] + " " for x in part]))
+                lines.append(
+                    (label, [_num(col[x[0]], x[1], 2) if not x[6] else " " * x[1] + " " for x in part])
+                )
         if hyp_conf:
-            lines.append(("CONF: ", [_num(system.hyp_conf[x[0]], x[1], 4) if not x[6] else " " * x[1] + " " for x in part]))
+            lines.append(
+                (
+                    "CONF: ",
+                    [_num(system.hyp_conf[x[0]], x[1], 4) if not x[6] else " " * x[1] + " " for x in part],
+                )
+            )
         lines.append(("Eval: ", [f"{x[4]:<{x[1]}} " for x in part]))
         for label, words in lines:
             out.append(lead + label + "".join(words) + "\n")
@@ -99,11 +110,16 @@ def _num(value: float, width: int, places: int) -> str:
     return f"{value:<{width}.{places}f} "
 
 
-def pra_report(system: ScoredSystem, width: int = 1000, encoding: Encoding = Encoding()) -> str:
+def pra_report(system: ScoredSystem, width: int = 1000, encoding: Encoding = ASCII) -> str:
     """The ``.pra`` report: speakers, then each speaker's segments."""
     counts = system.counts()
     speakers = system.speakers()
-    out = ["\n\n\t\tDUMP OF SYSTEM ALIGNMENT STRUCTURE\n\n", f"System name:   {system.title}\n", "\n", "Speakers: \n"]
+    out = [
+        "\n\n\t\tDUMP OF SYSTEM ALIGNMENT STRUCTURE\n\n",
+        f"System name:   {system.title}\n",
+        "\n",
+        "Speakers: \n",
+    ]
     out += [f"   {k:2d}:  {name}\n" for k, name in enumerate(speakers)]
     out.append("\n")
     by_speaker: dict[str, list[int]] = {s: [] for s in speakers}
@@ -118,7 +134,7 @@ def pra_report(system: ScoredSystem, width: int = 1000, encoding: Encoding = Enc
     return "".join(out)
 
 
-def prf_report(system: ScoredSystem, width: int = 1000, encoding: Encoding = Encoding(), date: str = "") -> str:
+def prf_report(system: ScoredSystem, width: int = 1000, encoding: Encoding = ASCII, date: str = "") -> str:
     """The ``.prf`` report: the header, speakers, label definitions, then every segment with its
     times and confidences (in reading order when the segments have one)."""
     counts = system.counts()
@@ -140,7 +156,9 @@ def prf_report(system: ScoredSystem, width: int = 1000, encoding: Encoding = Enc
     if system.labels or system.categories:
         out.append("Utterance Label definitions:\n")
         for cat in system.categories:
-            out.append(f'    Category: id: "{cat.id}" title: "{cat.title}" description: "{cat.description}"\n')
+            out.append(
+                f'    Category: id: "{cat.id}" title: "{cat.title}" description: "{cat.description}"\n'
+            )
         for lab in system.labels:
             out.append(f'    Label: id: "{lab.id}" title: "{lab.title}" description: "{lab.description}"\n')
     out.append("\n")
@@ -162,7 +180,9 @@ def prf_report(system: ScoredSystem, width: int = 1000, encoding: Encoding = Enc
             if best_g < 0:
                 break
             name = speakers[best_g]
-            out.append(f"Speaker sentences{best_g:4d}:  {name}   utt# {current[name]} of {len(by_speaker[name])}\n")
+            out.append(
+                f"Speaker sentences{best_g:4d}:  {name}   utt# {current[name]} of {len(by_speaker[name])}\n"
+            )
             out += segment_block(system, by_speaker[name][current[name]], width, encoding.upper, True, counts)
             out.append("\n")
             current[name] += 1

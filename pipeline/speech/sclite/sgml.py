@@ -48,6 +48,8 @@ def sgml_text(system: ScoredSystem, date: str, token_sep: str = ":", attr_sep: s
             head += f' sequence="{seg.sequence}"'
             if seg.begin is not None:
                 head += f' R_T1="{seg.begin:.3f}" R_T2="{seg.end:.3f}"'
+            if system.char_align:
+                head += ' char_align="1"'
             if system.case_sensitive:
                 head += ' case_sense="1"'
             if aux:

@@ -6,9 +6,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-
 from iescore.pipeline.speech.sclite.model import ScoredSystem
-from iescore.pipeline.speech.sclite.table import Table, center, f_round
+from iescore.pipeline.speech.sclite.table import Table, TableMemory, center, f_round
 
 SCREEN_WIDTH = 80
 
@@ -17,13 +16,38 @@ def pct(num: float, den: float) -> float:
     return 0.0 if den == 0 else num / den * 100.0
 
 
+def _compare(a: float, b: float) -> int:
+    """sclite's comparison of two numbers: by their difference, so that NaN equals anything."""
+    f = a - b
+    return -1 if f < 0.0 else (1 if f > 0 else 0)
+
+
+def c_sorted(values: list[float]) -> list[float]:
+    """``values`` in the order glibc's ``qsort`` (a top-down merge sort) puts them with sclite's
+    comparison: the same as ``sorted`` but where NaNs (speakers without an NCE) fall."""
+    if len(values) <= 1:
+        return list(values)
+    half = len(values) // 2
+    left, right = c_sorted(values[:half]), c_sorted(values[half:])
+    out = []
+    i = j = 0
+    while i < len(left) and j < len(right):
+        if _compare(left[i], right[j]) <= 0:
+            out.append(left[i])
+            i += 1
+        else:
+            out.append(right[j])
+            j += 1
+    return out + left[i:] + right[j:]
+
+
 def mean_sd_median(values: list[float]) -> tuple[float, float, float]:
     """Mean, sample standard deviation and median as sclite computes them (0 for no values)."""
     n = len(values)
     if n == 0:
         return 0.0, 0.0, 0.0
     mean = sum(values) / n
-    ordered = sorted(values)
+    ordered = c_sorted(values)
     median = (ordered[n // 2] + ordered[n // 2 - 1]) / 2 if n % 2 == 0 else ordered[n // 2]
     spread = sum((v - mean) * (v - mean) for v in values)
     sd = math.sqrt(spread / (n - 1)) if spread != 0.0 else 0.0
@@ -83,8 +107,9 @@ def nce(system: ScoredSystem, speakers: list[str]) -> tuple[float, list[float]]:
     return system_value, per
 
 
-def summary_report(system: ScoredSystem, raw: bool = False) -> str:
-    """The ``.sys`` report (``raw``: the ``.raw`` report of counts)."""
+def summary_report(system: ScoredSystem, raw: bool = False, memory: TableMemory | None = None) -> str:
+    """The ``.sys`` report (``raw``: the ``.raw`` report of counts); ``memory``: the run's table
+    layout state (:class:`~pipeline.speech.sclite.table.TableMemory`)."""
     speakers, t = speaker_counts(system)
     has_conf = system.hyp_conf is not None
     corr, sub, dele, ins, nsent, serr = (t[:, k].astype(float) for k in range(6))
@@ -96,44 +121,60 @@ def summary_report(system: ScoredSystem, raw: bool = False) -> str:
         if raw or refs == 0:
             arrays[k] = [corr[k], sub[k], dele[k], ins[k], err]
         else:
-            arrays[k] = [pct(corr[k], refs), pct(sub[k], refs), pct(dele[k], refs), pct(ins[k], refs), pct(err, refs)]
+            arrays[k] = [
+                pct(corr[k], refs),
+                pct(sub[k], refs),
+                pct(dele[k], refs),
+                pct(ins[k], refs),
+                pct(err, refs),
+            ]
     serr_arr = [float(serr[k]) if raw else pct(serr[k], nsent[k]) for k in range(len(speakers))]
     nce_system, nce_arr = nce(system, speakers) if has_conf else (0.0, [0.0] * len(speakers))
     prec = 0 if raw else 1
-    pct_fmt = "%5.0f " if raw else "%5.1f "
-    tot_fmt = "%5.1f "
+    pct_fmt = "{:5.0f} " if raw else "{:5.1f} "
+    tot_fmt = "{:5.1f} "
     form = "l|cc|cccccc" + ("|c" if has_conf else "")
-    table = Table(page_center=SCREEN_WIDTH)
+    table = Table(page_center=True)
     table.row("c", system.title)
     table.rule("-")
-    heads = [" SPKR", " # Snt", "# Wrd", "Corr", " Sub", " Del", " Ins", " Err", "S.Err"]
+    heads = [
+        " SPKR",
+        " # Snt",
+        "# Chr" if system.char_align else "# Wrd",
+        "Corr",
+        " Sub",
+        " Del",
+        " Ins",
+        " Err",
+        "S.Err",
+    ]
     table.row(form, *(heads + (["NCE"] if has_conf else [])))
     zero = 0
     for k, name in enumerate(speakers):
         table.rule("-")
-        cells = [f" {name} ", "%5d" % nsent[k], "%5d" % words[k]]
+        cells = [f" {name} ", f"{int(nsent[k]):5d}", f"{int(words[k]):5d}"]
         if words[k] > 0 or raw:
-            cells += [pct_fmt % f_round(v, prec) for v in arrays[k]]
+            cells += [pct_fmt.format(f_round(v, prec)) for v in arrays[k]]
         else:
-            cells += ["%5.0f*" % f_round(v, 0) for v in arrays[k]]
+            cells += [f"{f_round(v, 0):5.0f}*" for v in arrays[k]]
             zero += 1
-        cells.append(pct_fmt % f_round(serr_arr[k], prec))
+        cells.append(pct_fmt.format(f_round(serr_arr[k], prec)))
         if has_conf:
-            cells.append("%7.3f " % f_round(nce_arr[k], 3) if words[k] > 0 else "# ")
+            cells.append(f"{f_round(nce_arr[k], 3):7.3f} " if words[k] > 0 else "# ")
         table.row(form, *cells)
     table.rule("=")
     tc, ts, td, ti = (int(t[:, k].sum()) for k in range(4))
     tst, tserr, tword = int(t[:, 4].sum()), int(t[:, 5].sum()), int(words.sum())
     tref = tc + ts + td
     if not raw:
-        cells = [" Sum/Avg", "%5d" % tst, "%5d" % tword]
-        cells += [tot_fmt % f_round(pct(v, tref), 1) for v in (tc, ts, td, ti, ts + ti + td)]
-        cells.append(tot_fmt % f_round(pct(tserr, tst), 1))
+        cells = [" Sum/Avg", f"{tst:5d}", f"{tword:5d}"]
+        cells += [tot_fmt.format(f_round(pct(v, tref), 1)) for v in (tc, ts, td, ti, ts + ti + td)]
+        cells.append(tot_fmt.format(f_round(pct(tserr, tst), 1)))
     else:
-        cells = [" Sum", "%5d" % tst, "%5d" % tword]
-        cells += [pct_fmt % f_round(float(v), 0) for v in (tc, ts, td, ti, ts + ti + td, tserr)]
+        cells = [" Sum", f"{tst:5d}", f"{tword:5d}"]
+        cells += [pct_fmt.format(f_round(float(v), 0)) for v in (tc, ts, td, ti, ts + ti + td, tserr)]
     if has_conf:
-        cells.append("%7.3f " % f_round(nce_system, 3))
+        cells.append(f"{f_round(nce_system, 3):7.3f} ")
     table.row(form, *cells)
     kept = [k for k in range(len(speakers)) if words[k] > 0] if zero else list(range(len(speakers)))
     stats = {
@@ -145,15 +186,24 @@ def summary_report(system: ScoredSystem, raw: bool = False) -> str:
     nce_stats = mean_sd_median(nce_arr)
     table.rule("=")
     stat_form = "c|cc|cccccc" + ("|c" if has_conf else "")
-    tpct = "%5.1f+" if zero else tot_fmt
+    tpct = "{:5.1f}+" if zero else tot_fmt
     for i, name in enumerate((" Mean ", " S.D. ", "Median")):
-        cells = [name, tot_fmt % f_round(stats["snt"][i], 1), tot_fmt % f_round(stats["wrd"][i], 1)]
-        cells += [tpct % f_round(c[i], 1) for c in cols]
-        cells.append(tot_fmt % f_round(serr_stats[i], 1))
+        cells = [
+            name,
+            tot_fmt.format(f_round(stats["snt"][i], 1)),
+            tot_fmt.format(f_round(stats["wrd"][i], 1)),
+        ]
+        cells += [tpct.format(f_round(c[i], 1)) for c in cols]
+        cells.append(tot_fmt.format(f_round(serr_stats[i], 1)))
         if has_conf:
-            cells.append(("%7.3f " if not zero else "%7.3f#") % f_round(nce_stats[i], 3))
+            cells.append(f"{f_round(nce_stats[i], 3):7.3f}" + ("#" if zero else " "))
         table.row(stat_form, *cells)
-    text = "\n\n\n" + center("SYSTEM SUMMARY PERCENTAGES by SPEAKER", SCREEN_WIDTH) + "\n\n" + table.render(0)
+    text = (
+        "\n\n\n"
+        + center("SYSTEM SUMMARY PERCENTAGES by SPEAKER", SCREEN_WIDTH)
+        + "\n\n"
+        + table.render(0, memory)
+    )
     if zero and not raw:
         text += (
             "\n* No Reference words for this/these speaker(s).  Word counts supplied\n"

@@ -12,6 +12,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+PAGE_WIDTH = 80
+
 
 def f_round(value: float, places: int) -> float:
     """sclite's F_ROUND: halves away from zero, truncated to ``places`` decimals."""
@@ -34,6 +36,13 @@ class _Format:
     inter: list[str]
     rule_chars: int
     locked: list[bool]
+
+    stale: list[str] = field(default_factory=list)
+
+    def separator(self, k: int) -> str:
+        """The separator after column ``k``, past the format's columns the one kept from an earlier
+        table (see :class:`TableMemory`); NUL for none."""
+        return self.stale[k] if k < len(self.stale) else "\0"
 
     @property
     def columns(self) -> int:
@@ -116,35 +125,75 @@ def _next_piece(value: str, width: int) -> tuple[str, str]:
 
 
 @dataclass
+class TableMemory:
+    """What sclite's table layout keeps from one table to the next within a run: its page centring
+    (set by the first summary table, then kept) and the text of every cell it was given (a spanned
+    ``a`` cell is never given one, so it keeps the text of the same row and column of an earlier
+    table, and that text still counts in the column's width)."""
+
+    centered: bool = False
+    cells: dict[tuple[int, int], str] = field(default_factory=dict)
+    # The column separators of each column format, by its rank in the table: a shorter format keeps
+    # the separators of a longer one of an earlier table past its own columns (read by the rules
+    # drawn under a row of another format).
+    separators: list[list[str]] = field(default_factory=list)
+
+
+@dataclass
 class Table:
     """A table being built: :meth:`row`, :meth:`rule`, then :meth:`render`."""
 
-    page_center: int | None = None
+    page_center: bool = False  # centre this table (and every later one of the run) on the page
     rows: list[_Row] = field(default_factory=list)
     _pending: str = ""
+    _pending_after: str = ""
 
     def rule(self, char: str) -> None:
         """A rule of ``char`` before the next row."""
         self._pending += char
 
     def row(self, form: str, *values: str) -> None:
-        self.rows.append(_Row(form, list(values), self._pending))
-        self._pending = ""
+        self.rows.append(_Row(form, list(values), self._pending, self._pending_after))
+        self._pending = self._pending_after = ""
 
-    def render(self, pad: int = 0) -> str:
+    def rule_after(self, char: str) -> None:
+        """A rule of ``char`` after the next row."""
+        self._pending_after += char
+
+    def render(self, pad: int = 0, memory: TableMemory | None = None) -> str:
+        """The table's text; ``memory``: the run's (see :class:`TableMemory`), updated."""
+        memory = TableMemory() if memory is None else memory
+        if self.page_center:
+            memory.centered = True
         formats: dict[str, _Format] = {}
         for row in self.rows:
             if row.form not in formats:
                 formats[row.form] = _parse(row.form)
+        for j, f in enumerate(formats.values()):
+            if j == len(memory.separators):
+                memory.separators.append([])
+            kept = memory.separators[j]
+            memory.separators[j] = f.inter + kept[len(f.inter) :]
+            f.stale = memory.separators[j]
         sizes: dict[int, list[int]] = {}
 
         def size_of(n: int) -> list[int]:
             return sizes.setdefault(n, [0] * max(n, 1))
 
-        for row in self.rows:
+        for r, row in enumerate(self.rows):
             f = formats[row.form]
             n = f.columns
             values = _cell_values(f, row.values)
+            for c in range(n):
+                if f.just[c] == "a":
+                    values[c] = memory.cells.get((c, r), "")
+                else:
+                    memory.cells[(c, r)] = values[c]
+            row.values = values
+        for row in self.rows:
+            f = formats[row.form]
+            n = f.columns
+            values = row.values
             for c in range(n):
                 if (c < n - 1 and f.just[c + 1] != "a") or c == n - 1:
                     for x in _pieces(values[c], f.just[c].isupper()):
@@ -153,7 +202,7 @@ class Table:
         for row in self.rows:
             f = formats[row.form]
             n = f.columns
-            values = _cell_values(f, row.values)
+            values = row.values
             for c in range(n - 1):
                 if f.just[c + 1] != "a" or f.just[c] == "a":
                     continue
@@ -177,7 +226,7 @@ class Table:
             w = 2 + sum(size_of(n)[c] + pad * 2 for c in range(n)) + f.rule_chars + n - 1
             minimum[form] = w
             width = max(width, w)
-        lead = " " * ((self.page_center - width) // 2) if self.page_center and width < self.page_center else ""
+        lead = " " * ((PAGE_WIDTH - width) // 2) if memory.centered and width < PAGE_WIDTH else ""
         out = [lead + "," + "-" * (width - 2) + ".\n"]
         previous: _Format | None = None
         for row in self.rows:
@@ -187,7 +236,7 @@ class Table:
             under = width - minimum[row.form]
             col_size = [0] * n
             text_size = [0] * n
-            values = _cell_values(f, row.values)
+            values = list(row.values)
             added = 0
             for c in range(n):
                 if f.just[c] == "a":
@@ -223,11 +272,17 @@ class Table:
                         continue
                     sp = f.span(c)
                     cchr = f.inter[sp + c]
-                    lcchr = previous.inter[sp + c] if previous is not None and sp + c < len(previous.inter) else "\0"
+                    lcchr = previous.separator(sp + c) if previous is not None else "\0"
                     if cchr != " ":
                         if char == " ":
                             line.append("||" if cchr == "=" else cchr)
-                        elif cchr in "|=" and char == "-" and previous is not None and lcchr in "|=" and lcchr != "\0":
+                        elif (
+                            cchr in "|="
+                            and char == "-"
+                            and previous is not None
+                            and lcchr in "|="
+                            and lcchr != "\0"
+                        ):
                             line.append("++" if cchr == "=" else "+")
                         else:
                             line.append(char * (2 if cchr == "=" else 1))
@@ -258,6 +313,30 @@ class Table:
                     if not f.is_last(c):
                         ch = f.inter[f.span(c) + c]
                         line.append("||" if ch == "=" else ch)
+                out.append("".join(line) + "|\n")
+            for char in row.after:
+                line = [lead, "|"]
+                for c in range(n):
+                    if f.just[c] == "a":
+                        continue
+                    line.append(char * col_size[c])
+                    if f.is_last(c):
+                        continue
+                    sp = f.span(c)
+                    cchr = f.inter[sp + c]
+                    if cchr == " ":
+                        line.append(char)
+                    elif char == " ":
+                        line.append(cchr)
+                    elif (
+                        f.inter[c] == "|"
+                        and char == "-"
+                        and previous is not None
+                        and previous.separator(sp + c) == "|"
+                    ):
+                        line.append("+")
+                    else:
+                        line.append(char)
                 out.append("".join(line) + "|\n")
             previous = f
         out.append(lead + "`" + "-" * (width - 2) + "'\n")

@@ -2,7 +2,8 @@
 
 Text is held as sclite holds it: bytes, one character a byte (:func:`decode_bytes`; column widths
 count bytes, as sclite's do), written back unchanged (:func:`encode_text`). Bytes from 0x80 become
-letters of U+0180..U+01FF, never blanks, so that words split at ASCII blanks only, as sclite's. Case folding is sclite's:
+letters of U+0180..U+01FF, never blanks, so that words split at ASCII blanks only, as sclite's.
+Case folding is sclite's:
 ASCII letters only unless a localization (``-e utf-8 babel_turkish``...) says otherwise, and none
 under ``-s``. The hypothesis drives: its utterances are scored in its order, grouped by speaker in
 order of first appearance; reference utterances without a hypothesis are not scored.
@@ -14,7 +15,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
-
 from iescore.pipeline.core.errors import InputError
 from iescore.pipeline.speech.align import AlignOptions
 from iescore.pipeline.speech.sclite.model import ScoredSystem, Segment
@@ -68,16 +68,12 @@ class Encoding:
 
 # sclite 2.10's case pairs (upper, lower) beyond ASCII for each localization of ``-e utf-8``; any other
 # character keeps its case, but for ASCII letters.
-_VIETNAMESE_UPPER = (
-    "ĐÁÀẢÃẠĂẮẰẲẴẶÂẤẦẨẪẬÉÈẺẼẸÊẾỀỂỄỆÍÌỈĨỊÓÒỎÕỌƠỚỜỞỠỢÔỐỒỔỖỘÚÙỦŨỤƯỨỪỬỮỰÝỲỶỸỴ"
-)
+_VIETNAMESE_UPPER = "ĐÁÀẢÃẠĂẮẰẲẴẶÂẤẦẨẪẬÉÈẺẼẸÊẾỀỂỄỆÍÌỈĨỊÓÒỎÕỌƠỚỜỞỠỢÔỐỒỔỖỘÚÙỦŨỤƯỨỪỬỮỰÝỲỶỸỴ"
 _PAIRS = {
     "babel_turkish": [("Ç", "ç"), ("Ö", "ö"), ("Ü", "ü"), ("İ", "i"), ("I", "ı"), ("Ğ", "ğ"), ("Ş", "ş")],
     "babel_vietnamese": [(c, c.lower()) for c in _VIETNAMESE_UPPER],
     "ukrainian": [
-        (chr(c), chr(c).lower())
-        for c in range(0x400, 0x500)
-        if chr(c).isupper() and len(chr(c).lower()) == 1
+        (chr(c), chr(c).lower()) for c in range(0x400, 0x500) if chr(c).isupper() and len(chr(c).lower()) == 1
     ],
 }
 _PAIRS["ukranian"] = _PAIRS["ukrainian"]
@@ -98,6 +94,9 @@ def _unicode_case(text: str, localization: str, upper: bool) -> str:
     return decode_bytes(changed.encode("utf-8"))
 
 
+ASCII = Encoding()  # sclite's default: 8-bit text, ASCII letters fold
+
+
 @dataclass(frozen=True)
 class TrnOptions:
     """What changes how trn text is scored: ``id_type`` (-i), ``case_sensitive`` (-s),
@@ -105,7 +104,7 @@ class TrnOptions:
 
     id_type: str = "wsj"
     case_sensitive: bool = False
-    encoding: Encoding = Encoding()
+    encoding: Encoding = ASCII
     opt_del: bool = False
     frag_corr: bool = False
 
@@ -123,7 +122,9 @@ def speaker_of(uid: str, id_type: str, source: str, line: int) -> str:
     if cut < 0:
         cut = uid.find("_")
     if cut < 0:
-        raise InputError(source, line, f"utterance id ({uid}): expected a speaker before '-' or '_' (-i {id_type})")
+        raise InputError(
+            source, line, f"utterance id ({uid}): expected a speaker before '-' or '_' (-i {id_type})"
+        )
     return uid[:cut]
 
 
@@ -134,7 +135,11 @@ def read_text(path: str) -> str:
 
 
 def score_trn(
-    ref_path: str, hyp_path: str, title: str, options: TrnOptions, ref_text: str | None = None,
+    ref_path: str,
+    hyp_path: str,
+    title: str,
+    options: TrnOptions,
+    ref_text: str | None = None,
     hyp_text: str | None = None,
     sequence_start: int = 0,
 ) -> ScoredSystem:
@@ -145,10 +150,9 @@ def score_trn(
     hyp_text = read_text(hyp_path) if hyp_text is None else hyp_text
     lexicon = Lexicon()
     fold: Callable[[str], str] = options.fold
-    optional = _optional if options.opt_del else None
-    refs = read_trn(ref_text, ref_path, lexicon, reference=True, fold=fold, optional=optional)
-    hyps = read_trn(hyp_text, hyp_path, lexicon, reference=False, fold=fold, optional=optional)
-    align_options = AlignOptions("levenshtein", None, optional, key=_identity)
+    refs = read_trn(ref_text, ref_path, lexicon, reference=True, fold=fold)
+    hyps = read_trn(hyp_text, hyp_path, lexicon, reference=False, fold=fold)
+    align_options = AlignOptions("levenshtein", None, None, key=_identity)
     aligned = align_transcripts(refs, hyps, lexicon, align_options, ref_path, hyp_path, allow_missing=True)
     present = len(hyps.ids)
     speakers: dict[str, int] = {}
@@ -163,15 +167,27 @@ def score_trn(
     names = list(speakers)
     speaker_of_utt = {k: names[g] for g, group in enumerate(groups) for k in group}
     starts, ends = aligned.bounds[:present], aligned.bounds[1 : present + 1]
-    index = np.concatenate([np.arange(starts[k], ends[k]) for k in order]) if order else np.zeros(0, np.int64)
-    sizes = np.array([ends[k] - starts[k] for k in order], np.int64)
-    ops = aligned.ops[index].copy()
-    ref = aligned.ref[index]
-    hyp = aligned.hyp[index]
-    if options.opt_del:
-        # sclite: a deleted optionally deletable word counts as correct under -D.
-        ops[(ops == ord("D")) & aligned.ref_optional[index]] = ord("C")
-    segments = [Segment(id="(" + hyps.ids[k] + ")", speaker=speaker_of_utt[k], sequence=sequence_start + k) for k in order]
+    special = _network_utterances(ref_text, hyp_text, hyps.ids, options)
+    pieces: list[tuple[np.ndarray, ...]] = []
+    for k in order:
+        words = special.get(hyps.ids[k])
+        if words is None:
+            a, b = int(starts[k]), int(ends[k])
+            none = np.full(b - a, -1, np.int64)
+            pieces.append((aligned.ref[a:b], aligned.hyp[a:b], aligned.ops[a:b], none, none))
+        else:
+            pieces.append(_network_columns(*words, options, lexicon))
+    sizes = np.array([len(p[2]) for p in pieces], np.int64)
+    ref = np.concatenate([p[0] for p in pieces]) if pieces else np.zeros(0, np.int64)
+    hyp = np.concatenate([p[1] for p in pieces]) if pieces else np.zeros(0, np.int64)
+    ops = np.concatenate([p[2] for p in pieces]) if pieces else np.zeros(0, np.uint8)
+    ref_tags = np.concatenate([p[3] for p in pieces]) if pieces else np.zeros(0, np.int64)
+    hyp_tags = np.concatenate([p[4] for p in pieces]) if pieces else np.zeros(0, np.int64)
+    tagged = bool((ref_tags >= 0).any() or (hyp_tags >= 0).any())
+    segments = [
+        Segment(id="(" + hyps.ids[k] + ")", speaker=speaker_of_utt[k], sequence=sequence_start + k)
+        for k in order
+    ]
     return ScoredSystem(
         title=title,
         ref_file=ref_path,
@@ -187,13 +203,83 @@ def score_trn(
         texts=lexicon.texts,
         frag_corr=options.frag_corr,
         opt_del=options.opt_del,
+        ref_tagged=ref_tags if tagged else None,
+        hyp_tagged=hyp_tags if tagged else None,
     )
+
+
+def _words_by_id(text: str, fold: Callable[[str], str]) -> dict[str, str]:
+    """Each utterance's words (folded) by its id, for the utterances aligned as networks."""
+    out: dict[str, str] = {}
+    for line in text.splitlines():
+        end = line.rstrip()
+        if not end or end.lstrip().startswith(";;") or end[-1] != ")":
+            continue
+        k = end.rfind("(")
+        if k >= 0:
+            out.setdefault(fold(end[k + 1 : -1]), fold(end[:k]))
+    return out
+
+
+def _needs_network(words: str, options: TrnOptions) -> bool:
+    return (
+        "{" in words
+        or ";" in words
+        or "@" in words
+        or (options.opt_del and "(" in words)
+        or (options.frag_corr and "-" in words)
+    )
+
+
+def _network_utterances(
+    ref_text: str, hyp_text: str, ids: list[str], options: TrnOptions
+) -> dict[str, tuple[str, str]]:
+    """The utterances sclite's network alignment must align (alternations on either side, the
+    empty word ``@``, ``;`` word tags, ``(word)`` under -D, fragments under -F): their reference
+    and hypothesis words by id. The others are aligned in bulk, with the same result."""
+    if not any(c in ref_text or c in hyp_text for c in "{;@") and not (options.opt_del or options.frag_corr):
+        return {}
+    refs = _words_by_id(ref_text, options.fold)
+    hyps = _words_by_id(hyp_text, options.fold)
+    out = {}
+    for uid in ids:
+        ref_words, hyp_words = refs.get(uid, ""), hyps.get(uid, "")
+        if _needs_network(ref_words, options) or _needs_network(hyp_words, options):
+            out[uid] = (ref_words, hyp_words)
+    return out
+
+
+def _network_columns(
+    ref_words: str, hyp_words: str, options: TrnOptions, lexicon: Lexicon
+) -> tuple[np.ndarray, ...]:
+    """One utterance aligned by ``pipeline.speech.netdp`` (sclite's network alignment), as columns:
+    reference, hypothesis, op, and the sgml form of words read with ``;`` tags (-1: none)."""
+    from iescore.pipeline.speech.netdp import align_networks, network
+    from iescore.pipeline.speech.stm_score import StmOptions, text_items
+
+    net_options = StmOptions(opt_del=options.opt_del, frag_corr=options.frag_corr)
+    pairs = align_networks(
+        network(text_items(ref_words, net_options)),
+        network(text_items(hyp_words, net_options)),
+    )
+    texts = [p.ref.text if p.ref is not None else "" for p in pairs] + [
+        p.hyp.text if p.hyp is not None else "" for p in pairs
+    ]
+    numbers = lexicon.numbers(texts) if texts else np.zeros(0, np.int64)
+    n = len(pairs)
+    # A side with no word is -1 in an insertion or deletion; a word left out at no cost (``(uh)``
+    # under -D) is correct against sclite's empty word, the text "".
+    ref = np.where([p.ref is None and p.op == "I" for p in pairs], -1, numbers[:n]).astype(np.int64)
+    hyp = np.where([p.hyp is None and p.op == "D" for p in pairs], -1, numbers[n:]).astype(np.int64)
+    ops = np.frombuffer("".join(p.op for p in pairs).encode("ascii"), np.uint8).copy()
+    tags = [(p.ref.tagged or "") if p.ref is not None else "" for p in pairs] + [
+        (p.hyp.tagged or "") if p.hyp is not None else "" for p in pairs
+    ]
+    tag_numbers = lexicon.numbers(tags) if any(tags) else np.zeros(2 * n, np.int64)
+    has = np.fromiter((bool(t) for t in tags), bool, 2 * n)
+    tag_numbers = np.where(has, tag_numbers, -1).astype(np.int64)
+    return ref, hyp, ops, tag_numbers[:n], tag_numbers[n:]
 
 
 def _identity(word: str) -> str:
     return word
-
-
-def _optional(word: str) -> bool:
-    """sclite's optionally deletable word: written ``(word)``."""
-    return len(word) > 2 and word[0] == "(" and word[-1] == ")"
