@@ -5,9 +5,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -228,7 +225,6 @@ def test_missing_file(tmp_path):
 # -- against sclite 2.10's outputs ---------------------------------------------------------------------
 
 _SCORES = re.compile(r"id: (\(\S+\))\n(?:.*\n)*?Scores: \(#C #S #D #I\) (\d+) (\d+) (\d+) (\d+)")
-_DATES = (re.compile(rb'creation_date="[^"]*"'), re.compile(rb"Creation date: [^\n]*"))
 
 
 def _manifest() -> dict[str, dict]:
@@ -272,64 +268,8 @@ def test_segment_scores_match_sclite(name, ref, hyp, options, pra, monkeypatch):
     assert got == want
 
 
-# Cases whose every output file equals sclite's (creation dates blanked), exit status included.
-FULL = [
-    "test3b",
-    "test13",
-    "test13_D",
-    "test13_a",
-    "test13_aD",
-    "test15_a",
-    "test16_2",
-    "test16_3",
-    "own_stm_m",
-]
-# Cases asking for the lur report too, which the sclite reports do not write yet: run without
-# ``lur``, every other output file equals sclite's.
-BUT_LUR = [
-    "test3",
-    "test3a",
-    "test14_a",
-    "test14_b",
-    "test14_c",
-    "test14_d",
-    "test14_e",
-    "multi_stm",
-    "own_stm",
-    "own_stm_DF",
-    "own_stm_alt",
-    "own_multi",
-]
-
-
-def _blank(data: bytes) -> list[bytes]:
-    for pattern in _DATES:
-        data = pattern.sub(b"DATE", data)
-    return data.split(b"\n")
-
-
-@pytest.mark.parametrize("name", FULL + BUT_LUR)
-def test_sclite_outputs_equal_sclites(name, tmp_path):
-    case = _manifest()[name]
-    argv, outputs = case["argv"], case["outputs"]
-    if name in BUT_LUR:
-        argv = [a for a in argv if a != "lur"]
-        outputs = [f for f in outputs if not f.endswith(".lur")]
-    shutil.copytree(INPUTS, tmp_path / "inputs")
-    (tmp_path / "cases" / name).mkdir(parents=True)
-    run = subprocess.run(
-        [sys.executable, "-m", "iescore", "sclite", *argv], cwd=tmp_path / "inputs", capture_output=True
-    )
-    assert run.returncode == case["exit_status"], run.stderr.decode(errors="replace")[-2000:]
-    for output in outputs:
-        if output == "stdout.txt":
-            got = run.stdout
-        elif output == "stderr.txt":
-            got = run.stderr
-        else:
-            got = (tmp_path / "cases" / name / output).read_bytes()
-        expected = (SCTK / "cases" / name / output).read_bytes()
-        assert _blank(got) == _blank(expected), output
+# Every output file of the stm/ctm cases is compared with sclite's by tests/speech/test_sclite.py
+# (the command's fixture harness); here only what the model holds.
 
 
 # -- the network alignment against sclite on random utterances ----------------------------------------
