@@ -383,7 +383,7 @@ def sclite_main(argv: list[str]) -> int:
 
     if argv in (["--help"], ["-help"]):
         sys.stdout.write(USAGE)
-        return 0
+        raise SystemExit(0)  # as every command's --help ends
     from iescore.pipeline.speech.sclite.trn import decode_bytes
 
     # Arguments as the bytes sclite sees, one character a byte (paths and titles are copied into reports).
@@ -547,5 +547,7 @@ def add_sclite_command(commands: argparse._SubParsersAction) -> None:
         "-s, -l, -f, -p) and the same report files. 'iescore sclite --help' prints sclite's usage.",
         add_help=False,
     )
-    sub.add_argument("arguments", nargs=argparse.REMAINDER)
+    sub.add_argument(
+        "arguments", nargs=argparse.REMAINDER, help="sclite's own options ('iescore sclite --help' lists them)"
+    )
     sub.set_defaults(handler=lambda args: sclite_main(args.arguments))
