@@ -548,6 +548,6 @@ def add_sclite_command(commands: argparse._SubParsersAction) -> None:
         add_help=False,
     )
     sub.add_argument(
-        "arguments", nargs=argparse.REMAINDER, help="sclite's own options ('iescore sclite --help' lists them)"
+        "arguments", nargs=argparse.REMAINDER, help="sclite's options ('iescore sclite --help' lists them)"
     )
     sub.set_defaults(handler=lambda args: sclite_main(args.arguments))
