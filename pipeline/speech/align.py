@@ -72,6 +72,7 @@ class AlignOptions:
     cost: str = "phonetic"
     glm: GlobalMap | None = None
     optional: Callable[[str], bool] | None = speech_optional
+    key: Callable[[str], str] | None = None  # how words compare; None: :func:`word_key`
 
 
 def identity_alignment(corpus: Corpus) -> pa.Table:

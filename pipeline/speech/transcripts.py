@@ -402,9 +402,17 @@ def _refuse_nul(text: str, source: str) -> None:
 
 
 def read_trn(
-    text: str, source: str, lexicon: Lexicon, reference: bool = True, optional_words: bool = False
+    text: str,
+    source: str,
+    lexicon: Lexicon,
+    reference: bool = True,
+    optional_words: bool = False,
+    fold: Callable[[str], str] = str.lower,
 ) -> Transcript:
     """:func:`parse_trn` as columns: the same utterances, ids, lines and InputErrors.
+
+    ``fold`` folds the case of each line, id included (``iescore sclite`` folds ASCII letters only,
+    as sclite 2.10).
 
     Only a line with a ``{`` or ``}`` goes through :func:`parse_items`; the others are split at
     blanks, as :func:`parse_items` splits a text without braces.
@@ -425,7 +433,7 @@ def read_trn(
         k = end.rfind("(") if end[-1] == ")" else -1
         if k < 0 or ")" in end[k + 1 : -1]:
             raise InputError(source, number, "utterance id '(ID)' expected at the end of the line")
-        words, uid = end[:k], end[k + 1 : -1].lower()
+        words, uid = end[:k], fold(end[k + 1 : -1])
         if uid in seen or not uid.strip():
             if not uid.strip():
                 raise InputError(
@@ -434,7 +442,7 @@ def read_trn(
             raise InputError(source, number, f"utterance id ({uid}) already on line {seen[uid]}")
         seen[uid] = number
         if "{" in words or "}" in words:
-            items = parse_items(words.lower(), 0, optional, source=source, line=number)
+            items = parse_items(fold(words), 0, optional, source=source, line=number)
             empty = _empty_alternative(words)
             if empty is not None:
                 raise InputError(
@@ -446,7 +454,7 @@ def read_trn(
             else:
                 add_text(" ".join(w.text for w in flatten(items)))
         else:
-            add_text(words.lower())
+            add_text(fold(words))
         add_id(uid)
         add_line(number)
     words_array, bounds = split_words(texts)
@@ -552,15 +560,16 @@ def align_transcripts(
 
     vocabulary = Vocabulary()
     costs = costs_for(options, vocabulary)
+    key = options.key or word_key
     is_graph = np.zeros(total, bool)
     if references.graphs:
         is_graph = np.isin(ref_of, np.fromiter(references.graphs, np.int64, len(references.graphs)))
     # Graph utterances' words join the lexicon before the keys are made.
     graph_parts = {}
     for k in np.flatnonzero(is_graph).tolist():
-        graph_parts[k] = word_graph(references.graphs[int(ref_of[k])], vocabulary, key=word_key)
+        graph_parts[k] = word_graph(references.graphs[int(ref_of[k])], vocabulary, key=key)
     texts = lexicon.texts
-    key_of = np.asarray(vocabulary.ids([word_key(t) for t in texts]), np.int64)
+    key_of = np.asarray(vocabulary.ids([key(t) for t in texts]), np.int64)
     optional_of = (
         np.fromiter(map(options.optional, texts), bool, len(texts))
         if options.optional is not None

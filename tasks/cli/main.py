@@ -16,6 +16,7 @@ COMMANDS = {
     "templette": ("iescore.tasks.cli.templette", "add_templette_command"),
     "campaign": ("iescore.tasks.cli.campaign", "add_campaign_command"),
     "align": ("iescore.tasks.cli.align", "add_align_command"),
+    "sclite": ("iescore.tasks.cli.sclite", "add_sclite_command"),
     "sc_stats": ("iescore.tasks.cli.sc_stats", "add_sc_stats_command"),
     "glm": ("iescore.tasks.cli.glm", "add_glm_command"),
     "muc": ("iescore.tasks.cli.muc", "add_muc_command"),
@@ -25,6 +26,14 @@ COMMANDS = {
     "clef": ("iescore.tasks.cli.clef", "add_clef_command"),
     "trec": ("iescore.tasks.cli.trec", "add_trec_command"),
     "artifacts": ("iescore.tasks.cli.artifacts", "add_artifacts_command"),
+}
+
+
+#: The commands that read their reference program's own command line, not argparse's (sclite's ``-h`` is a
+#: hypothesis, sc_stats' ``-t`` takes a list and toggles): module and function, given the arguments.
+OWN_COMMAND_LINES = {
+    "sclite": ("iescore.tasks.cli.sclite", "sclite_main"),
+    "sc_stats": ("iescore.tasks.cli.sc_stats", "sc_stats_main"),
 }
 
 
@@ -46,11 +55,9 @@ def main(argv: list[str] | None = None) -> int:
 def _run(argv: list[str]) -> int:
     from iescore.pipeline.core.errors import InputError
 
-    if argv and argv[0] == "sc_stats":
-        # sc_stats' own command line (-f, -t lists, toggles): not argparse's.
-        from iescore.tasks.cli.sc_stats import sc_stats_main
-
-        return sc_stats_main(argv[1:])
+    if argv and argv[0] in OWN_COMMAND_LINES:
+        module, function = OWN_COMMAND_LINES[argv[0]]
+        return getattr(importlib.import_module(module), function)(argv[1:])
 
     parser = _parser(argv[0] if argv and argv[0] in COMMANDS else None)
     args = parser.parse_args(argv)

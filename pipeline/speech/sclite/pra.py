@@ -1,0 +1,196 @@
+"""sclite's alignment dumps: ``.pra`` (``-o pralign``) and ``.prf`` (``-o prf``, with the header,
+labels, times and confidences)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from iescore.pipeline.speech.sclite.model import ScoredSystem
+from iescore.pipeline.speech.sclite.trn import ASCII, Encoding
+
+_ASTERISKS = "*" * 40
+
+
+def segment_block(
+    system: ScoredSystem, k: int, width: int, upper, full: bool, counts: np.ndarray
+) -> list[str]:
+    """One segment's block as sclite's PATH_print writes it (``full``: with its labels, file,
+    channel, times and confidences)."""
+    seg = system.segments[k]
+    a, b = int(system.bounds[k]), int(system.bounds[k + 1])
+    texts = system.texts
+    out = [f"id: {seg.id}\n"]
+    if seg.labels:
+        out.append("Labels: <" + ",".join(seg.labels) + ">\n")
+    if seg.file:
+        out.append(f"File: {seg.file}\n")
+    if seg.channel:
+        out.append(f"Channel: {seg.channel}\n")
+    c, s, d, i = (int(v) for v in counts[k])
+    out.append(f"Scores: (#C #S #D #I) {c} {s} {d} {i}\n")
+    attributes = ("Character_align " if full and system.char_align else "") + (
+        "Case_sensitve " if system.case_sensitive else ""
+    )
+    if attributes:
+        out.append(f"Attributes: {attributes}\n")
+    if full and seg.begin is not None:
+        out.append(f"Ref times: t1= {seg.begin:.2f} t2= {seg.end:.2f}\n")
+    hyp_times = full and system.hyp_t1 is not None
+    ref_times = full and system.ref_t1 is not None
+    hyp_conf = full and system.hyp_conf is not None
+    aux = 7 if (hyp_times or ref_times or hyp_conf) else 0
+    ops = system.ops[a:b]
+    cells = []
+    for j in range(a, b):
+        op = chr(system.ops[j])
+        r, h = int(system.ref[j]), int(system.hyp[j])
+        # An optionally deletable word left out is correct against sclite's empty word (printed blank).
+        ins, dele = r < 0 and op == "I", h < 0 and op == "D"
+        astr = "" if r < 0 else texts[r]
+        bstr = "" if h < 0 else texts[h]
+        lena = 1 if ins else len(astr)
+        lenb = 1 if dele else len(bstr)
+        wmax = max(aux, lena, lenb)
+        if ins:
+            astr = _ASTERISKS[:lenb] if lenb <= 40 else ""
+        elif op != "C" and not system.case_sensitive:
+            astr = upper(astr)
+        if dele:
+            bstr = _ASTERISKS[:lena] if lena <= 40 else ""
+        elif op != "C" and not system.case_sensitive:
+            bstr = upper(bstr)
+        ev = "I" if ins else "D" if dele else ("S" if op != "C" else "")
+        cells.append((j, wmax, astr, bstr, ev, ins, dele))
+    del ops
+    used = 0
+    n = len(cells)
+    while used < n:
+        plen = 9 if used > 0 else 6
+        i = used
+        while plen < width and i < n:
+            plen += 1 + cells[i][1]
+            i += 1
+        if used > 0:
+            out.append("\n")
+        endpass = i - (1 if i < n else 0)
+        if endpass <= used:
+            endpass = used + 1
+        part = cells[used:endpass]
+        lead = ">> " if used > 0 else ""
+        lines = [("REF:  ", [f"{x[2]:<{x[1]}} " for x in part])]
+        if ref_times:
+            for label, col in (("R_T1: ", system.ref_t1), ("R_T2: ", system.ref_t2)):
+                lines.append(
+                    (label, [_num(col[x[0]], x[1], 2) if not x[5] else " " * x[1] + " " for x in part])
+                )
+        lines.append(("HYP:  ", [f"{x[3]:<{x[1]}} " for x in part]))
+        if hyp_times:
+            for label, col in (("H_T1: ", system.hyp_t1), ("H_T2: ", system.hyp_t2)):
+                lines.append(
+                    (label, [_num(col[x[0]], x[1], 2) if not x[6] else " " * x[1] + " " for x in part])
+                )
+        if hyp_conf:
+            lines.append(
+                (
+                    "CONF: ",
+                    [_num(system.hyp_conf[x[0]], x[1], 4) if not x[6] else " " * x[1] + " " for x in part],
+                )
+            )
+        lines.append(("Eval: ", [f"{x[4]:<{x[1]}} " for x in part]))
+        for label, words in lines:
+            out.append(lead + label + "".join(words) + "\n")
+        used = endpass
+    return out
+
+
+def _num(value: float, width: int, places: int) -> str:
+    if math.isnan(value):
+        value = 0.0
+    return f"{value:<{width}.{places}f} "
+
+
+def pra_report(system: ScoredSystem, width: int = 1000, encoding: Encoding = ASCII) -> str:
+    """The ``.pra`` report: speakers, then each speaker's segments."""
+    counts = system.counts()
+    speakers = system.speakers()
+    out = [
+        "\n\n\t\tDUMP OF SYSTEM ALIGNMENT STRUCTURE\n\n",
+        f"System name:   {system.title}\n",
+        "\n",
+        "Speakers: \n",
+    ]
+    out += [f"   {k:2d}:  {name}\n" for k, name in enumerate(speakers)]
+    out.append("\n")
+    by_speaker: dict[str, list[int]] = {s: [] for s in speakers}
+    for k, seg in enumerate(system.segments):
+        by_speaker[seg.speaker].append(k)
+    for g, name in enumerate(speakers):
+        out.append(f"Speaker sentences{g:4d}:  {name}   #utts: {len(by_speaker[name])}\n")
+        for k in by_speaker[name]:
+            out += segment_block(system, k, width, encoding.upper, False, counts)
+            out.append("\n")
+    out.append("\n")
+    return "".join(out)
+
+
+def prf_report(system: ScoredSystem, width: int = 1000, encoding: Encoding = ASCII, date: str = "") -> str:
+    """The ``.prf`` report: the header, speakers, label definitions, then every segment with its
+    times and confidences (in reading order when the segments have one)."""
+    counts = system.counts()
+    speakers = system.speakers()
+    out = ["NIST_TEXT_ALIGNMENT\n", "VERSION 0.1\n", "\n\n\t\tDUMP OF SYSTEM ALIGNMENT STRUCTURE\n\n"]
+    out.append(f"System name:   {system.title}\n")
+    out.append(f"Ref file:      {system.ref_file}\n")
+    out.append(f"Hyp file:      {system.hyp_file}\n")
+    out.append(f'Creation date: "{date}"\n')
+    if system.frag_corr:
+        out.append("Fragment Correct Flag Set\n")
+    if system.opt_del:
+        out.append("Optionally Deletable Flag Set\n")
+    out.append("\n")
+    out.append(f"Speaker Count: {len(speakers)}\n")
+    out.append("Speakers: \n")
+    out += [f"   {k:2d}:  {name}\n" for k, name in enumerate(speakers)]
+    out.append("\n")
+    if system.labels or system.categories:
+        out.append("Utterance Label definitions:\n")
+        for cat in system.categories:
+            out.append(
+                f'    Category: id: "{cat.id}" title: "{cat.title}" description: "{cat.description}"\n'
+            )
+        for lab in system.labels:
+            out.append(f'    Label: id: "{lab.id}" title: "{lab.title}" description: "{lab.description}"\n')
+    out.append("\n")
+    by_speaker: dict[str, list[int]] = {s: [] for s in speakers}
+    for k, seg in enumerate(system.segments):
+        by_speaker[seg.speaker].append(k)
+    if not system.segments:
+        out.append("No utterances found\n")
+        return "".join(out)
+    if system.segments[0].sequence >= 0:
+        current = {s: 0 for s in speakers}
+        while True:
+            best, best_g = 999999, -1
+            for g, name in enumerate(speakers):
+                if current[name] < len(by_speaker[name]):
+                    seq = system.segments[by_speaker[name][current[name]]].sequence
+                    if seq < best:
+                        best, best_g = seq, g
+            if best_g < 0:
+                break
+            name = speakers[best_g]
+            out.append(
+                f"Speaker sentences{best_g:4d}:  {name}   utt# {current[name]} of {len(by_speaker[name])}\n"
+            )
+            out += segment_block(system, by_speaker[name][current[name]], width, encoding.upper, True, counts)
+            out.append("\n")
+            current[name] += 1
+    else:
+        for g, name in enumerate(speakers):
+            out.append(f"Speaker sentences{g:4d}:  {name}   #utts: {len(by_speaker[name])}\n")
+            for k in by_speaker[name]:
+                out += segment_block(system, k, width, encoding.upper, True, counts)
+                out.append("\n")
+    out.append("\n")
+    return "".join(out)

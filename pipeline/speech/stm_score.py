@@ -1,0 +1,549 @@
+"""Score a ctm hypothesis against an stm or a ctm reference as sclite 2.10 does, into ``iescore
+sclite``'s model.
+
+stm reference (:func:`score_stm_ctm`): :func:`pipeline.speech.stm.assign` gives each stm segment its
+ctm words. ctm reference (:func:`score_ctm_ctm`): both sides are cut into chunks where both pause, as
+sclite's ``chop_WTOKE_2`` does. Each segment's two sides become word networks (alternations and
+``<ALT_BEGIN>`` blocks as alternatives) aligned by :func:`pipeline.speech.netdp.align_networks` with
+sclite's costs and tie rules (``-T``: its time costs); the pairs go into a
+:class:`~pipeline.speech.sclite.model.ScoredSystem` with the words' times and confidences.
+
+sclite's word rules: ``(word)`` is optionally deletable under ``-D`` (it matches ``word``; left out it
+counts as correct); under ``-F`` a fragment (``te-``, ``-tion``) matches a word it begins (ends).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from iescore.pipeline.core.errors import InputError
+from iescore.pipeline.speech.ctm import TimedItem, TimedWord, ascii_lower, parse_ctm, parse_token, read_text
+from iescore.pipeline.speech.netdp import NULL_ALT, NetItem, NetWord, Pair, align_networks, network
+from iescore.pipeline.speech.sclite.model import CategoryDef, LabelDef, ScoredSystem, Segment, SystemBuilder
+from iescore.pipeline.speech.stm import Utterance, assign, comment_labels, parse_stm
+
+
+@dataclass(frozen=True)
+class StmOptions:
+    """The sclite options that change how an stm/ctm pair is scored."""
+
+    opt_del: bool = False  # -D
+    frag_corr: bool = False  # -F
+    reduce_ref: bool = False  # -m ref
+    reduce_hyp: bool = False  # -m hyp
+    fold: Callable[[str], str] | None = ascii_lower  # None: -s
+    encoding: str = "utf-8"  # of files read here (the command passes texts read as sclite's bytes)
+    char_align: bool = False  # -c: every word split into its characters
+    characters: Callable[[str], list[str]] = list  # a word's characters (by the encoding, for -c)
+    char_no_ascii: bool = False  # -c NOASCII: runs of ASCII characters kept together
+    char_del_hyphen: bool = False  # -c DH: hyphens removed
+
+
+def _float32(value: float | None) -> float | None:
+    """A ctm confidence as sclite holds it (a C ``float``)."""
+    return None if value is None else float(np.float32(value))
+
+
+def separate_chars(
+    word: str, no_ascii: bool = False, del_hyphen: bool = False, characters: Callable[[str], list[str]] = list
+) -> list[str]:
+    """sclite's ``TEXT_separate_chars``: the characters of ``word`` (``-c``), ASCII runs together
+    under ``NOASCII``, hyphens left out under ``DH``."""
+    out: list[str] = []
+    last_ascii = False
+    for char in characters(word):
+        if del_hyphen and char == "-":
+            continue
+        if no_ascii and char.isascii() and last_ascii and out:
+            out[-1] += char
+        else:
+            out.append(char)
+        last_ascii = char.isascii()
+    return out
+
+
+def net_words(
+    text: str,
+    options: StmOptions,
+    word: TimedWord | None = None,
+    confidence: bool = False,
+    tagged: str | None = None,
+) -> list[NetWord]:
+    """A word with sclite's flags: ``(x)`` optionally deletable under -D; under -F a fragment is a
+    word beginning or ending with ``-`` (or ``(x-)`` under -D). Under -c the characters of the word,
+    each with an equal share of its duration, the first at its begin."""
+    opt_del = options.opt_del and len(text) > 2 and text[0] == "(" and text[-1] == ")"
+    frag = options.frag_corr and (
+        (len(text) > 0 and (text[0] == "-" or text[-1] == "-")) or (opt_del and text[-2] == "-")
+    )
+    conf = None
+    if word is not None and confidence:
+        conf = _float32(word.confidence) if word.confidence is not None else 0.0
+    begin = word.begin if word is not None else None
+    end = word.begin + word.duration if word is not None else None
+    if options.char_align and len(text) > 1:
+        inner = text[1:-1] if opt_del else text
+        chars = separate_chars(inner, options.char_no_ascii, options.char_del_hyphen, options.characters)
+        if chars != [text]:
+            out = []
+            step = (end - begin) / len(chars) if begin is not None and end is not None else None
+            start = begin
+            for char in chars:
+                stop = start + step if start is not None and step is not None else None
+                out.append(NetWord(f"({char})" if opt_del else char, start, stop, conf, opt_del, False))
+                start = stop
+            return out
+    return [NetWord(text, begin, end, conf, opt_del, frag, tagged if word is None else word.tagged)]
+
+
+def text_items(text: str, options: StmOptions) -> list[NetItem]:
+    """A reference transcript as network items: words, and ``{ a / b / @ }`` as a tuple of
+    alternatives (``@`` kept: it is the empty alternative's word)."""
+    stack: list[list[list[NetItem]]] = []
+    current: list[NetItem] = []
+    for token in _alternation_tokens(text):
+        if token == "{":
+            stack.append([current, []])
+            current = stack[-1][1]
+        elif token == "/" and stack:
+            stack[-1].append([])
+            current = stack[-1][-1]
+        elif token == "}" and stack:
+            outer, *alternatives = stack.pop()
+            outer.append(tuple(tuple(a) for a in alternatives))
+            current = outer
+        else:
+            value, tagged = parse_token(token)
+            current.extend(net_words(value, options, tagged=tagged))
+    return current
+
+
+def _alternation_tokens(text: str) -> list[str]:
+    """The tokens of a transcript as sclite reads them: words, ``{``, ``}``, and inside braces ``/``
+    (also when written against a word: ``{e/is}``)."""
+    tokens: list[str] = []
+    depth = 0
+    for token in re.findall(r"[{}]|[^\s{}]+", text):
+        if token in "{}":
+            depth += 1 if token == "{" else -1
+            tokens.append(token)
+        elif depth > 0 and "/" in token:
+            tokens.extend(piece for piece in re.split(r"(/)", token) if piece)
+        else:
+            tokens.append(token)
+    return tokens
+
+
+def timed_items(items: Sequence[TimedItem], options: StmOptions, confidence: bool) -> list[NetItem]:
+    """Ctm words and ``<ALT_BEGIN>`` blocks as network items (an empty alternative is ``@``)."""
+    out: list[NetItem] = []
+    for item in items:
+        if isinstance(item, TimedWord):
+            out.extend(net_words(item.text, options, item, confidence))
+        else:
+            out.append(
+                tuple(
+                    tuple(x for w in alternative for x in net_words(w.text, options, w, confidence))
+                    or (NetWord(NULL_ALT, 0.0, 0.0, 0.0 if confidence else None),)
+                    for alternative in item.alternatives
+                )
+            )
+    return out
+
+
+def _row(pair: Pair, confidence: bool) -> tuple:
+    """A model row. An optionally deletable word left out (``C`` with one side empty) faces sclite's
+    empty word, whose times (and confidence) are 0."""
+    ref, hyp = pair.ref, pair.hyp
+    empty_ref = pair.op == "C" and ref is None
+    empty_hyp = pair.op == "C" and hyp is None
+    return (
+        ref.text if ref is not None else None,
+        hyp.text if hyp is not None else None,
+        pair.op,
+        0.0 if empty_ref else ref.begin if ref is not None else None,
+        0.0 if empty_ref else ref.end if ref is not None else None,
+        0.0 if empty_hyp else hyp.begin if hyp is not None else None,
+        0.0 if empty_hyp else hyp.end if hyp is not None else None,
+        (0.0 if confidence else None) if empty_hyp else hyp.confidence if hyp is not None else None,
+    )
+
+
+def score_stm_ctm(
+    ref_path: str,
+    hyp_path: str,
+    title: str,
+    options: StmOptions = StmOptions(),
+    ref_text: str | None = None,
+    hyp_text: str | None = None,
+    sequence_start: int = 0,
+) -> tuple[ScoredSystem, list[str]]:
+    """One ctm system scored against an stm reference, and sclite's warnings for standard error.
+
+    Paths are named in errors and in the model as given; the texts are read from them (in
+    ``options.encoding``) unless given. Segments are numbered from ``sequence_start`` (sclite numbers
+    the segments of all the systems of a run in one sequence). Labels and categories come from the
+    ``;;`` headers of the reference, then of the hypothesis, each once.
+    """
+    ref_text = read_text(ref_path, ref_path, options.encoding) if ref_text is None else ref_text
+    hyp_text = read_text(hyp_path, hyp_path, options.encoding) if hyp_text is None else hyp_text
+    stm = parse_stm(ref_text, ref_path, options.fold)
+    ctm = parse_ctm(hyp_text, hyp_path, options.fold)
+    assignment = assign(stm, ctm, options.reduce_ref, options.reduce_hyp)
+    hyp_labels, hyp_categories = comment_labels(hyp_text, hyp_path)
+    labels = list(dict.fromkeys((x.id, x.title, x.description) for x in stm.labels + hyp_labels))
+    categories = list(dict.fromkeys((x.id, x.title, x.description) for x in stm.categories + hyp_categories))
+    builder = SystemBuilder()
+    tagged: list[tuple[str | None, str | None]] = []
+    by_speaker: dict[str, list[Utterance]] = {}
+    for utterance in assignment.utterances:
+        by_speaker.setdefault(utterance.speaker, []).append(utterance)
+    for utterances in by_speaker.values():
+        for u in utterances:
+            segment = Segment(
+                f"({u.id})",
+                u.speaker,
+                u.file,
+                u.channel,
+                u.begin,
+                u.end,
+                tuple(u.labels[1:-1].split(",")) if u.labels else (),
+                sequence_start + u.sequence,
+            )
+            pairs = align_networks(
+                network(text_items(u.ref_text, options)),
+                network(timed_items(u.hyp, options, ctm.has_confidence)),
+            )
+            builder.add(segment, [_row(p, ctm.has_confidence) for p in pairs])
+            tagged.extend((p.ref.tagged if p.ref else None, p.hyp.tagged if p.hyp else None) for p in pairs)
+    system = builder.build(
+        title=title,
+        ref_file=ref_path,
+        hyp_file=hyp_path,
+        ref_format="stm",
+        hyp_format="ctm",
+        labels=[LabelDef(*x) for x in labels],
+        categories=[CategoryDef(*x) for x in categories],
+        frag_corr=options.frag_corr,
+        opt_del=options.opt_del,
+    )
+    _keep_times(system, ("hyp_t1", "hyp_t2") + (("hyp_conf",) if ctm.has_confidence else ()))
+    _add_tagged(system, builder, tagged)
+    return system, list(assignment.warnings)
+
+
+def _add_tagged(
+    system: ScoredSystem, builder: SystemBuilder, tagged: list[tuple[str | None, str | None]]
+) -> None:
+    """The sgml forms of the words read with ``;tags`` (``ScoredSystem.ref_tagged``, ``hyp_tagged``)."""
+    if not any(r or h for r, h in tagged):
+        return
+    system.ref_tagged = np.array([builder.word(r) if r else -1 for r, _ in tagged], np.int64)
+    system.hyp_tagged = np.array([builder.word(h) if h else -1 for _, h in tagged], np.int64)
+
+
+def _keep_times(system: ScoredSystem, columns: Sequence[str]) -> None:
+    """A side read from a ctm has times (and confidences) even when no word of it was scored:
+    sclite then still prints its empty time rows, so the columns stay, all NaN, rather than None."""
+    for name in columns:
+        if getattr(system, name) is None:
+            setattr(system, name, np.full(len(system.ops), np.nan))
+
+
+# -- ctm reference (sclite's ctm2ctm) ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Token:
+    """A ctm line as sclite's word table holds it: markers have times 0 and ``alternate`` set, as do
+    the words inside a block."""
+
+    t1: float
+    dur: float
+    alternate: bool
+    marker: str = ""  # "<alt_begin>", "<alt>", "<alt_end>" or ""
+    word: TimedWord | None = None
+
+
+def _tokens(items: Sequence[TimedItem]) -> list[_Token]:
+    out: list[_Token] = []
+    for item in items:
+        if isinstance(item, TimedWord):
+            out.append(_Token(item.begin, item.duration, False, word=item))
+            continue
+        out.append(_Token(0.0, 0.0, True, "<alt_begin>"))
+        for k, alternative in enumerate(item.alternatives):
+            if k:
+                out.append(_Token(0.0, 0.0, True, "<alt>"))
+            out.extend(_Token(w.begin, w.duration, True, word=w) for w in alternative)
+        out.append(_Token(0.0, 0.0, True, "<alt_end>"))
+    return out
+
+
+def _overlap(s1_t1: float, s1_t2: float, s2_t1: float, s2_t2: float) -> float:
+    """sclite's ``overlap`` of two time spans as it computes it: only its cases 3 and 4 take effect
+    (its disjoint cases are overwritten), so a span before the other gives a negative value only
+    through those formulas."""
+    if s1_t1 < s2_t1:
+        return (s1_t2 - s2_t1) if s1_t2 < s2_t2 else (s2_t2 - s2_t1)
+    return (s1_t2 - s1_t1) if s1_t2 < s2_t2 else (s2_t2 - s1_t1)
+
+
+def _chop(
+    ref: list[_Token], hyp: list[_Token], r_start: int, h_start: int, r_conv: int, h_conv: int, max_words: int
+) -> tuple[int, int] | None:
+    """sclite's ``chop_WTOKE_2``: where the next chunk of a ctm-against-ctm alignment ends (indexes
+    into 1-based token lists), cut in a pause common to both sides; None to try longer chunks."""
+
+    def t1(side: list[_Token], i: int) -> float:
+        return side[i].t1
+
+    def t2(side: list[_Token], i: int) -> float:
+        return side[i].t1 + side[i].dur
+
+    if r_start > r_conv and h_start > h_conv:
+        return None
+    if r_conv - r_start < max_words and h_conv - h_start < max_words:
+        return r_conv, h_conv
+    r_end = min(r_start + max_words, r_conv)
+    h_end = min(h_start + max_words, h_conv)
+    while r_end >= r_start and ref[r_end].alternate:
+        r_end -= 1
+    skipped = True
+    while skipped:
+        skipped = False
+        if t1(ref, r_end) > t1(hyp, h_end):
+            while (
+                not skipped
+                and r_end >= r_start
+                and t1(ref, r_end) > t1(hyp, h_end)
+                and _overlap(t1(ref, r_end), t2(ref, r_end), t1(hyp, h_end), t2(hyp, h_end)) < 0.0
+            ):
+                r_end -= 1
+                while r_end >= r_start and ref[r_end].alternate:
+                    r_end -= 1
+                    skipped = True
+        elif t1(ref, r_end) < t1(hyp, h_end):
+            while (
+                h_end >= h_start
+                and t1(ref, r_end) < t1(hyp, h_end)
+                and _overlap(t1(ref, r_end), t2(ref, r_end), t1(hyp, h_end), t2(hyp, h_end)) < 0.0
+            ):
+                h_end -= 1
+    while r_end > r_start and h_end > h_start:
+        r_gap1 = t2(ref, r_end)
+        r_gap2 = 999999.99 if r_end == r_conv else t1(ref, r_end + 1)
+        h_gap1 = t2(hyp, h_end)
+        h_gap2 = 999999.99 if h_end == h_conv else t1(hyp, h_end + 1)
+        if _overlap(r_gap1, r_gap2, h_gap1, h_gap2) >= 0.0:
+            return r_end, h_end
+        skipped = True
+        while skipped:
+            skipped = False
+            if t1(ref, r_end) > t1(hyp, h_end):
+                if r_end > r_start:
+                    r_end -= 1
+                    while r_end >= r_start and ref[r_end].alternate:
+                        r_end -= 1
+                        skipped = True
+                while (
+                    not skipped
+                    and h_end >= h_start
+                    and t1(ref, r_end) < t1(hyp, h_end)
+                    and _overlap(t1(ref, r_end), t2(ref, r_end), t1(hyp, h_end), t2(hyp, h_end)) < 0.0
+                ):
+                    h_end -= 1
+            else:
+                if h_end > h_start:
+                    h_end -= 1
+                while (
+                    not skipped
+                    and r_end >= r_start
+                    and t1(ref, r_end) > t1(hyp, h_end)
+                    and _overlap(t1(ref, r_end), t2(ref, r_end), t1(hyp, h_end), t2(hyp, h_end)) < 0.0
+                ):
+                    r_end -= 1
+                    while r_end >= r_start and ref[r_end].alternate:
+                        r_end -= 1
+                        skipped = True
+    if r_end > r_start or h_end > h_start:
+        return r_end, h_end
+    return None
+
+
+def _token_items(tokens: Sequence[_Token], options: StmOptions, confidence: bool) -> list[NetItem]:
+    """Network items of a run of tokens (sclite's ``Network_create_from_WTOKE``)."""
+    out: list[NetItem] = []
+    alternatives: list[list[NetItem]] | None = None
+    for token in tokens:
+        if token.marker == "<alt_begin>":
+            alternatives = [[]]
+        elif token.marker == "<alt>" and alternatives is not None:
+            alternatives.append([])
+        elif token.marker == "<alt_end>" and alternatives is not None:
+            out.append(
+                tuple(
+                    tuple(a) or (NetWord(NULL_ALT, 0.0, 0.0, 0.0 if confidence else None),)
+                    for a in alternatives
+                )
+            )
+            alternatives = None
+        elif token.word is not None:
+            words = net_words(token.word.text, options, token.word, confidence)
+            (alternatives[-1] if alternatives is not None else out).extend(words)
+    if alternatives is not None:  # a block cut by the chunk's end: what was read of it
+        out.append(tuple(tuple(a) for a in alternatives if a))
+    return out
+
+
+def _time_of(pair: Pair) -> float:
+    word = pair.ref if pair.op == "D" else pair.hyp
+    return word.begin if word is not None and word.begin is not None else 0.0
+
+
+def sort_time_marks(pairs: list[Pair]) -> list[Pair]:
+    """sclite's ``sort_PATH_time_marks``: each run of insertions and deletions in time order."""
+    out: list[Pair] = []
+    run: list[Pair] = []
+    for pair in pairs + [Pair(None, None, "C")]:
+        if pair.op in "ID":
+            run.append(pair)
+            continue
+        out.extend(sorted(run, key=_time_of))
+        run = []
+        out.append(pair)
+    return out[:-1]
+
+
+def score_ctm_ctm(
+    ref_path: str,
+    hyp_path: str,
+    title: str,
+    options: StmOptions = StmOptions(),
+    time_mediated: bool = False,
+    ref_text: str | None = None,
+    hyp_text: str | None = None,
+    sequence_start: int = 0,
+) -> ScoredSystem:
+    """A ctm system scored against a ctm reference, as sclite does: file by file, channel by
+    channel (the first and second run of a file), in chunks cut where both sides pause, each chunk
+    one segment ``(file-channel-NNNN)``; ``time_mediated`` is ``-T``.
+
+    InputErrors where sclite stops: the files of the two ctms out of step, a file with a second
+    channel on one side only.
+    """
+    ref_text = read_text(ref_path, ref_path, options.encoding) if ref_text is None else ref_text
+    hyp_text = read_text(hyp_path, hyp_path, options.encoding) if hyp_text is None else hyp_text
+    ref_ctm = parse_ctm(ref_text, ref_path, options.fold)
+    hyp_ctm = parse_ctm(hyp_text, hyp_path, options.fold)
+    ref_files = _by_file(ref_ctm.channels)
+    hyp_files = _by_file(hyp_ctm.channels)
+    builder = SystemBuilder()
+    sequence = sequence_start
+    tagged: list[tuple[str | None, str | None]] = []
+    segments: list[tuple[Segment, list[tuple]]] = []
+    for k in range(max(len(ref_files), len(hyp_files))):
+        if k >= len(ref_files) or k >= len(hyp_files):
+            longer, path = (hyp_files, hyp_path) if k < len(hyp_files) else (ref_files, ref_path)
+            other = ref_path if longer is hyp_files else hyp_path
+            raise InputError(
+                path, longer[k][0].line, f"file '{longer[k][0].file}' is past the end of {other}"
+            )
+        ref_channels, hyp_channels = ref_files[k], hyp_files[k]
+        if ref_channels[0].file != hyp_channels[0].file:
+            raise InputError(
+                hyp_path,
+                hyp_channels[0].line,
+                f"file '{hyp_channels[0].file}' where {ref_path} has '{ref_channels[0].file}' "
+                "(the two ctms must list the same files in the same order)",
+            )
+        if len(ref_channels[:2]) != len(hyp_channels[:2]):
+            short, path = (hyp_channels, hyp_path) if len(hyp_channels) < 2 else (ref_channels, ref_path)
+            raise InputError(
+                path, short[0].line, f"file '{short[0].file}' lacks the second channel of the other ctm"
+            )
+        for ref_channel, hyp_channel in zip(ref_channels[:2], hyp_channels[:2], strict=True):
+            ref_tokens = [_Token(0.0, 0.0, False), *_tokens(ref_channel.items)]
+            hyp_tokens = [_Token(0.0, 0.0, False), *_tokens(hyp_channel.items)]
+            r_begin, h_begin = 1, 1
+            r_end, h_end = len(ref_tokens) - 1, len(hyp_tokens) - 1
+            chunk = 0
+            speaker = f"{ref_channel.file}-{ref_channel.channel}"
+            while r_begin <= r_end or h_begin <= h_end:
+                length = 50
+                while (cut := _chop(ref_tokens, hyp_tokens, r_begin, h_begin, r_end, h_end, length)) is None:
+                    length *= 2
+                r_cut, h_cut = cut
+                ref_items = _token_items(ref_tokens[r_begin : r_cut + 1], options, ref_ctm.has_confidence)
+                hyp_items = _token_items(hyp_tokens[h_begin : h_cut + 1], options, hyp_ctm.has_confidence)
+                pairs = sort_time_marks(align_networks(network(ref_items), network(hyp_items), time_mediated))
+                segment = Segment(
+                    f"({speaker}-{chunk:04d})",
+                    speaker,
+                    ref_channel.file,
+                    ref_channel.channel,
+                    sequence=sequence,
+                )
+                segments.append((segment, [_row(p, hyp_ctm.has_confidence) for p in pairs]))
+                tagged.extend(
+                    (p.ref.tagged if p.ref else None, p.hyp.tagged if p.hyp else None) for p in pairs
+                )
+                r_begin, h_begin = r_cut + 1, h_cut + 1
+                chunk += 1
+                sequence += 1
+    for segment, rows in segments:  # each channel is one speaker: already in sclite's order
+        builder.add(segment, rows)
+    system = builder.build(
+        title=title,
+        ref_file=ref_path,
+        hyp_file=hyp_path,
+        ref_format="ctm",
+        hyp_format="ctm",
+        frag_corr=options.frag_corr,
+        opt_del=options.opt_del,
+    )
+    _keep_times(
+        system,
+        ("ref_t1", "ref_t2", "hyp_t1", "hyp_t2") + (("hyp_conf",) if hyp_ctm.has_confidence else ()),
+    )
+    _add_tagged(system, builder, tagged)
+    return system
+
+
+def _by_file(channels: Sequence) -> list[list]:
+    files: list[list] = []
+    for channel in channels:
+        if files and files[-1][0].file == channel.file:
+            files[-1].append(channel)
+        else:
+            files.append([channel])
+    return files
+
+
+def byte_characters(encoding: str) -> Callable[[str], list[str]]:
+    """The characters of a word held one byte a character (``pipeline.speech.sclite.trn``), as
+    sclite's ``TEXT_nbytes_of_char`` counts them: UTF-8 by its lead bytes, ``gb`` and ``euc`` two
+    bytes from a byte with the high bit set, otherwise one byte each."""
+
+    def size(code: int) -> int:
+        byte = code - 0x100 if code >= 0x100 else code
+        if byte < 0x80:
+            return 1
+        if encoding in ("gb", "euc"):
+            return 2
+        if encoding == "utf-8":
+            return 2 if byte < 0xE0 else 3 if byte < 0xF0 else 4
+        return 1
+
+    def characters(word: str) -> list[str]:
+        out, k = [], 0
+        while k < len(word):
+            n = size(ord(word[k]))
+            out.append(word[k : k + n])
+            k += n
+        return out
+
+    return characters
