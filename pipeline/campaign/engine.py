@@ -644,8 +644,10 @@ def leaderboard_text(
     following: dict[str, dict[str, float | None]] = {}
     pairs = 0
     if significance is not None:
-        by_pair = {(r[C.system_a], r[C.system_b]): r for r in significance.to_pylist()}
-        pairs = len(by_pair)
+        # Only each system against the next is printed: only those rows are read as Python.
+        shown_pairs = significance.take(next_pairs(len(rows), significance.num_rows)).to_pylist()
+        by_pair = {(r[C.system_a], r[C.system_b]): r for r in shown_pairs}
+        pairs = significance.num_rows
         for upper, lower in zip(rows, rows[1:], strict=False):
             found = by_pair.get((upper[C.system], lower[C.system]), {})
             following[upper[C.system]] = {column: found.get(column) for _, column in tests}
@@ -822,6 +824,14 @@ def report_data(
         ranks=rank_ranges,
         marks=marks,
     )
+
+
+def next_pairs(n_systems: int, n_pairs: int) -> np.ndarray:
+    """The rows of a significance table (every pair of ``n_systems`` in board order) that compare each
+    system with the next one down; all rows when the table is not that complete list."""
+    if n_pairs != n_systems * (n_systems - 1) // 2:
+        return np.arange(n_pairs)
+    return np.array([stats.pair_index(n_systems, a, a + 1) for a in range(n_systems - 1)], dtype=np.int64)
 
 
 def page_pairs(n_systems: int, n_pairs: int) -> np.ndarray:

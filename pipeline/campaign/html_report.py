@@ -1872,6 +1872,7 @@ function draw(chosen) {
       cell.append(element("span", "delta", delta + (isMarked ? " *" : "")));
       const found = pValues(a, b);
       let title = names[a] + " vs " + names[b] + ": " + board.label + " difference " + delta;
+      if (board.percent && delta !== "-") title += " points";
       if (found !== null) {
         board.labels.forEach((label, i) => {
           cell.append(element("span", "", label + " " + formatP(found[i])));
