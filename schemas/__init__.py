@@ -233,6 +233,29 @@ SIGNIFICANCE = _schema(
     ),
 )
 
+RANKS = _schema(
+    "ranks",
+    "One row per system of a campaign, best first: its rank, its rank range over the bootstrap's "
+    "resamples and its rank cluster (pipeline.campaign.stats: rank_ranges, rank_clusters; "
+    "docs/campaigns.md).",
+    _field("system", pa.string(), "system name from the campaign file", False),
+    _field("rank", pa.int32(), "1 for the best headline value; equal values share a rank", False),
+    _field(
+        "rank_low",
+        pa.int32(),
+        "best end of the system's 95% rank range: its rank on each bootstrap resample, at quantile 0.025",
+        False,
+    ),
+    _field("rank_high", pa.int32(), "worst end of the 95% rank range: the ranks' quantile 0.975", False),
+    _field(
+        "cluster",
+        pa.int32(),
+        "rank cluster, from 1: systems not significantly different (Holm-adjusted randomization p) from "
+        "their cluster's best system",
+        False,
+    ),
+)
+
 STATISTICS = _schema(
     "statistics",
     "A scorer family's sufficient statistics for one system (pipeline.core.family), long form so that one "
@@ -841,6 +864,7 @@ SCHEMAS = {
         LEADERBOARD,
         COREF_MENTIONS,
         SIGNIFICANCE,
+        RANKS,
         STATISTICS,
         ALIGNMENT,
         SPEECH_SEGMENTS,

@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 from iescore.pipeline.campaign import html_report, reuse, stats
@@ -58,7 +59,7 @@ from iescore.pipeline.core.settings import (
     pattern_problem,
 )
 from iescore.pipeline.core.text import printable
-from iescore.schemas import LEADERBOARD, PAGE_VIEW, SIGNIFICANCE, C, table_from_rows
+from iescore.schemas import LEADERBOARD, PAGE_VIEW, RANKS, SIGNIFICANCE, C, table_from_rows
 
 #: The options every campaign takes, beside its kind's own; their ranges are the command line's
 #: (``pipeline.core.settings``).
@@ -431,9 +432,41 @@ def campaign_summary(
     return {
         "leaderboard": board,
         "significance": significance,
+        "ranks": ranks_table(board, ranked, significance, resamples, seed, family_options),
         **reuse.record_tables(table, own),
         "categories": reuse.categories_table(categorized),
     }
+
+
+def ranks_table(
+    board: pa.Table,
+    ranked: UnitStatistics,
+    significance: pa.Table,
+    resamples: int,
+    seed: int,
+    options: Mapping[str, Any],
+) -> pa.Table:
+    """The ``RANKS`` table: each system of ``ranked`` (board order) with its rank, its 95% rank range
+    over the bootstrap's resamples of the headline (``stats.rank_ranges``) and its rank cluster
+    (``stats.rank_clusters``: significant where the Holm-adjusted randomization p-value is below
+    ``stats.ALPHA``; an undefined p-value is not significant)."""
+    systems = list(ranked.systems)
+    rank_of = dict(zip(board.column(C.system).to_pylist(), board.column(C.rank).to_pylist(), strict=True))
+    low, high = stats.rank_ranges(stats.bootstrap_measure(ranked, None, resamples, seed, options))
+    holm_p = significance.column(C.randomization_p_holm).to_numpy(zero_copy_only=False)
+    significant = np.nan_to_num(holm_p.astype(np.float64), nan=1.0) < stats.ALPHA
+    clusters = stats.rank_clusters(len(systems), significant)
+    rows = [
+        {
+            C.system: name,
+            C.rank: rank_of[name],
+            C.rank_low: int(low[i]),
+            C.rank_high: int(high[i]),
+            C.cluster: int(clusters[i]),
+        }
+        for i, name in enumerate(systems)
+    ]
+    return table_from_rows(rows, RANKS)
 
 
 def _categorized(
@@ -611,8 +644,10 @@ def leaderboard_text(
     following: dict[str, dict[str, float | None]] = {}
     pairs = 0
     if significance is not None:
-        by_pair = {(r[C.system_a], r[C.system_b]): r for r in significance.to_pylist()}
-        pairs = len(by_pair)
+        # Only each system against the next is printed: only those rows are read as Python.
+        shown_pairs = significance.take(next_pairs(len(rows), significance.num_rows)).to_pylist()
+        by_pair = {(r[C.system_a], r[C.system_b]): r for r in shown_pairs}
+        pairs = significance.num_rows
         for upper, lower in zip(rows, rows[1:], strict=False):
             found = by_pair.get((upper[C.system], lower[C.system]), {})
             following[upper[C.system]] = {column: found.get(column) for _, column in tests}
@@ -697,6 +732,7 @@ def report_data(
     options: Mapping[str, Any] | None = None,
     page: PageRows | None = None,
     chains: list[html_report.CorefView] | None = None,
+    ranks: pa.Table | None = None,
 ) -> html_report.CampaignReport:
     """The HTML page's data of any campaign: the leaderboard's shown columns and the interval measures'
     intervals; the heat map shows the headline by category (the family's categories: slots, tags, CUIs,
@@ -704,7 +740,8 @@ def report_data(
     matrix with the Holm-adjusted randomization p-values (and, for a headline that is a mean of per-unit
     values, the paired t-test's), which mark its cells. The family's own sections come with their data:
     ``page`` (the per-document pairings, ``page_rows``) and ``chains`` (each document's chains,
-    ``coref_chains``)."""
+    ``coref_chains``); ``ranks`` (``RANKS``) adds each system's rank range and cluster to the
+    leaderboard."""
     headline = kind.family.headline
     rows = board_rows(kind, board, scaled=False)
     family_options = kind.family.resolve(options)
@@ -731,13 +768,16 @@ def report_data(
             if by_category
             else {kind.label(m): row.get(m) for m in measures}
         )
+    # The page shows p-values of each system against the next and of the pairs among the best
+    # (``html_report.MATRIX_DETAILED``), and marks of every pair: only those rows are read as Python.
+    shown_pairs = significance.take(page_pairs(len(rows), significance.num_rows)).to_pylist()
     pairs = {
         (shown[r[C.system_a]], shown[r[C.system_b]]): (
             r[C.delta],
             r[C.paired_bootstrap_p],
             r[C.randomization_p],
         )
-        for r in significance.to_pylist()
+        for r in shown_pairs
     }
     per_unit_mean = kind.is_per_unit_mean()
     corrected = {
@@ -745,8 +785,17 @@ def report_data(
             "randomization Holm": r.get(C.randomization_p_holm),
             **({"t-test": r.get(C.t_test_p), "t-test Holm": r.get(C.t_test_p_holm)} if per_unit_mean else {}),
         }
-        for r in significance.to_pylist()
+        for r in shown_pairs
     }
+    marks = None
+    if significance.num_rows == len(rows) * (len(rows) - 1) // 2:
+        holm_p = significance.column(C.randomization_p_holm).to_numpy(zero_copy_only=False)
+        marks = np.nan_to_num(holm_p.astype(np.float64), nan=1.0) < stats.ALPHA
+    rank_ranges = None
+    if ranks is not None:
+        rank_ranges = {
+            shown[r[C.system]]: (r[C.rank_low], r[C.rank_high], r[C.cluster]) for r in ranks.to_pylist()
+        }
     return html_report.CampaignReport(
         title=title,
         signature_note="Each system's score signature is in the leaderboard's tooltip and JSON output.",
@@ -772,7 +821,29 @@ def report_data(
         coref=chains,
         pairing_rows=page.rows if page is not None else None,
         embedded=page.embedded if page is not None else None,
+        ranks=rank_ranges,
+        marks=marks,
     )
+
+
+def next_pairs(n_systems: int, n_pairs: int) -> np.ndarray:
+    """The rows of a significance table (every pair of ``n_systems`` in board order) that compare each
+    system with the next one down; all rows when the table is not that complete list."""
+    if n_pairs != n_systems * (n_systems - 1) // 2:
+        return np.arange(n_pairs)
+    return np.array([stats.pair_index(n_systems, a, a + 1) for a in range(n_systems - 1)], dtype=np.int64)
+
+
+def page_pairs(n_systems: int, n_pairs: int) -> np.ndarray:
+    """The rows of a significance table (every pair of ``n_systems`` in board order: (0, 1), (0, 2), ...,
+    (1, 2), ...) whose p-values the page shows: each system with the next one down, and every pair among
+    the ``html_report.MATRIX_DETAILED`` best; all rows when the table is not that complete list."""
+    if n_pairs != n_systems * (n_systems - 1) // 2:
+        return np.arange(n_pairs)
+    detailed = min(n_systems, html_report.MATRIX_DETAILED)
+    wanted = {stats.pair_index(n_systems, a, b) for a in range(detailed - 1) for b in range(a + 1, detailed)}
+    wanted.update(stats.pair_index(n_systems, a, a + 1) for a in range(n_systems - 1))
+    return np.array(sorted(wanted), dtype=np.int64)
 
 
 def _with_attributes(kind: CampaignKind, row: Mapping[str, Any]) -> str:

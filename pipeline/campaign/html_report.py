@@ -176,6 +176,15 @@ class CampaignReport:
     #: from this report's ``documents`` and ``pairing_rows`` (the same objects) in the page's system
     #: order; otherwise the page makes its own.
     embedded: EmbeddedRows | None = None
+    #: Each system's rank range over the bootstrap's resamples (best, worst) and its rank cluster, by
+    #: system (the leaderboard shows them when given).
+    ranks: dict[str, tuple[int, int, int]] | None = None
+    #: Whether each pair of the page's systems (``_system_order``: best first) differs significantly,
+    #: one bool per pair in the order (0, 1), (0, 2), ..., (1, 2), ...: the marks of the significance
+    #: matrix. None: read from ``significance`` and ``corrected`` (a pair they do not give: not marked).
+    #: ``significance`` and ``corrected`` need only give the pairs the page shows with their p-values:
+    #: each system with the next one down, and the pairs among the first ``MATRIX_DETAILED`` systems.
+    marks: np.ndarray | None = None
 
     @property
     def label(self) -> str:
@@ -185,6 +194,12 @@ class CampaignReport:
 
 #: The sections a family may add to its page.
 FAMILY_SECTIONS = ("pairings", "objects", "chains")
+#: The significance matrix first shows this many systems (the best); the reader chooses others.
+MATRIX_SHOWN = 20
+#: The matrix's cells show p-values for pairs among this many best systems (marks for every pair).
+MATRIX_DETAILED = 100
+#: The heat map shows this many best systems.
+HEAT_SYSTEMS = 100
 
 
 def render_campaign_html(report: CampaignReport) -> str:
@@ -198,7 +213,7 @@ def render_campaign_html(report: CampaignReport) -> str:
     systems = _system_order(report)
     pairings = "pairings" in report.sections
     chains = "chains" in report.sections
-    script = _SCRIPT if pairings else _COREF_SCRIPT if chains else None
+    script = _BOARD_SCRIPT + "\n" + (_SCRIPT if pairings else _COREF_SCRIPT if chains else "")
     if chains:
         payload = script_json(_coref_data(report, systems))
     elif pairings and report.pairing_rows is not None:
@@ -208,12 +223,7 @@ def render_campaign_html(report: CampaignReport) -> str:
         payload = embedded.payload
     else:
         payload = script_json(_embedded_data(report, systems)) if pairings else ""
-    if script is None:
-        allowed = "'none'"
-    else:
-        allowed = (
-            f"'sha256-{base64.b64encode(hashlib.sha256(script.encode('utf-8')).digest()).decode('ascii')}'"
-        )
+    allowed = f"'sha256-{base64.b64encode(hashlib.sha256(script.encode('utf-8')).digest()).decode('ascii')}'"
     policy = (
         f"default-src 'none'; style-src 'unsafe-inline'; script-src {allowed}; "
         "base-uri 'none'; form-action 'none'"
@@ -253,6 +263,7 @@ def render_campaign_html(report: CampaignReport) -> str:
         documents = _coref_documents_section(report, systems)
     else:
         documents = ""
+    board_data = script_json(_board_data(report, systems))
     parts = [
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n',
         f'<meta http-equiv="Content-Security-Policy" content="{_e(policy)}">\n',
@@ -268,12 +279,11 @@ def render_campaign_html(report: CampaignReport) -> str:
         _heat_map_section(report, systems),
         _significance_section(report, systems),
         documents,
+        f'<script type="application/json" id="board-data">{board_data}</script>\n',
     ]
-    if script is not None:
-        parts += [
-            f'<script type="application/json" id="data">{payload}</script>\n',
-            f"<script>{script}</script>\n",
-        ]
+    if pairings or chains:
+        parts.append(f'<script type="application/json" id="data">{payload}</script>\n')
+    parts.append(f"<script>{script}</script>\n")
     parts.append("</body>\n</html>\n")
     return "".join(parts)
 
@@ -689,22 +699,24 @@ def _leaderboard_section(report: CampaignReport, ranked: list[SystemRow]) -> str
         rows.append(
             f'<tr><td class="num">{row.rank}</td><td title="{_e(row.signature)}">{_e(row.system)}</td>'
             f'{counts}{measures}<td class="num">{_interval(low, high)}</td>'
-            f'<td class="num p-next">{_e(p_next)}</td></tr>'
+            f'<td class="num p-next">{_e(p_next)}</td>{_rank_cells(report, row.system)}</tr>'
         )
     signatures = "".join(
         f"<li><b>{_e(row.system)}</b>: <code>{_e(row.signature)}</code></li>" for row in ranked
     )
     return (
-        '<section id="leaderboard"><h2>1. Leaderboard</h2>\n<div class="scroll"><table class="board">'
+        '<section id="leaderboard"><h2>1. Leaderboard</h2>\n'
+        + _board_controls()
+        + '<div class="scroll"><table class="board">'
         '<thead><tr><th class="num">Rank</th><th>System</th><th class="num">COR</th><th class="num">INC</th>'
         '<th class="num">MIS</th><th class="num">SPU</th><th class="num">REC %</th><th class="num">PRE %</th>'
         f'<th class="num">{f_name} %</th><th class="num">{f_name} confidence interval</th>'
-        '<th class="num">p(next)</th></tr></thead>\n<tbody>'
+        f'<th class="num">p(next)</th>{_rank_heads(report)}</tr></thead>\n<tbody>'
         + "\n".join(rows)
         + "</tbody></table></div>\n"
         + f'<p class="legend">{_beta_note(report.beta, f_name)}<b>p(next)</b>: p-value of approximate '
         f"randomization over documents for the difference in {f_name} between the system and the next "
-        f"one down.{_undefined_note(ranked, ('REC', 'PRE', 'F'), 'F', f_name)}</p>\n"
+        f"one down.{_rank_legend(report)}{_undefined_note(ranked, ('REC', 'PRE', 'F'), 'F', f_name)}</p>\n"
         + _f_interval_plot(ranked, f_name, "F", True)
         + f'<details><summary>Signatures</summary><ul class="signatures">{signatures}</ul></details>\n'
         "</section>\n"
@@ -728,7 +740,7 @@ def _measures_leaderboard_section(report: CampaignReport, ranked: list[SystemRow
         rows.append(
             f'<tr><td class="num">{row.rank}</td><td title="{_e(row.signature)}">{_e(row.system)}</td>'
             f'{measures}<td class="num">{_interval(low, high, percent)}</td>'
-            f'<td class="num p-next">{_e(p_next)}</td></tr>'
+            f'<td class="num p-next">{_e(p_next)}</td>{_rank_cells(report, row.system)}</tr>'
         )
     suffix = " %" if percent else ""
     head = "".join(f'<th class="num">{_e(name)}{suffix}</th>' for name in columns.values())
@@ -748,19 +760,58 @@ def _measures_leaderboard_section(report: CampaignReport, ranked: list[SystemRow
             f"{_e(report.ranking_note or 'ranked by ' + label)}. "
         )
     return (
-        '<section id="leaderboard"><h2>1. Leaderboard</h2>\n<div class="scroll"><table class="board">'
+        '<section id="leaderboard"><h2>1. Leaderboard</h2>\n'
+        + _board_controls()
+        + '<div class="scroll"><table class="board">'
         f'<thead><tr><th class="num">Rank</th><th>System</th>{head}'
-        f'<th class="num">{_e(label)} confidence interval</th><th class="num">p(next)</th></tr></thead>\n'
+        f'<th class="num">{_e(label)} confidence interval</th><th class="num">p(next)</th>'
+        f"{_rank_heads(report)}</tr></thead>\n"
         "<tbody>"
         + "\n".join(rows)
         + "</tbody></table></div>\n"
         + legend
         + f"<b>p(next)</b>: p-value of approximate "
         f"randomization over {_e(report.unit)} for the difference in {_e(label)} between the system and the "
-        f"next one down.{_undefined_note(ranked, tuple(columns), report.headline, label)}</p>\n"
+        f"next one down.{_rank_legend(report)}"
+        f"{_undefined_note(ranked, tuple(columns), report.headline, label)}</p>\n"
         + _f_interval_plot(ranked, label, report.headline, percent)
         + f'<details><summary>Signatures</summary><ul class="signatures">{signatures}</ul></details>\n'
         "</section>\n"
+    )
+
+
+def _board_controls() -> str:
+    """The leaderboard's filter (by system name); a click on a column's heading sorts by it."""
+    return (
+        '<div class="controls"><label>Filter systems <input type="search" id="board-filter" '
+        'placeholder="part of a name"></label> <span class="legend">Click a column&#8217;s heading to sort '
+        "by it (again: the other way).</span></div>\n"
+    )
+
+
+def _rank_heads(report: CampaignReport) -> str:
+    if report.ranks is None:
+        return ""
+    return '<th class="num">Rank range</th><th class="num">Cluster</th>'
+
+
+def _rank_cells(report: CampaignReport, system: str) -> str:
+    if report.ranks is None:
+        return ""
+    low, high, cluster = report.ranks[system]
+    shown = str(low) if low == high else f"{low}&#8211;{high}"
+    return f'<td class="num">{shown}</td><td class="num">{cluster}</td>'
+
+
+def _rank_legend(report: CampaignReport) -> str:
+    if report.ranks is None:
+        return ""
+    return (
+        f" <b>Rank range</b>: the 95% range of the system&#8217;s rank over the {report.resamples} bootstrap "
+        "resamples (its ranks&#8217; 2.5% and 97.5% quantiles). <b>Cluster</b>: systems in one cluster are "
+        f"not significantly different from the cluster&#8217;s best system ({_e(report.correction or '')}"
+        f"-adjusted approximate randomization p &ge; {_e(_number(report.alpha))}); the next cluster starts "
+        "at the first system that is."
     )
 
 
@@ -1341,7 +1392,7 @@ def _heat_map_section(report: CampaignReport, systems: list[str]) -> str:
     head = "".join(f'<th class="col"><span class="vertical">{_e(key)}</span></th>' for key in columns)
     unit = " %" if percent else ""
     rows = []
-    for system in systems:
+    for system in systems[:HEAT_SYSTEMS]:
         by_slot = report.slot_f.get(system, {})
         cells = []
         for key in columns:
@@ -1371,6 +1422,8 @@ def _heat_map_section(report: CampaignReport, systems: list[str]) -> str:
             f"{_e(f_name)} {in_unit} for each {_e(report.categories)} (statistics summed over "
             f"{_e(report.unit)}); darker is higher. &#8220;-&#8221;: undefined."
         )
+    if len(systems) > HEAT_SYSTEMS:
+        legend += f" The {HEAT_SYSTEMS} best of the {len(systems)} systems are shown."
     return (
         f'<section id="heatmap"><h2>{3 if pairings else 2}. {_e(title)}</h2>\n<div class="scroll">'
         '<table class="heat">'
@@ -1381,20 +1434,14 @@ def _heat_map_section(report: CampaignReport, systems: list[str]) -> str:
 
 
 def _significance_section(report: CampaignReport, systems: list[str]) -> str:
+    """The significance matrix of the systems the reader chooses (the ``MATRIX_SHOWN`` best at first),
+    drawn by the page's script from ``_board_data``; without JavaScript the section says where the pairs
+    are."""
     f_name = report.label
-    corrected = report.corrected or {}
-    head = "".join(f'<th class="col"><span class="vertical">{_e(system)}</span></th>' for system in systems)
-    rows = [
-        f'<tr><th class="row">{_e(a)}</th>{"".join(cells)}</tr>'
-        for a, cells in zip(systems, _significance_cells(report, systems), strict=True)
-    ]
-    table = (
-        '<div class="scroll"><table class="significance"><thead><tr><th class="row">Row vs column</th>'
-        f"{head}</tr></thead>\n<tbody>" + "\n".join(rows) + "</tbody></table></div>\n"
-    )
+    n = len(systems)
+    pairs = n * (n - 1) // 2
+    t_test = any("t-test" in more for more in (report.corrected or {}).values())
     if report.correction:
-        pairs = len(report.significance)
-        t_test = any("t-test" in more for more in corrected.values())
         more_legend = (
             (
                 f"; <b>t</b>, the p-value of Student&#8217;s paired t-test over {_e(report.unit)}"
@@ -1413,78 +1460,89 @@ def _significance_section(report: CampaignReport, systems: list[str]) -> str:
             '. <span class="marked swatch">Marked cells (*)</span> are those where the '
             f"<b>approximate randomization</b> p-value is below &alpha; = {_e(_number(report.alpha))}. "
         )
+    options = "".join(
+        f'<option value="{index}"{" selected" if index < MATRIX_SHOWN else ""}>'
+        f"{index + 1}. {_e(name)}</option>"
+        for index, name in enumerate(systems)
+    )
+    detailed = min(n, MATRIX_DETAILED)
     return (
         f'<section id="significance"><h2>{4 if "pairings" in report.sections else 3}. '
-        "Significance of differences "
-        f"in {f_name}</h2>\n{table}"
+        f"Significance of differences in {f_name}</h2>\n"
+        '<div class="controls"><label>Best <input type="number" id="matrix-top" min="1" '
+        f'max="{max(n, 1)}" value="{min(n, MATRIX_SHOWN)}"> systems</label> <label>or these (Ctrl-click): '
+        f'<select id="matrix-systems" multiple size="6">{options}</select></label></div>\n'
+        "<noscript><p><b>The matrix needs JavaScript;</b> every pair is in significance.csv and "
+        "significance.parquet.</p></noscript>\n"
+        '<div class="scroll"><table class="significance" id="matrix"></table></div>\n'
         '<p class="legend">Each cell compares the row system with the column system: first line, '
         f"{f_name}(row) "
         f"&minus; {f_name}(column) {'in percentage points' if report.percent else 'as a fraction of 1'}; "
         "<b>bs</b>, the p-value of the paired bootstrap "
         f"({report.resamples} resamples, seed {report.seed}); <b>ar</b>, the p-value of approximate "
         f"randomization{more_legend}"
+        f"The cells show p-values for pairs among the {detailed} best systems and marks for every pair; "
+        f"all {pairs} pairs with their p-values are in significance.csv and significance.parquet. "
         "&#8220;-&#8221;: pair not tested.</p></section>\n"
     )
 
 
-def _significance_cells(report: CampaignReport, systems: list[str]) -> list[list[str]]:
-    """Each row's cells of the significance matrix (row system vs column system).
-
-    A pair's p-values are formatted once for its two cells, and names escaped once: escaping works
-    character by character, so a title escaped in parts is the title escaped whole.
-    """
-    significance = report.significance
-    corrected = report.corrected or {}
+def _board_data(report: CampaignReport, systems: list[str]) -> dict[str, Any]:
+    """What the page's script needs of the leaderboard and the pairs, each value once: the systems (best
+    first) and their headline values; whether each pair is marked (one bit per pair, in the order
+    (0, 1), (0, 2), ..., (1, 2), ..., base64); the p-values of the pairs among the ``MATRIX_DETAILED``
+    best (``labels`` of them per pair, in the same pair order, null where not tested)."""
+    n = len(systems)
+    values = {row.system: _defined(row.measures.get(report.headline)) for row in report.leaderboard}
     mark_on = "randomization Holm" if report.correction else None
+    corrected = report.corrected or {}
+    marks = report.marks
+    if marks is None:
+        marks = np.zeros(n * (n - 1) // 2, dtype=bool)
+        k = 0
+        for a in range(n - 1):
+            for b in range(a + 1, n):
+                found = _comparison(report.significance, systems[a], systems[b])
+                more = (
+                    corrected.get((systems[a], systems[b])) or corrected.get((systems[b], systems[a])) or {}
+                )
+                p = more.get(mark_on) if mark_on else (found[2] if found is not None else None)
+                marks[k] = p is not None and p < report.alpha
+                k += 1
+    elif len(marks) != n * (n - 1) // 2:
+        raise ValueError(f"marks has {len(marks)} pairs, {n * (n - 1) // 2} expected for {n} systems")
+    labels = ["bs", "ar"]
+    more_labels = sorted({label for more in corrected.values() for label in more}, key=_MORE_ORDER.index)
     short = {"randomization Holm": "ar Holm", "t-test": "t", "t-test Holm": "t Holm"}
-    unit = " points" if report.percent else ""
-    name = {system: _e(system) for system in systems}
-    f_name = _e(report.label)
-    p_values: dict[tuple[str, str], tuple[str, str]] = {}  # significance key -> (title's end, spans)
-    more_values: dict[tuple[str, str] | None, tuple[str, str]] = {}  # corrected key -> (title's, spans)
-    rows = []
-    for a in systems:
-        cells = []
-        for b in systems:
-            if a == b:
-                cells.append('<td class="diagonal">&mdash;</td>')
-                continue
-            key = (a, b) if (a, b) in significance else (b, a) if (b, a) in significance else None
-            if key is None:
-                cells.append('<td class="cell missing">-</td>')
-                continue
-            delta, p_bootstrap, p_randomization = significance[key]
-            if key != (a, b):
-                delta = _defined(delta)
-                delta = None if delta is None else -delta
-            if key not in p_values:
-                bootstrap, randomization = _e(_p(p_bootstrap)), _e(_p(p_randomization))
-                p_values[key] = (
-                    f", paired bootstrap p = {bootstrap}, approximate randomization p = {randomization}",
-                    f"<span>bs {bootstrap}</span><span>ar {randomization}</span>",
-                )
-            more_key = (a, b) if (a, b) in corrected else (b, a) if (b, a) in corrected else None
-            more = corrected[more_key] if more_key is not None else {}
-            if more_key not in more_values:
-                more_values[more_key] = (
-                    "".join(f", {_e(label)} p = {_e(_p(value))}" for label, value in more.items()),
-                    "".join(
-                        f"<span>{_e(short.get(label, label))} {_e(_p(value))}</span>"
-                        for label, value in more.items()
-                    ),
-                )
-            p_title, p_spans = p_values[key]
-            more_title, more_spans = more_values[more_key]
-            p_marked = more.get(mark_on) if mark_on else p_randomization
-            marked = p_marked is not None and p_marked < report.alpha
-            points = _points(delta, report.percent)
-            cells.append(
-                f'<td class="cell{" marked" if marked else ""}" '
-                f'title="{name[a]} vs {name[b]}: {f_name} difference {points}{unit}{p_title}{more_title}">'
-                f'<span class="delta">{points}{" *" if marked else ""}</span>{p_spans}{more_spans}</td>'
-            )
-        rows.append(cells)
-    return rows
+    labels += [short[label] for label in more_labels]
+    p_values: list[float | None] = []
+    detailed = min(n, MATRIX_DETAILED)
+    for a in range(detailed - 1):
+        for b in range(a + 1, detailed):
+            found = _comparison(report.significance, systems[a], systems[b])
+            more = corrected.get((systems[a], systems[b])) or corrected.get((systems[b], systems[a])) or {}
+            p_values += [None, None] if found is None else [_rounded(found[1]), _rounded(found[2])]
+            p_values += [_rounded(more.get(label)) for label in more_labels]
+    return {
+        "systems": systems,
+        "values": [values.get(system) for system in systems],
+        "percent": report.percent,
+        "label": report.label,
+        "alpha": report.alpha,
+        "marks": base64.b64encode(np.packbits(np.asarray(marks, dtype=bool), bitorder="little")).decode(),
+        "detailed": detailed,
+        "labels": labels,
+        "p": p_values,
+        "shown": min(n, MATRIX_SHOWN),
+    }
+
+
+_MORE_ORDER = ["randomization Holm", "t-test", "t-test Holm"]
+
+
+def _rounded(value: float | None) -> float | None:
+    value = _defined(value)
+    return None if value is None else round(value, 6)
 
 
 def _documents_section(report: CampaignReport, systems: list[str]) -> str:
@@ -1715,6 +1773,131 @@ td.none{color:#8c959f}
 )
 
 # Plain ES2017; data reaches the page only through textContent and createTextNode.
+#: Every page's script: the leaderboard's filter and sort, and the significance matrix of the chosen
+#: systems, drawn from the ``board-data`` JSON (``_board_data``) with ``textContent`` only.
+_BOARD_SCRIPT = _compact(
+    """
+"use strict";
+(() => {
+const board = JSON.parse(document.getElementById("board-data").textContent);
+const table = document.querySelector("table.board");
+const body = table.tBodies[0];
+const rows = Array.from(body.rows);
+const filter = document.getElementById("board-filter");
+const sortKey = (row, column) => {
+  const text = row.cells[column].textContent;
+  const number = parseFloat(text.replace(/^[<\\[]/, ""));
+  return Number.isNaN(number) ? text : number;
+};
+let sortColumn = -1;
+let ascending = true;
+table.tHead.addEventListener("click", (event) => {
+  const heading = event.target.closest("th");
+  if (!heading) return;
+  const column = heading.cellIndex;
+  ascending = column === sortColumn ? !ascending : true;
+  sortColumn = column;
+  const keyed = rows.map((row, index) => [sortKey(row, column), index, row]);
+  keyed.sort((x, y) => {
+    const a = x[0], b = y[0];
+    let order;
+    if (typeof a === "number" && typeof b === "number") order = a - b;
+    else if (typeof a === "number") order = -1;
+    else if (typeof b === "number") order = 1;
+    else order = a < b ? -1 : a > b ? 1 : 0;
+    return (ascending ? order : -order) || x[1] - y[1];
+  });
+  body.append(...keyed.map((entry) => entry[2]));
+});
+filter.addEventListener("input", () => {
+  const wanted = filter.value.toLowerCase();
+  for (const row of rows) {
+    row.hidden = wanted !== "" && !row.cells[1].textContent.toLowerCase().includes(wanted);
+  }
+});
+const names = board.systems;
+const n = names.length;
+const bits = Uint8Array.from(atob(board.marks), (c) => c.charCodeAt(0));
+const pairIndex = (a, b) => a * (2 * n - a - 1) / 2 + (b - a - 1);
+const marked = (a, b) => {
+  const k = a < b ? pairIndex(a, b) : pairIndex(b, a);
+  return ((bits[k >> 3] >> (k & 7)) & 1) === 1;
+};
+const width = board.labels.length;
+const detailed = board.detailed;
+const pValues = (a, b) => {
+  if (a > b) [a, b] = [b, a];
+  if (b >= detailed) return null;
+  const k = a * (2 * detailed - a - 1) / 2 + (b - a - 1);
+  return board.p.slice(k * width, k * width + width);
+};
+const formatP = (p) => (p === null ? "-" : p < 0.001 ? "<0.001" : p.toFixed(3));
+const points = (a, b) => {
+  const x = board.values[a], y = board.values[b];
+  if (x === null || y === null) return "-";
+  const shown = board.percent ? (100 * (x - y)).toFixed(1) : (x - y).toFixed(4);
+  const signed = parseFloat(shown) > 0 ? "+" + shown : shown;
+  return parseFloat(shown) === 0 ? shown.replace("-", "") : signed;
+};
+const matrix = document.getElementById("matrix");
+const top = document.getElementById("matrix-top");
+const chooser = document.getElementById("matrix-systems");
+const element = (tag, className, text) => {
+  const made = document.createElement(tag);
+  if (className) made.className = className;
+  if (text !== undefined) made.textContent = text;
+  return made;
+};
+function draw(chosen) {
+  matrix.textContent = "";
+  const head = matrix.createTHead().insertRow();
+  head.append(element("th", "row", "Row vs column"));
+  for (const b of chosen) {
+    const cell = element("th", "col");
+    cell.append(element("span", "vertical", names[b]));
+    head.append(cell);
+  }
+  const tbody = matrix.createTBody();
+  for (const a of chosen) {
+    const row = tbody.insertRow();
+    row.append(element("th", "row", names[a]));
+    for (const b of chosen) {
+      if (a === b) {
+        row.append(element("td", "diagonal", "\\u2014"));
+        continue;
+      }
+      const isMarked = marked(a, b);
+      const cell = element("td", isMarked ? "cell marked" : "cell");
+      const delta = points(a, b);
+      cell.append(element("span", "delta", delta + (isMarked ? " *" : "")));
+      const found = pValues(a, b);
+      let title = names[a] + " vs " + names[b] + ": " + board.label + " difference " + delta;
+      if (board.percent && delta !== "-") title += " points";
+      if (found !== null) {
+        board.labels.forEach((label, i) => {
+          cell.append(element("span", "", label + " " + formatP(found[i])));
+          title += ", " + label + " p = " + formatP(found[i]);
+        });
+      }
+      cell.title = title;
+      row.append(cell);
+    }
+  }
+}
+const best = (count) => Array.from({ length: Math.max(0, Math.min(n, count)) }, (_, i) => i);
+top.addEventListener("change", () => {
+  const chosen = best(parseInt(top.value, 10) || 0);
+  for (const option of chooser.options) option.selected = option.index < chosen.length;
+  draw(chosen);
+});
+chooser.addEventListener("change", () => {
+  draw(Array.from(chooser.selectedOptions, (option) => option.index));
+});
+draw(best(board.shown));
+})();
+""".splitlines()
+)
+
 _SCRIPT = _compact(
     """
 "use strict";

@@ -264,6 +264,10 @@ def ranking(headline: Mapping[str, float | None]) -> list[tuple[str, int]]:
 #: The correction for many comparisons applied to a campaign's p-values (``holm``), as reports name it.
 CORRECTION = "Holm"
 
+#: The level below which a (Holm-adjusted) p-value counts as significant: the page's marks and the rank
+#: clusters.
+ALPHA = 0.05
+
 
 def paired_t_test(a: np.ndarray, b: np.ndarray) -> float | None:
     """Two-sided p-value of Student's paired t-test of ``a - b`` (the test TREC papers report): with the
@@ -289,13 +293,28 @@ def paired_t_tests(
     paired). None where ``paired_t_test`` is undefined."""
     family = statistics.family
     column = family.measure_index(family.headline if measure is None else measure)
+    from scipy.special import stdtr  # Student's t distribution function
+
     per_unit = family.measures(statistics.values, family.resolve(options))[..., column]  # (S, U)
     n_systems = len(statistics.systems)
     p_values: list[float | None] = []
+    # Each system a against every b after it at once: the same sums as ``paired_t_test`` of each pair,
+    # over the units both define.
     for a in range(n_systems - 1):
-        for b in range(a + 1, n_systems):
-            both = ~(np.isnan(per_unit[a]) | np.isnan(per_unit[b]))
-            p_values.append(paired_t_test(per_unit[a, both], per_unit[b, both]))
+        differences = per_unit[a] - per_unit[a + 1 :]  # (k, U), NaN where either is undefined
+        both = ~np.isnan(differences)
+        n = both.sum(axis=1)
+        filled = np.where(both, differences, 0.0)
+        mean = filled.sum(axis=1) / np.maximum(n, 1)
+        centred = np.where(both, differences - mean[:, None], 0.0)
+        sd = np.sqrt((centred**2).sum(axis=1) / np.maximum(n - 1, 1))
+        highest = np.where(both, differences, -np.inf).max(axis=1)
+        lowest = np.where(both, differences, np.inf).min(axis=1)
+        defined = (n >= 2) & (highest != lowest)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            t = mean / (sd / np.sqrt(n))
+            p = np.minimum(1.0, 2.0 * stdtr(np.maximum(n - 1, 1), -np.abs(t)))
+        p_values += [float(value) if ok else None for value, ok in zip(p, defined, strict=True)]
     return p_values
 
 
@@ -376,3 +395,71 @@ def _check_resamples(resamples: int) -> None:
 
 def _optional(value: float) -> float | None:
     return None if np.isnan(value) else float(value)
+
+
+def bootstrap_measure(
+    statistics: UnitStatistics,
+    measure: str | None = None,
+    resamples: int = 1000,
+    seed: int = 12345,
+    options: Mapping[str, Any] | None = None,
+) -> np.ndarray:
+    """``measure`` (default: the headline) of every system on each bootstrap resample, (resamples,
+    systems), NaN where undefined: the very resamples ``bootstrap_intervals`` and ``paired_significance``
+    draw with the same seed and R."""
+    family = statistics.family
+    options = _options(family, None, options)
+    column = family.measure_index(family.headline if measure is None else measure)
+    _check_resamples(resamples)
+    n_systems, n_units, width = statistics.values.shape
+    weights, _ = _drawn_resamples(seed, resamples, n_units)
+    sums = (weights @ _unit_matrix(statistics)).reshape(resamples, n_systems, width)
+    return family.measures(sums, options)[..., column]
+
+
+def rank_ranges(resampled: np.ndarray, confidence: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
+    """Each system's rank range over bootstrap replicates: ``resampled`` is (replicates, systems) of
+    headline values (higher is better, NaN undefined). In each replicate a system's rank is 1 + the
+    number of systems with a strictly higher value (ties share the best rank, as ``ranking``; an
+    undefined value ranks after every defined one, tied with the other undefined ones). Its range is
+    ``(low, high)``: the ranks at quantiles ``(1 - confidence) / 2`` and ``1 - (1 - confidence) / 2``
+    of its replicates' ranks, ``numpy.quantile(..., method="inverted_cdf")`` (the smallest rank whose
+    empirical distribution function reaches q: always a rank some replicate gave). Integer arrays."""
+    values = np.where(np.isnan(resampled), -np.inf, resampled)
+    n_replicates, n_systems = values.shape
+    if n_replicates == 0 or n_systems == 0:
+        empty = np.zeros(n_systems, dtype=np.int64)
+        return empty, empty
+    descending = -np.sort(values, axis=1)[:, ::-1]  # each replicate's values, best first, negated
+    ranks = np.empty((n_replicates, n_systems), dtype=np.int64)
+    for r in range(n_replicates):
+        ranks[r] = np.searchsorted(descending[r], -values[r], side="left") + 1
+    tail = (1.0 - confidence) / 2.0
+    low, high = np.quantile(ranks, [tail, 1.0 - tail], axis=0, method="inverted_cdf")
+    return low.astype(np.int64), high.astype(np.int64)
+
+
+def rank_clusters(n_systems: int, significant: np.ndarray) -> np.ndarray:
+    """Rank clusters of ``n_systems`` systems in board order (best first): cluster numbers from 1.
+
+    ``significant`` holds, for every pair ``(i, j)`` with ``i < j`` in the order (0, 1), (0, 2), ...,
+    (1, 2), ... (``paired_significance``'s order), whether the two differ significantly (after Holm).
+    Rule: the first system opens cluster 1; each next system joins the current cluster unless it differs
+    significantly from the cluster's first (best) system, and then opens the next cluster. Every member
+    of a cluster is thus not significantly different from its leader; the leader of the next cluster is
+    significantly worse than the leader of the one before."""
+    expected = n_systems * (n_systems - 1) // 2
+    if len(significant) != expected:
+        raise ValueError(f"{len(significant)} pairs for {n_systems} systems, {expected} expected")
+    clusters = np.zeros(n_systems, dtype=np.int64)
+    leader, number = 0, 1
+    for position in range(n_systems):
+        if position > leader and significant[pair_index(n_systems, leader, position)]:
+            leader, number = position, number + 1
+        clusters[position] = number
+    return clusters
+
+
+def pair_index(n_systems: int, a: int, b: int) -> int:
+    """The position of pair ``(a, b)``, ``a < b``, in the order (0, 1), (0, 2), ..., (1, 2), ...."""
+    return a * (2 * n_systems - a - 1) // 2 + (b - a - 1)

@@ -3,6 +3,7 @@
 Layout of the output directory::
 
     leaderboard.txt  leaderboard.csv  leaderboard.json  significance.csv  report.html
+    significance.parquet                     every pair's tests (``SIGNIFICANCE``, fractions of 1)
     systems/index.csv                        system name -> its directory
     systems/<slug>-<digest>/...              the system's files (its kind's ``TaskKind.system_files``:
                                              a templette system's report.txt, scores.json and score
@@ -33,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
+import pyarrow.parquet as pq
 from iescore.pipeline.campaign.engine import (
     MAPPING_VIEW_COLUMNS,
     Campaign,
@@ -69,7 +71,13 @@ from iescore.tasks.templette.campaign import SCORE_FILES, write_score_csv  # noq
 STAMP = ".iescore-source"
 # Every system of a kind with ``TaskKind.statistics_file`` gets its statistics table as CSV.
 KIND_STATISTICS_FILE = "statistics.csv"
-CAMPAIGN_FILES = ("leaderboard.txt", "leaderboard.json", "leaderboard.csv", "significance.csv")
+CAMPAIGN_FILES = (
+    "leaderboard.txt",
+    "leaderboard.json",
+    "leaderboard.csv",
+    "significance.csv",
+    "significance.parquet",
+)
 
 
 def score_csv_paths(folder: str | Path | None) -> list[Path]:
@@ -202,8 +210,16 @@ def write_campaign_files(directory: Path, campaign: Campaign, summary: Stage, sy
         kind, board, significance, directory / "leaderboard.json", directory / "leaderboard.csv"
     )
     write_text(directory / "significance.csv", csv_text(significance_rows(kind, significance)))
+    write_parquet(directory / "significance.parquet", significance)
     index = [{"system": name, "directory": f"systems/{output_name(name)}"} for name in systems]
     write_text(directory / "systems" / "index.csv", csv_text(pa.Table.from_pylist(index)))
+
+
+def write_parquet(path: Path, table: pa.Table) -> None:
+    """``table`` as a Parquet file at ``path`` (atomically), its schema's metadata dropped: the store's
+    artifact without its provenance (fractions of 1, the columns ``schemas`` names)."""
+    with files.atomic_path(path) as temporary:
+        pq.write_table(table.replace_schema_metadata(None), temporary)
 
 
 def _write_system_folder(folder: Path, task: Stage, kind: str) -> None:
@@ -258,8 +274,8 @@ def campaign_html(campaign: Campaign, summary: Stage, reports: Mapping[str, Stag
     or MUC campaign, the chains of a coreference campaign."""
     kind, options = campaign.kind, campaign.options
     board, significance, units = summary_tables(summary)
-    limit = int(options["html_documents"])
-    page = pairings_page(campaign, summary, reports, board) if "pairings" in kind.sections else None
+    limit = page_documents(int(options["html_documents"]), len(reports))
+    page = pairings_page(campaign, summary, reports, board, limit) if "pairings" in kind.sections else None
     chains = None
     if "chains" in kind.sections:
         chains = coref_chains(
@@ -277,20 +293,32 @@ def campaign_html(campaign: Campaign, summary: Stage, reports: Mapping[str, Stag
         campaign.family_options,
         page,
         chains,
+        read_table(summary.output()["ranks"]),
     )
     return render_campaign_html(data)
 
 
+#: The page embeds at most this many (document, system) views in its per-document section: the
+#: ``html_documents`` limit shrinks as systems grow (100 documents up to 40 systems, 4 at 1,000), which
+#: keeps a page of 1,000 systems under 5 MB.
+PAGE_DOCUMENT_VIEWS = 4000
+
+
+def page_documents(html_documents: int, systems: int) -> int:
+    """How many documents the page embeds: ``html_documents``, fewer when ``systems`` x documents would
+    pass ``PAGE_DOCUMENT_VIEWS`` (at least one)."""
+    return min(html_documents, max(1, PAGE_DOCUMENT_VIEWS // max(systems, 1)))
+
+
 def pairings_page(
-    campaign: Campaign, summary: Stage, reports: Mapping[str, Stage], board: pa.Table
+    campaign: Campaign, summary: Stage, reports: Mapping[str, Stage], board: pa.Table, limit: int
 ) -> PageRows:
     """The per-document pairings of a templette or MUC campaign's page (``page_rows``): the first
-    ``html_documents`` documents of the reference texts (without texts: of every mapping's documents,
-    sorted), each system's view of them (``page_view``), with their JSON in the board's order."""
+    ``limit`` documents of the reference texts (without texts: of every mapping's documents, sorted),
+    each system's view of them (``page_view``), with their JSON in the board's order."""
     kind = campaign.kind
     objects = "objects" in kind.sections
     spans = {system.name: system.texts is None and not objects for system in campaign.systems}
-    limit = int(campaign.options["html_documents"])
     corpus = _reference_corpus(next(iter(reports.values()), summary), campaign)
     documents = read_table(corpus.output()["documents"]) if corpus is not None else None
     scored = {name: task.requires()["scored"] for name, task in reports.items()}

@@ -29,11 +29,12 @@ class CampaignSummary(Stage):
     measure that ranks (``CampaignKind.ranked_by``; absent: the family's headline); option ``family``: the
     family's options (templette's beta). Outputs ``units`` and ``systems`` are the record a later summary
     reuses (``pipeline.campaign.reuse``); ``categories``, each system's statistics summed by category, is
-    what the page's heat map shows (and a later summary reuses too)."""
+    what the page's heat map shows (and a later summary reuses too); ``ranks`` (``RANKS``) each system's
+    rank range and rank cluster."""
 
     STAGE = "CampaignSummary"
-    VERSION = 5
-    OUTPUTS = ("leaderboard", "significance", "units", "systems", "categories")
+    VERSION = 6
+    OUTPUTS = ("leaderboard", "significance", "ranks", "units", "systems", "categories")
 
     def produce(self) -> dict[str, pa.Table]:
         names = [role.split("/", 1)[1] for role in self.spec["inputs"] if role.startswith("statistics/")]

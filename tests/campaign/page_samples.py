@@ -9,6 +9,10 @@ that the precision-recall plot's points sit close together.
 
 from __future__ import annotations
 
+import base64
+import json
+import re
+
 from iescore.pipeline.campaign.html_report import CampaignReport, SystemRow
 
 PREFIX = "university-of-somewhere-nlp-run-"
@@ -113,3 +117,17 @@ def sample_report(count: int, pairings: bool = True, scattered: bool = False) ->
         percent=False,
         sections=(),
     )
+
+
+def board_data(page: str) -> dict:
+    found = re.search(r'<script type="application/json" id="board-data">(.*?)</script>', page, re.S)
+    return json.loads(found.group(1))
+
+
+def marked_pairs(page: str) -> set[tuple[str, str]]:
+    """The pairs (better, worse) the page marks, decoded from its embedded bits."""
+    data = board_data(page)
+    names = data["systems"]
+    bits = base64.b64decode(data["marks"])
+    pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
+    return {pair for k, pair in enumerate(pairs) if bits[k >> 3] >> (k & 7) & 1}

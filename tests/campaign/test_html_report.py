@@ -32,6 +32,7 @@ from iescore.pipeline.campaign.html_report import (
     render_campaign_html,
 )
 from iescore.tasks.cli.main import main
+from page_samples import marked_pairs
 
 EVIL_SYSTEM = "<script>alert(1)</script>"
 QUOTED_SYSTEM = 'sri "fastus" & co'
@@ -208,8 +209,12 @@ def test_markup_in_names_texts_and_fills_never_becomes_markup(page: str, report:
     assert "\\u0026" in page
     # The only script elements are the page's own two: the data and the program.
     opening = re.findall(r"<script\b[^>]*>", page, re.I)
-    assert opening == ['<script type="application/json" id="data">', "<script>"]
-    assert len(re.findall(r"</script", page, re.I)) == 2
+    assert opening == [
+        '<script type="application/json" id="board-data">',
+        '<script type="application/json" id="data">',
+        "<script>",
+    ]
+    assert len(re.findall(r"</script", page, re.I)) == 3
     # The escaping changes nothing in the data: JSON.parse (here json.loads) reads the texts back as given.
     data = embedded(page)
     assert [document["text"] for document in data["documents"]] == [EVIL_TEXT, SPORTS_TEXT]
@@ -254,17 +259,28 @@ def test_leaderboard_p_next_reads_the_pair_with_the_next_system(page: str) -> No
     assert '<th class="num">p(next)</th>' in page
 
 
-def test_zero_differences_print_as_unsigned_zero(report: CampaignReport) -> None:
-    # A difference of -0.0 or one that rounds to zero (-0.04 points) prints 0.0; not -0.0, +0.0 or blank.
-    significance = {
-        ("bbn-1", QUOTED_SYSTEM): (-0.0, 0.5, 1.0),
-        ("bbn-1", "nyu-proteus"): (-0.0004, 0.5, 1.0),
-        (QUOTED_SYSTEM, "nyu-proteus"): (0.0, 0.5, 1.0),
-    }
-    page = render_campaign_html(dataclasses.replace(report, significance=significance))
-    deltas = re.findall(r'<span class="delta">([^<]*)</span>', page)
+def test_zero_differences_print_as_unsigned_zero(
+    browser: str, report: CampaignReport, tmp_path: Path
+) -> None:
+    # The matrix's differences are the leaderboard's F values subtracted: F 0.5, 0.5 and 0.500004 differ by
+    # 0.0 and 0.0004 points, which print 0.0 whatever their sign; not -0.0, +0.0 or blank.
+    values = {"bbn-1": 0.5, QUOTED_SYSTEM: 0.5, "nyu-proteus": 0.500004, EVIL_SYSTEM: None}
+    leaderboard = [
+        dataclasses.replace(row, measures={**row.measures, "F": values[row.system]})
+        for row in report.leaderboard
+    ]
+    dom = rendered(
+        browser, render_campaign_html(dataclasses.replace(report, leaderboard=leaderboard)), tmp_path
+    )
+    # (a marked cell's difference ends in " *")
+    deltas = [d.removesuffix(" *") for d in re.findall(r'<span class="delta">([^<]*)</span>', matrix_of(dom))]
     assert deltas.count("0.0") == 6  # three pairs, each shown both ways
+    assert deltas.count("-") == 6  # EVIL's F is undefined: no difference with any of the three
     assert "-0.0" not in deltas and "+0.0" not in deltas
+
+
+def matrix_of(dom: str) -> str:
+    return re.search(r'<table class="significance" id="matrix">(.*?)</table>', dom, re.S).group(1)
 
 
 def test_beta_other_than_one_names_f(report: CampaignReport) -> None:
@@ -379,8 +395,9 @@ def test_heat_map_colours_defined_cells_and_dashes_undefined(page: str) -> None:
     )
 
 
-def test_significance_marks_by_approximate_randomization(page: str) -> None:
-    table = re.search(r'<table class="significance">(.*?)</table>', page, re.S).group(1)
+def test_significance_marks_by_approximate_randomization(browser: str, page: str, tmp_path: Path) -> None:
+    assert marked_pairs(page) == {("bbn-1", QUOTED_SYSTEM), ("bbn-1", EVIL_SYSTEM), ("bbn-1", "nyu-proteus")}
+    table = matrix_of(rendered(browser, page, tmp_path))
     cells = re.findall(
         r'<td class="cell( marked)?" title="([^"]*)"><span class="delta">([^<]*)</span>', table
     )
@@ -388,9 +405,11 @@ def test_significance_marks_by_approximate_randomization(page: str) -> None:
     assert by_pair["bbn-1 vs " + QUOTED_SYSTEM] == (True, "+22.7 *")
     assert by_pair[QUOTED_SYSTEM + " vs bbn-1"] == (True, "-22.7 *")  # mirrored, negated
     assert by_pair[QUOTED_SYSTEM + " vs nyu-proteus"] == (False, "+5.9")  # bootstrap 0.04, randomization 0.21
-    assert by_pair["bbn-1 vs " + EVIL_SYSTEM] == (True, "+61.0 *")
+    # A cell's difference is the leaderboard's values subtracted; EVIL's F is undefined here: "-".
+    assert by_pair["bbn-1 vs " + EVIL_SYSTEM] == (True, "- *")
     assert "<span>bs &lt;0.001</span><span>ar &lt;0.001</span>" in table
-    assert table.count('<td class="cell missing">-</td>') == 4  # nyu vs evil, both ways; evil vs quoted, both
+    # nyu vs evil, evil vs quoted: not tested, so no p-value and no mark (each both ways).
+    assert table.count("<span>bs -</span><span>ar -</span>") == 4
     assert table.count('class="diagonal"') == 4
     assert "<b>approximate randomization</b> p-value is below &alpha; = 0.05" in page
 
@@ -575,7 +594,7 @@ def test_chromium_renders_the_malicious_document_as_text(browser: str, page: str
         browser, page, tmp_path, "#doc=EVIL-%3Cb%3E%26amp%3B1&system=%3Cscript%3Ealert(1)%3C%2Fscript%3E"
     )
     assert "<script>alert" not in dom.lower()
-    assert len(re.findall(r"<script\b", dom, re.I)) == 2
+    assert len(re.findall(r"<script\b", dom, re.I)) == 3
     assert "<b>bold" not in dom
     text, tags = shown_text(dom)
     assert text == EVIL_TEXT
@@ -866,11 +885,11 @@ def test_ten_systems_p_next_is_the_randomization_p_of_the_next_system(ten: Path,
     result = json.loads((ten / "leaderboard.json").read_text(encoding="utf-8"))
     pairs = {(p["system_a"], p["system_b"]): p["randomization_p"] for p in result["significance"]}
     head = ten_probe["head"]
-    assert head[-1] == "p(next)"
+    assert head[-3:] == ["p(next)", "Rank range", "Cluster"]
     rows = ten_probe["board"]
     names = [row[head.index("System")] for row in rows]
     assert names == [row["system"] for row in result["leaderboard"]]
-    shown = [row[-1] for row in rows]
+    shown = [row[head.index("p(next)")] for row in rows]
     expected = []
     for upper, lower in zip(names, names[1:], strict=False):
         p = pairs[(upper, lower)] if (upper, lower) in pairs else pairs[(lower, upper)]
