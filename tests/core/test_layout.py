@@ -142,3 +142,18 @@ def test_every_import_of_the_project_is_under_iescore() -> None:
                 bare = [n for n in names if n.split(".")[0] in ("pipeline", "tasks", "schemas")]
                 problems += [f"{path.relative_to(ROOT)}:{node.lineno}: {n}" for n in bare]
     assert not problems, "\n".join(problems)
+
+
+def test_every_package_folder_is_installed() -> None:
+    # setuptools installs only the packages pyproject.toml lists: a new folder left out imports from a
+    # checkout and is missing from the wheel.
+    import tomllib
+
+    with (ROOT / "pyproject.toml").open("rb") as handle:
+        listed = set(tomllib.load(handle)["tool"]["setuptools"]["packages"])
+    found = {"iescore"}
+    for top in ("pipeline", "tasks", "schemas"):
+        for init in (ROOT / top).rglob("__init__.py"):
+            folder = init.parent.relative_to(ROOT)
+            found.add("iescore." + ".".join(folder.parts))
+    assert found - listed == set(), "folders with an __init__.py that pyproject.toml's packages leave out"
