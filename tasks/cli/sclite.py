@@ -110,7 +110,6 @@ NOT_DONE = {
     "-S": "inferred word segmentation (-S) is not implemented by iescore sclite",
     "-w": "word-weight alignments (-w) are not implemented by iescore sclite",
     "-C": "confidence analyses (-C) are not implemented by iescore sclite",
-    "-P": "piped sgml input (-P) is not implemented by iescore sclite",
 }
 
 
@@ -282,7 +281,6 @@ def parse(argv: list[str]) -> Options:
             o.reports_set = True
         elif arg == "-P":
             o.pipe_in = True
-            o.not_done.append(arg)
         elif arg == "-T":
             o.time_align = True
         elif arg == "-c":
@@ -438,6 +436,22 @@ def _score(o: Options, encoding: Encoding, out: BinaryIO) -> int:
     date = time.ctime()
     memory = TableMemory()
     systems = []
+    if o.pipe_in:
+        for system, created in _piped_systems():
+            systems.append(system)
+            _write_reports(
+                render.report_files(
+                    system,
+                    _output_root(o, system.hyp_file),
+                    o.reports,
+                    o.line_width,
+                    encoding,
+                    created,
+                    memory,
+                ),
+                o,
+                out,
+            )
     for h in o.hyps:
         if o.feedback >= 1:
             out.write(encode_text(f"Begin alignment of Ref File: '{o.ref}' and Hyp File: '{h.path}'\n"))
@@ -478,6 +492,48 @@ def _score(o: Options, encoding: Encoding, out: BinaryIO) -> int:
     if o.feedback >= 1:
         out.write(b"\nSuccessful Completion\n")
     return 0
+
+
+def _piped_systems() -> list[tuple[ScoredSystem, str]]:
+    """``-P``: the systems of the sclite sgml alignments on standard input (``pipeline.speech.sgml``),
+    read one character a byte as every other input, each with its sgml's creation date (the reports
+    print that one, or none)."""
+    from iescore.pipeline.speech.sclite.model import Segment, SystemBuilder
+    from iescore.pipeline.speech.sclite.trn import decode_bytes
+    from iescore.pipeline.speech.sgml import read_sgml
+
+    systems = []
+    for sgml in read_sgml(decode_bytes(sys.stdin.buffer.read()).splitlines(keepends=True)):
+        builder = SystemBuilder()
+        timed = False
+        for path in sgml.paths:
+            timed = timed or path.r_t1 is not None
+            segment = Segment(
+                id=path.id,
+                speaker=path.speaker,
+                file=path.file,
+                channel=path.channel,
+                begin=path.r_t1,
+                end=path.r_t2,
+                labels=path.label_ids,
+                sequence=path.sequence,
+            )
+            builder.add(segment, path.pairs())
+        systems.append(
+            (
+                builder.build(
+                    title=sgml.title,
+                    ref_file=sgml.ref_fname,
+                    hyp_file=sgml.hyp_fname,
+                    ref_format="stm" if timed else "trn",
+                    hyp_format="ctm" if timed else "trn",
+                    frag_corr=sgml.frag_corr,
+                    opt_del=sgml.opt_del,
+                ),
+                sgml.creation_date,
+            )
+        )
+    return systems
 
 
 def _score_timed(o: Options, h: Hyp, encoding: Encoding, sequence_start: int) -> ScoredSystem:

@@ -143,7 +143,8 @@ def prf_report(system: ScoredSystem, width: int = 1000, encoding: Encoding = ASC
     out.append(f"System name:   {system.title}\n")
     out.append(f"Ref file:      {system.ref_file}\n")
     out.append(f"Hyp file:      {system.hyp_file}\n")
-    out.append(f'Creation date: "{date}"\n')
+    if date:  # none for a system read with -P from sgml that gives none, as sclite prints it
+        out.append(f'Creation date: "{date}"\n')
     if system.frag_corr:
         out.append("Fragment Correct Flag Set\n")
     if system.opt_del:
