@@ -137,7 +137,13 @@ def _alive(pid: int) -> bool:
         return False
     except PermissionError:  # someone else's live process
         return True
-    return True
+    # A zombie has ended and writes nothing more; a killed writer whose parent died too may stay one
+    # (a container's first process may never reap it).
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as handle:
+            return handle.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):  # no /proc (not Linux): the signal said it is there
+        return True
 
 
 def read_table(target: luigi.Target | str | Path, columns: list[str] | None = None) -> pa.Table:

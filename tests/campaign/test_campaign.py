@@ -445,6 +445,24 @@ def test_sweep_removes_only_dead_writers_temporaries(tmp_path: Path) -> None:
     assert live.exists() and foreign_new.exists()
 
 
+def test_sweep_removes_a_zombie_writers_temporaries(tmp_path: Path) -> None:
+    # A writer killed with its parent may stay a zombie (a container's first process may never reap it):
+    # it has ended, so its temporary file is stale although a signal to its pid still succeeds.
+    folder = tmp_path / "Report" / "ab"
+    folder.mkdir(parents=True)
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    deadline = time.time() + 30
+    stat = Path(f"/proc/{child.pid}/stat")
+    while time.time() < deadline and stat.read_text().rsplit(")", 1)[1].split()[0] != "Z":
+        time.sleep(0.02)  # not waited for: a zombie once it exits
+    stale = folder / f".k.scores.parquet{TEMPORARY_MARK}{socket.gethostname()}.{child.pid}.abc"
+    stale.write_bytes(b"partial")
+    try:
+        assert sweep_temporaries(tmp_path) == [stale]
+    finally:
+        child.wait()
+
+
 def big_campaign(tmp_path: Path, copies: int) -> Path:
     """The sample with ``copies`` variants of each system (distinct bytes, so distinct chains: each copy
     ends in a different number of blank lines)."""
