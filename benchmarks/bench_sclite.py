@@ -39,6 +39,7 @@ from timing import (  # noqa: E402
     Interleaved,
     Row,
     Target,
+    alone,
     compare,
     iescore,
     interleaved,
@@ -111,8 +112,10 @@ def _sc_stats_row(work: str, sgml: Path, root: Path, sc_stats: Path | None, roun
         out = root / f"stats-{name}"
         out.mkdir(exist_ok=True)
         commands[name] = [*program, *tests, "-O", str(out), "-n", name]
-    if "sc_stats" not in commands:
-        row = without_peer(work, commands["iescore"], 1, False, not_found("sc_stats"), target)
+    if "sc_stats" not in commands:  # iescore alone, still reading the systems on standard input
+        timing = interleaved({"iescore": commands["iescore"]}, rounds, warm_up=not quick, stdin=sgml)
+        row = alone(work, timing, "iescore", note=not_found("sc_stats"))
+        row.target = str(target)
         return row
     timing = interleaved(commands, rounds, warm_up=not quick, stdin=sgml)
     return compare(work, timing, "iescore", "sc_stats", f"sc_stats ({sc_stats})", target)
