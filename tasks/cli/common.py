@@ -116,3 +116,18 @@ def warn_malformed_rules(glm: GlobalMap | str | None, encoding: str = "utf-8") -
     parsed = read_glm(glm, encoding) if isinstance(glm, str) else glm
     for warning in malformed_rule_warnings(parsed):
         print(f"iescore: {warning}", file=sys.stderr)
+
+
+def c_atoi(text: str) -> int:
+    """C's ``atoi``, as sclite and sc_stats read their numeric options: the leading integer after
+    blanks (a sign allowed), 0 when there is none."""
+    digits = ""
+    for index, char in enumerate(text.lstrip()):
+        if char.isdigit() or (index == 0 and char in "+-"):
+            digits += char
+        else:
+            break
+    try:
+        return int(digits)
+    except ValueError:
+        return 0

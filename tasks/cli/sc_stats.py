@@ -7,7 +7,7 @@ import argparse
 import os
 import sys
 
-from iescore.tasks.cli.common import EXIT_INPUT, EXIT_OK
+from iescore.tasks.cli.common import EXIT_INPUT, EXIT_OK, c_atoi
 
 VERSION = "1.3"
 USAGE = """usage: iescore sc_stats -p [-t TEST ...] [-u] [-v] [-r REPORT ...] [-g GRAPH ...] [-n NAME]
@@ -70,7 +70,7 @@ def parse(argv: list[str]):
             pipe = True
         elif arg == "-f":
             level = value("not enough feedback arguments")
-            options.feedback = _atoi(level)
+            options.feedback = c_atoi(level)
             opt += 1
         elif arg == "-O":
             options.out_dir = value("output directory not specified")
@@ -146,20 +146,6 @@ def parse(argv: list[str]):
         raise UsageError(f"-r {' '.join(sorted(missing))} is not implemented by iescore sc_stats")
     options.reports = reports
     return options, pipe, warnings
-
-
-def _atoi(text: str) -> int:
-    """C's atoi: the leading integer of ``text``, 0 when there is none."""
-    digits = ""
-    for index, char in enumerate(text.lstrip()):
-        if char.isdigit() or (index == 0 and char in "+-"):
-            digits += char
-        else:
-            break
-    try:
-        return int(digits)
-    except ValueError:
-        return 0
 
 
 def sc_stats_main(argv: list[str]) -> int:

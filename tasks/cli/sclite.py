@@ -16,6 +16,8 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, BinaryIO
 
+from iescore.tasks.cli.common import c_atoi
+
 if TYPE_CHECKING:
     from iescore.pipeline.speech.sclite.model import ScoredSystem
     from iescore.pipeline.speech.sclite.trn import Encoding
@@ -207,12 +209,12 @@ def parse(argv: list[str]) -> Options:
             if n <= opt + 1:
                 raise UsageError("Not enough Line Width arguments")
             opt += 1
-            o.line_width = _atoi(argv[opt])
+            o.line_width = c_atoi(argv[opt])
         elif arg == "-f":
             if n <= opt + 1:
                 raise UsageError("Not enough Feedback arguments")
             opt += 1
-            o.feedback = _atoi(argv[opt])
+            o.feedback = c_atoi(argv[opt])
             feedback_set = True
         elif arg in ("-o", "-C"):
             opt += 1
@@ -350,20 +352,6 @@ def _check(o: Options) -> None:
         raise UsageError(
             "-o wws option specified without a word weight file (via -w) or LM file (via -L) specified\n"
         )
-
-
-def _atoi(text: str) -> int:
-    """C's atoi: the leading integer, 0 when there is none."""
-    digits = ""
-    for k, ch in enumerate(text.strip()):
-        if ch.isdigit() or (k == 0 and ch in "+-"):
-            digits += ch
-        else:
-            break
-    try:
-        return int(digits)
-    except ValueError:
-        return 0
 
 
 def _usage_error(message: str) -> int:
