@@ -378,8 +378,7 @@ def _targets(key: pa.Table, answers: pa.Table) -> np.ndarray:
     if n >= 2 and not pc.all(pc.less(instances.slice(0, n - 1), instances.slice(1))).as_py():
         target = pc.index_in(_pair_labels(answers), value_set=_pair_labels(key))
         return pc.fill_null(target, -1).to_numpy().astype(np.int64)
-    target = pc.index_in(answers.column("instance"), value_set=instances)
-    target = pc.fill_null(target, -1).to_numpy().astype(np.int64)
+    target = _sorted_index_in(answers.column("instance").combine_chunks(), instances)
     found = np.flatnonzero(target >= 0)
     if len(found):
         key_item = key.column("item").combine_chunks().take(pa.array(target[found]))
@@ -387,6 +386,40 @@ def _targets(key: pa.Table, answers: pa.Table) -> np.ndarray:
         same = pc.equal(key_item, answer_item).to_numpy(zero_copy_only=False)
         target[found[~same]] = -1
     return target
+
+
+def _sorted_index_in(queries: pa.StringArray, values: pa.StringArray) -> np.ndarray:
+    """The row of each query in ``values`` (increasing, no repeats), -1 where absent or null: a binary
+    search, as scorer2 looks its sorted key up, over the strings laid out as fixed-width byte rows.
+    Names with a NUL byte or longer than 64 bytes are looked up by hashing instead."""
+    width = max(pc.max(pc.binary_length(values)).as_py() or 0, pc.max(pc.binary_length(queries)).as_py() or 0)
+    rows_v, rows_q = _fixed_width(values, width), _fixed_width(queries, width)
+    if rows_v is None or rows_q is None or not len(values):
+        return pc.fill_null(pc.index_in(queries, value_set=values), -1).to_numpy().astype(np.int64)
+    at = np.minimum(np.searchsorted(rows_v, rows_q), len(values) - 1)
+    found = rows_v[at] == rows_q
+    if queries.null_count:
+        found &= queries.is_valid().to_numpy(zero_copy_only=False)
+    return np.where(found, at, -1).astype(np.int64)
+
+
+def _fixed_width(strings: pa.StringArray, width: int) -> np.ndarray | None:
+    """``strings`` as numpy byte strings of ``width`` (zero-padded; numpy compares them as the bytes
+    compare), copied row by row from Arrow's buffer; None where padding would make two names equal
+    (a NUL byte in one) or the rows too wide to be worth it."""
+    n = len(strings)
+    offsets = np.frombuffer(strings.buffers()[1], np.int32, count=n + 1, offset=4 * strings.offset)
+    data = np.frombuffer(strings.buffers()[2] or b"", np.uint8)[offsets[0] : offsets[-1]]
+    if not 0 < width <= 64 or not data.all():
+        return None
+    windows = np.lib.stride_tricks.sliding_window_view(
+        np.concatenate([data, np.zeros(width, np.uint8)]), width
+    )
+    rows = windows[offsets[:-1] - offsets[0]]
+    lengths = np.diff(offsets)
+    if (lengths != width).any():
+        rows[np.arange(width) >= lengths[:, None]] = 0
+    return rows.view(f"S{width}").ravel()
 
 
 def _pair_labels(table: pa.Table) -> pa.Array:

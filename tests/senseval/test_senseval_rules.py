@@ -11,12 +11,14 @@ from pathlib import Path
 
 import luigi
 import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
 import pytest
 from iescore.pipeline.core.errors import InputError
 from iescore.pipeline.senseval import SENSEVAL, senseval_statistics
 from iescore.pipeline.senseval.formats import read_answers, read_key, read_sense_map
 from iescore.pipeline.senseval.report import totals
-from iescore.pipeline.senseval.scoring import SenseOptions, score_senses
+from iescore.pipeline.senseval.scoring import SenseOptions, _sorted_index_in, score_senses
 from iescore.tasks.cli.main import main
 from iescore.tasks.core.base import task_for
 from iescore.tasks.senseval.stages import senseval_spec
@@ -169,6 +171,22 @@ def test_an_instance_is_its_item_and_its_name(tmp_path: Path) -> None:
         scored = score_senses(read_key(tmp_path / "k"), read_answers(tmp_path / "a"), None, SenseOptions())
         assert (totals(scored.instances).credit, totals(scored.instances).attempted) == (1.0, 2.0)
         assert scored.unscored.to_pylist() == [{"line": 1, "name": "b_1", "reason": "Does not exist."}]
+
+
+@pytest.mark.parametrize("width", [3, 70])
+def test_sorted_key_look_up_agrees_with_hashing(width: int) -> None:
+    # The sorted key's instances are found by binary search over fixed-width byte rows; Arrow's
+    # index_in (hashing) is the oracle. Names of every length up to ``width``, prefixes of each other
+    # ("a" < "aa"), absent names, a null, and a name with a NUL byte (looked up by hashing instead).
+    rng = np.random.default_rng(5)
+    names = sorted({"".join(rng.choice(list("ab.9"), rng.integers(1, width + 1))) for _ in range(400)})
+    values = pa.array(names)
+    queries = pa.array([*rng.choice(names, 300).tolist(), "zz", "", None, "a\x00", *names[:5][::-1]])
+    expected = pc.fill_null(pc.index_in(queries, value_set=values), -1).to_numpy()
+    assert _sorted_index_in(queries, values).tolist() == expected.tolist()
+    part, among = queries.slice(3, 40), values.slice(0, 100)  # arrays that start inside their buffers
+    expected = pc.fill_null(pc.index_in(part, value_set=among), -1).to_numpy()
+    assert _sorted_index_in(part, among).tolist() == expected.tolist()
 
 
 def test_mixed_ancestors_by_depth_or_by_search(tmp_path: Path, monkeypatch) -> None:
