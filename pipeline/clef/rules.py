@@ -169,7 +169,7 @@ def tally_mentions(matches: Any, by_cui: bool = True) -> pa.Table:
 
     side = matches.column("side").combine_chunks()
     counts = _statistic_flags(
-        to_numpy(pc.equal(side, "gold")),
+        to_numpy(pc.equal(side, strings(["gold"])[0])),
         flags("exact"),
         flags("overlap"),
         flags("one_to_one") >= 0,
@@ -180,7 +180,7 @@ def tally_mentions(matches: Any, by_cui: bool = True) -> pa.Table:
     if by_cui:
         cui_code, cuis = _sorted_codes(matches.column("cui"))
     else:
-        cui_code, cuis = np.zeros(matches.num_rows, dtype=np.int64), pa.array([""])
+        cui_code, cuis = np.zeros(matches.num_rows, dtype=np.int64), strings([""])
     width = max(len(cuis), 1) if by_cui else 1
     group, first = np.unique(report_code * width + cui_code, return_inverse=True)
     sums = np.stack(
@@ -199,7 +199,7 @@ def tally_mentions(matches: Any, by_cui: bool = True) -> pa.Table:
     values = np.concatenate([np.zeros(len(missing)), values])
 
     def labels(index: np.ndarray, dictionary: pa.Array, mask: np.ndarray | None = None) -> pa.Array:
-        indices = pa.array(index.astype(np.int32), mask=mask)
+        indices = to_arrow(index.astype(np.int32), mask=mask)
         return pa.DictionaryArray.from_arrays(indices, dictionary.cast(pa.string())).cast(pa.string())
 
     return pa.Table.from_arrays(
@@ -207,7 +207,7 @@ def tally_mentions(matches: Any, by_cui: bool = True) -> pa.Table:
             labels(unit, reports),
             labels(category, cuis, null),
             labels(statistic, strings(list(CLEF_STATISTICS))),
-            pa.array(values, pa.float64()),
+            to_arrow(values, pa.float64()),
         ],
         schema=STATISTICS,
     )
@@ -221,21 +221,18 @@ def totals(statistics: pa.Table) -> np.ndarray:
 def by_report(statistics: pa.Table) -> ReportCounts:
     """The per-report counts of a ``STATISTICS`` table (the ``--by-report`` counts), reports sorted.
 
-    Summed by Arrow's group-by (the table has a row per report, CUI and statistic: millions for a
-    large campaign), then laid out with numpy.
+    The table has a row per report, CUI and statistic (millions for a large campaign): each row's
+    (report, statistic) cell is one integer, and the cells are summed by one ``bincount``.
     """
-    summed = statistics.group_by(["unit", "statistic"]).aggregate([("value", "sum")])
-    units = pc.dictionary_encode(summed.column("unit")).combine_chunks()
-    order = to_numpy(pc.array_sort_indices(units.dictionary)).astype(np.int64)
-    rank = np.empty(len(order), dtype=np.int64)
-    rank[order] = np.arange(len(order))
-    row = rank[to_numpy(units.indices).astype(np.int64)]
+    row, units = _sorted_codes(statistics.column("unit"))
     column = to_numpy(
-        pc.index_in(summed.column("statistic"), value_set=strings(list(CLEF_STATISTICS)))
+        pc.index_in(statistics.column("statistic"), value_set=strings(list(CLEF_STATISTICS)))
     ).astype(np.int64)
-    wide = np.zeros((len(order), len(CLEF_STATISTICS)), dtype=np.int64)
-    np.add.at(wide, (row, column), to_numpy(summed.column("value_sum")).astype(np.int64))
-    return ReportCounts(units.dictionary.take(to_arrow(order)).to_pylist(), wide)
+    width = len(CLEF_STATISTICS)
+    cells = np.bincount(
+        row * width + column, weights=to_numpy(statistics.column("value")), minlength=len(units) * width
+    )
+    return ReportCounts(units.to_pylist(), cells.reshape(len(units), width).astype(np.int64))
 
 
 # ------------------------------------------------------------------------------------------- helpers

@@ -1,8 +1,9 @@
 """Mentions and matches to and from their Arrow tables (schemas ``CLEF_MENTIONS``, ``CLEF_MATCHES``).
 
-Arrow and numpy only (no pandas). A mention's pieces travel as one list column of ``{start, end}``
-structs; in memory they are the flat piece arrays of :class:`pipeline.clef.reader.Mentions` (one entry
-per piece, grouped by mention in mention order), so the conversion is offsets arithmetic, not a loop.
+Arrow and numpy only (no pandas; conversions through ``pipeline.core.arrays``). A mention's pieces
+travel as one list column of ``{start, end}`` structs; in memory they are the flat piece arrays of
+:class:`pipeline.clef.reader.Mentions` (one entry per piece, grouped by mention in mention order), so
+the conversion is offsets arithmetic, not a loop.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from iescore.pipeline.clef.reader import Mentions
 from iescore.pipeline.clef.rules import MatchColumns
+from iescore.pipeline.core.arrays import strings, to_arrow, to_numpy
 from iescore.schemas import CLEF_MATCHES, CLEF_MENTIONS, EXTENT
 
 
@@ -24,15 +26,15 @@ def mentions_table(mentions: Mentions) -> pa.Table:
 def mentions_from_table(table: pa.Table, side: str) -> Mentions:
     """The :class:`Mentions` of a ``CLEF_MENTIONS`` (or ``CLEF_MATCHES``) table."""
     pieces = table.column("pieces").combine_chunks()
-    lengths = pc.list_value_length(pieces).to_numpy(zero_copy_only=False).astype(np.int64)
+    lengths = to_numpy(pc.list_value_length(pieces)).astype(np.int64)
     flat = pc.list_flatten(pieces)
     rest = table.drop_columns(["pieces"])
     return Mentions(
         side,
         rest,
-        np.repeat(rest.column("mention").to_numpy(), lengths),
-        flat.field("start").to_numpy(zero_copy_only=False),
-        flat.field("end").to_numpy(zero_copy_only=False),
+        np.repeat(to_numpy(rest.column("mention")), lengths),
+        to_numpy(flat.field("start")),
+        to_numpy(flat.field("end")),
     )
 
 
@@ -50,10 +52,10 @@ def matches_table(gold: Mentions, system: Mentions, columns: MatchColumns) -> pa
         partner = status["partner"]
         extra = {
             "side": pa.DictionaryArray.from_arrays(
-                pa.array(np.zeros(len(mentions), dtype=np.int32)), pa.array([side])
+                to_arrow(np.zeros(len(mentions), dtype=np.int32)), strings([side])
             ),
-            "partner_cui": other.column("cui").take(pa.array(partner, mask=partner < 0)),
-            **{name: pa.array(values) for name, values in status.items()},
+            "partner_cui": other.column("cui").take(to_arrow(partner, mask=partner < 0)),
+            **{name: to_arrow(values) for name, values in status.items()},
         }
         parts.append(
             pa.Table.from_arrays(
@@ -75,9 +77,9 @@ def _mention_column(mentions: Mentions, field: pa.Field) -> pa.Array:
     if field.name == "pieces":
         offsets = np.concatenate([[0], np.cumsum(mentions.ints("n_pieces"))]).astype(np.int32)
         structs = pa.StructArray.from_arrays(
-            [pa.array(mentions.piece_start.astype(np.int64)), pa.array(mentions.piece_end.astype(np.int64))],
+            [to_arrow(mentions.piece_start, pa.int64()), to_arrow(mentions.piece_end, pa.int64())],
             fields=list(EXTENT),
         )
-        return pa.ListArray.from_arrays(pa.array(offsets), structs, type=field.type)
+        return pa.ListArray.from_arrays(to_arrow(offsets), structs, type=field.type)
     column = mentions.key if field.name == "key" else mentions.column(field.name)
     return column.cast(field.type)

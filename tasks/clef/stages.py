@@ -26,6 +26,7 @@ from iescore.pipeline.clef import (
     totals,
 )
 from iescore.pipeline.clef.reader import directory_digest
+from iescore.pipeline.core.arrays import strings, to_arrow
 from iescore.pipeline.core.signature import SIGNATURE_KEY, make_signature
 from iescore.schemas import CLEF_SCORES, C
 from iescore.tasks.core.base import Stage, stage_spec
@@ -89,12 +90,12 @@ class ClefReport(Stage):
         family = clef_family(self.options["task"])
         sums = totals(self.input_table("statistics"))
         values = family.measures(sums)
-        table = pa.table(
-            {
-                "name": [*CLEF_STATISTICS, *family.measure_names],
-                "kind": ["statistic"] * len(CLEF_STATISTICS) + ["measure"] * len(family.measure_names),
-                "value": [*(float(v) for v in sums), *(float(v) for v in values)],
-            },
+        table = pa.Table.from_arrays(
+            [
+                strings([*CLEF_STATISTICS, *family.measure_names]),
+                strings(["statistic"] * len(CLEF_STATISTICS) + ["measure"] * len(family.measure_names)),
+                to_arrow(np.array([*(float(v) for v in sums), *(float(v) for v in values)])),
+            ],
             schema=CLEF_SCORES,
         )
         metadata = {**(table.schema.metadata or {}), SIGNATURE_KEY: self.options["signature"].encode()}
