@@ -3,8 +3,8 @@
 pyarrow's own conversions (``pa.array`` of a numpy array or a list, ``Array.to_numpy``) go through its
 pandas compatibility layer, which imports pandas (a quarter to half a second of a command's start) the
 first time; a command that needs no pandas otherwise builds and reads its columns from their buffers
-here. Covered: numeric and bool columns (with nulls from a mask when building), and string columns cut
-out of one buffer.
+here. Covered: numeric and bool columns (with nulls from a mask when building; filled when reading),
+string columns cut out of one buffer, and the scalars a compute function takes beside its arrays.
 """
 
 from __future__ import annotations
@@ -63,6 +63,29 @@ def to_numpy(array: pa.Array | pa.ChunkedArray) -> np.ndarray:
     if len(array) == 0:
         return np.zeros(0, dtype=dtype)
     return np.frombuffer(buffer, dtype=dtype, count=len(array), offset=array.offset * dtype.itemsize)
+
+
+def filled(array: pa.Array | pa.ChunkedArray, fill: float) -> np.ndarray:
+    """An Arrow int or float array as a new numpy array, ``fill`` where it is null."""
+    if isinstance(array, pa.ChunkedArray):
+        array = array.combine_chunks() if array.num_chunks != 1 else array.chunk(0)
+    if not array.null_count:
+        return to_numpy(array).copy()
+    dtype = _DTYPES[array.type]
+    values = np.frombuffer(
+        array.buffers()[1], dtype=dtype, count=len(array), offset=array.offset * dtype.itemsize
+    )
+    valid = np.unpackbits(np.frombuffer(array.buffers()[0], dtype=np.uint8), bitorder="little")
+    valid = valid[array.offset : array.offset + len(array)].astype(bool)
+    return np.where(valid, values, np.asarray(fill).astype(np.result_type(dtype, np.asarray(fill).dtype)))
+
+
+def scalar(value: str | int) -> pa.Scalar:
+    """A string or an int64 scalar, for a compute function's argument beside its arrays (a Python value
+    there is converted by pyarrow's pandas layer)."""
+    if isinstance(value, str):
+        return strings([value])[0]
+    return to_arrow(np.array([value], dtype=np.int64))[0]
 
 
 def slices(data: pa.Buffer, starts: np.ndarray, ends: np.ndarray) -> pa.Array:

@@ -29,6 +29,7 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
+from iescore.pipeline.core.arrays import filled, scalar, strings, to_arrow, to_numpy
 from iescore.pipeline.core.errors import InputError
 from iescore.schemas import SENSE_ANSWERS, SENSE_KEY, SENSE_MAP, SENSE_WARNINGS
 
@@ -131,9 +132,9 @@ def _first_fields(
     counts = np.bincount(token_line, minlength=n_lines)
     first = np.zeros(n_lines, np.int64)
     np.cumsum(counts[:-1], out=first[1:])
-    item = pieces.take(pa.array(2 * first))
+    item = pieces.take(to_arrow(2 * first))
     second = np.minimum(first + 1, len(token_line) - 1)
-    instance = pieces.take(pa.array(2 * second, mask=counts < 2))
+    instance = pieces.take(to_arrow(2 * second, mask=counts < 2))
     later = np.ones(len(token_line), dtype=bool)
     later[first] = False
     later[second[counts >= 2]] = False
@@ -151,7 +152,7 @@ def _plain_lines(
     return (
         item,
         instance,
-        pa.ListArray.from_arrays(pa.array(rest_offsets), pieces.take(pa.array(2 * rest))),
+        pa.ListArray.from_arrays(to_arrow(rest_offsets), pieces.take(to_arrow(2 * rest))),
         counts,
     )
 
@@ -177,19 +178,19 @@ def _plain_answer_fields(
     cut = np.where(has_weight, slash, end)
     tags = _every_other(start, cut, values)
     weight_text = _every_other(cut[has_weight] + 1, end[has_weight], values)
-    return item, instance, pa.array(rest_offsets), tags, token_line[rest], has_weight, weight_text
+    return item, instance, to_arrow(rest_offsets), tags, token_line[rest], has_weight, weight_text
 
 
 def _every_other(start: np.ndarray, end: np.ndarray, values: pa.Buffer) -> pa.StringArray:
     """The strings ``values[start[i]:end[i]]`` (ranges in increasing order, not overlapping), copied
     into one array by one take."""
     if not len(start):
-        return pa.array([], pa.string())
+        return strings([])
     bounds = np.empty(2 * len(start), np.int32)
     bounds[0::2] = start
     bounds[1::2] = end
     pieces = pa.Array.from_buffers(pa.string(), len(bounds) - 1, [None, pa.py_buffer(bounds), values])
-    return pieces.take(pa.array(np.arange(0, len(bounds), 2)))
+    return pieces.take(to_arrow(np.arange(0, len(bounds), 2)))
 
 
 def read_key(path: str | Path, encoding: str = "utf-8") -> pa.Table:
@@ -203,7 +204,7 @@ def read_key(path: str | Path, encoding: str = "utf-8") -> pa.Table:
     else:  # not plain, or a line to refuse: split line by line (and name the line)
         lines = read_lines(path, encoding, data)
         tokens = split_blanks(lines)
-        counts = pc.list_value_length(tokens).to_numpy(zero_copy_only=False)
+        counts = to_numpy(pc.list_value_length(tokens))
         keep = counts > 0
         short = np.flatnonzero(keep & (counts < 3))
         if short.size:
@@ -212,11 +213,11 @@ def read_key(path: str | Path, encoding: str = "utf-8") -> pa.Table:
                 str(path), row + 1, f"'item instance tag [tag ...]' expected, got {lines[row].as_py()!r}"
             )
         line_numbers = np.flatnonzero(keep) + 1
-        tokens = tokens.filter(pa.array(keep))
+        tokens = tokens.filter(to_arrow(keep))
         item, instance = pc.list_element(tokens, 0), pc.list_element(tokens, 1)
         tags = pc.list_slice(tokens, 2)
     table = pa.Table.from_arrays(
-        [item, instance, pa.array(line_numbers, pa.int64()), tags.cast(SENSE_KEY.field("key_tags").type)],
+        [item, instance, to_arrow(line_numbers, pa.int64()), tags.cast(SENSE_KEY.field("key_tags").type)],
         schema=SENSE_KEY,
     )
     if not table.num_rows:
@@ -236,13 +237,13 @@ def _refuse_repeated_tags(path: str | Path, key: pa.Table) -> None:
     scorer2 counts a repeated tag twice in mixed-grained credit (an answer tag above it gets 1/b from
     each copy)."""
     tags = key.column("key_tags").combine_chunks()
-    counts = pc.list_value_length(tags).to_numpy(zero_copy_only=False)
+    counts = to_numpy(pc.list_value_length(tags))
     if not len(counts) or counts.max() < 2:
         return
     flat = pc.list_flatten(tags)
-    owner = pc.list_parent_indices(tags).to_numpy()
+    owner = to_numpy(pc.list_parent_indices(tags))
     several = counts[owner] > 1  # only lines with two tags or more can repeat one
-    codes = pc.dictionary_encode(flat.filter(pa.array(several))).indices.to_numpy(zero_copy_only=False)
+    codes = to_numpy(pc.dictionary_encode(flat.filter(to_arrow(several))).indices)
     owner = owner[several].astype(np.int64)
     pair = owner * (int(codes.max(initial=0)) + 1) + codes
     _, first = np.unique(pair, return_index=True)
@@ -253,7 +254,7 @@ def _refuse_repeated_tags(path: str | Path, key: pa.Table) -> None:
     raise InputError(
         str(path),
         int(key.column("line")[row].as_py()),
-        f"tag {flat.filter(pa.array(several))[int(repeated)].as_py()!r} given twice on this line: each key "
+        f"tag {flat.filter(to_arrow(several))[int(repeated)].as_py()!r} given twice on this line: each key "
         "tag once expected",
     )
 
@@ -276,24 +277,24 @@ def read_answers(path: str | Path, encoding: str = "utf-8") -> pa.Table:
             )
             lines = pc.replace_with_mask(lines, commented, stripped)
         parts = pc.split_pattern(lines, pattern=" ", max_splits=2)
-        lengths = pc.list_value_length(parts).to_numpy(zero_copy_only=False)
+        lengths = to_numpy(pc.list_value_length(parts))
         item = pc.list_element(parts, 0)
         instance = _element_or_null(parts, lengths, 1)
         rest = pc.fill_null(_element_or_null(parts, lengths, 2), "")
         tokens = split_blanks(rest)
         halves = pc.split_pattern(pc.list_flatten(tokens), pattern="/", max_splits=1)
         tags = pc.list_element(halves, 0)
-        halves_length = pc.list_value_length(halves).to_numpy(zero_copy_only=False)
+        halves_length = to_numpy(pc.list_value_length(halves))
         has_weight = halves_length > 1
-        weight_text = _element_or_null(halves, halves_length, 1).filter(pa.array(has_weight))
+        weight_text = _element_or_null(halves, halves_length, 1).filter(to_arrow(has_weight))
         offsets = tokens.offsets
-        tag_row = pc.list_parent_indices(tokens).to_numpy()
+        tag_row = to_numpy(pc.list_parent_indices(tokens))
     # The weights, those of the tags that have one (weight_text) first.
     weighted_value, plain_weight = _plain_weights(weight_text)
     weighted_odd = np.zeros(len(weight_text), dtype=bool)
     other = ~plain_weight
     if other.any():  # C's atof: the longest leading number, in Arrow too (only these few rows)
-        number = pc.extract_regex(weight_text.filter(pa.array(other)), pattern=_LEADING_NUMBER)
+        number = pc.extract_regex(weight_text.filter(to_arrow(other)), pattern=_LEADING_NUMBER)
         digits = number.field("number")
         weighted_value[other] = pc.cast(
             pc.if_else(pc.equal(digits, ""), "0", digits), pa.float64()
@@ -301,7 +302,7 @@ def read_answers(path: str | Path, encoding: str = "utf-8") -> pa.Table:
         weighted_odd[other] = pc.or_(pc.equal(digits, ""), pc.not_equal(number.field("tail"), "")).to_numpy(
             zero_copy_only=False
         )
-    untagged = pc.equal(tags, "").to_numpy(zero_copy_only=False)
+    untagged = to_numpy(pc.binary_length(tags)) == 0
     if untagged.any():
         tag = int(np.argmax(untagged))
         text = weight_text[int(np.cumsum(has_weight)[tag]) - 1].as_py()
@@ -313,7 +314,7 @@ def read_answers(path: str | Path, encoding: str = "utf-8") -> pa.Table:
     _refuse_weights(path, value, has_weight, tags, tag_row, weight_text, n_lines)
     odd = np.zeros(len(tags), dtype=bool)
     odd[has_weight] = weighted_odd
-    weights = pa.array(value, pa.float64(), mask=~has_weight)
+    weights = to_arrow(value, pa.float64(), mask=~has_weight)
     answer_tags = pa.ListArray.from_arrays(offsets, tags)
     answer_weights = pa.ListArray.from_arrays(offsets, weights)
 
@@ -321,7 +322,7 @@ def read_answers(path: str | Path, encoding: str = "utf-8") -> pa.Table:
     if odd.any():
         rows = tag_row[odd]
         raw = np.asarray(
-            weight_text.filter(pa.array(weighted_odd)).to_numpy(zero_copy_only=False), dtype=object
+            weight_text.filter(to_arrow(weighted_odd)).to_numpy(zero_copy_only=False), dtype=object
         )
         for row, text in zip(rows[::-1], raw[::-1], strict=True):  # the first odd weight of a line wins
             warning[row] = f"weight {text!r} is not a number: scorer2 reads it as {_atof(text):g}"
@@ -329,7 +330,7 @@ def read_answers(path: str | Path, encoding: str = "utf-8") -> pa.Table:
         _warn_blank_and_tabbed(warning, lines, item, instance, tokens)
     return pa.Table.from_arrays(
         [
-            pa.array(np.arange(1, n_lines + 1), pa.int64()),
+            to_arrow(np.arange(1, n_lines + 1), pa.int64()),
             item,
             instance,
             answer_tags,
@@ -385,7 +386,7 @@ def _warn_blank_and_tabbed(
     warning: np.ndarray, lines: pa.Array, item: pa.Array, instance: pa.Array, tokens: pa.ListArray
 ) -> None:
     """Set the warning of blank answer lines and of lines with a tab in ``item instance``."""
-    untagged = np.flatnonzero(pc.list_value_length(tokens).to_numpy(zero_copy_only=False) == 0)
+    untagged = np.flatnonzero(to_numpy(pc.list_value_length(tokens)) == 0)
     blank = untagged[pc.equal(pc.utf8_trim_whitespace(lines.take(pa.array(untagged))), "").to_numpy(False)]
     warning[blank] = (
         "no answer on this line (blank, or only a '!!' comment): scorer2 reports it as an answer for an "
@@ -394,7 +395,7 @@ def _warn_blank_and_tabbed(
     tabbed = np.zeros(len(lines), dtype=bool)
     if pc.any(pc.match_substring(lines, "\t")).as_py():
         identifier = pc.binary_join_element_wise(item, pc.fill_null(instance, ""), "")
-        tabbed = pc.match_substring(identifier, "\t").to_numpy(zero_copy_only=False)
+        tabbed = to_numpy(pc.match_substring(identifier, "\t"))
     warning[tabbed] = (
         "a tab in 'item instance': scorer2 splits them at spaces only and finds no such instance"
     )
@@ -413,7 +414,7 @@ def read_sense_map(path: str | Path, encoding: str = "utf-8") -> pa.Table:
     """A sense map as a ``SENSE_MAP`` table (blank lines skipped; see the module doc for what is refused)."""
     lines = read_lines(path, encoding)
     tokens = split_blanks(lines)
-    counts = pc.list_value_length(tokens).to_numpy(zero_copy_only=False)
+    counts = to_numpy(pc.list_value_length(tokens))
     keep = counts > 0
     even = np.flatnonzero(keep & (counts % 2 == 0))
     if even.size:
@@ -425,14 +426,14 @@ def read_sense_map(path: str | Path, encoding: str = "utf-8") -> pa.Table:
             f"got {lines[row].as_py()!r}",
         )
     line_numbers = np.flatnonzero(keep) + 1
-    tokens = tokens.filter(pa.array(keep))
+    tokens = tokens.filter(to_arrow(keep))
     flat = pc.list_flatten(tokens)
-    parent = pc.list_parent_indices(tokens).to_numpy()
-    offsets = np.asarray(tokens.offsets, dtype=np.int64)
+    parent = to_numpy(pc.list_parent_indices(tokens))
+    offsets = to_numpy(tokens.offsets).astype(np.int64)
     position = np.arange(len(flat)) - (offsets[parent] - offsets[0])
     is_factor = position % 2 == 1
-    factors = flat.filter(pa.array(is_factor))
-    good = pc.match_substring_regex(factors, _POSITIVE_INTEGER).to_numpy(zero_copy_only=False)
+    factors = flat.filter(to_arrow(is_factor))
+    good = to_numpy(pc.match_substring_regex(factors, _POSITIVE_INTEGER))
     if not good.all():
         bad = int(np.flatnonzero(good == False)[0])  # noqa: E712 - numpy comparison
         row = int(parent[is_factor][bad])
@@ -442,7 +443,7 @@ def read_sense_map(path: str | Path, encoding: str = "utf-8") -> pa.Table:
             f"branching factor {factors[bad].as_py()!r} of {pc.list_element(tokens, 0)[row].as_py()!r} "
             "is not a positive integer",
         )
-    magnitude = pc.cast(factors, pa.float64()).to_numpy(zero_copy_only=False)
+    magnitude = to_numpy(pc.cast(factors, pa.float64()))
     if len(magnitude) and magnitude.max() > _LARGEST_FACTOR:
         bad = int(np.argmax(magnitude > _LARGEST_FACTOR))
         row = int(parent[is_factor][bad])
@@ -452,19 +453,19 @@ def read_sense_map(path: str | Path, encoding: str = "utf-8") -> pa.Table:
             f"branching factor {factors[bad].as_py()!r} of {pc.list_element(tokens, 0)[row].as_py()!r} "
             f"is too large: a positive integer up to {_LARGEST_FACTOR} expected",
         )
-    senses = flat.filter(pa.array(~is_factor))
+    senses = flat.filter(to_arrow(~is_factor))
     sense_parent = parent[~is_factor]
     ancestor_mask = position[~is_factor] > 0
     sense_offsets = np.concatenate([[0], np.cumsum(np.bincount(sense_parent, minlength=len(tokens)))])
     ancestor_offsets = sense_offsets - np.arange(len(sense_offsets))
-    ancestors = senses.filter(pa.array(ancestor_mask))
+    ancestors = senses.filter(to_arrow(ancestor_mask))
     factor_values = pc.cast(factors, pa.int64())
     table = pa.Table.from_arrays(
         [
-            pc.list_element(tokens, 0),
-            pa.array(line_numbers, pa.int64()),
-            pa.ListArray.from_arrays(pa.array(ancestor_offsets, pa.int32()), ancestors),
-            pa.ListArray.from_arrays(pa.array(ancestor_offsets, pa.int32()), factor_values),
+            pc.list_element(tokens, scalar(0)),
+            to_arrow(line_numbers, pa.int64()),
+            pa.ListArray.from_arrays(to_arrow(ancestor_offsets, pa.int32()), ancestors),
+            pa.ListArray.from_arrays(to_arrow(ancestor_offsets, pa.int32()), factor_values),
         ],
         schema=SENSE_MAP,
     )
@@ -488,10 +489,10 @@ def _refuse_wrong_branching(
     key would depend on which line is read, or add up to more than 1 over its subsenses."""
     if not ancestor_mask.any():
         return
-    codes = pc.dictionary_encode(senses).indices.to_numpy(zero_copy_only=False).astype(np.int64)
+    codes = to_numpy(pc.dictionary_encode(senses).indices).astype(np.int64)
     at = np.flatnonzero(ancestor_mask)  # each ancestor's place among the senses; its child is just before
     parent, child = codes[at], codes[at - 1]
-    factor = factors.to_numpy(zero_copy_only=False)
+    factor = to_numpy(factors)
     lines = line_numbers[sense_parent[at]]
     _, first, inverse = np.unique(parent, return_index=True, return_inverse=True)
     inverse = inverse.reshape(-1)
@@ -529,14 +530,14 @@ def read_instance_list(path: str | Path, encoding: str = "utf-8") -> pa.Table:
     columns; any other line is bad input."""
     lines = read_lines(path, encoding)
     tokens = split_blanks(lines)
-    counts = pc.list_value_length(tokens).to_numpy(zero_copy_only=False)
+    counts = to_numpy(pc.list_value_length(tokens))
     wrong = np.flatnonzero((counts != 0) & (counts != 2))
     if wrong.size:
         row = int(wrong[0])
         raise InputError(str(path), row + 1, f"'item instance' expected, got {lines[row].as_py()!r}")
     if not (counts == 2).any():
         raise InputError(str(path), 0, "no instance listed: 'item instance' lines expected")
-    tokens = tokens.filter(pa.array(counts == 2))
+    tokens = tokens.filter(to_arrow(counts == 2))
     return pa.table({"item": pc.list_element(tokens, 0), "instance": pc.list_element(tokens, 1)})
 
 
@@ -554,21 +555,21 @@ def split_blanks(lines: pa.Array) -> pa.ListArray:
     whitespace split gives one before leading and after trailing blanks, and one for an empty line)."""
     trimmed = pc.ascii_trim_whitespace(lines)
     tokens = pc.ascii_split_whitespace(trimmed)
-    empty = pc.equal(trimmed, "").to_numpy(zero_copy_only=False)
+    empty = to_numpy(pc.binary_length(trimmed)) == 0
     if not empty.any():
         return tokens
-    counts = pc.list_value_length(tokens).to_numpy(zero_copy_only=False).copy()
+    counts = to_numpy(pc.list_value_length(tokens)).copy()
     keep = np.repeat(~empty, counts)
     counts[empty] = 0
     offsets = np.concatenate([[0], np.cumsum(counts)]).astype(np.int32)
-    return pa.ListArray.from_arrays(pa.array(offsets), pc.list_flatten(tokens).filter(pa.array(keep)))
+    return pa.ListArray.from_arrays(to_arrow(offsets), pc.list_flatten(tokens).filter(to_arrow(keep)))
 
 
 def _element_or_null(parts: pa.ListArray, lengths: np.ndarray, index: int) -> pa.Array:
     """``parts[row][index]``, null where the row has no such element."""
-    offsets = np.asarray(parts.offsets, dtype=np.int64)
+    offsets = to_numpy(parts.offsets).astype(np.int64)
     positions = offsets[:-1] - offsets[0] + index
-    return pc.list_flatten(parts).take(pa.array(positions, pa.int64(), mask=lengths <= index))
+    return pc.list_flatten(parts).take(to_arrow(positions, pa.int64(), mask=lengths <= index))
 
 
 def _plain_weights(weight_text: pa.Array) -> tuple[np.ndarray, np.ndarray]:
@@ -576,14 +577,14 @@ def _plain_weights(weight_text: pa.Array) -> tuple[np.ndarray, np.ndarray]:
     does), 0 elsewhere, and which ones they are. One cast when every weight is a finite number (the
     usual case), else a regex."""
     try:
-        value = pc.cast(weight_text, pa.float64()).to_numpy(zero_copy_only=False)
+        value = to_numpy(pc.cast(weight_text, pa.float64()))
         if np.isfinite(value).all():
             return value.copy(), np.ones(len(value), dtype=bool)
     except pa.ArrowInvalid:
         pass
-    plain = pc.match_substring_regex(weight_text, _PLAIN_NUMBER).to_numpy(zero_copy_only=False)
+    plain = to_numpy(pc.match_substring_regex(weight_text, _PLAIN_NUMBER))
     value = np.zeros(len(weight_text))
-    value[plain] = pc.cast(weight_text.filter(pa.array(plain)), pa.float64()).to_numpy()
+    value[plain] = to_numpy(pc.cast(weight_text.filter(to_arrow(plain)), pa.float64()))
     return value, plain
 
 
@@ -601,18 +602,18 @@ def _refuse_repeats(path: str | Path, table: pa.Table, columns: tuple[str, ...],
         return  # the last column alone increases (sorted key: instance names that include the item)
     labels = table.column(columns[0]).combine_chunks()
     for column in columns[1:]:
-        labels = pc.binary_join_element_wise(labels, table.column(column).combine_chunks(), "\x00")
+        labels = pc.binary_join_element_wise(labels, table.column(column).combine_chunks(), scalar("\x00"))
     if len(labels) < 2 or pc.all(pc.less(labels.slice(0, len(labels) - 1), labels.slice(1))).as_py():
         return  # in increasing order (as scorer2 wants its files): no repeat, and no hashing to see it
     encoded = pc.dictionary_encode(labels)
     if len(encoded.dictionary) == len(labels):  # the usual case: one hash pass, no sort
         return
-    codes = encoded.indices.to_numpy(zero_copy_only=False)
+    codes = to_numpy(encoded.indices)
     _, first = np.unique(codes, return_index=True)  # codes are 0..k-1: first[code] is its first row
     repeated = np.flatnonzero(first[codes] != np.arange(len(codes)))
     if repeated.size:
         row = int(repeated[0])
-        lines = table.column("line").to_numpy()
+        lines = to_numpy(table.column("line"))
         first_line = int(lines[first[codes[row]]])
         raise InputError(str(path), int(lines[row]), message.format(first=first_line))
 
@@ -620,7 +621,7 @@ def _refuse_repeats(path: str | Path, table: pa.Table, columns: tuple[str, ...],
 def _refuse_cycles(path: str | Path, table: pa.Table, senses: pa.Array, sense_parent: np.ndarray) -> None:
     """A sense map whose parent chains come back to a sense is bad input: within one line (a sense
     named twice), or through the lines of the parents (``a 2 b`` and ``b 2 a``)."""
-    codes = pc.dictionary_encode(senses).indices.to_numpy(zero_copy_only=False).astype(np.int64)
+    codes = to_numpy(pc.dictionary_encode(senses).indices).astype(np.int64)
     pair = np.asarray(sense_parent, dtype=np.int64) * (int(codes.max(initial=0)) + 1) + codes
     _, first, inverse = np.unique(pair, return_index=True, return_inverse=True)
     twice = np.flatnonzero(first[inverse.reshape(-1)] != np.arange(len(pair)))
@@ -636,10 +637,10 @@ def _refuse_cycles(path: str | Path, table: pa.Table, senses: pa.Array, sense_pa
     # 2^k steps a chain that has not ended (-1) within len(map) steps goes round a cycle.
     own = table.column("sense").combine_chunks()
     ancestors = table.column("ancestors").combine_chunks()
-    has_parent = pc.list_value_length(ancestors).to_numpy(zero_copy_only=False) > 0
+    has_parent = to_numpy(pc.list_value_length(ancestors)) > 0
     jump = np.full(len(own), -1, dtype=np.int64)
     parents = pc.list_flatten(pc.list_slice(ancestors, 0, 1))
-    jump[has_parent] = pc.fill_null(pc.index_in(parents, value_set=own), -1).to_numpy(zero_copy_only=False)
+    jump[has_parent] = filled(pc.index_in(parents, value_set=own), -1)
     for _ in range(int(np.ceil(np.log2(len(own) + 1))) + 1):
         jump = np.where(jump >= 0, jump[np.maximum(jump, 0)], -1)
     cyclic = np.flatnonzero(jump >= 0)

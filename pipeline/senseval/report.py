@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
+from iescore.pipeline.core.arrays import to_arrow, to_numpy
 from iescore.pipeline.senseval.scoring import REASONS
 from iescore.schemas import SENSE_TOTALS
 
@@ -67,20 +68,28 @@ class SenseTotals:
 
 def totals_table(instances: pa.Table) -> pa.Table:
     """The ``SENSE_TOTALS`` of a ``SENSE_INSTANCES`` table: all instances first (item null), then each
-    lexical item, sorted."""
+    lexical item, sorted (each item's sums by one ``bincount`` over the items' sorted codes)."""
     numbers = ("credit", "attempted", "total")
-    by_item = (
-        instances.select(["item", *numbers])
-        .group_by("item")
-        .aggregate([(name, "sum") for name in numbers])
-        .sort_by("item")
-    )
+    encoded = pc.dictionary_encode(instances.column("item").combine_chunks())
+    order = to_numpy(pc.array_sort_indices(encoded.dictionary)).astype(np.int64)
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    group = rank[to_numpy(encoded.indices).astype(np.int64)]
     overall = [float(pc.sum(instances.column(name)).as_py() or 0.0) for name in numbers]
     return pa.Table.from_arrays(
         [
-            pa.concat_arrays([pa.nulls(1, pa.string()), by_item.column("item").combine_chunks()]),
+            pa.concat_arrays([pa.nulls(1, pa.string()), encoded.dictionary.take(to_arrow(order))]),
             *(
-                pa.concat_arrays([pa.array([value]), by_item.column(f"{name}_sum").combine_chunks()])
+                to_arrow(
+                    np.concatenate(
+                        [
+                            [value],
+                            np.bincount(
+                                group, weights=to_numpy(instances.column(name)), minlength=len(order)
+                            ),
+                        ]
+                    )
+                )
                 for name, value in zip(numbers, overall, strict=True)
             ),
         ],

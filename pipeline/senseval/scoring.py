@@ -43,6 +43,7 @@ from dataclasses import dataclass
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
+from iescore.pipeline.core.arrays import filled, scalar, strings, to_arrow, to_numpy
 from iescore.schemas import SENSE_INSTANCES, SENSE_UNSCORED
 
 GRANULARITIES = ("fine", "coarse", "mixed")
@@ -116,14 +117,14 @@ def score_senses(
 
     # Key tags, one row each: (instance row, tag code), in written order.
     key_tags = key.column("key_tags").combine_chunks()
-    tag_instance = pc.list_parent_indices(key_tags).to_numpy()
+    tag_instance = to_numpy(pc.list_parent_indices(key_tags))
     tag_code = vocabulary.key_codes
     excluded = np.zeros(n_key, dtype=bool)
     if instance_filter is not None:
         listed = pc.is_in(_pair_labels(key), value_set=_pair_labels(instance_filter))
-        excluded |= ~listed.to_numpy(zero_copy_only=False)
+        excluded |= ~to_numpy(listed)
     if sense_filter is not None:
-        kept = pc.is_in(pc.list_flatten(key_tags), value_set=sense_filter).to_numpy(zero_copy_only=False)
+        kept = to_numpy(pc.is_in(pc.list_flatten(key_tags), value_set=sense_filter))
         tag_instance, tag_code = tag_instance[kept], tag_code[kept]
         excluded |= np.bincount(tag_instance, minlength=n_key) == 0
     if options.granularity == "coarse":
@@ -138,9 +139,9 @@ def score_senses(
     n_answers = answers.num_rows
     answer_tags = answers.column("answer_tags").combine_chunks()
     weights_column = answers.column("answer_weights").combine_chunks()
-    row = pc.list_parent_indices(answer_tags).to_numpy()
+    row = to_numpy(pc.list_parent_indices(answer_tags))
     code = vocabulary.answer_codes
-    raw = pc.list_flatten(weights_column).to_numpy(zero_copy_only=False).astype(np.float64)
+    raw = filled(pc.list_flatten(weights_column), np.nan).astype(np.float64)
     unweighted = np.bincount(row, weights=np.isnan(raw), minlength=n_answers) > 0
     # scorer2 keeps weights and scores in C floats (single precision); so do we, per instance, so that a
     # score on a decimal tie (0.0375) prints as scorer2 prints it. Sums over instances are in double.
@@ -194,9 +195,9 @@ def score_senses(
     unscored_rows = np.flatnonzero(~scoring)
     unscored = pa.Table.from_arrays(
         [
-            answers.column("line").take(pa.array(unscored_rows)),
-            _names(answers.take(pa.array(unscored_rows))).cast(pa.string()),
-            pa.array(REASONS).take(pa.array(reason[unscored_rows])),
+            answers.column("line").take(to_arrow(unscored_rows)),
+            _names(answers.take(to_arrow(unscored_rows))).cast(pa.string()),
+            strings(list(REASONS)).take(to_arrow(reason[unscored_rows].astype(np.int32))),
         ],
         schema=SENSE_UNSCORED,
     )
@@ -262,13 +263,10 @@ class _Vocabulary:
         # order are those of encoding all the pieces end to end (first appearance), without copying them.
         encoded = [pc.dictionary_encode(p.cast(pa.string())) for p in pieces]
         union = pc.dictionary_encode(pa.concat_arrays([e.dictionary for e in encoded]))
-        recode = union.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+        recode = to_numpy(union.indices).astype(np.int64)
         starts = np.cumsum([0] + [len(e.dictionary) for e in encoded])
         codes = np.concatenate(
-            [
-                recode[start + e.indices.to_numpy(zero_copy_only=False)]
-                for start, e in zip(starts[:-1], encoded, strict=True)
-            ]
+            [recode[start + to_numpy(e.indices)] for start, e in zip(starts[:-1], encoded, strict=True)]
         )
         self.labels = union.dictionary
         self.size = len(self.labels)
@@ -276,7 +274,7 @@ class _Vocabulary:
         self.key_codes = codes[bounds[0] : bounds[1]]
         self.answer_codes = codes[bounds[1] : bounds[2]]
         self.top = np.arange(self.size)
-        self.known = pc.is_in(self.labels, value_set=pa.array(ALWAYS_KNOWN)).to_numpy(zero_copy_only=False)
+        self.known = to_numpy(pc.is_in(self.labels, value_set=strings(list(ALWAYS_KNOWN)))).copy()
         self._pairs = np.zeros(0, np.int64)  # sorted (sense code * size + ancestor code)
         self._factors = np.zeros(0)  # the product of branching factors of each, in that order
         self._up: np.ndarray | None = None  # see below
@@ -286,16 +284,14 @@ class _Vocabulary:
         sense_codes = codes[bounds[2] : bounds[3]]
         ancestor_codes = codes[bounds[3] : bounds[4]]
         self.known[sense_codes] = True
-        lengths = pc.list_value_length(sense_map.column("ancestors").combine_chunks()).to_numpy(
-            zero_copy_only=False
-        )
+        lengths = to_numpy(pc.list_value_length(sense_map.column("ancestors").combine_chunks()))
         owner = np.repeat(np.arange(len(sense_codes)), lengths)
         if len(ancestor_codes):
             last = np.cumsum(lengths) - 1
             has = lengths > 0
             self.top[sense_codes[has]] = ancestor_codes[last[has]]
         # Ancestor pairs (sense, ancestor) with the product of the branching factors on the way.
-        factors = pc.list_flatten(sense_map.column("branching").combine_chunks()).to_numpy()
+        factors = to_numpy(pc.list_flatten(sense_map.column("branching").combine_chunks()))
         products = _cumulative_products(factors.astype(np.float64), lengths)
         pair_keys = sense_codes[owner] * self.size + ancestor_codes
         order = np.argsort(pair_keys, kind="stable")
@@ -377,13 +373,13 @@ def _targets(key: pa.Table, answers: pa.Table) -> np.ndarray:
     n = len(instances)
     if n >= 2 and not pc.all(pc.less(instances.slice(0, n - 1), instances.slice(1))).as_py():
         target = pc.index_in(_pair_labels(answers), value_set=_pair_labels(key))
-        return pc.fill_null(target, -1).to_numpy().astype(np.int64)
+        return filled(target, -1).astype(np.int64)
     target = _sorted_index_in(answers.column("instance").combine_chunks(), instances)
     found = np.flatnonzero(target >= 0)
     if len(found):
-        key_item = key.column("item").combine_chunks().take(pa.array(target[found]))
-        answer_item = answers.column("item").combine_chunks().take(pa.array(found))
-        same = pc.equal(key_item, answer_item).to_numpy(zero_copy_only=False)
+        key_item = key.column("item").combine_chunks().take(to_arrow(target[found]))
+        answer_item = answers.column("item").combine_chunks().take(to_arrow(found))
+        same = to_numpy(pc.equal(key_item, answer_item))
         target[found[~same]] = -1
     return target
 
@@ -395,11 +391,11 @@ def _sorted_index_in(queries: pa.StringArray, values: pa.StringArray) -> np.ndar
     width = max(pc.max(pc.binary_length(values)).as_py() or 0, pc.max(pc.binary_length(queries)).as_py() or 0)
     rows_v, rows_q = _fixed_width(values, width), _fixed_width(queries, width)
     if rows_v is None or rows_q is None or not len(values):
-        return pc.fill_null(pc.index_in(queries, value_set=values), -1).to_numpy().astype(np.int64)
+        return filled(pc.index_in(queries, value_set=values), -1).astype(np.int64)
     at = np.minimum(np.searchsorted(rows_v, rows_q), len(values) - 1)
     found = rows_v[at] == rows_q
     if queries.null_count:
-        found &= queries.is_valid().to_numpy(zero_copy_only=False)
+        found &= to_numpy(queries.is_valid())
     return np.where(found, at, -1).astype(np.int64)
 
 
@@ -425,12 +421,12 @@ def _fixed_width(strings: pa.StringArray, width: int) -> np.ndarray | None:
 def _pair_labels(table: pa.Table) -> pa.Array:
     """``item NUL instance`` of every row (null instance: null): an instance is its item and instance."""
     item = table.column("item").combine_chunks()
-    return pc.binary_join_element_wise(item, table.column("instance").combine_chunks(), "\x00")
+    return pc.binary_join_element_wise(item, table.column("instance").combine_chunks(), scalar("\x00"))
 
 
 def _names(answers: pa.Table) -> pa.Array:
     """scorer2's name of each answer line's instance: ``item_instance`` (``item`` with no instance)."""
-    joined = pc.binary_join_element_wise(answers.column("item"), answers.column("instance"), "_")
+    joined = pc.binary_join_element_wise(answers.column("item"), answers.column("instance"), scalar("_"))
     return pc.if_else(answers.column("instance").is_null(), answers.column("item"), joined)
 
 
@@ -438,7 +434,7 @@ def _grouped(groups: np.ndarray, values: pa.Array, count: int) -> pa.ListArray:
     """A list per group ``0..count-1`` of ``values`` (rows ordered by group, stable)."""
     order = np.argsort(groups, kind="stable")
     offsets = np.concatenate([[0], np.cumsum(np.bincount(groups, minlength=count))]).astype(np.int32)
-    return pa.ListArray.from_arrays(pa.array(offsets), values.take(pa.array(order)))
+    return pa.ListArray.from_arrays(to_arrow(offsets), values.take(to_arrow(order)))
 
 
 def _instances_table(
@@ -460,18 +456,18 @@ def _instances_table(
     n_key = key.num_rows
     answered = answered_by >= 0
     if tags:
-        key_lists = _grouped(tag_instance, vocabulary.labels.take(pa.array(tag_code)), n_key)
+        key_lists = _grouped(tag_instance, vocabulary.labels.take(to_arrow(tag_code)), n_key)
         instance_of_answer = np.full(answers.num_rows, -1, dtype=np.int64)
         instance_of_answer[answered_by[answered]] = np.flatnonzero(answered)
         tag_owner = instance_of_answer[row]
         mine = tag_owner >= 0
-        answer_lists = _grouped(tag_owner[mine], vocabulary.labels.take(pa.array(code[mine])), n_key)
-        weight_lists = _grouped(tag_owner[mine], pa.array(weight[mine], pa.float64()), n_key)
+        answer_lists = _grouped(tag_owner[mine], vocabulary.labels.take(to_arrow(code[mine])), n_key)
+        weight_lists = _grouped(tag_owner[mine], to_arrow(weight[mine], pa.float64()), n_key)
     else:  # the scores alone: every list empty
-        no_lists = pa.array(np.zeros(n_key + 1, np.int32))
-        key_lists = answer_lists = pa.ListArray.from_arrays(no_lists, pa.array([], pa.string()))
-        weight_lists = pa.ListArray.from_arrays(no_lists, pa.array([], pa.float64()))
-    lines = answers.column("line").to_numpy()
+        no_lists = to_arrow(np.zeros(n_key + 1, np.int32))
+        key_lists = answer_lists = pa.ListArray.from_arrays(no_lists, strings([]))
+        weight_lists = pa.ListArray.from_arrays(no_lists, to_arrow(np.zeros(0)))
+    lines = to_numpy(answers.column("line"))
     answer_line = np.where(answered, lines[np.maximum(answered_by, 0)] if len(lines) else 0, 0)
     table = pa.Table.from_arrays(
         [
@@ -479,13 +475,13 @@ def _instances_table(
             key.column("instance"),
             key.column("line"),
             key_lists,
-            pa.array(answer_line, pa.int64(), mask=~answered),
+            to_arrow(answer_line, pa.int64(), mask=~answered),
             answer_lists,
             weight_lists,
-            pa.array(credit, pa.float64()),
-            pa.array(attempted, pa.float64()),
-            pa.array(total, pa.float64()),
+            to_arrow(credit, pa.float64()),
+            to_arrow(attempted, pa.float64()),
+            to_arrow(total, pa.float64()),
         ],
         schema=SENSE_INSTANCES,
     )
-    return table if included.all() else table.filter(pa.array(included))  # no copy when all are kept
+    return table if included.all() else table.filter(to_arrow(included))  # no copy when all are kept

@@ -47,7 +47,7 @@ class IngestSenseKey(Stage):
         encoding = self.options["encoding"]
         key = read_key(self.input_file("key"), encoding)
         path = self.input_file("sense_map")
-        sense_map = read_sense_map(path, encoding) if path else SENSE_MAP.empty_table()
+        sense_map = read_sense_map(path, encoding) if path else pa.Table.from_batches([], schema=SENSE_MAP)
         flag = {HAS_MAP_KEY: b"yes" if path else b"no"}
         return {"key": key, "sense_map": sense_map.replace_schema_metadata({**SENSE_MAP.metadata, **flag})}
 
