@@ -131,6 +131,9 @@ def _check_encoding(data: bytes, source: str, kind: str) -> None:
         )
 
 
+_IRREGULAR_LINE_START = np.array([ord(c) for c in "\n# \t"], dtype=np.uint8)
+
+
 def _csv_fields(
     data: bytes, names: tuple[str, ...], wanted: tuple[int, ...], types: dict[int, pa.DataType]
 ) -> tuple[list[pa.Array | None], np.ndarray] | None:
@@ -146,7 +149,9 @@ def _csv_fields(
             return None
     else:
         delimiter = " "
-    if any(marker in data for marker in (b"\n\n", b"\n#", b"\n ", b"\n\t")):
+    raw = np.frombuffer(data, dtype=np.uint8)
+    line_starts = raw[1:][raw[:-1] == 10]  # the first byte of every line but the first
+    if np.isin(line_starts, _IRREGULAR_LINE_START).any():  # a blank, comment or indented line
         return None
     from pyarrow import csv
 
