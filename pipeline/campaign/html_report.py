@@ -1586,7 +1586,8 @@ def _alignments_section(report: CampaignReport, systems: list[str]) -> str:
             + "\n</details>"
         )
     legend = (
-        f"Each system&#8217;s alignment of the first {shown} of the {view.utterances_total} utterances "
+        f"Each system&#8217;s alignment of the first {shown} of the {view.utterances_total} utterances with "
+        "words "
         "(sclite&#8217;s .pra blocks: REF, HYP and Eval lines; words in error in upper case, *** where a "
         "side has no word); marked utterances have errors. Every utterance is in the system&#8217;s "
         "alignment.pra and its AlignSpeech artifact."

@@ -181,10 +181,11 @@ def wer_statistics(system: ScoredSystem) -> pa.Table:
 
 
 def label_sums(alignment: pa.Table) -> tuple[list[str], np.ndarray]:
-    """The stm labels of a system's alignment (in their ``;; LABEL`` order, then any other in order of
-    appearance) and each one's statistics summed over its segments, ``(labels, STATISTICS)``: a segment
+    """The stm labels of a system's alignment (in their ``;; LABEL`` order, named by their titles as the
+    ``.lur`` names them; then any undefined one, by its id, in order of appearance) and each one's statistics summed over its segments, ``(labels, STATISTICS)``: a segment
     counts in each of its labels, as sclite's ``.lur`` counts it."""
-    defined = [entry[0] for entry in label_definitions(alignment)]
+    definitions = label_definitions(alignment)
+    defined = [entry[0] for entry in definitions]
     table = alignment.select([C.utterance, C.labels, C.op]).to_pandas()
     if table.empty:
         return defined, np.zeros((len(defined), len(STATISTICS)))
@@ -203,7 +204,8 @@ def label_sums(alignment: pa.Table) -> tuple[list[str], np.ndarray]:
     sums = np.zeros((len(names), len(STATISTICS)))
     for k, vector in rows.items():
         sums[k] = vector
-    return names, sums
+    titles = {entry[0]: entry[1] for entry in definitions if entry[1]}
+    return [titles.get(name, name) for name in names], sums
 
 
 def label_definitions(alignment: pa.Table) -> list[tuple[str, str, str]]:
