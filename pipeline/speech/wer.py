@@ -181,9 +181,10 @@ def wer_statistics(system: ScoredSystem) -> pa.Table:
 
 
 def label_sums(alignment: pa.Table) -> tuple[list[str], np.ndarray]:
-    """The stm labels of a system's alignment (in their ``;; LABEL`` order, named by their titles as the
-    ``.lur`` names them; then any undefined one, by its id, in order of appearance) and each one's statistics summed over its segments, ``(labels, STATISTICS)``: a segment
-    counts in each of its labels, as sclite's ``.lur`` counts it."""
+    """The stm labels of a system's alignment and each one's statistics summed over its segments,
+    ``(labels, STATISTICS)``: the labels in their ``;; LABEL`` order, named by their titles as the
+    ``.lur`` names them, then any undefined one by its id, in order of appearance. A segment counts in
+    each of its labels, as sclite's ``.lur`` counts it."""
     definitions = label_definitions(alignment)
     defined = [entry[0] for entry in definitions]
     table = alignment.select([C.utterance, C.labels, C.op]).to_pandas()
