@@ -290,3 +290,20 @@ def test_a_bad_hypothesis_line_exits_2_naming_its_file_and_line(
     assert status == 2
     assert "b.trn:2:" in err and "utterance id" in err, err
     assert not (tmp_path / "out").exists()
+
+
+def test_only_a_kind_with_pair_tests_shows_their_columns() -> None:
+    from iescore.pipeline.campaign.engine import significance_rows
+    from iescore.schemas import SIGNIFICANCE
+
+    empty = SIGNIFICANCE.empty_table()
+    assert "mapsswe_p" not in significance_rows(KINDS["trec"], empty).column_names
+    assert "sign_p_holm" not in significance_rows(KINDS["templette"], empty).column_names
+    assert significance_rows(KINDS["wer"], empty).column_names == SIGNIFICANCE.names
+
+
+def test_a_family_names_only_its_measures_as_lower_is_better() -> None:
+    from dataclasses import replace
+
+    with pytest.raises(ValueError, match="lower_better"):
+        replace(KINDS["wer"].family, lower_better=("nonsense",))
