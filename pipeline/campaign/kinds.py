@@ -13,7 +13,7 @@ from iescore.pipeline.coref import COREF_CAMPAIGN
 from iescore.pipeline.mat import MAT_CAMPAIGN
 from iescore.pipeline.muc import MUC_CAMPAIGN
 from iescore.pipeline.senseval import SENSEVAL_CAMPAIGN
-from iescore.pipeline.speech.campaign import WER_CAMPAIGN
+from iescore.pipeline.speech import WER_CAMPAIGN
 from iescore.pipeline.templette import TEMPLETTE_CAMPAIGN
 from iescore.pipeline.trec import TREC_CAMPAIGN
 
