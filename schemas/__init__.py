@@ -231,6 +231,28 @@ SIGNIFICANCE = _schema(
         pa.float64(),
         "t_test_p adjusted by Holm's correction over every pair with a t_test_p",
     ),
+    _field(
+        "mapsswe_p",
+        pa.float64(),
+        "WER campaigns: p-value of sc_stats' matched pairs sentence-segment word error test (MAPSSWE) on "
+        "the two systems' alignments (pipeline.speech.sc_stats.tests.mapsswe_test); null for other kinds",
+    ),
+    _field(
+        "mapsswe_p_holm",
+        pa.float64(),
+        "mapsswe_p adjusted by Holm's correction over every pair with a mapsswe_p",
+    ),
+    _field(
+        "sign_p",
+        pa.float64(),
+        "WER campaigns: p-value of sc_stats' sign test on the two systems' per-speaker word error rates "
+        "(pipeline.speech.sc_stats.tests.sign_test); null for other kinds",
+    ),
+    _field(
+        "sign_p_holm",
+        pa.float64(),
+        "sign_p adjusted by Holm's correction over every pair with a sign_p",
+    ),
 )
 
 RANKS = _schema(
@@ -334,6 +356,25 @@ SPEECH_WORDS = _schema(
     _field("op", pa.string(), "C correct, S substitution, D deletion, I insertion", False),
     _field("ref_optional", pa.bool_(), "the reference word is optional (a filler or fragment)", False),
     _field("hyp_optional", pa.bool_(), "the hypothesis word is optional (a filler or fragment)", False),
+)
+
+WER_ALIGNMENT = _schema(
+    "wer_alignment",
+    "A WER campaign's alignment of one system: one row per aligned word pair of every scored utterance "
+    "(trn) or segment (stm), in sclite's report order (pipeline.speech.wer).",
+    _field("utterance", pa.string(), "utterance id as sclite prints it, with its parentheses", False),
+    _field("sequence", pa.int64(), "the utterance's rank in sclite's reading order", False),
+    _field("speaker", pa.string(), "the utterance's speaker, as sclite names it", False),
+    _field("labels", pa.string(), "the stm segment's labels, comma-separated (empty for trn)", False),
+    _field(
+        "ref_word",
+        pa.string(),
+        "reference word as sclite holds it (folded unless case-sensitive; null for an insertion)",
+    ),
+    _field("hyp_word", pa.string(), "hypothesis word (null for a deletion)"),
+    _field(
+        "op", pa.string(), "C correct, S substitution, D deletion, I insertion as sclite counts them", False
+    ),
 )
 
 SPEECH_TOTALS = _schema(
@@ -869,6 +910,7 @@ SCHEMAS = {
         ALIGNMENT,
         SPEECH_SEGMENTS,
         SPEECH_WORDS,
+        WER_ALIGNMENT,
         SPEECH_TOTALS,
         COREF_SCORES,
         NAMED_ENTITIES,

@@ -363,6 +363,7 @@ def campaign_summary(
     seed: int,
     options: Mapping[str, Any] | None = None,
     previous: reuse.Previous | None = None,
+    evidence: Mapping[str, pa.Table] | None = None,
 ) -> dict[str, pa.Table]:
     """A campaign's leaderboard (``LEADERBOARD``) and significance (``SIGNIFICANCE``), and the record a
     later summary reuses (``units``, ``systems``: ``pipeline.campaign.reuse``), for ``systems`` in campaign
@@ -376,6 +377,8 @@ def campaign_summary(
     unchanged (their statistics and signature come from ``previous``); intervals and pair tests of
     statistics identical to ``previous``'s are taken from it. The tables are the same as without
     ``previous``. ``attributes`` (system -> the kind's attribute keys and values) are shown beside the names.
+    ``evidence`` (system -> its stage's ``CampaignKind.evidence`` table, every system) is what the kind's
+    own pair tests read (``CampaignKind.pair_tests``).
     """
     family_options = kind.family.resolve(options)
     unchanged = previous.unchanged if previous is not None else frozenset()
@@ -428,7 +431,7 @@ def campaign_summary(
             some, some.family.headline, resamples=resamples, seed=seed, options=family_options, pairs=pairs
         ),
     )
-    significance = _significance_rows(kind, ranked, comparisons, resamples, seed)
+    significance = _significance_rows(kind, ranked, comparisons, resamples, seed, evidence)
     return {
         "leaderboard": board,
         "significance": significance,
@@ -452,7 +455,8 @@ def ranks_table(
     ``stats.ALPHA``; an undefined p-value is not significant)."""
     systems = list(ranked.systems)
     rank_of = dict(zip(board.column(C.system).to_pylist(), board.column(C.rank).to_pylist(), strict=True))
-    low, high = stats.rank_ranges(stats.bootstrap_measure(ranked, None, resamples, seed, options))
+    resampled = stats.bootstrap_measure(ranked, None, resamples, seed, options)
+    low, high = stats.rank_ranges(ranked.family.sign() * resampled)  # lower is better: negated
     holm_p = significance.column(C.randomization_p_holm).to_numpy(zero_copy_only=False)
     significant = np.nan_to_num(holm_p.astype(np.float64), nan=1.0) < stats.ALPHA
     clusters = stats.rank_clusters(len(systems), significant)
@@ -551,16 +555,39 @@ def significance_table(
     return _significance_rows(kind, statistics, comparisons, resamples, seed)
 
 
+def pair_test_columns(
+    kind: CampaignKind, comparisons: Sequence[stats.Comparison], evidence: Mapping[str, pa.Table] | None
+) -> dict[str, list[float | None]]:
+    """The kind's own pair tests (``CampaignKind.pair_tests``) of every compared pair, on each system's
+    ``evidence``: each test's p-values and their Holm adjustment over all pairs, by SIGNIFICANCE column.
+    Without evidence (a table made from statistics alone) they are null."""
+    columns: dict[str, list[float | None]] = {}
+    for test in kind.pair_tests:
+        if evidence is None:
+            p_values: list[float | None] = [None] * len(comparisons)
+        else:
+            prepared = {
+                name: test.prepare(evidence[name])
+                for name in dict.fromkeys(n for c in comparisons for n in (c.a, c.b))
+            }
+            p_values = [test.p_value(prepared[c.a], prepared[c.b]) for c in comparisons]
+        raw, adjusted = test.columns
+        columns[raw], columns[adjusted] = p_values, stats.holm(p_values)
+    return columns
+
+
 def _significance_rows(
     kind: CampaignKind,
     statistics: UnitStatistics,
     comparisons: Sequence[stats.Comparison],
     resamples: int,
     seed: int,
+    evidence: Mapping[str, pa.Table] | None = None,
 ) -> pa.Table:
     t_values = stats.paired_t_tests(statistics) if kind.is_per_unit_mean() else [None] * len(comparisons)
     adjusted = stats.holm([c.randomization_p for c in comparisons])
     t_adjusted = stats.holm(t_values)
+    own = pair_test_columns(kind, comparisons, evidence)
     rows = [
         {
             C.system_a: c.a,
@@ -574,8 +601,11 @@ def _significance_rows(
             C.t_test_p: t_p,
             C.randomization_p_holm: holm_p,
             C.t_test_p_holm: holm_t,
+            **{column: values[k] for column, values in own.items()},
         }
-        for c, t_p, holm_p, holm_t in zip(comparisons, t_values, adjusted, t_adjusted, strict=True)
+        for k, (c, t_p, holm_p, holm_t) in enumerate(
+            zip(comparisons, t_values, adjusted, t_adjusted, strict=True)
+        )
     ]
     return table_from_rows(rows, SIGNIFICANCE)
 
@@ -612,8 +642,17 @@ def board_rows(kind: CampaignKind, board: pa.Table, scaled: bool = True) -> list
     ]
 
 
+#: The SIGNIFICANCE columns of families' own pair tests (``CampaignKind.pair_tests``).
+PAIR_TEST_COLUMNS = (C.mapsswe_p, C.mapsswe_p_holm, C.sign_p, C.sign_p_holm)
+
+
 def significance_rows(kind: CampaignKind, significance: pa.Table) -> pa.Table:
-    """The significance table in the kind's unit (``delta`` in percentage points for a percent kind)."""
+    """The significance table in the kind's unit (``delta`` in percentage points for a percent kind), with
+    the pair-test columns of its own pair tests only (a kind without them has none in its CSV and JSON)."""
+    own = {column for test in kind.pair_tests for column in test.columns}
+    significance = significance.drop_columns(
+        [c for c in PAIR_TEST_COLUMNS if c not in own and c in significance.column_names]
+    )
     if kind.unit == "fraction":
         return significance
     index = significance.schema.get_field_index(C.delta)
@@ -733,6 +772,7 @@ def report_data(
     page: PageRows | None = None,
     chains: list[html_report.CorefView] | None = None,
     ranks: pa.Table | None = None,
+    alignments: html_report.AlignmentsView | None = None,
 ) -> html_report.CampaignReport:
     """The HTML page's data of any campaign: the leaderboard's shown columns and the interval measures'
     intervals; the heat map shows the headline by category (the family's categories: slots, tags, CUIs,
@@ -741,7 +781,8 @@ def report_data(
     values, the paired t-test's), which mark its cells. The family's own sections come with their data:
     ``page`` (the per-document pairings, ``page_rows``) and ``chains`` (each document's chains,
     ``coref_chains``); ``ranks`` (``RANKS``) adds each system's rank range and cluster to the
-    leaderboard."""
+    leaderboard; ``alignments`` is a WER campaign's section (the headline by label, the alignments by
+    utterance). The kind's own pair tests (``CampaignKind.pair_tests``) show in the matrix's cells."""
     headline = kind.family.headline
     rows = board_rows(kind, board, scaled=False)
     family_options = kind.family.resolve(options)
@@ -784,6 +825,11 @@ def report_data(
         (shown[r[C.system_a]], shown[r[C.system_b]]): {
             "randomization Holm": r.get(C.randomization_p_holm),
             **({"t-test": r.get(C.t_test_p), "t-test Holm": r.get(C.t_test_p_holm)} if per_unit_mean else {}),
+            **{
+                f"{test.name}{holm}": r.get(column)
+                for test in kind.pair_tests
+                for holm, column in zip(("", " Holm"), test.columns, strict=True)
+            },
         }
         for r in shown_pairs
     }
@@ -823,6 +869,8 @@ def report_data(
         embedded=page.embedded if page is not None else None,
         ranks=rank_ranges,
         marks=marks,
+        alignments=alignments,
+        pair_tests={test.name: (test.label, test.title) for test in kind.pair_tests} or None,
     )
 
 

@@ -121,6 +121,29 @@ class CorefView:
 
 
 @dataclass(frozen=True)
+class UtteranceBlock:
+    """One utterance of a system's alignment (the ``alignments`` section): its id, speaker, counts
+    (C, S, D, I) and its sclite ``.pra`` block (REF, HYP and Eval lines; errors in upper case)."""
+
+    utterance: str
+    speaker: str
+    counts: tuple[int, int, int, int]
+    block: str
+
+
+@dataclass(frozen=True)
+class AlignmentsView:
+    """The ``alignments`` section of a WER campaign: the headline by stm label (``labels`` in their
+    order; ``by_label``: system -> label -> value, fractions of 1, None undefined) and each system's
+    alignment of the first utterances (``blocks``: system -> its utterances), of ``utterances_total``."""
+
+    labels: list[str]
+    by_label: dict[str, dict[str, float | None]]
+    blocks: dict[str, list[UtteranceBlock]]
+    utterances_total: int
+
+
+@dataclass(frozen=True)
 class CampaignReport:
     """Everything the page shows.
 
@@ -185,6 +208,12 @@ class CampaignReport:
     #: ``significance`` and ``corrected`` need only give the pairs the page shows with their p-values:
     #: each system with the next one down, and the pairs among the first ``MATRIX_DETAILED`` systems.
     marks: np.ndarray | None = None
+    #: The ``alignments`` section's data (a WER campaign: the headline by label, each system's
+    #: alignment by utterance).
+    alignments: AlignmentsView | None = None
+    #: The family's own pair tests shown in the significance cells, by the name ``corrected`` gives
+    #: their p-values under: name -> (short label in a cell, what the legend calls it).
+    pair_tests: dict[str, tuple[str, str]] | None = None
 
     @property
     def label(self) -> str:
@@ -193,7 +222,7 @@ class CampaignReport:
 
 
 #: The sections a family may add to its page.
-FAMILY_SECTIONS = ("pairings", "objects", "chains")
+FAMILY_SECTIONS = ("pairings", "objects", "chains", "alignments")
 #: The significance matrix first shows this many systems (the best); the reader chooses others.
 MATRIX_SHOWN = 20
 #: The matrix's cells show p-values for pairs among this many best systems (marks for every pair).
@@ -254,6 +283,11 @@ def render_campaign_html(report: CampaignReport) -> str:
         + ('<a href="#pr">Precision and recall</a> &middot; ' if pairings else "")
         + f'<a href="#heatmap">{heat}</a> &middot; <a href="#significance">Significance</a>'
         + (' &middot; <a href="#documents">Documents</a>' if pairings or chains else "")
+        + (
+            ' &middot; <a href="#labels">By label</a> &middot; <a href="#alignments">Alignments</a>'
+            if "alignments" in report.sections and report.alignments is not None
+            else ""
+        )
         + "</nav>\n</header>\n"
     )
     few = f'<p class="note">{_e(report.few_units)}.</p>\n' if report.few_units else ""
@@ -261,6 +295,8 @@ def render_campaign_html(report: CampaignReport) -> str:
         documents = _documents_section(report, systems)
     elif chains:
         documents = _coref_documents_section(report, systems)
+    elif "alignments" in report.sections and report.alignments is not None:
+        documents = _alignments_section(report, systems)
     else:
         documents = ""
     board_data = script_json(_board_data(report, systems))
@@ -1460,6 +1496,11 @@ def _significance_section(report: CampaignReport, systems: list[str]) -> str:
             '. <span class="marked swatch">Marked cells (*)</span> are those where the '
             f"<b>approximate randomization</b> p-value is below &alpha; = {_e(_number(report.alpha))}. "
         )
+    for label, title in (report.pair_tests or {}).values():
+        more_legend += (
+            f"<b>{_e(label)}</b>, the p-value of {_e(title)}, and <b>{_e(label)} Holm</b>, it adjusted by "
+            f"{_e(report.correction or 'Holm')}&#8217;s correction over all {pairs} pairs. "
+        )
     options = "".join(
         f'<option value="{index}"{" selected" if index < MATRIX_SHOWN else ""}>'
         f"{index + 1}. {_e(name)}</option>"
@@ -1484,6 +1525,78 @@ def _significance_section(report: CampaignReport, systems: list[str]) -> str:
         f"The cells show p-values for pairs among the {detailed} best systems and marks for every pair; "
         f"all {pairs} pairs with their p-values are in significance.csv and significance.parquet. "
         "&#8220;-&#8221;: pair not tested.</p></section>\n"
+    )
+
+
+def _alignments_section(report: CampaignReport, systems: list[str]) -> str:
+    """A WER campaign's own sections: the headline by system and stm label (as the heat map), and each
+    system's alignment of the first utterances, one ``<details>`` per utterance holding its sclite
+    ``.pra`` block (errors in upper case), utterances with errors marked. Static HTML: no script."""
+    view = report.alignments
+    assert view is not None  # the caller checks
+    percent, label = report.percent, report.label
+    unit = " %" if percent else ""
+    if view.labels:
+        head = "".join(f'<th class="col"><span class="vertical">{_e(key)}</span></th>' for key in view.labels)
+        rows = []
+        for system in systems[:HEAT_SYSTEMS]:
+            cells = []
+            for key in view.labels:
+                value = _defined(view.by_label.get(system, {}).get(key))
+                if value is None:
+                    cells.append(f'<td class="undefined" title="{_e(system)}, {_e(key)}: undefined">-</td>')
+                else:
+                    shown = _value(value, percent)
+                    cells.append(
+                        f'<td style="{_heat_style(value)}" title="{_e(system)}, {_e(key)}: {_e(label)} '
+                        f'{shown}{unit}">{shown}</td>'
+                    )
+            rows.append(f'<tr><th class="row">{_e(system)}</th>{"".join(cells)}</tr>')
+        table = (
+            '<div class="scroll"><table class="heat">'
+            f'<thead><tr><th class="row">System</th>{head}</tr></thead>\n<tbody>'
+            + "\n".join(rows)
+            + f'</tbody></table></div>\n<p class="legend">{_e(label)} '
+            f"{'in percent' if percent else 'as a fraction of 1'} of the segments with each stm label (a "
+            "segment counts under each of its labels, as sclite&#8217;s .lur report); darker is higher. "
+            "&#8220;-&#8221;: undefined.</p>"
+        )
+    else:
+        table = (
+            '<p class="legend">The reference has no segment labels (stm <code>&lt;o,f0,male&gt;</code>).</p>'
+        )
+    ranks = {row.system: row.rank for row in report.leaderboard}
+    shown = max((len(blocks) for blocks in view.blocks.values()), default=0)
+    parts = []
+    for system in systems:
+        blocks = view.blocks.get(system, [])
+        items = []
+        for block in blocks:
+            c, s, d, i = block.counts
+            errors = s + d + i
+            mark = ' class="dis-swatch"' if errors else ""
+            items.append(
+                f"<details><summary{mark}>{_e(block.utterance)} &middot; {_e(block.speaker)} &middot; "
+                f"C {c} S {s} D {d} I {i}</summary><pre>{_e(block.block)}</pre></details>"
+            )
+        name = f"{ranks[system]}. {system}" if system in ranks else system
+        parts.append(
+            f"<details><summary>{_e(name)} ({len(blocks)} utterances)</summary>\n"
+            + "\n".join(items)
+            + "\n</details>"
+        )
+    legend = (
+        f"Each system&#8217;s alignment of the first {shown} of the {view.utterances_total} utterances with "
+        "words "
+        "(sclite&#8217;s .pra blocks: REF, HYP and Eval lines; words in error in upper case, *** where a "
+        "side has no word); marked utterances have errors. Every utterance is in the system&#8217;s "
+        "alignment.pra and its AlignSpeech artifact."
+    )
+    return (
+        f'<section id="labels"><h2>4. {_e(label)} by system and label</h2>\n{table}</section>\n'
+        f'<section id="alignments"><h2>5. Alignments by utterance</h2>\n<p class="legend">{legend}</p>\n'
+        + "\n".join(parts)
+        + "</section>\n"
     )
 
 
@@ -1512,8 +1625,11 @@ def _board_data(report: CampaignReport, systems: list[str]) -> dict[str, Any]:
     elif len(marks) != n * (n - 1) // 2:
         raise ValueError(f"marks has {len(marks)} pairs, {n * (n - 1) // 2} expected for {n} systems")
     labels = ["bs", "ar"]
-    more_labels = sorted({label for more in corrected.values() for label in more}, key=_MORE_ORDER.index)
+    order = [*_MORE_ORDER, *(f"{n}{h}" for n in (report.pair_tests or {}) for h in ("", " Holm"))]
+    more_labels = sorted({label for more in corrected.values() for label in more}, key=order.index)
     short = {"randomization Holm": "ar Holm", "t-test": "t", "t-test Holm": "t Holm"}
+    for name, (label, _) in (report.pair_tests or {}).items():
+        short[name], short[f"{name} Holm"] = label, f"{label} Holm"
     labels += [short[label] for label in more_labels]
     p_values: list[float | None] = []
     detailed = min(n, MATRIX_DETAILED)

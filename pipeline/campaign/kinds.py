@@ -13,6 +13,7 @@ from iescore.pipeline.coref import COREF_CAMPAIGN
 from iescore.pipeline.mat import MAT_CAMPAIGN
 from iescore.pipeline.muc import MUC_CAMPAIGN
 from iescore.pipeline.senseval import SENSEVAL_CAMPAIGN
+from iescore.pipeline.speech import WER_CAMPAIGN
 from iescore.pipeline.templette import TEMPLETTE_CAMPAIGN
 from iescore.pipeline.trec import TREC_CAMPAIGN
 
@@ -28,6 +29,7 @@ KINDS: dict[str, CampaignKind] = {
         CLEF_CAMPAIGN,
         CLEF_2_CAMPAIGN,
         TREC_CAMPAIGN,
+        WER_CAMPAIGN,
     )
 }
 

@@ -222,8 +222,9 @@ def standings(
     """The leaderboard of any family from its statistics: every system's full-sample measures, ranked.
 
     Measures of the statistics summed over every unit; order and ranks by the family's headline
-    (``ranking``). ``intervals`` (system -> measure -> Interval, as ``bootstrap_intervals`` gives them)
-    are attached as given.
+    (``ranking``; the lowest first where the family says lower is better, ``Family.lower_better``).
+    ``intervals`` (system -> measure -> Interval, as ``bootstrap_intervals`` gives them) are attached as
+    given.
     """
     family = statistics.family
     values = family.measures(statistics.totals(), _options(family, beta, options))  # (S, M)
@@ -231,7 +232,16 @@ def standings(
         system: {name: _optional(values[s, m]) for m, name in enumerate(family.measure_names)}
         for s, system in enumerate(statistics.systems)
     }
-    order = ranking({system: measures[system][family.headline] for system in statistics.systems})
+    # A measure where lower is better (an error rate) ranks by its negation.
+    sign = family.sign()
+    order = ranking(
+        {
+            system: None
+            if measures[system][family.headline] is None
+            else sign * measures[system][family.headline]
+            for system in statistics.systems
+        }
+    )
     return [
         Standing(rank, system, measures[system], dict((intervals or {}).get(system, {})))
         for system, rank in order

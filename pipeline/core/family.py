@@ -54,9 +54,12 @@ class Family:
     formula: Formula
     counts: tuple[str, ...] = ()
     options: Mapping[str, Any] = field(default_factory=dict)
+    #: The measures where lower is better (an error rate: WER); a campaign ranked by one of them ranks
+    #: the lowest first. Every other measure: higher is better.
+    lower_better: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
-        for attribute in ("statistic_names", "measure_names", "counts"):
+        for attribute in ("statistic_names", "measure_names", "counts", "lower_better"):
             object.__setattr__(self, attribute, tuple(getattr(self, attribute)))
         object.__setattr__(self, "options", MappingProxyType(dict(self.options)))
         if not self.name or not self.unit:
@@ -72,6 +75,9 @@ class Family:
         unknown = [name for name in self.counts if name not in self.statistic_names]
         if unknown:
             raise ValueError(f"family {self.name!r}: counts {unknown} are not among its statistics")
+        unknown = [name for name in self.lower_better if name not in self.measure_names]
+        if unknown:
+            raise ValueError(f"family {self.name!r}: lower_better {unknown} are not among its measures")
         if not callable(self.formula):
             raise ValueError(f"family {self.name!r}: its formula must be callable")
 
@@ -105,6 +111,11 @@ class Family:
                 )
             resolved[name] = value
         return resolved
+
+    def sign(self, measure: str | None = None) -> float:
+        """+1 where higher is better for ``measure`` (default: the headline), -1 where lower is: a
+        measure times its sign ranks higher-is-better."""
+        return -1.0 if (measure or self.headline) in self.lower_better else 1.0
 
     def measure_index(self, measure: str) -> int:
         if measure not in self.measure_names:

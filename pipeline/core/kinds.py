@@ -25,6 +25,10 @@ significance, the HTML page) by declaring, in its own wing, one :class:`Campaign
 - ``sections``: the page's own sections of the family (``pipeline.campaign.html_report``: the templette
   ``pairings``, MUC ``objects``, coreference ``chains``);
 - ``prepare``: what the kind derives from its checked tables (a MUC configuration, read);
+- ``pair_tests``: the family's own paired tests (:class:`PairTest`: WER's MAPSSWE and sign test), run on
+  every pair beside the engine's bootstrap, randomization and t-test, on what each system's stage writes
+  beside its statistics (its output ``evidence``: WER's alignment); their p-values and Holm-adjusted
+  p-values are columns of the one significance schema (``{name}_p``, ``{name}_p_holm``);
 - ``per_unit_mean``: the measures that are the mean over units of a per-unit value (the family's measure
   of one unit's statistics; TREC: MAP is the mean of each query's average precision); True for every
   measure. A campaign ranked by one of them also has the paired t-test over units in its significance
@@ -64,6 +68,7 @@ from types import MappingProxyType
 from typing import Any
 
 from iescore.pipeline.core.family import Family
+from iescore.schemas import SIGNIFICANCE
 
 #: The value types a Field may have, and what the campaign reader accepts for each.
 FIELD_TYPES = {
@@ -109,6 +114,25 @@ class Field:
 
 
 @dataclass(frozen=True, eq=False)
+class PairTest:
+    """A family's own paired test of two systems (see the module doc): ``prepare(table)`` makes, once per
+    system, what the test needs of the system's ``evidence`` table; ``p_value(a, b)`` is the two-sided
+    p-value of a pair of prepared systems (None: undefined). ``label`` names it in the page's cells,
+    ``title`` in its legend."""
+
+    name: str
+    label: str
+    title: str
+    prepare: Callable[[Any], Any]
+    p_value: Callable[[Any, Any], float | None]
+
+    @property
+    def columns(self) -> tuple[str, str]:
+        """Its p-value's column of ``schemas.SIGNIFICANCE``, and the Holm-adjusted one's."""
+        return f"{self.name}_p", f"{self.name}_p_holm"
+
+
+@dataclass(frozen=True, eq=False)
 class CampaignKind:
     """A scorer family's campaign declaration (see the module doc)."""
 
@@ -146,6 +170,9 @@ class CampaignKind:
     #: [options] (a MUC configuration, read), merged into the campaign's options; ``error(keys,
     #: message)`` makes the InputError naming the line of ``keys``.
     prepare: Callable[..., Mapping[str, Any]] | None = None
+    #: The family's own paired tests, and the output of each system's stage they read.
+    pair_tests: tuple[PairTest, ...] = ()
+    evidence: str | None = None
 
     def __post_init__(self) -> None:
         measures = self.family.measure_names
@@ -214,6 +241,14 @@ class CampaignKind:
         object.__setattr__(self, "labels", MappingProxyType(dict(self.labels)))
         object.__setattr__(self, "text_names", MappingProxyType(dict(self.text_names)))
         object.__setattr__(self, "sections", tuple(self.sections))
+        object.__setattr__(self, "pair_tests", tuple(self.pair_tests))
+        for test in self.pair_tests:
+            if any(column not in SIGNIFICANCE.names for column in test.columns):
+                raise ValueError(
+                    f"campaign kind {self.name!r}: pair test {test.name!r} has no columns in SIGNIFICANCE"
+                )
+        if self.pair_tests and not self.evidence:
+            raise ValueError(f"campaign kind {self.name!r}: pair tests need the evidence they read")
 
     def is_per_unit_mean(self, measure: str | None = None) -> bool:
         """Whether ``measure`` (default: the headline) is a mean over units of per-unit values."""

@@ -14,6 +14,7 @@ from iescore.tasks.coref.campaign import COREF_TASKS
 from iescore.tasks.mat.campaign import MAT_TASKS
 from iescore.tasks.muc.campaign import MUC_TASKS
 from iescore.tasks.senseval.campaign import SENSEVAL_TASKS
+from iescore.tasks.speech.campaign import WER_TASKS
 from iescore.tasks.templette.campaign import TEMPLETTE_TASKS
 from iescore.tasks.trec.campaign import TREC_TASKS
 
@@ -29,6 +30,7 @@ TASK_KINDS: dict[str, TaskKind] = {
         CLEF_TASK_KIND,
         CLEF_2_TASK_KIND,
         TREC_TASKS,
+        WER_TASKS,
     )
 }
 

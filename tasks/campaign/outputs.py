@@ -50,7 +50,7 @@ from iescore.pipeline.campaign.engine import (
     shown_documents,
     significance_rows,
 )
-from iescore.pipeline.campaign.html_report import render_campaign_html
+from iescore.pipeline.campaign.html_report import AlignmentsView, UtteranceBlock, render_campaign_html
 from iescore.pipeline.core.kinds import CampaignKind
 from iescore.pipeline.core.lazy import pd
 from iescore.schemas import PAGE_VIEW, C
@@ -294,8 +294,37 @@ def campaign_html(campaign: Campaign, summary: Stage, reports: Mapping[str, Stag
         page,
         chains,
         read_table(summary.output()["ranks"]),
+        alignments_view(campaign, reports, limit) if "alignments" in kind.sections else None,
     )
     return render_campaign_html(data)
+
+
+def alignments_view(campaign: Campaign, reports: Mapping[str, Stage], limit: int) -> AlignmentsView:
+    """A WER campaign's own section (``html_report.AlignmentsView``): each system's WER by stm label
+    (``pipeline.speech.wer.label_sums``), and its ``.pra`` blocks of the first ``limit`` utterances of the
+    first system's alignment, read from each system's AlignSpeech artifact."""
+    from iescore.pipeline.core.family import measures_by_category
+    from iescore.pipeline.speech.wer import label_sums, utterance_views
+
+    kind, options = campaign.kind, campaign.options
+    headline = kind.family.headline
+    labels: list[str] = []
+    by_label: dict[str, dict[str, float | None]] = {}
+    blocks = {}
+    wanted: list[str] | None = None
+    total = 0
+    for name, task in reports.items():
+        alignment = read_table(task.output()["alignment"])
+        names, sums = label_sums(alignment)
+        labels += [label for label in names if label not in labels]
+        measures = measures_by_category(kind.family, names, sums)
+        by_label[name] = {label: values[headline] for label, values in measures.items()}
+        utterances = list(dict.fromkeys(alignment.column(C.utterance).to_pylist()))
+        if wanted is None:
+            wanted, total = utterances[:limit], len(utterances)
+        views = utterance_views(alignment, wanted, options["encoding"], bool(options["case_sensitive"]))
+        blocks[name] = [UtteranceBlock(v.utterance, v.speaker, v.counts, v.block) for v in views]
+    return AlignmentsView(labels, by_label, blocks, total)
 
 
 #: The page embeds at most this many (document, system) views in its per-document section: the

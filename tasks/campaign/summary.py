@@ -30,10 +30,11 @@ class CampaignSummary(Stage):
     family's options (templette's beta). Outputs ``units`` and ``systems`` are the record a later summary
     reuses (``pipeline.campaign.reuse``); ``categories``, each system's statistics summed by category, is
     what the page's heat map shows (and a later summary reuses too); ``ranks`` (``RANKS``) each system's
-    rank range and rank cluster."""
+    rank range and rank cluster. A kind with pair tests of its own (``CampaignKind.pair_tests``) reads
+    every system's ``CampaignKind.evidence`` output too."""
 
     STAGE = "CampaignSummary"
-    VERSION = 6
+    VERSION = 7
     OUTPUTS = ("leaderboard", "significance", "ranks", "units", "systems", "categories")
 
     def produce(self) -> dict[str, pa.Table]:
@@ -56,6 +57,12 @@ class CampaignSummary(Stage):
         fresh = [name for name in names if name not in unchanged]
         tables = {name: self.input_table(f"statistics/{name}", "statistics") for name in fresh}
         signatures = {name: table.schema.metadata[SIGNATURE_KEY].decode() for name, table in tables.items()}
+        # The kind's own pair tests (WER's MAPSSWE and sign test) read every system's evidence.
+        evidence = (
+            {name: self.input_table(f"statistics/{name}", kind.evidence) for name in names}
+            if kind.pair_tests
+            else None
+        )
         return campaign_summary(
             kind,
             names,
@@ -66,6 +73,7 @@ class CampaignSummary(Stage):
             seed,
             self.options.get("family"),
             previous=previous,
+            evidence=evidence,
         )
 
 

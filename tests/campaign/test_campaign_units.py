@@ -34,6 +34,7 @@ UNITS = {
     "clef": "fraction",
     "clef-2": "fraction",
     "trec": "fraction",
+    "wer": "percent",
 }
 
 
