@@ -2,8 +2,8 @@
 does (``pipeline.speech.wer.align_system``) and writes the alignment (``WER_ALIGNMENT``: every word
 pair, the artifact an organiser audits, sclite's warnings in its metadata) and the family's statistics
 (``STATISTICS``, one unit per utterance, the signature in its metadata). Its key holds the two files'
-digests and the alignment options only, so a campaign whose one system changed aligns that system
-alone."""
+digests, the alignment options and the signature (with the campaign's resamples and seed), so a
+campaign whose one system changed aligns that system alone."""
 
 from __future__ import annotations
 

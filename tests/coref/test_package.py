@@ -30,9 +30,7 @@ def test_every_public_name_is_the_packages() -> None:
             for name in names:
                 if name.startswith("_"):
                     continue
-                if name not in coref.__all__ or getattr(coref, name) is not getattr(
-                    module, name
-                ):
+                if name not in coref.__all__ or getattr(coref, name) is not getattr(module, name):
                     missing.append(f"{path.relative_to(ROOT)}: {name}")
     # Helpers the wing's modules share among themselves only.
     shared = {"read_text", "printable", "show_text", "sum_counts", "zero_value"}
