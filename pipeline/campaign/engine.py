@@ -722,9 +722,22 @@ def leaderboard_text(
             f"Holm: the p-value adjusted by Holm's correction for multiple comparisons over all {pairs} "
             "pairs (significance.csv)"
         )
+        resamples = significance.column(C.resamples)[0].as_py() if pairs else None
+        if resamples is not None and resamples < stats.resamples_for_holm(pairs):
+            lines.append(holm_floor_note(pairs, resamples))
     if units is not None and units < FEW_UNITS:
         lines.append(few_units_note(units, unit))
     return "\n".join(lines) + "\n"
+
+
+def holm_floor_note(pairs: int, resamples: int) -> str:
+    """What a board says when no Holm-adjusted p-value can fall below ``stats.ALPHA`` (see
+    ``stats.resamples_for_holm``): the rank clusters are then one."""
+    return (
+        f"with {resamples} resamples no pair can be significant after Holm over {pairs} pairs (the "
+        f"smallest adjusted p-value is {pairs}/{resamples + 1}): every system is in rank cluster 1; "
+        f"{stats.resamples_for_holm(pairs)} resamples would allow it"
+    )
 
 
 def few_units_note(units: int, unit: str) -> str:

@@ -1,16 +1,23 @@
 """A campaign's stage graph: each system's stage (its kind's ``TaskKind.system_spec``) and the
-CampaignSummary over all of them; shared reference stages are one task."""
+CampaignSummary over all of them; shared reference stages are one task.
+
+Luigi runs it coarse (``campaign_cut``): one task per system, which builds that system's whole chain of
+stages in one process, one task per stage that systems share, and the summary. Luigi's scheduling costs
+per task, and a thousand systems of eight stages each are more tasks than it schedules quickly; every
+stage's artifact is written all the same.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from iescore.pipeline.campaign.engine import Campaign, System, campaign_error
 from iescore.pipeline.core.errors import InputError
 from iescore.tasks.campaign import summary  # noqa: F401 - registers the summary stage
 from iescore.tasks.campaign.kinds import task_kind
-from iescore.tasks.core.base import freeze_spec, prefetch_digests, stage_spec
+from iescore.tasks.core.base import KeyMemo, freeze_spec, input_key, prefetch_digests, stage_spec
 
 
 def campaign_spec(campaign: Campaign) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
@@ -40,6 +47,27 @@ def campaign_spec(campaign: Campaign) -> tuple[dict[str, Any], dict[str, dict[st
     }
     inputs = {f"statistics/{name}": spec for name, spec in scored.items()}
     return stage_spec("CampaignSummary", options, inputs), scored
+
+
+def campaign_cut(scored: Mapping[str, Mapping[str, Any]]) -> frozenset[str]:
+    """The keys of the stages that are Luigi tasks of their own (``tasks.core.task``'s cut), given each
+    system's spec: each system's stage, and every stage two or more systems need (the reference's). A
+    system's other stages are its own, built in its system's task."""
+    memo: KeyMemo = {}
+    users: Counter[str] = Counter()
+    for spec in scored.values():
+        users.update(set(_stage_keys(spec, memo)))
+    shared = {key for key, count in users.items() if count > 1}
+    return frozenset(shared | {input_key(spec, memo) for spec in scored.values()})
+
+
+def _stage_keys(spec: Mapping[str, Any], memo: KeyMemo) -> Iterator[str]:
+    """The keys of ``spec`` and of every stage it needs (a stage reached twice is given twice)."""
+    stack = [spec]
+    while stack:
+        spec = stack.pop()
+        yield input_key(spec, memo)
+        stack.extend(sub for sub in spec.get("inputs", {}).values() if "stage" in sub)
 
 
 def _system_spec(

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import contextlib
 import multiprocessing
+import os
 from collections.abc import Callable, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from functools import partial
@@ -125,13 +126,29 @@ def board_text(kind: CampaignKind, board: pa.Table, significance: pa.Table, unit
     return leaderboard_text(kind, board, significance, units)
 
 
-def leaderboard_json(kind: CampaignKind, board: pa.Table, significance: pa.Table) -> dict[str, Any]:
-    """``{"leaderboard": [rows], "significance": [pairs]}``: one row per system (``board_rows``), measures,
-    interval ends and ``delta`` in the kind's unit, p-values 0-1, null where undefined."""
+def leaderboard_json(
+    kind: CampaignKind, board: pa.Table, pairs: int, significance_file: str
+) -> dict[str, Any]:
+    """``{"leaderboard": [rows], "significance": {...}}``: one row per system (``board_rows``: measures,
+    interval ends and ``p(next)`` in the kind's unit, null where undefined), and where the pairwise tests
+    are: ``significance_file`` (relative to the JSON's folder; ``schemas.SIGNIFICANCE``, fractions of 1)
+    and how many pairs it holds. A campaign of n systems has n(n-1)/2 pairs (499,500 at 1,000): they are
+    a Parquet table, not JSON."""
     return {
         "leaderboard": board_rows(kind, board),
-        "significance": significance_rows(kind, significance).to_pylist(),
+        "significance": {
+            "file": significance_file,
+            "format": "parquet",
+            "schema": "iescore.schemas.SIGNIFICANCE",
+            "pairs": pairs,
+        },
     }
+
+
+def json_significance_path(json_path: str | Path) -> Path:
+    """Where ``--json OUT.json`` puts the pairwise tests it names: ``OUT.significance.parquet`` beside it."""
+    path = Path(json_path)
+    return path.with_name(f"{path.stem}.significance.parquet")
 
 
 def write_leaderboard(
@@ -140,10 +157,17 @@ def write_leaderboard(
     significance: pa.Table,
     json_path: str | Path | None,
     csv_path: str | Path | None,
+    significance_path: Path | None = None,
 ) -> None:
-    """The leaderboard as JSON (with the significance) and as CSV, in the kind's unit."""
+    """The leaderboard as JSON and as CSV, in the kind's unit; with the JSON, the pairwise tests as
+    Parquet at ``significance_path`` (default ``json_significance_path``), written first: the JSON names
+    it."""
     if json_path:
-        write_text(json_path, json_text(leaderboard_json(kind, board, significance)))
+        parquet = significance_path or json_significance_path(json_path)
+        write_parquet(parquet, significance)
+        relative = os.path.relpath(parquet, Path(json_path).parent)
+        text = json_text(leaderboard_json(kind, board, significance.num_rows, Path(relative).as_posix()))
+        write_text(json_path, text)
     if csv_path:
         write_text(csv_path, frame_csv(pd.DataFrame(board_rows(kind, board))))
 
@@ -207,10 +231,14 @@ def write_campaign_files(directory: Path, campaign: Campaign, summary: Stage, sy
     board, significance, units = summary_tables(summary)
     write_text(directory / "leaderboard.txt", board_text(kind, board, significance, units))
     write_leaderboard(
-        kind, board, significance, directory / "leaderboard.json", directory / "leaderboard.csv"
+        kind,
+        board,
+        significance,
+        directory / "leaderboard.json",
+        directory / "leaderboard.csv",
+        directory / "significance.parquet",
     )
     write_text(directory / "significance.csv", csv_text(significance_rows(kind, significance)))
-    write_parquet(directory / "significance.parquet", significance)
     index = [{"system": name, "directory": f"systems/{output_name(name)}"} for name in systems]
     write_text(directory / "systems" / "index.csv", csv_text(pa.Table.from_pylist(index)))
 

@@ -18,12 +18,13 @@ from iescore.pipeline.campaign.engine import Campaign
 from iescore.pipeline.core.errors import InputError
 from iescore.pipeline.core.settings import WORKERS
 from iescore.pipeline.core.text import printable
-from iescore.tasks.campaign.graph import campaign_spec
+from iescore.tasks.campaign.graph import campaign_cut, campaign_spec
 from iescore.tasks.campaign.outputs import (
     campaign_output_paths,
     html_is_fresh,
     html_paths,
     html_recipe,
+    json_significance_path,
     json_text,
     summary_tables,
     write_campaign_outputs,
@@ -71,7 +72,8 @@ class CampaignRequest:
 @dataclass(frozen=True)
 class CampaignGraph:
     """A campaign's tasks, checked and ready to run: the summary, each system's task (``reports``: name ->
-    the task its kind runs), the store, the output directory and the pages to write."""
+    the task its kind runs), the store, the output directory and the pages to write; ``luigi_root``, the
+    summary's coarse task (``campaign_cut``), is what Luigi runs."""
 
     campaign: Campaign
     request: CampaignRequest
@@ -80,6 +82,7 @@ class CampaignGraph:
     pages: tuple[Path, ...]
     summary: Stage
     reports: dict[str, Stage]
+    luigi_root: Stage
 
     @property
     def roots(self) -> dict[str, Stage]:
@@ -132,6 +135,7 @@ def campaign_graph(campaign: Campaign, request: CampaignRequest) -> CampaignGrap
         tuple(pages),
         task_for(summary_spec, store),
         {name: task_for(spec, store) for name, spec in report_specs.items()},
+        task_for(summary_spec, store, campaign_cut(report_specs)),
     )
 
 
@@ -156,7 +160,13 @@ def run_campaign(graph: CampaignGraph) -> tuple[int, Outcome]:
     # One chain (a one-system rerun) runs in this process.
     chain = one_chain([summary], tasks) if request.workers > 1 and not request.scheduler_host else None
     status, outcome = run_outcome(
-        [summary], request.workers, request.scheduler_host, request.scheduler_port, progress, tasks, chain
+        [graph.luigi_root],
+        request.workers,
+        request.scheduler_host,
+        request.scheduler_port,
+        progress,
+        tasks,
+        chain,
     )
     if request.tasks_log:
         log = {
@@ -198,6 +208,7 @@ def _check_campaign_paths(
     checks = [
         (store_option, None if is_s3(store) else Path(store), OUTPUT_DIRECTORY),
         ("--json", request.json, OUTPUT_FILE),
+        ("--json", json_significance_path(request.json) if request.json else None, OUTPUT_FILE),
         ("--csv", request.csv, OUTPUT_FILE),
         ("--tasks-log", request.tasks_log, OUTPUT_FILE),
     ]

@@ -17,7 +17,7 @@ from typing import Any, TextIO
 
 import luigi
 from iescore.pipeline.core.errors import InputError
-from iescore.tasks.core.task import StageTask
+from iescore.tasks.core.task import STAGE_BUILT, StageTask
 
 BAR_WIDTH = 24
 
@@ -55,14 +55,17 @@ class Progress:
         if self.bar:
             self._write(self._bar_line(self.done, f"{task.STAGE} {self._label(task)}"))
 
-    def finished(self, task: StageTask, seconds: float, cpu_seconds: float = 0.0) -> None:
+    def finished(self, task: StageTask, seconds: float, cpu_seconds: float = 0.0, timed: bool = True) -> None:
+        """One more task done (``timed``: its seconds are added up; not for a coarse task's inner stage,
+        whose seconds its task's include)."""
         with self._done.get_lock():
             self._done.value += 1
             done = self._done.value
-        with self._busy.get_lock():
-            self._busy.value += seconds
-        with self._cpu.get_lock():
-            self._cpu.value += cpu_seconds
+        if timed:
+            with self._busy.get_lock():
+                self._busy.value += seconds
+            with self._cpu.get_lock():
+                self._cpu.value += cpu_seconds
         text = f"{task.STAGE} {self._label(task)} done ({seconds:.2f} s)"
         self._write(self._bar_line(done, text) if self.bar else f"iescore: [{done}/{self.total}] {text}\n")
 
@@ -123,6 +126,13 @@ def activate(progress: Progress | None) -> None:
 def _on_start(task: Any) -> None:
     if _active is not None and isinstance(task, StageTask):
         _active.starting(task)
+
+
+@StageTask.event_handler(STAGE_BUILT)
+def _on_stage_built(task: Any, seconds: float, cpu_seconds: float) -> None:
+    # An inner stage of a coarse task: counted as a task of its own (its seconds are its task's too).
+    if _active is not None and isinstance(task, StageTask):
+        _active.finished(task, seconds, cpu_seconds, timed=False)
 
 
 @StageTask.event_handler(luigi.Event.PROCESSING_TIME)

@@ -29,7 +29,7 @@ import luigi.worker
 from iescore.tasks.core import progress as progress_events
 from iescore.tasks.core.base import INPUT_ERROR_PREFIX
 from iescore.tasks.core.orphans import ParentWatch
-from iescore.tasks.core.task import StageTask
+from iescore.tasks.core.task import STAGE_BUILT, STAGE_FOUND, StageTask
 from luigi.execution_summary import LuigiStatusCode
 
 _configured = False
@@ -150,7 +150,7 @@ def run(
     ran = events.ended(SUCCEEDED)
     outcome = Outcome(ok=not failed and all(task.complete() for task in roots))
     outcome.ran = sorted(ran)
-    outcome.reused = sorted(reused or ())
+    outcome.reused = sorted((reused or set()) | events.ended(FOUND))
     if scheduler_host:  # not done when this client looked, done now, not by this client: by another
         others = events.tasks.keys() - (reused or set()) - ran
         outcome.elsewhere = sorted(task_id for task_id in others if events.tasks[task_id].complete())
@@ -216,9 +216,13 @@ def one_chain(roots: list[StageTask], pending: list[StageTask] | None = None) ->
 
 
 def _chained(order: list[StageTask]) -> bool:
-    """Each task of ``order`` (dependencies first) needs the one before it."""
+    """Each task of ``order`` (dependencies first) needs the one before it (as Luigi's dependency, or as
+    a stage of a coarse task)."""
     return all(
-        any(sub.task_id == before.task_id for sub in task.requires().values())
+        any(
+            sub.task_id == before.task_id
+            for sub in [*task.requires().values(), *task.stage_inputs().values()]
+        )
         for before, task in zip(order, order[1:], strict=False)
     )
 
@@ -245,8 +249,8 @@ class _Factory:
         )
 
 
-#: How a pending task ended, in its flag.
-PENDING, SUCCEEDED, FAILED = 0, 1, 2
+#: How a pending task ended, in its flag (FOUND: an inner stage of a coarse task, found built).
+PENDING, SUCCEEDED, FAILED, FOUND = 0, 1, 2, 3
 
 
 class _Events:
@@ -264,10 +268,12 @@ class _Events:
             self.add(root)
 
     def add(self, task: StageTask) -> None:
-        """A task of the graph (a root, or a task's dependency), with its flag."""
+        """A task of the graph (a root, or a task's dependency), with its flag, and the stages it builds
+        in its run (a coarse task's inner stages) with theirs."""
         if task.task_id not in self.flags:
-            self.tasks[task.task_id] = task
-            self.flags[task.task_id] = RawValue("b", PENDING)
+            for each in [task, *task.inner_stages()]:
+                self.tasks[each.task_id] = each
+                self.flags[each.task_id] = RawValue("b", PENDING)
 
     def ended(self, how: int) -> set[str]:
         return {task_id for task_id, flag in self.flags.items() if flag.value == how}
@@ -304,6 +310,19 @@ def _on_discovered(task: StageTask, dependency: StageTask) -> None:
 def _on_success(task: StageTask) -> None:
     if _events is not None and task.task_id in _events.flags:
         _events.flags[task.task_id].value = SUCCEEDED
+
+
+@StageTask.event_handler(STAGE_BUILT)
+def _on_stage_built(task: StageTask, seconds: float, cpu_seconds: float) -> None:
+    # An inner stage of a coarse task (``tasks.core.task``), built where the task runs.
+    if _events is not None and task.task_id in _events.flags:
+        _events.flags[task.task_id].value = SUCCEEDED
+
+
+@StageTask.event_handler(STAGE_FOUND)
+def _on_stage_found(task: StageTask) -> None:
+    if _events is not None and task.task_id in _events.flags:
+        _events.flags[task.task_id].value = FOUND
 
 
 @StageTask.event_handler(luigi.Event.FAILURE)

@@ -4,6 +4,15 @@
 significant parameter is the stage's key, so the task id changes exactly when the content would. Its
 ``run`` makes the stage object with the inputs' artifacts read from the store and writes what
 ``produce`` returns: the same stage code ``tasks.core.compute`` runs in a command's own process.
+
+A graph of thousands of stages is too many tasks for Luigi's scheduler, so a task can be coarse:
+``task_for(spec, store, cut)`` makes a task whose Luigi dependencies (``requires``) are only the stages
+whose keys are in ``cut`` (each a task of its own); every other stage it needs (``inner_stages``) is
+built in its ``run``, one after the other in one process, each written to the store exactly as its
+own task would write it (the same path, bytes and provenance), and skipped when already there. The
+stage graph itself (``stage_inputs``) is the same either way. Each inner stage built or found built is
+told by a Luigi event on the task (``STAGE_BUILT``, ``STAGE_FOUND``), for the run's outcome and its
+progress.
 """
 
 from __future__ import annotations
@@ -48,6 +57,21 @@ def _unfrozen(value: Any) -> Any:
     raise TypeError(f"{type(value).__name__} is not JSON serializable")
 
 
+#: Events a coarse task triggers for each of its inner stages: built (with the stage's task, its seconds
+#: and CPU seconds), or found already in the store (with the stage's task).
+STAGE_BUILT, STAGE_FOUND = "iescore.stage_built", "iescore.stage_found"
+
+
+class CutParameter(luigi.Parameter):
+    """The keys of the stages that are tasks of their own (a frozenset), or None: every stage is."""
+
+    def normalize(self, x: Any) -> Any:
+        return x if x is None or isinstance(x, frozenset) else frozenset(x)
+
+    def serialize(self, x: Any) -> str:
+        return json.dumps(None if x is None else sorted(x))
+
+
 class StageTask(luigi.Task):
     """A stage (``stage``, a ``tasks.core.base.Stage`` subclass) run by Luigi into an artifact store."""
 
@@ -61,6 +85,13 @@ class StageTask(luigi.Task):
     )
     store = luigi.Parameter(
         significant=False, description="artifact store: a directory or s3://BUCKET/PREFIX"
+    )
+    # Private and insignificant: the same stage has one task id however coarse its task is.
+    cut = CutParameter(
+        default=None,
+        significant=False,
+        visibility=luigi.parameter.ParameterVisibility.PRIVATE,
+        description="keys of the stages that are tasks of their own (absent: every stage is)",
     )
 
     stage: ClassVar[type[Stage]] = Stage
@@ -82,16 +113,56 @@ class StageTask(luigi.Task):
     def options(self) -> Mapping[str, Any]:
         return self.spec.get("options", {})
 
-    def requires(self) -> dict[str, StageTask]:
+    def stage_inputs(self) -> dict[str, StageTask]:
+        """The stages this stage reads, by role (with this task's ``cut``)."""
         # Built once per task object: Luigi and ``input()`` ask again and again, and each input's key
         # hashes its whole upstream spec (a campaign summary has two inputs per system).
-        cached = self.__dict__.get("_requires_built")
+        cached = self.__dict__.get("_inputs_built")
         if cached is None:
             cached = {
-                role: task_for(sub, self.store)
+                role: task_for(sub, self.store, self.cut)
                 for role, sub in self.spec.get("inputs", {}).items()
                 if "stage" in sub
             }
+            self.__dict__["_inputs_built"] = cached
+        return dict(cached)
+
+    def inner_stages(self) -> list[StageTask]:
+        """The stages this task builds in its run before its own, dependencies first: every stage it
+        needs, through stages not in ``cut`` (none when ``cut`` is None)."""
+        cached = self.__dict__.get("_inner_built")
+        if cached is None:
+            cached = []
+            if self.cut is not None:
+                # Depth first, each stage listed once, after every stage it reads.
+                expanded: set[str] = set()
+                stack: list[tuple[StageTask, bool]] = [(self, False)]
+                while stack:
+                    task, done = stack.pop()
+                    if done:
+                        if task is not self:
+                            cached.append(task)
+                    elif task.key not in expanded:
+                        expanded.add(task.key)
+                        stack.append((task, True))
+                        subs = [sub for sub in task.stage_inputs().values() if sub.key not in self.cut]
+                        stack.extend((sub, False) for sub in reversed(subs))
+            self.__dict__["_inner_built"] = cached
+        return list(cached)
+
+    def requires(self) -> dict[str, StageTask]:
+        """What Luigi runs before this task: its stage inputs, or with a ``cut``, the stages in the cut
+        that it or its inner stages read (``role``, or ``KEY/role`` for an inner stage's)."""
+        if self.cut is None:
+            return self.stage_inputs()
+        cached = self.__dict__.get("_requires_built")
+        if cached is None:
+            cached, seen = {}, set()
+            for task in [self, *self.inner_stages()]:
+                for role, sub in task.stage_inputs().items():
+                    if sub.key in self.cut and sub.key not in seen:
+                        seen.add(sub.key)
+                        cached[role if task is self else f"{task.key[:12]}/{role}"] = sub
             self.__dict__["_requires_built"] = cached
         return dict(cached)
 
@@ -118,7 +189,7 @@ class StageTask(luigi.Task):
     ) -> pa.Table | None:
         """The artifact ``name`` (default: the first) of an upstream stage in the store (only ``columns``
         when given), or None when the role was not given."""
-        task = self.requires().get(role)
+        task = self.stage_inputs().get(role)
         if task is None:
             return None
         targets = task.output()
@@ -126,18 +197,44 @@ class StageTask(luigi.Task):
 
     def run(self) -> None:
         started = time.process_time()
-        # What luigid's web page shows for a running task: its stage and key, and how far it got.
+        built: dict[str, dict[str, pa.Table]] = {}
+        inner = self.inner_stages()
+        for number, task in enumerate(inner):
+            # What luigid's web page shows for a running task: its stage and key, and how far it got.
+            self.set_status_message(f"{self.STAGE} {self.key[:12]}: {task.STAGE} {task.key[:12]}")
+            self.set_progress_percentage(90 * number // (len(inner) + 1))
+            if task.complete():  # an earlier run built it: read from the store when needed
+                self.trigger_event(STAGE_FOUND, task)
+                continue
+            begun, cpu = time.monotonic(), time.process_time()
+            built[task.key] = task.build(built)
+            self.trigger_event(STAGE_BUILT, task, time.monotonic() - begun, time.process_time() - cpu)
         self.set_status_message(f"{self.STAGE} {self.key[:12]}: computing")
-        self.set_progress_percentage(0)
-        tables = produce(self.stage(self.key, self.spec, str(self.store), self.input_table))
-        self.set_status_message(f"{self.STAGE} {self.key[:12]}: writing {', '.join(self.OUTPUTS)}")
-        self.set_progress_percentage(90)
-        for name in self.OUTPUTS:
-            artifacts.write_table(self.output()[name], tables[name], self.provenance())
+        self.set_progress_percentage(90 * len(inner) // (len(inner) + 1))
+        self.build(built)
         self.set_status_message(f"{self.STAGE} {self.key[:12]}: done")
         self.set_progress_percentage(100)
         # CPU seconds of this run (the progress events add them up: CPU is the fair measure under load).
         self.__dict__["cpu_seconds"] = time.process_time() - started
+
+    def build(self, built: Mapping[str, Mapping[str, pa.Table]]) -> dict[str, pa.Table]:
+        """Produce this stage's artifacts and write them to the store; its inputs are taken from
+        ``built`` (key -> artifacts built in this process) or else read from the store."""
+
+        def input_table(
+            role: str, name: str | None = None, columns: list[str] | None = None
+        ) -> pa.Table | None:
+            task = self.stage_inputs().get(role)
+            tables = built.get(task.key) if task is not None else None
+            if tables is None:
+                return self.input_table(role, name, columns)
+            table = tables[name or next(iter(tables))]
+            return table.select(columns) if columns is not None else table
+
+        tables = produce(self.stage(self.key, self.spec, str(self.store), input_table))
+        for name in self.OUTPUTS:
+            artifacts.write_table(self.output()[name], tables[name], self.provenance())
+        return tables
 
     def provenance(self) -> dict[str, Any]:
         return provenance(self.stage, self.key, self.spec)
@@ -145,7 +242,7 @@ class StageTask(luigi.Task):
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         # The class is made per stage (``task_class``) under the stage's own name, so pickle cannot find
         # it by name: a task is sent to another process (the campaign's output pool) as what makes it.
-        return _stage_task, (self.stage, self.key, self.spec, str(self.store))
+        return _stage_task, (self.stage, self.key, self.spec, str(self.store), self.cut)
 
     def on_failure(self, exception: BaseException) -> str:
         # Bad input is the user's to fix: one clean line, recognisable by the command line.
@@ -171,12 +268,15 @@ def task_class(stage: type[Stage]) -> type[StageTask]:
     )
 
 
-def _stage_task(stage: type[Stage], key: str, spec: FrozenSpec, store: str) -> StageTask:
+def _stage_task(
+    stage: type[Stage], key: str, spec: FrozenSpec, store: str, cut: frozenset[str] | None
+) -> StageTask:
     """The task of ``stage`` with these parameters (how a pickled task is made again)."""
-    return task_class(stage)(key=key, spec=spec, store=store)
+    return task_class(stage)(key=key, spec=spec, store=store, cut=cut)
 
 
-def task_for(spec: Mapping[str, Any], store: str) -> StageTask:
-    """The task that builds ``spec`` into ``store``."""
+def task_for(spec: Mapping[str, Any], store: str, cut: frozenset[str] | None = None) -> StageTask:
+    """The task that builds ``spec`` into ``store``; with ``cut`` (the keys of the stages that are tasks of
+    their own), it builds the other stages it needs in its own run (see the module doc)."""
     spec = freeze_spec(spec)
-    return task_class(stage_class(spec))(key=input_key(spec), spec=spec, store=str(store))
+    return task_class(stage_class(spec))(key=input_key(spec), spec=spec, store=str(store), cut=cut)

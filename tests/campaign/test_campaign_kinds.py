@@ -17,6 +17,7 @@ from iescore.tasks.campaign.graph import campaign_spec
 from iescore.tasks.cli.main import main
 from iescore.tasks.core import runner
 from iescore.tasks.core.base import task_for
+from significance_file import json_pairs
 
 DATA = Path(__file__).resolve().parents[2] / "data"
 
@@ -77,11 +78,12 @@ def test_muc_campaign_ranks_by_all_slots_f(tmp_path: Path, capsys: pytest.Captur
     assert lines[4].split()[:11] == ["3", "partial", "10", "8", "7", "1", "2", "0", "70.00", "87.50", "77.78"]
     board = json.loads((tmp_path / "board.json").read_text())
     assert [row["system"] for row in board["leaderboard"]] == ["perfect", "given", "partial"]
-    assert board["significance"][0]["measure"] == "F"
+    significance = json_pairs(tmp_path / "board.json", "muc")
+    assert significance[0]["measure"] == "F"
     # Tied to the board: given - partial is 80 - 7/9 * 100 = 2.22 points, and every delta is the printed
     # difference; every interval holds its system's printed F.
     f_of = {row["system"]: row["F"] for row in board["leaderboard"]}
-    pairs = {(pair["system_a"], pair["system_b"]): pair["delta"] for pair in board["significance"]}
+    pairs = {(pair["system_a"], pair["system_b"]): pair["delta"] for pair in significance}
     assert pairs[("given", "partial")] == pytest.approx(80 - 700 / 9, abs=2e-6)
     for (a, b), delta in pairs.items():
         assert delta == pytest.approx(f_of[a] - f_of[b], abs=2e-6)
@@ -153,7 +155,7 @@ def test_coref_campaign_by_hand(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert merged["CoNLL_F1"] == pytest.approx(100 * (10 / 11 + 11 / 13 + 11 / 14) / 3, abs=1e-6)
     assert rows["perfect"]["CoNLL_F1"] == 100 and rows["perfect"]["rank"] == 1 and merged["rank"] == 2
     assert merged["CoNLL_F1_low"] <= merged["CoNLL_F1"] <= merged["CoNLL_F1_high"]
-    significance = json.loads((tmp_path / "b.json").read_text())["significance"]
+    significance = json_pairs(tmp_path / "b.json", "coref")
     assert {pair["measure"] for pair in significance} == {"CoNLL_F1"}
     # Tied to the board: each delta is the printed CoNLL F1 difference (6 decimals each) and each
     # system's interval holds its printed CoNLL F1.

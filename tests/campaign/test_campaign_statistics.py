@@ -20,6 +20,7 @@ from iescore.pipeline.campaign.engine import read_campaign
 from iescore.tasks.campaign.graph import campaign_spec
 from iescore.tasks.cli.main import main
 from iescore.tasks.core.base import task_for
+from significance_file import json_pairs
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "data"
@@ -30,7 +31,8 @@ def _campaign_json(campaign: Path, tmp_path: Path) -> dict:
     store = tmp_path / "store"
     argv = ["campaign", str(campaign), "--store", str(store), "--json", str(out), "--progress", "none"]
     assert main(argv) == 0
-    return json.loads(out.read_text(encoding="utf-8"))
+    # The pairs, from the Parquet file the JSON names, in the JSON's unit (percent).
+    return {**json.loads(out.read_text(encoding="utf-8")), "significance": json_pairs(out, "templette")}
 
 
 # The campaign JSON gives measures and deltas in percent with 6 decimals: two rounded values differ from

@@ -33,6 +33,7 @@ from iescore.pipeline.campaign.html_report import (
 )
 from iescore.tasks.cli.main import main
 from page_samples import marked_pairs
+from significance_file import json_pairs
 
 EVIL_SYSTEM = "<script>alert(1)</script>"
 QUOTED_SYSTEM = 'sri "fastus" & co'
@@ -883,7 +884,8 @@ def test_tied_systems_drawn_as_one_point(ten_probe: dict) -> None:
 
 def test_ten_systems_p_next_is_the_randomization_p_of_the_next_system(ten: Path, ten_probe: dict) -> None:
     result = json.loads((ten / "leaderboard.json").read_text(encoding="utf-8"))
-    pairs = {(p["system_a"], p["system_b"]): p["randomization_p"] for p in result["significance"]}
+    tests = json_pairs(ten / "leaderboard.json")
+    pairs = {(p["system_a"], p["system_b"]): p["randomization_p"] for p in tests}
     head = ten_probe["head"]
     assert head[-3:] == ["p(next)", "Rank range", "Cluster"]
     rows = ten_probe["board"]

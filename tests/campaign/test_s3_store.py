@@ -27,6 +27,7 @@ import pytest
 from iescore.pipeline.campaign.engine import read_campaign
 from iescore.tasks.core import store as artifacts
 from iescore.tasks.core.store import S3Store, artifact_target, check_store, read_table, write_table
+from significance_file import json_results
 from test_campaign import (
     ALL_TASKS,
     DATA,
@@ -140,7 +141,7 @@ def test_campaign_on_s3_equals_local_and_reruns_nothing(
     assert status == 0, err
     first = json.loads((tmp_path / "first.log").read_text())
     assert len(first["ran"]) == ALL_TASKS
-    assert json.loads((tmp_path / "s3.json").read_text()) == json.loads((tmp_path / "local.json").read_text())
+    assert json_results(tmp_path / "s3.json") == json_results(tmp_path / "local.json")
     # Same keys, same layout: every artifact of the local store, under the prefix, and nothing else.
     assert object_keys(bucket) == [f"runs/one/{name}" for name in local_files(local)]
     assert (tmp_path / "out" / "report.html").is_file()  # outputs stay local
@@ -285,9 +286,9 @@ def test_two_clients_against_luigid_on_s3(tmp_path: Path, bucket: str) -> None:
     assert not ran_a & ran_b  # every task ran once
     total = 2 * 4 * 6 + 6 + 1
     assert len(ran_a | ran_b) == total
-    expected = json.loads((tmp_path / "local.json").read_text())
+    expected = json_results(tmp_path / "local.json")
     for n in "ab":
-        assert json.loads((tmp_path / f"{n}.json").read_text()) == expected
+        assert json_results(tmp_path / f"{n}.json") == expected
     assert object_keys(bucket) == [f"shared/{name}" for name in local_files(tmp_path / "local")]
 
 

@@ -12,7 +12,7 @@ import numpy as np
 import pyarrow as pa
 import pytest
 from iescore.pipeline.campaign import html_report, stats
-from iescore.pipeline.campaign.engine import campaign_summary, report_data
+from iescore.pipeline.campaign.engine import campaign_summary, leaderboard_text, report_data
 from iescore.pipeline.campaign.kinds import KINDS
 from iescore.pipeline.core.family import statistics_table
 from iescore.schemas import RANKS, SIGNIFICANCE, C
@@ -176,3 +176,35 @@ def test_the_page_of_300_systems_in_chromium(page: str, tmp_path: Path) -> None:
     matrix = re.search(r'<table class="significance" id="matrix">(.*?)</table>', dom, re.S).group(1)
     assert matrix.count('<td class="cell') == 20 * 19 and matrix.count('class="diagonal"') == 20
     assert "<script>alert" not in dom
+
+
+def test_holm_needs_resamples_in_proportion_to_the_pairs() -> None:
+    # Hand: 3 systems make m = 3 pairs. With R resamples the smallest randomization p-value is 1/(R + 1),
+    # and Holm multiplies the smallest by m = 3: 3/(R + 1) < 0.05 needs R + 1 > 60, so R >= 60.
+    assert stats.resamples_for_holm(3) == 60
+    assert stats.holm([1 / 61, 0.5, 0.5])[0] == pytest.approx(3 / 61) and 3 / 61 < 0.05  # R = 60: marked
+    assert stats.holm([1 / 60, 0.5, 0.5])[0] == pytest.approx(0.05)  # R = 59: 3/60 = 0.05, not below
+    # 1,000 systems: m = 1000 * 999 / 2 = 499,500 pairs; 499,500 / 0.05 = 9,990,000 resamples.
+    assert stats.resamples_for_holm(499_500) == 9_990_000
+    assert stats.resamples_for_holm(0) == 0
+
+
+@pytest.mark.parametrize("resamples, said", [(59, True), (60, False)])
+def test_the_board_says_when_holm_cannot_mark_any_pair(resamples: int, said: bool) -> None:
+    # Three MAT systems, two documents of 10 entities: found 10, 5 and 0 of each (every pair differs).
+    names = ["all", "half", "none"]
+    statistics = {
+        name: statistics_table(
+            [f"d{u}" for u in range(2) for _ in range(3)],
+            ["PER"] * 6,
+            ["match", "missing", "spurious"] * 2,
+            [float(v) for _ in range(2) for v in (found, 10 - found, 0)],
+        )
+        for name, found in zip(names, (10, 5, 0), strict=True)
+    }
+    tables = campaign_summary(KINDS["mat"], names, statistics, dict.fromkeys(names, "sig"), {}, resamples, 3)
+    text = leaderboard_text(KINDS["mat"], tables["leaderboard"], tables["significance"])
+    note = f"with {resamples} resamples no pair can be significant after Holm over 3 pairs (the smallest "
+    assert (note in text) is said
+    if said:
+        assert "p-value is 3/60): every system is in rank cluster 1; 60 resamples would allow it" in text

@@ -20,6 +20,7 @@ import pytest
 from iescore.pipeline.campaign.engine import read_campaign
 from iescore.pipeline.core.errors import InputError
 from iescore.tasks.cli.main import main
+from significance_file import json_pairs
 
 DATA = Path(__file__).resolve().parents[2] / "data"
 
@@ -48,7 +49,7 @@ def test_campaign_ranks_by_recall(campaign: Path, tmp_path: Path, capsys: pytest
     assert rows["system-b"]["precision"] == pytest.approx(4.81667 / 6.9, abs=1e-4)
     for row in rows.values():
         assert row["recall_low"] <= row["recall"] <= row["recall_high"]
-    (pair,) = board["significance"]
+    (pair,) = json_pairs(out_dir / "leaderboard.json")
     assert pair["system_a"] == "system-a"
     assert pair["delta"] == pytest.approx(7.66667 / 10 - 4.81667 / 10, abs=1e-4)
     index = (out_dir / "systems" / "index.csv").read_text().splitlines()

@@ -15,6 +15,7 @@ from iescore.pipeline.templette import TEMPLETTE_CAMPAIGN
 from iescore.pipeline.templette.report import muc_report, score_table
 from iescore.schemas import COUNT_COLUMNS, LEADERBOARD, MEASURE_COLUMNS, TALLIES, table_from_rows
 from iescore.tasks.cli.main import main
+from significance_file import json_pairs
 
 DATA = Path(__file__).resolve().parents[2] / "data"
 SPORTS = DATA / "hub4-sports"
@@ -109,12 +110,13 @@ def test_campaign_outputs_are_all_percentages(tmp_path: Path) -> None:
     for path in (board_json, out / "leaderboard.json"):
         result = json.loads(path.read_text(encoding="utf-8"))
         check_json(result)
+        check_json(json_pairs(path, "templette"))
         rows = {row["system"]: row for row in result["leaderboard"]}
         assert rows["sloppy"]["F"] == pytest.approx(SLOPPY_F, abs=1e-6)
         assert rows["perfect"]["F_low"] == rows["perfect"]["F_high"] == 100.0
         # perfect vs eager: F 100 against 38/52 = 73.1 %: a difference of points, not of fractions.
         pair = next(
-            p for p in result["significance"] if {p["system_a"], p["system_b"]} == {"perfect", "eager"}
+            p for p in json_pairs(path, "templette") if {p["system_a"], p["system_b"]} == {"perfect", "eager"}
         )
         assert abs(pair["delta"]) > 1
     for path in (board_csv, out / "leaderboard.csv"):
@@ -122,7 +124,8 @@ def test_campaign_outputs_are_all_percentages(tmp_path: Path) -> None:
         assert float(rows["sloppy"]["F"]) == pytest.approx(SLOPPY_F, abs=1e-6)
         assert rows["sloppy"]["rank"] == "2" and rows["sloppy"]["COR"] == "15"
     significance = check_csv(out / "significance.csv")
-    by_json = {(p["system_a"], p["system_b"]): p["delta"] for p in result["significance"]}
+    pairs = json_pairs(out / "leaderboard.json", "templette")
+    by_json = {(p["system_a"], p["system_b"]): p["delta"] for p in pairs}
     assert {(row["system_a"], row["system_b"]): float(row["delta"]) for row in significance} == by_json
     check_csv(out / "systems" / "index.csv")
     folder = out / "systems" / output_name("sloppy")

@@ -20,6 +20,7 @@ from iescore.tasks.cli.main import main
 from iescore.tasks.core import store as artifacts
 from iescore.tasks.core.base import task_for
 from iescore.tasks.trec.stages import campaign_run_spec, evaluate_spec, report_spec, statistics_spec
+from significance_file import json_pairs
 
 ROOT = Path(__file__).resolve().parents[2]
 GRADED = ROOT / "tests" / "data" / "trec" / "graded"
@@ -113,7 +114,7 @@ def test_trec_campaign_ranks_runs_by_map(campaign_dir: Path, capsys: pytest.Capt
     assert "ranked by MAP" in printed
     for row in rows.values():
         assert row["map_low"] <= row["map"] <= row["map_high"]
-    assert len(board["significance"]) == 3
+    assert len(json_pairs(out_dir / "leaderboard.json")) == 3
     # Each run's folder has trec_eval's output for it.
     index = (out_dir / "systems" / "index.csv").read_text().splitlines()
     folders = {line.split(",")[0]: out_dir / line.split(",")[-1] for line in index[1:]}
@@ -188,7 +189,7 @@ def test_trec_campaign_ranks_by_the_measure_it_chooses_with_t_tests(
         "teamA_run2": _per_query(GRADED / "out.B.without-q6", "P_10"),
         "teamB_run1": _per_query(GRADED / "out.C.aq", "P_10"),
     }
-    pairs = {(p["system_a"], p["system_b"]): p for p in board["significance"]}
+    pairs = {(p["system_a"], p["system_b"]): p for p in json_pairs(out_dir / "leaderboard.json")}
     assert list(pairs) == [
         ("teamA_run1", "teamB_run1"),
         ("teamA_run1", "teamA_run2"),
