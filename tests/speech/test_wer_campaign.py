@@ -23,6 +23,7 @@ from iescore.tasks.campaign.graph import campaign_spec
 from iescore.tasks.cli.main import main
 from iescore.tasks.core import runner
 from iescore.tasks.core.base import task_for
+from significance_file import json_pairs
 
 ROOT = Path(__file__).resolve().parents[2]
 SCTK = ROOT / "tests" / "data" / "speech" / "sctk"
@@ -74,7 +75,7 @@ def test_the_tiny_campaign_is_ranked_by_wer_lowest_first(
     board = json.loads((tmp_path / "b.json").read_text())
     assert [row["system"] for row in board["leaderboard"]] == ["A", "B"]
     assert board["leaderboard"][0]["wer"] == pytest.approx(25.0)
-    (pair,) = board["significance"]
+    (pair,) = json_pairs(tmp_path / "b.json", "wer")
     assert pair["measure"] == "wer" and pair["delta"] == pytest.approx(25.0 - 37.5)
     # Sign test by hand on the speakers' WER: A (1/6, 1/2), B (2/6, 1/2): spk2 equal, spk1 B higher:
     # one each side after the tie is split, p = 1.
@@ -129,7 +130,8 @@ def test_a_campaigns_wer_is_sclites_and_its_pair_tests_are_sc_stats(
     assert [row["system"] for row in board["leaderboard"]] == ["sysB", "sysA", "sysC"]
     # sc_stats' unified report (cases/stats_trn_unified): MP sysA-sysB <0.001, sysA-sysC 0.184,
     # sysB-sysC <0.001; SI 0.250, 1.000, 0.250.
-    pairs = {frozenset((p["system_a"], p["system_b"])): p for p in board["significance"]}
+    significance = json_pairs(tmp_path / "b.json", "wer")
+    pairs = {frozenset((p["system_a"], p["system_b"])): p for p in significance}
     unified = (CASES / "stats_trn_unified" / "stats_trn_unified.stats.unified").read_text()
     assert "| sysB   <0.001   *** |    ~    0.184       |" in unified
     assert "|    ~    0.250       |    ~    1.000       |" in unified
@@ -140,8 +142,8 @@ def test_a_campaigns_wer_is_sclites_and_its_pair_tests_are_sc_stats(
     assert round(pairs[frozenset(("sysA", "sysC"))]["sign_p"], 3) == 1.000
     assert round(pairs[frozenset(("sysB", "sysC"))]["sign_p"], 3) == 0.250
     # Holm over the three pairs: the smallest p times 3, then running maxima.
-    raw = sorted(p["sign_p"] for p in board["significance"])
-    holm = sorted(p["sign_p_holm"] for p in board["significance"])
+    raw = sorted(p["sign_p"] for p in significance)
+    holm = sorted(p["sign_p_holm"] for p in significance)
     assert holm[0] == pytest.approx(min(1.0, 3 * raw[0]))
 
 
