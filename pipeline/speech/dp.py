@@ -793,7 +793,8 @@ def _programmes(
         ref_padded[row_valid] = ref_words[ref_index]
         hyp_padded = np.full((len(group), cols), hyp_pad, np.int64)
         hyp_padded[col_valid] = hyp_words[hyp_index]
-        equal = ref_padded[:, :, None] == hyp_padded[:, None, :]
+        # Cell (i, j) of problem g at [i, j, g]: each step of the programme reads contiguous rows.
+        equal = ref_padded.T[:, None, :] == hyp_padded.T[None, :, :]
         steps = None
         if with_costs:
             ref_flag = np.zeros((len(group), rows), bool)
@@ -803,7 +804,14 @@ def _programmes(
             if hyp_opt is not None:
                 hyp_flag[col_valid] = hyp_opt[hyp_index]
             steps = _group_steps(
-                costs, ref_padded, hyp_padded, equal, row_valid, col_valid, ref_flag, hyp_flag
+                costs,
+                ref_padded,
+                hyp_padded,
+                equal.transpose(2, 0, 1),
+                row_valid,
+                col_valid,
+                ref_flag,
+                hyp_flag,
             )
         lengths, local_ref, local_hyp, local_ops, local_costs = _programme_group(equal, gn, gm, costs, steps)
         sizes[group] = lengths
@@ -905,61 +913,59 @@ def _programme_group(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """:func:`_align_linear` on many problems at once, one row (reference word) at a time.
 
-    ``equal[r, i, j]``: reference word ``i`` of problem ``r`` equals its hypothesis word ``j``
+    ``equal[i, j, g]``: reference word ``i`` of problem ``g`` equals its hypothesis word ``j``
     (padding never equal); ``n``, ``m``: the problems' lengths. ``move_costs``: the moves' costs of
-    every cell, reference word and hypothesis word (:func:`_group_steps`), when they are not the
-    flat ones. The arrays hold the problems on their last axis, so that every step works on
+    every cell, reference word and hypothesis word (:func:`_group_steps`, problems first), when they
+    are not the flat ones. The problems lie on the last axis, so that every step works on
     contiguous rows of problems.
 
-    A row's diagonal and deletion moves come from the row before, all at once; the insertions
-    chain along the row. With whole-number costs (sclite's) the chain is a running minimum:
-    ``row[j] = P[j] + min over k <= j of (best[k] - P[k])``, ``P`` the insertions' running sum, exact
-    in integers. Other costs chain one cell at a time, with :func:`_align_linear`'s sums. Each cell
-    then takes :func:`_align_linear`'s move: the diagonal unless another move is strictly cheaper,
-    the deletion only if strictly cheaper than the insertion. Padding cells lie after a problem's
-    own cells and never change them. Returns each problem's number of columns and its columns one
+    The table holds ``u[i, j] = value[i, j] - P[j]``, ``P`` the running sum of the insertions: a
+    row's diagonal and deletion moves come from the row before, all at once, and its insertions
+    chain as a running minimum, ``u[i, j] = min over k <= j of best[k]``. With whole-number costs
+    (sclite's) that is exact in integers; other costs chain one cell at a time with
+    :func:`_align_linear`'s sums. The trace back from ``(n, m)`` then takes at each cell
+    :func:`_align_linear`'s move: the diagonal unless another move is strictly cheaper, the
+    deletion only if strictly cheaper than the insertion. Padding cells lie after a problem's own
+    cells and never change them. Returns each problem's number of columns and its columns one
     problem after the other, with local indices (-1: none), ops and costs.
     """
-    regions, rows, cols = equal.shape
+    rows, cols, regions = equal.shape
     whole = costs.substitution is None and all(
         float(c).is_integer() for c in (costs.flat_substitution, costs.deletion, costs.insertion)
     )
     kind = np.int32 if whole else np.float64
     if move_costs is None:
-        step = np.where(equal.transpose(1, 2, 0), kind(0), kind(costs.flat_substitution))
+        step = np.where(equal, kind(0), kind(costs.flat_substitution))
         deletions = np.full((rows, regions), costs.deletion, kind)
         insertions = np.full((cols, regions), costs.insertion, kind)
     else:
         step = np.ascontiguousarray(move_costs[0].transpose(1, 2, 0), dtype=kind)
         deletions, insertions = move_costs[1].T.astype(kind), move_costs[2].T.astype(kind)
-    # step: (rows, cols, regions); deletions: (rows, regions); insertions: (cols, regions)
-    running = np.zeros((cols + 1, regions), kind)  # row 0: the insertions' running sum
+    running = np.zeros((cols + 1, regions), kind)
     np.cumsum(insertions, axis=0, out=running[1:])
-    move = np.empty((rows + 1, cols + 1, regions), np.uint8)
-    move[0] = 2
-    move[1:, 0] = 1
-    previous = running.copy()
-    row = np.empty_like(previous)
-    for i in range(rows):
-        deletion = deletions[i]
-        diagonal = previous[:-1] + step[i]
-        down = previous[1:] + deletion
-        best = row[1:]
-        np.minimum(diagonal, down, out=best)
-        row[0] = previous[0] + deletion
-        if whole:
-            row -= running
+    if whole:
+        # In u: the diagonal from u[i - 1, j - 1] costs step - insertion of word j; the deletion
+        # from u[i - 1, j] the deletion.
+        shifted = step - insertions[None]
+        table = np.empty((rows + 1, cols + 1, regions), kind)
+        table[0] = 0
+        for i in range(rows):
+            above, row = table[i], table[i + 1]
+            np.add(above[:-1], shifted[i], out=row[1:])
+            np.minimum(row[1:], above[1:] + deletions[i], out=row[1:])
+            np.add(above[0], deletions[i], out=row[0])
             np.minimum.accumulate(row, axis=0, out=row)
-            row += running
-        else:
+        table += running[None]
+    else:
+        table = np.empty((rows + 1, cols + 1, regions), kind)
+        table[0] = running
+        for i in range(rows):
+            above, row = table[i], table[i + 1]
+            np.add(above[:-1], step[i], out=row[1:])
+            np.minimum(row[1:], above[1:] + deletions[i], out=row[1:])
+            np.add(above[0], deletions[i], out=row[0])
             for j in range(cols):
-                np.minimum(best[j], row[j] + insertions[j], out=best[j])
-        right = row[:-1] + insertions
-        taken = move[i + 1, 1:]
-        taken.fill(2)
-        np.copyto(taken, 1, where=down < right)
-        np.copyto(taken, 0, where=(diagonal <= down) & (diagonal <= right))
-        previous, row = row, previous
+                np.minimum(row[j + 1], row[j] + insertions[j], out=row[j + 1])
     # Trace back from (n, m), every problem one step at a time (3: the problem is done); the
     # columns come out last first.
     i, j = n.copy(), m.copy()
@@ -968,11 +974,25 @@ def _programme_group(
     back_move = np.full((regions, steps), 3, np.uint8)
     back_i = np.zeros((regions, steps), np.int64)
     back_j = np.zeros((regions, steps), np.int64)
+    # Flat indices: cell (i, j) of problem g at (i * (cols + 1) + j) * regions + g of the table.
+    values, steps_of = table.ravel(), step.ravel()
+    deletion_of, insertion_of = deletions.ravel(), insertions.ravel()
+    row_size = (cols + 1) * regions
     for t in range(steps):
         done = (i == 0) & (j == 0)
         if done.all():
             break
-        chosen = move[i, j, region]
+        at = (i * (cols + 1) + j) * regions + region
+        above = np.maximum(i - 1, 0) * regions + region
+        before = np.maximum(j - 1, 0) * regions + region
+        corner = np.maximum(at - row_size - regions, 0)
+        diagonal = values[corner] + steps_of[np.maximum((i - 1) * cols + j - 1, 0) * regions + region]
+        down = values[np.maximum(at - row_size, 0)] + deletion_of[above]
+        right = values[np.maximum(at - regions, 0)] + insertion_of[before]
+        chosen = np.where(down < right, 1, 2).astype(np.uint8)
+        chosen[(diagonal <= down) & (diagonal <= right)] = 0
+        chosen[i == 0] = 2
+        chosen[(j == 0) & (i > 0)] = 1
         chosen[done] = 3
         i -= chosen <= 1
         j -= (chosen == 0) | (chosen == 2)
@@ -985,7 +1005,7 @@ def _programme_group(
     back = np.repeat(lengths, lengths) - 1 - within
     moves, ref_local, hyp_local = back_move[owner, back], back_i[owner, back], back_j[owner, back]
     r_at, h_at = np.minimum(ref_local, rows - 1), np.minimum(hyp_local, cols - 1)
-    matched = equal[owner, r_at, h_at]
+    matched = equal[r_at, h_at, owner]
     ops = np.where(
         moves == 0, np.where(matched, CORRECT, SUBSTITUTION), np.where(moves == 1, DELETION, INSERTION)
     ).astype(np.uint8)
