@@ -794,7 +794,9 @@ def _programmes(
         hyp_padded = np.full((len(group), cols), hyp_pad, np.int64)
         hyp_padded[col_valid] = hyp_words[hyp_index]
         # Cell (i, j) of problem g at [i, j, g]: each step of the programme reads contiguous rows.
-        equal = ref_padded.T[:, None, :] == hyp_padded.T[None, :, :]
+        equal = (
+            np.ascontiguousarray(ref_padded.T)[:, None, :] == np.ascontiguousarray(hyp_padded.T)[None, :, :]
+        )
         steps = None
         if with_costs:
             ref_flag = np.zeros((len(group), rows), bool)

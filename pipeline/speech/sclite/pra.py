@@ -127,10 +127,11 @@ def pra_report(system: ScoredSystem, width: int = 1000, encoding: Encoding = ASC
         by_speaker[seg.speaker].append(k)
     order: list[int] = []
     heads: list[str] = []
+    listed = counts.tolist()
     for g, name in enumerate(speakers):
         first = f"Speaker sentences{g:4d}:  {name}   #utts: {len(by_speaker[name])}\n"
         for k in by_speaker[name]:
-            heads.append(first + _head(system, k, counts))
+            heads.append(first + _head(system, k, listed))
             order.append(k)
             first = ""
     out.append(_blocks(system, np.asarray(order, np.int64), heads, width, encoding.upper, counts))
@@ -138,7 +139,7 @@ def pra_report(system: ScoredSystem, width: int = 1000, encoding: Encoding = ASC
     return "".join(out)
 
 
-def _head(system: ScoredSystem, k: int, counts: np.ndarray) -> str:
+def _head(system: ScoredSystem, k: int, counts: list[list[int]] | dict[int, list[int]]) -> str:
     """A segment's lines before its alignment in the ``.pra`` (:func:`segment_block`'s)."""
     seg = system.segments[k]
     head = f"id: {seg.id}\n"
@@ -148,7 +149,7 @@ def _head(system: ScoredSystem, k: int, counts: np.ndarray) -> str:
         head += f"File: {seg.file}\n"
     if seg.channel:
         head += f"Channel: {seg.channel}\n"
-    c, s, d, i = counts[k].tolist()
+    c, s, d, i = counts[k]
     head += f"Scores: (#C #S #D #I) {c} {s} {d} {i}\n"
     if system.case_sensitive:
         head += "Attributes: Case_sensitve \n"
