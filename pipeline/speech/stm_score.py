@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 from iescore.pipeline.core.errors import InputError
 from iescore.pipeline.speech.ctm import TimedItem, TimedWord, ascii_lower, parse_ctm, parse_token, read_text
+from iescore.pipeline.speech.dp import Vocabulary, align_batch
 from iescore.pipeline.speech.netdp import NULL_ALT, NetItem, NetWord, Pair, align_networks, network
 from iescore.pipeline.speech.sclite.model import CategoryDef, LabelDef, ScoredSystem, Segment, SystemBuilder
 from iescore.pipeline.speech.stm import Utterance, assign, comment_labels, parse_stm
@@ -201,6 +202,8 @@ def score_stm_ctm(
     by_speaker: dict[str, list[Utterance]] = {}
     for utterance in assignment.utterances:
         by_speaker.setdefault(utterance.speaker, []).append(utterance)
+    units: list[tuple[list[NetItem], list[NetItem]]] = []
+    segments: list[Segment] = []
     for utterances in by_speaker.values():
         for u in utterances:
             segment = Segment(
@@ -213,12 +216,11 @@ def score_stm_ctm(
                 tuple(u.labels[1:-1].split(",")) if u.labels else (),
                 sequence_start + u.sequence,
             )
-            pairs = align_networks(
-                network(text_items(u.ref_text, options)),
-                network(timed_items(u.hyp, options, ctm.has_confidence)),
-            )
-            builder.add(segment, [_row(p, ctm.has_confidence) for p in pairs])
-            tagged.extend((p.ref.tagged if p.ref else None, p.hyp.tagged if p.hyp else None) for p in pairs)
+            units.append((text_items(u.ref_text, options), timed_items(u.hyp, options, ctm.has_confidence)))
+            segments.append(segment)
+    for segment, pairs in zip(segments, align_all(units), strict=True):
+        builder.add(segment, [_row(p, ctm.has_confidence) for p in pairs])
+        tagged.extend((p.ref.tagged if p.ref else None, p.hyp.tagged if p.hyp else None) for p in pairs)
     system = builder.build(
         title=title,
         ref_file=ref_path,
@@ -233,6 +235,47 @@ def score_stm_ctm(
     _keep_times(system, ("hyp_t1", "hyp_t2") + (("hyp_conf",) if ctm.has_confidence else ()))
     _add_tagged(system, builder, tagged)
     return system, list(assignment.warnings)
+
+
+def align_all(
+    units: Sequence[tuple[list[NetItem], list[NetItem]]], time_mediated: bool = False
+) -> list[list[Pair]]:
+    """Each unit's two sides (network items) aligned as :func:`pipeline.speech.netdp.align_networks`
+    aligns them. Units of plain words on both sides (no alternative, no ``@``, no optionally
+    deletable word, no fragment) and without ``-T`` go together through
+    :func:`pipeline.speech.dp.align_batch`: the same costs (sclite's 4, 3, 3 with whole words
+    compared) and the same choice among alignments of equal cost."""
+    out: list[list[Pair] | None] = [None] * len(units)
+    bulk: list[int] = []
+    if not time_mediated:
+        bulk = [k for k, (ref, hyp) in enumerate(units) if _plain(ref) and _plain(hyp)]
+    in_bulk = set(bulk)
+    for k, (ref, hyp) in enumerate(units):
+        if k not in in_bulk:
+            out[k] = align_networks(network(ref), network(hyp), time_mediated)
+    if bulk:
+        vocabulary = Vocabulary()
+        refs = [vocabulary.ids([w.text for w in units[k][0]]) for k in bulk]
+        hyps = [vocabulary.ids([w.text for w in units[k][1]]) for k in bulk]
+        batch = align_batch(refs, hyps)
+        ref_words = [w for k in bulk for w in units[k][0]]
+        hyp_words = [w for k in bulk for w in units[k][1]]
+        ops = batch.ops.tobytes().decode("ascii")
+        columns = list(zip(batch.ref.tolist(), batch.hyp.tolist(), ops, strict=True))
+        bounds = batch.bounds.tolist()
+        for d, k in enumerate(bulk):
+            out[k] = [
+                Pair(ref_words[r] if r >= 0 else None, hyp_words[h] if h >= 0 else None, op)
+                for r, h, op in columns[bounds[d] : bounds[d + 1]]
+            ]
+    return out  # type: ignore[return-value]
+
+
+def _plain(items: Sequence[NetItem]) -> bool:
+    return all(
+        isinstance(item, NetWord) and not item.opt_del and not item.frag and item.text != NULL_ALT
+        for item in items
+    )
 
 
 def _add_tagged(
@@ -444,7 +487,8 @@ def score_ctm_ctm(
     builder = SystemBuilder()
     sequence = sequence_start
     tagged: list[tuple[str | None, str | None]] = []
-    segments: list[tuple[Segment, list[tuple]]] = []
+    segments: list[Segment] = []
+    units: list[tuple[list[NetItem], list[NetItem]]] = []
     for k in range(max(len(ref_files), len(hyp_files))):
         if k >= len(ref_files) or k >= len(hyp_files):
             longer, path = (hyp_files, hyp_path) if k < len(hyp_files) else (ref_files, ref_path)
@@ -479,23 +523,24 @@ def score_ctm_ctm(
                 r_cut, h_cut = cut
                 ref_items = _token_items(ref_tokens[r_begin : r_cut + 1], options, ref_ctm.has_confidence)
                 hyp_items = _token_items(hyp_tokens[h_begin : h_cut + 1], options, hyp_ctm.has_confidence)
-                pairs = sort_time_marks(align_networks(network(ref_items), network(hyp_items), time_mediated))
-                segment = Segment(
-                    f"({speaker}-{chunk:04d})",
-                    speaker,
-                    ref_channel.file,
-                    ref_channel.channel,
-                    sequence=sequence,
-                )
-                segments.append((segment, [_row(p, hyp_ctm.has_confidence) for p in pairs]))
-                tagged.extend(
-                    (p.ref.tagged if p.ref else None, p.hyp.tagged if p.hyp else None) for p in pairs
+                units.append((ref_items, hyp_items))
+                segments.append(
+                    Segment(
+                        f"({speaker}-{chunk:04d})",
+                        speaker,
+                        ref_channel.file,
+                        ref_channel.channel,
+                        sequence=sequence,
+                    )
                 )
                 r_begin, h_begin = r_cut + 1, h_cut + 1
                 chunk += 1
                 sequence += 1
-    for segment, rows in segments:  # each channel is one speaker: already in sclite's order
-        builder.add(segment, rows)
+    # Each channel is one speaker: the segments are in sclite's order.
+    for segment, aligned in zip(segments, align_all(units, time_mediated), strict=True):
+        pairs = sort_time_marks(aligned)
+        builder.add(segment, [_row(p, hyp_ctm.has_confidence) for p in pairs])
+        tagged.extend((p.ref.tagged if p.ref else None, p.hyp.tagged if p.hyp else None) for p in pairs)
     system = builder.build(
         title=title,
         ref_file=ref_path,

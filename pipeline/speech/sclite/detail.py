@@ -77,27 +77,25 @@ def snt_reports(system: ScoredSystem, encoding: Encoding = ASCII) -> list[tuple[
 
 
 def _error_lists(system: ScoredSystem, members: list[int]) -> str:
+    ends = system.bounds[1:][members] if members else np.zeros(0, np.int64)
+    starts = system.bounds[:-1][members] if members else np.zeros(0, np.int64)
+    cols = _ranges(starts, ends - starts)
+    ops, ref, hyp = system.ops[cols], system.ref[cols], system.hyp[cols]
     texts = system.texts
-    cols = (
-        np.concatenate([np.arange(system.bounds[k], system.bounds[k + 1]) for k in members])
-        if members
-        else np.zeros(0, np.int64)
+    subs_at = ops == ord("S")
+    ins = _tally(texts, hyp[ops == ord("I")])
+    dels = _tally(texts, ref[ops == ord("D")])
+    subs = _tally(texts, ref[subs_at])
+    false = _tally(texts, hyp[subs_at])
+    # Confusion pairs: each distinct (reference, hypothesis) pair once, then named.
+    pair_ids, pair_counts = (
+        np.unique(np.stack((ref[subs_at], hyp[subs_at])), axis=1, return_counts=True)
+        if subs_at.any()
+        else (np.zeros((2, 0), np.int64), np.zeros(0, np.int64))
     )
     pairs: Counter[str] = Counter()
-    ins: Counter[str] = Counter()
-    dels: Counter[str] = Counter()
-    subs: Counter[str] = Counter()
-    false: Counter[str] = Counter()
-    for j in cols.tolist():
-        r, h, op = int(system.ref[j]), int(system.hyp[j]), system.ops[j]
-        if op == ord("I"):
-            ins[texts[h]] += 1
-        elif op == ord("D"):
-            dels[texts[r]] += 1
-        elif op == ord("S"):
-            pairs[f"{texts[r]} ==> {texts[h]}"] += 1
-            subs[texts[r]] += 1
-            false[texts[h]] += 1
+    for (r, h), n in zip(pair_ids.T.tolist(), pair_counts.tolist(), strict=True):
+        pairs[f"{texts[r]} ==> {texts[h]}"] += n
     parts = ["\n", _lexicon(pairs, "CONFUSION PAIRS"), "\n", "\n", _lexicon(ins, "INSERTIONS"), "\n", "\n"]
     parts += [_lexicon(dels, "DELETIONS"), "\n", "\n", _lexicon(subs, "SUBSTITUTIONS"), "\n"]
     parts.append("* NOTE: The 'Substitution' words are those reference words\n")
@@ -106,6 +104,24 @@ def _error_lists(system: ScoredSystem, members: list[int]) -> str:
     parts.append("* NOTE: The 'Falsely Recognized' words are those hypothesis words\n")
     parts.append("        which the recognizer incorrectly substituted for a reference word.\n\n")
     return "".join(parts)
+
+
+def _tally(texts: list[str], ids: np.ndarray) -> Counter[str]:
+    """How often each word of ``ids`` (numbers into ``texts``) occurs, by its text."""
+    numbers, counts = np.unique(ids, return_counts=True)
+    out: Counter[str] = Counter()
+    for number, n in zip(numbers.tolist(), counts.tolist(), strict=True):
+        out[texts[number]] += n
+    return out
+
+
+def _ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """The concatenation of ``range(s, s + l)`` for every start and length."""
+    total = int(lengths.sum())
+    if total == 0:
+        return np.zeros(0, np.int64)
+    offsets = np.repeat(starts - np.concatenate(([0], np.cumsum(lengths)[:-1])), lengths)
+    return np.arange(total, dtype=np.int64) + offsets
 
 
 def _lexicon(counter: Counter[str], title: str) -> str:

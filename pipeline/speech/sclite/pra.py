@@ -125,13 +125,120 @@ def pra_report(system: ScoredSystem, width: int = 1000, encoding: Encoding = ASC
     by_speaker: dict[str, list[int]] = {s: [] for s in speakers}
     for k, seg in enumerate(system.segments):
         by_speaker[seg.speaker].append(k)
+    order: list[int] = []
+    heads: list[str] = []
+    listed = counts.tolist()
     for g, name in enumerate(speakers):
-        out.append(f"Speaker sentences{g:4d}:  {name}   #utts: {len(by_speaker[name])}\n")
+        first = f"Speaker sentences{g:4d}:  {name}   #utts: {len(by_speaker[name])}\n"
         for k in by_speaker[name]:
-            out += segment_block(system, k, width, encoding.upper, False, counts)
-            out.append("\n")
+            heads.append(first + _head(system, k, listed))
+            order.append(k)
+            first = ""
+    out.append(_blocks(system, np.asarray(order, np.int64), heads, width, encoding.upper, counts))
     out.append("\n")
     return "".join(out)
+
+
+def _head(system: ScoredSystem, k: int, counts: list[list[int]] | dict[int, list[int]]) -> str:
+    """A segment's lines before its alignment in the ``.pra`` (:func:`segment_block`'s)."""
+    seg = system.segments[k]
+    head = f"id: {seg.id}\n"
+    if seg.labels:
+        head += "Labels: <" + ",".join(seg.labels) + ">\n"
+    if seg.file:
+        head += f"File: {seg.file}\n"
+    if seg.channel:
+        head += f"Channel: {seg.channel}\n"
+    c, s, d, i = counts[k]
+    head += f"Scores: (#C #S #D #I) {c} {s} {d} {i}\n"
+    if system.case_sensitive:
+        head += "Attributes: Case_sensitve \n"
+    return head
+
+
+_LINES = ("REF:  ", "HYP:  ", "Eval: ")
+
+
+def _blocks(
+    system: ScoredSystem, order: np.ndarray, heads: list[str], width: int, upper, counts: np.ndarray
+) -> str:
+    """The ``.pra`` blocks of the segments ``order`` (each after its ``heads`` text, then a blank
+    line), built for all segments at once: every cell of the REF, HYP and Eval lines is a word
+    form and its padding, taken from tables of the distinct forms and paddings, and the whole
+    text is one join. A segment whose lines :func:`segment_block` would wrap at ``width`` is
+    written by it."""
+    texts = system.texts
+    n_texts = len(texts)
+    bounds = system.bounds
+    starts, sizes = bounds[:-1][order], np.diff(bounds)[order]
+    cols = _ranges(starts, sizes)
+    ops, ref, hyp = system.ops[cols], system.ref[cols], system.hyp[cols]
+    inserted = (ref < 0) & (ops == ord("I"))
+    deleted = (hyp < 0) & (ops == ord("D"))
+    text_len = np.fromiter(map(len, texts), np.int64, n_texts)
+    len_a = np.where(inserted, 1, np.where(ref >= 0, text_len[np.maximum(ref, 0)], 0))
+    len_b = np.where(deleted, 1, np.where(hyp >= 0, text_len[np.maximum(hyp, 0)], 0))
+    wide = np.maximum(len_a, len_b)
+    # Forms: the texts, their upper case (in error), asterisks of 0 to 40, the empty word, Eval's.
+    shown = list(texts) + ([upper(t) for t in texts] if not system.case_sensitive else list(texts))
+    stars, empty = 2 * n_texts, 2 * n_texts + 41
+    forms = np.array(
+        shown + [_ASTERISKS[:k] for k in range(41)] + ["", "I", "D", "S"] + list(_LINES) + ["\n"], object
+    )
+    labels = empty + 4
+    form_len = np.fromiter(map(len, forms.tolist()), np.int64, len(forms))
+    error = (ops != ord("C")) * n_texts
+    form_a = np.where(ref >= 0, ref + error, empty)
+    form_a = np.where(inserted, np.where(len_b <= 40, stars + len_b, empty), form_a)
+    form_b = np.where(hyp >= 0, hyp + error, empty)
+    form_b = np.where(deleted, np.where(len_a <= 40, stars + len_a, empty), form_b)
+    form_e = np.where(
+        inserted, empty + 1, np.where(deleted, empty + 2, np.where(ops != ord("C"), empty + 3, empty))
+    )
+    # A segment is written here when its cells fit in one pass: 6 + its cells but the last < width.
+    cell = np.concatenate((1 + wide, [0]))
+    ends = np.concatenate(([0], np.cumsum(cell)))
+    seg_end = np.cumsum(sizes)
+    before_last = ends[seg_end] - ends[seg_end - sizes] - np.where(sizes > 0, cell[seg_end - 1], 0)
+    fits = (sizes == 0) | (6 + before_last < width)
+    lined = fits & (sizes > 0)
+    # Pieces: a segment's head, then per line its label, a form and a padding per cell, a newline;
+    # then the blank line. A segment not written here is one piece (segment_block's text).
+    pieces_of = np.where(lined, 6 * sizes + 8, 2)
+    piece_start = np.concatenate(([0], np.cumsum(pieces_of)))
+    pieces = np.empty(int(piece_start[-1]), object)
+    pieces[piece_start[:-1]] = heads
+    for k in np.flatnonzero(~fits).tolist():
+        pieces[piece_start[k]] = (
+            heads[k]
+            + "".join(segment_block(system, int(order[k]), width, upper, False, counts))[
+                len(_head(system, int(order[k]), counts)) :
+            ]
+        )
+    pieces[piece_start[1:] - 1] = "\n"
+    padding = np.array([" " * k for k in range(int(wide.max(initial=0)) + 2)], object)
+    col_segment = np.repeat(np.arange(len(order)), sizes)
+    within = np.arange(len(cols)) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+    keep = lined[col_segment]
+    seg_of, t = col_segment[keep], within[keep]
+    for line, form in enumerate((form_a, form_b, form_e)):
+        base = piece_start[:-1] + 1 + line * (2 * sizes + 2)
+        pieces[base[lined]] = forms[labels + line]
+        at = base[seg_of] + 1 + 2 * t
+        chosen = form[keep]
+        pieces[at] = forms[chosen]
+        pieces[at + 1] = padding[np.maximum(wide[keep] - form_len[chosen], 0) + 1]
+        pieces[base[lined] + 2 * sizes[lined] + 1] = "\n"
+    return "".join(pieces.tolist())
+
+
+def _ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """The concatenation of ``range(s, s + l)`` for every start and length."""
+    total = int(lengths.sum())
+    if total == 0:
+        return np.zeros(0, np.int64)
+    offsets = np.repeat(starts - np.concatenate(([0], np.cumsum(lengths)[:-1])), lengths)
+    return np.arange(total, dtype=np.int64) + offsets
 
 
 def prf_report(system: ScoredSystem, width: int = 1000, encoding: Encoding = ASCII, date: str = "") -> str:

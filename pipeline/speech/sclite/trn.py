@@ -111,6 +111,16 @@ class TrnOptions:
     def fold(self, text: str) -> str:
         return text if self.case_sensitive else self.encoding.lower(text)
 
+    @property
+    def fold_by_character(self) -> bool:
+        """Whether folding a text folds each character alone (ASCII letters), so that a whole
+        file folds as its lines do."""
+        return (
+            self.case_sensitive
+            or self.encoding.name != "utf-8"
+            or self.encoding.localization in ("", "generic")
+        )
+
 
 def speaker_of(uid: str, id_type: str, source: str, line: int) -> str:
     """The speaker of utterance id ``uid`` (without parentheses) as sclite's ``-i`` reads it."""
@@ -150,6 +160,8 @@ def score_trn(
     hyp_text = read_text(hyp_path) if hyp_text is None else hyp_text
     lexicon = Lexicon()
     fold: Callable[[str], str] = options.fold
+    if options.fold_by_character:  # folded whole, once, as line by line
+        ref_text, hyp_text, fold = fold(ref_text), fold(hyp_text), _identity
     refs = read_trn(ref_text, ref_path, lexicon, reference=True, fold=fold)
     hyps = read_trn(hyp_text, hyp_path, lexicon, reference=False, fold=fold)
     align_options = AlignOptions("levenshtein", None, None, key=_identity)
@@ -163,30 +175,33 @@ def score_trn(
             speakers[speaker] = len(groups)
             groups.append([])
         groups[speakers[speaker]].append(k)
-    order = [k for group in groups for k in group]
+    order = np.fromiter((k for group in groups for k in group), np.int64, present)
     names = list(speakers)
-    speaker_of_utt = {k: names[g] for g, group in enumerate(groups) for k in group}
-    starts, ends = aligned.bounds[:present], aligned.bounds[1 : present + 1]
+    speaker_of_utt = [""] * present
+    for g, group in enumerate(groups):
+        for k in group:
+            speaker_of_utt[k] = names[g]
+    # Each utterance's columns: its bulk alignment's, or (aligned as networks) columns appended.
+    starts = aligned.bounds[:present].copy()
+    sizes = aligned.bounds[1 : present + 1] - starts
+    none = np.full(len(aligned.ops), -1, np.int64)
+    columns = [[aligned.ref], [aligned.hyp], [aligned.ops], [none], [none]]
+    appended = len(aligned.ops)
     special = _network_utterances(ref_text, hyp_text, hyps.ids, options)
-    pieces: list[tuple[np.ndarray, ...]] = []
-    for k in order:
-        words = special.get(hyps.ids[k])
-        if words is None:
-            a, b = int(starts[k]), int(ends[k])
-            none = np.full(b - a, -1, np.int64)
-            pieces.append((aligned.ref[a:b], aligned.hyp[a:b], aligned.ops[a:b], none, none))
-        else:
-            pieces.append(_network_columns(*words, options, lexicon))
-    sizes = np.array([len(p[2]) for p in pieces], np.int64)
-    ref = np.concatenate([p[0] for p in pieces]) if pieces else np.zeros(0, np.int64)
-    hyp = np.concatenate([p[1] for p in pieces]) if pieces else np.zeros(0, np.int64)
-    ops = np.concatenate([p[2] for p in pieces]) if pieces else np.zeros(0, np.uint8)
-    ref_tags = np.concatenate([p[3] for p in pieces]) if pieces else np.zeros(0, np.int64)
-    hyp_tags = np.concatenate([p[4] for p in pieces]) if pieces else np.zeros(0, np.int64)
+    for k, uid in enumerate(hyps.ids):
+        words = special.get(uid)
+        if words is not None:
+            piece = _network_columns(*words, options, lexicon)
+            starts[k], sizes[k] = appended, len(piece[2])
+            appended += len(piece[2])
+            for column, values in zip(columns, piece, strict=True):
+                column.append(values)
+    taken = _ranges(starts[order], sizes[order])
+    ref, hyp, ops, ref_tags, hyp_tags = (np.concatenate(column)[taken] for column in columns)
     tagged = bool((ref_tags >= 0).any() or (hyp_tags >= 0).any())
     segments = [
         Segment(id="(" + hyps.ids[k] + ")", speaker=speaker_of_utt[k], sequence=sequence_start + k)
-        for k in order
+        for k in order.tolist()
     ]
     return ScoredSystem(
         title=title,
@@ -196,7 +211,7 @@ def score_trn(
         hyp_format="trn",
         case_sensitive=options.case_sensitive,
         segments=segments,
-        bounds=np.concatenate(([0], np.cumsum(sizes))).astype(np.int64),
+        bounds=np.concatenate(([0], np.cumsum(sizes[order]))).astype(np.int64),
         ref=ref,
         hyp=hyp,
         ops=ops,
@@ -283,3 +298,12 @@ def _network_columns(
 
 def _identity(word: str) -> str:
     return word
+
+
+def _ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """The concatenation of ``range(s, s + l)`` for every start and length."""
+    total = int(lengths.sum())
+    if total == 0:
+        return np.zeros(0, np.int64)
+    offsets = np.repeat(starts - np.concatenate(([0], np.cumsum(lengths)[:-1])), lengths)
+    return np.arange(total, dtype=np.int64) + offsets
