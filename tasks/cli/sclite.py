@@ -108,7 +108,6 @@ LOCALIZATIONS = ("generic", "babel_turkish", "babel_vietnamese", "ukrainian", "u
 NOT_DONE = {
     "-d": "GNU diff alignments (-d) are disabled, as in sclite's default build",
     "-L": "language-model alignments (-L) need the CMU-Cambridge SLM toolkit (not in sclite's default build)",
-    "-c": "character alignments (-c) of trn transcripts are not implemented by iescore sclite",
     "-S": "inferred word segmentation (-S) is not implemented by iescore sclite",
     "-w": "word-weight alignments (-w) are not implemented by iescore sclite",
     "-C": "confidence analyses (-C) are not implemented by iescore sclite",
@@ -445,16 +444,24 @@ def _score(o: Options, encoding: Encoding, out: BinaryIO) -> int:
             out.write(encode_text(f"Begin alignment of Ref File: '{o.ref}' and Hyp File: '{h.path}'\n"))
         if o.ref_format == "stm" and h.format == "txt":
             raise UsageError("Alignments via diff have been disabled")
-        if o.ref_format == "trn" and h.format == "trn" and o.char_align:
-            raise RefusedError("-c")
         if o.ref_format == "trn" and h.format == "trn":
             system = score_trn(
                 o.ref,
                 h.path,
                 h.title,
-                TrnOptions(o.id_type or "wsj", o.case_sensitive, encoding, o.opt_del, o.frag_corr),
+                TrnOptions(
+                    o.id_type or "wsj",
+                    o.case_sensitive,
+                    encoding,
+                    o.opt_del,
+                    o.frag_corr,
+                    bool(o.char_align),
+                    "NOASCII" in o.char_align,
+                    "DH" in o.char_align,
+                ),
                 sequence_start=sum(len(s.segments) for s in systems),
             )
+            system.char_align = bool(o.char_align)
         elif h.format == "ctm" and o.ref_format in ("stm", "ctm"):
             system = _score_timed(o, h, encoding, sum(len(s.segments) for s in systems))
             system.char_align = bool(o.char_align)
