@@ -110,7 +110,6 @@ NOT_DONE = {
     "-L": "language-model alignments (-L) need the CMU-Cambridge SLM toolkit (not in sclite's default build)",
     "-S": "inferred word segmentation (-S) is not implemented by iescore sclite",
     "-w": "word-weight alignments (-w) are not implemented by iescore sclite",
-    "-C": "confidence analyses (-C) are not implemented by iescore sclite",
 }
 
 
@@ -481,6 +480,7 @@ def _score(o: Options, encoding: Encoding, out: BinaryIO) -> int:
             o,
             out,
         )
+        _write_confidence(system, _output_root(o, h.path), o, out)
     if o.pipe_out:
         for system in systems:
             out.write(encode_text(render.sgml_text(system, date, "\n", "\n")))
@@ -575,6 +575,44 @@ def _write_reports(files: list, o: Options, out: BinaryIO) -> None:
             handle.write(encode_text(text))
         if o.feedback >= 1:
             out.write(encode_text(line))
+
+
+def _write_confidence(system: ScoredSystem, root: str, o: Options, out: BinaryIO) -> None:
+    """``-C``: the confidence analyses (``pipeline.speech.sclite.confidence``) in sclite's order. As
+    sclite, a hypothesis without confidences is skipped with a message at ``-f 1`` only (at ``-f 0``
+    the files are written, every confidence 0)."""
+    from iescore.pipeline.speech.sclite import confidence
+    from iescore.pipeline.speech.sclite.trn import encode_text
+
+    kinds = [
+        ("det", "DET Curve to '{root}.det.[plt,dat]'", "DET Curve"),
+        ("bhist", "Binned Histogram '{root}.bhist.[plt,dat1]'", "Binned Histogram"),
+        ("hist", "Confidence Histogram '{root}.hist.[plt,dat]'", "Confidence Histogram"),
+        ("sbhist", "Scaled Binned Histogram '{root}.sbhist.[plt,dat]'", "Scaled Binned Histogram"),
+    ]
+    for kind, writing, name in kinds:
+        if kind not in o.confidence:
+            continue
+        if o.feedback >= 1:
+            if not confidence.available(system):
+                out.write(encode_text(f"    Skipping {name}, no confidence scores supplied.\n"))
+                continue
+            out.write(encode_text("    Writing " + writing.format(root=root) + "\n"))
+        warning = ""
+        if kind == "det":
+            files = confidence.det_files(system, root)
+        elif kind == "bhist":
+            files, warning = confidence.bhist_files(system, root)
+        elif kind == "hist":
+            files, warning = confidence.hist_files(system, root)
+        else:
+            files = confidence.sbhist_files(system, root)
+        if warning:
+            out.flush()
+            sys.stderr.write(warning)
+        for path, text in files:
+            with open(encode_text(path), "wb") as handle:
+                handle.write(encode_text(text))
 
 
 def _output_root(o: Options, hyp_path: str) -> str:
