@@ -19,8 +19,10 @@ import pytest
 from iescore.pipeline.speech.sc_stats import (
     NO_DIFF,
     TEST_DIFF,
+    Utterances,
     acc_binomial,
     friedman_test,
+    mapsswe_segments,
     mapsswe_test,
     mcnemar_test,
     mean_ranks,
@@ -202,6 +204,19 @@ def test_mapsswe_segments_and_z() -> None:
     # CCSCC against CCCCC: the S opens a segment, two words right in both close it; bounded by the
     # correct word before: words 0..4, 5 reference words, 1 error against 0
     assert segment_pairs("CCSCC", "CCCCC") == ([(5, 1, 0)], 0)
+    # Several utterances at once, each cut on its own:
+    # - CCSCC / CCCCC as above: (5, 1, 0);
+    # - CCCI / CCCC: the trailing insertion (and the second system's fourth word, left over) opens a
+    #   segment at the end, from the 2nd word before it: CCI (2 words, 1 error) / CCC (3 words, 0
+    #   errors): (5 // 2, 1, 0) = (2, 1, 0);
+    # - CDCCC / CCCCC: the D opens, words 2 and 3 right in both close; from the utterance's start
+    #   (2 words before word 1 is before it) to word 3: CDCC / CCCC: (4, 1, 0).
+    # - ICC / CCC: the insertion before word 0 opens, words 0 and 1 close: ICC / CC, (2, 1, 0); the
+    #   second system's third word is left over: CC / CCC has no error, dropped.
+    first = Utterances.of(["CCSCC", "CCCI", "CDCCC", "ICC"])
+    second = Utterances.of(["CCCCC", "CCCC", "CCCCC", "CCC"])
+    segments, dropped = mapsswe_segments(first, second, 2)
+    assert segments.tolist() == [[5, 1, 0], [2, 1, 0], [4, 1, 0], [2, 1, 0]] and dropped == 1
     # differences 1, 2, -1: mean 2/3, sample variance (1/9 + 16/9 + 25/9) / 2 = 7/3,
     # Z = (2/3) / sqrt(7/3 / 3) = 0.756: no difference
     result = mapsswe_test([(5, 1, 0), (3, 2, 0), (4, 0, 1)], 0, 3)
