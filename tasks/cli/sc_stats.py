@@ -82,7 +82,7 @@ def parse(argv: list[str]):
             options.test_name = value("test ensemble description not specified")
             opt += 1
         elif arg == "-l":
-            value("not enough line width arguments")
+            options.width = c_atoi(value("not enough line width arguments"))
             opt += 1
         elif arg == "-u":
             options.unified = True
@@ -141,7 +141,7 @@ def parse(argv: list[str]):
     if opt < len(argv):
         raise UsageError(f"unexpected argument: {argv[opt]}")
     options.tests = {name for name, on in tests.items() if on}
-    missing = reports - {"sum", "rsum", "es", "res", "lur"}
+    missing = reports - {"sum", "rsum", "es", "res", "prn", "lur"}
     if missing:
         raise UsageError(f"-r {' '.join(sorted(missing))} is not implemented by iescore sc_stats")
     options.reports = reports

@@ -493,41 +493,24 @@ def _piped_systems() -> list[tuple[ScoredSystem, str]]:
     """``-P``: the systems of the sclite sgml alignments on standard input (``pipeline.speech.sgml``),
     read one character a byte as every other input, each with its sgml's creation date (the reports
     print that one, or none)."""
-    from iescore.pipeline.speech.sclite.model import Segment, SystemBuilder
+    from iescore.pipeline.speech.sclite.model import from_sgml
     from iescore.pipeline.speech.sclite.trn import decode_bytes
     from iescore.pipeline.speech.sgml import read_sgml
 
     systems = []
     for sgml in read_sgml(decode_bytes(sys.stdin.buffer.read()).splitlines(keepends=True)):
-        builder = SystemBuilder()
-        timed = False
-        for path in sgml.paths:
-            timed = timed or path.r_t1 is not None
-            segment = Segment(
-                id=path.id,
-                speaker=path.speaker,
-                file=path.file,
-                channel=path.channel,
-                begin=path.r_t1,
-                end=path.r_t2,
-                labels=path.label_ids,
-                sequence=path.sequence,
-            )
-            builder.add(segment, path.pairs())
-        systems.append(
-            (
-                builder.build(
-                    title=sgml.title,
-                    ref_file=sgml.ref_fname,
-                    hyp_file=sgml.hyp_fname,
-                    ref_format="stm" if timed else "trn",
-                    hyp_format="ctm" if timed else "trn",
-                    frag_corr=sgml.frag_corr,
-                    opt_del=sgml.opt_del,
-                ),
-                sgml.creation_date,
-            )
+        timed = any(path.r_t1 is not None for path in sgml.paths)
+        system = from_sgml(
+            sgml.paths,
+            title=sgml.title,
+            ref_file=sgml.ref_fname,
+            hyp_file=sgml.hyp_fname,
+            ref_format="stm" if timed else "trn",
+            hyp_format="ctm" if timed else "trn",
+            frag_corr=sgml.frag_corr,
+            opt_del=sgml.opt_del,
         )
+        systems.append((system, sgml.creation_date))
     return systems
 
 

@@ -46,6 +46,7 @@ class Options:
     feedback: int = 1
     reports: set[str] = field(default_factory=set)
     graphs: set[str] = field(default_factory=set)
+    width: int = 100  # -l: the prn report's line width
 
 
 @dataclass
@@ -424,6 +425,15 @@ def run(systems: list[SgmlSystem], options: Options) -> Output:
                     "raw executive scoring report" if raw else "executive scoring report",
                     text,
                 )
+    if "prn" in options.reports:
+        from iescore.pipeline.speech.sc_stats.prn import prn_report
+
+        text = prn_report(systems, options.width, out.stderr.append)
+        if outroot == "-":
+            out.stdout.append(text)
+        else:
+            say(f"    Writing Multi-system alignments to '{outroot}.prn'\n")
+            out.files[f"{outroot}.prn"] = text
     if "lur" in options.reports:
         # sc_stats' report tables stay centred once an earlier table of the run has centred them
         centered = (
