@@ -170,15 +170,6 @@ def sc_stats_main(argv: list[str]) -> int:
     except InputError as error:
         print(f"iescore sc_stats: {error.render()}", file=sys.stderr)
         return EXIT_INPUT
-    if options.reports & {"es", "res"} and any(
-        c is not None for s in systems for p in s.paths for c in p.hyp_conf
-    ):
-        sys.stderr.write(USAGE)
-        print(
-            "iescore sc_stats: -r es/res with hypothesis confidences (the NCE column) is not implemented",
-            file=sys.stderr,
-        )
-        return EXIT_INPUT
     if options.feedback > 0:
         sys.stdout.write(f"sc_stats: {VERSION}\n")
     if options.tests or options.reports or options.graphs:

@@ -46,6 +46,7 @@ PASSING = [
     "sc_test1b",
     "stats_stdout",
     "stats_stm_all",
+    "stats_stm_conf",
     "stats_std4_anovar",
     "stats_t_toggle",
     "stats_trn_all",

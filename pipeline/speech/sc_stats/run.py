@@ -159,6 +159,22 @@ def _utterances(system: SgmlSystem, whole: Utterances, paths: np.ndarray) -> Utt
     return Utterances(system.letters[position], bounds)
 
 
+def _nce(system: SgmlSystem) -> float | None:
+    """The system's normalized cross entropy as sclite computes it (``pipeline.speech.sclite.summary``),
+    or None unless every path carries hypothesis confidences (``h_conf``), as sc_stats requires; a
+    word without one counts as 0."""
+    if not all("h_conf" in path.word_aux for path in system.paths):
+        return None
+    from iescore.pipeline.speech.sclite.model import from_sgml
+    from iescore.pipeline.speech.sclite.summary import nce
+
+    scored = from_sgml(system.paths, title="", ref_file="", hyp_file="", ref_format="", hyp_format="")
+    scored.hyp_conf = np.nan_to_num(
+        scored.hyp_conf if scored.hyp_conf is not None else np.zeros(len(scored.ops)), nan=0.0
+    )
+    return nce(scored, system.speakers)[0]
+
+
 def run(systems: list[SgmlSystem], options: Options) -> Output:
     """Every test and report the options ask for, as sc_stats 1.3 writes them."""
     out = Output()
@@ -417,9 +433,10 @@ def run(systems: list[SgmlSystem], options: Options) -> Output:
             (*(int(v) for v in column.counts.sum(axis=0)), len(column.wrong), int(column.wrong.sum()))
             for column in columns
         ]
+        nce = [_nce(system) for system in systems]
         for raw in (False, True):
             if ("res" if raw else "es") in options.reports:
-                text = report.executive_summary(names, totals, options.test_name, raw, cells)
+                text = report.executive_summary(names, totals, options.test_name, raw, cells, nce)
                 write_report(
                     "res" if raw else "es",
                     "raw executive scoring report" if raw else "executive scoring report",
