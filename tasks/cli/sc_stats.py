@@ -125,10 +125,8 @@ def parse(argv: list[str]):
                 raise UsageError("not enough graph arguments")
             while opt < len(argv) and not argv[opt].startswith("-"):
                 name = argv[opt]
-                if name in ("range", "grange", "grange2"):
+                if name in ("range", "grange", "grange2", "det"):
                     options.graphs ^= {name}
-                elif name == "det":
-                    raise UsageError("-g det is not implemented by iescore sc_stats")
                 else:
                     warnings.append(f"Unknown graph option '{name}'\n")
                 opt += 1

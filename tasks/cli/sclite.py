@@ -583,7 +583,7 @@ def _write_confidence(system: ScoredSystem, root: str, o: Options, out: BinaryIO
             out.write(encode_text("    Writing " + writing.format(root=root) + "\n"))
         warning = ""
         if kind == "det":
-            files = confidence.det_files(system, root)
+            files = confidence.det_files([system], root)
         elif kind == "bhist":
             files, warning = confidence.bhist_files(system, root)
         elif kind == "hist":

@@ -47,6 +47,7 @@ PASSING = [
     "stats_stdout",
     "stats_stm_all",
     "stats_stm_conf",
+    "stats_stm_det",
     "stats_std4_anovar",
     "stats_t_toggle",
     "stats_trn_all",
@@ -303,7 +304,6 @@ def test_malformed_sgml(name: str, tmp_path: Path) -> None:
     ("argv", "message"),
     [
         (["-p", "-Z"], "illegal argument: -Z"),
-        (["-p", "-g", "det"], "-g det is not implemented"),
         (["-p", "-t", "mapsswe_seg"], "-t mapsswe_seg is not implemented"),
         (["-p", "-a"], "-a is not implemented"),
         (["-p", "-w"], "-w is not implemented"),

@@ -415,6 +415,22 @@ def run(systems: list[SgmlSystem], options: Options) -> Output:
             )
             out.files.update(files)
 
+    if "det" in options.graphs:
+        if outroot == "-":
+            out.stderr.append("Warning: DET plot can not go to STDOUT\n")
+        elif options.feedback >= 1 and not all("h_conf" in path.word_aux for path in systems[0].paths):
+            say("    Skipping DET Curve, no confidence scores supplied.\n")
+        else:
+            from iescore.pipeline.speech.sclite.confidence import det_files
+            from iescore.pipeline.speech.sclite.model import from_sgml
+
+            say(f"    Writing DET Curve to '{outroot}.det.[plt,dat]'\n")
+            scored = [
+                from_sgml(s.paths, title=s.title, ref_file="", hyp_file="", ref_format="", hyp_format="")
+                for s in systems
+            ]
+            out.files.update(det_files(scored, outroot, options.test_name))
+
     def write_report(suffix: str, what: str, text: str) -> None:
         if outroot == "-":
             out.stdout.append(text)

@@ -93,23 +93,37 @@ def _det_points(targets: list[float], non_targets: list[float]) -> list[tuple[fl
     return points
 
 
-def det_files(system: ScoredSystem, root: str) -> list[tuple[str, str]]:
-    """``-C det``: ``ROOT.det.plt`` and ``ROOT.det.dat.00``."""
-    conf, ops = _words(system)
-    correct = ops == ord("C")
-    wrong = (ops == ord("S")) | (ops == ord("I"))
-    points = _det_points(conf[correct].tolist(), conf[wrong].tolist())
-    data = "".join(f"{a:f} {b:f}\n" for a, b in points[: len(conf[correct]) + len(conf[wrong]) - 1])
-    plot = (
-        "## GNUPLOT command file\nset style data lines\nset size 0.78, 1.0\nset noxtics\nset noytics\n"
-        f"set title 'DET plot for {root}'\nset nokey\n"
-        'set ylabel "Correct Words Removed (in %)"\nset xlabel "Incorrect Words Retained (in %)"\n'
-        f"set grid\nset ytics {_TICS}\nset xtics {_TICS}\n"
-        "plot [-3.290527:3.290527] [-3.290527:3.290527] \\\n"
-        f" '{root}.det.dat.00' using 2:1 title \"{system.title}\" with lines\n"
-        "set ytics\nset xtics\nset size 1.0, 1.0\nset key\n"
-    )
-    return [(f"{root}.det.plt", plot), (f"{root}.det.dat.00", data)]
+def det_files(systems: list[ScoredSystem], root: str, test_name: str = "") -> list[tuple[str, str]]:
+    """``-C det`` (one system) or ``sc_stats -g det`` (several): ``ROOT.det.plt`` and one
+    ``ROOT.det.dat.NN`` per system. As sclite's ``make_SCORES_DET_curve``, whose word counters
+    are not reset between systems, each system's curve starts with a confidence of 0 for every
+    correct (and every wrong) word of the systems before it."""
+    several = len(systems) > 1
+    title = f"DET plot for {test_name} Test" if test_name else "DET plot"
+    plot = [
+        "## GNUPLOT command file\nset style data lines\nset size 0.78, 1.0\nset noxtics\nset noytics\n",
+        f"set title '{title}'\n" if several else f"set title 'DET plot for {root}'\nset nokey\n",
+        'set ylabel "Correct Words Removed (in %)"\nset xlabel "Incorrect Words Retained (in %)"\n',
+        f"set grid\nset ytics {_TICS}\nset xtics {_TICS}\n",
+        "plot [-3.290527:3.290527] [-3.290527:3.290527] \\\n",
+    ]
+    files = []
+    targets: list[float] = []
+    non_targets: list[float] = []
+    for k, system in enumerate(systems):
+        conf, ops = _words(system)
+        targets = [0.0] * len(targets) + conf[ops == ord("C")].tolist()
+        non_targets = [0.0] * len(non_targets) + conf[(ops == ord("S")) | (ops == ord("I"))].tolist()
+        points = _det_points(targets, non_targets)
+        data = "".join(f"{a:f} {b:f}\n" for a, b in points[: len(targets) + len(non_targets) - 1])
+        files.append((f"{root}.det.dat.{k:02d}", data))
+        plot.append(
+            f" '{root}.det.dat.{k:02d}' using 2:1 title \"{system.title}\" with lines"
+            + (", \\" if k < len(systems) - 1 else "")
+            + "\n"
+        )
+    plot.append("set ytics\nset xtics\nset size 1.0, 1.0\nset key\n")
+    return [(f"{root}.det.plt", "".join(plot)), *files]
 
 
 def _binned(conf: np.ndarray, ops: np.ndarray, bins: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
