@@ -57,6 +57,7 @@ PASSING = [
     "stats_trn_unified",
     "stats_trn_v",
     "stats_trn_v_sign",
+    "stats_trn_w",
     "stats_two_systems",
 ]
 # sc_stats aborted (heap corruption after -v with the sign test): iescore gives the answer instead.
@@ -305,8 +306,8 @@ def test_malformed_sgml(name: str, tmp_path: Path) -> None:
     [
         (["-p", "-Z"], "illegal argument: -Z"),
         (["-p", "-t", "mapsswe_seg"], "-t mapsswe_seg is not implemented"),
-        (["-p", "-a"], "-a is not implemented"),
-        (["-p", "-w"], "-w is not implemented"),
+        (["-p", "-a"], "not enough alignment files"),
+        (["-p", "-a", "-u"], "req'd alignment file name"),
         ([], "arguments required"),
     ],
 )
@@ -388,3 +389,50 @@ def test_prn_where_sc_stats_reads_past_a_path(tmp_path: Path) -> None:
         "   1:    1  ->  y\n"
         "     -------\n         1\n\n"
     )
+
+
+def test_alignment_files_read_as_piped(tmp_path: Path) -> None:
+    """``-a FILE ...``: sc_stats 1.3 collects the files and never reads them; iescore reads them as
+    ``-p`` reads standard input, so sc_test1a run with its two files named gives sc_stats' own
+    outputs of the piped run."""
+    case = CASES["sc_test1a"]
+    shutil.copytree(DATA / "inputs", tmp_path / "inputs")
+    out = tmp_path / "cases" / "sc_test1a"
+    out.mkdir(parents=True)
+    argv = [a for a in case["argv"] if a != "-p"]
+    done = subprocess.run(
+        [sys.executable, "-m", "iescore.tasks.cli.main", "sc_stats", "-a", *case["stdin"], *argv],
+        cwd=tmp_path / "inputs",
+        input=b"",
+        capture_output=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    (out / "stdout.txt").write_bytes(done.stdout)
+    (out / "stderr.txt").write_bytes(done.stderr)
+    assert sorted(p.name for p in out.iterdir()) == sorted(case["outputs"])
+    for file in case["outputs"]:
+        assert (out / file).read_bytes() == (DATA / "cases" / "sc_test1a" / file).read_bytes(), file
+
+
+def test_alignment_file_missing_names_it(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "iescore.tasks.cli.main",
+            "sc_stats",
+            "-a",
+            "nowhere.sgml",
+            "-t",
+            "sign",
+            "-O",
+            str(tmp_path),
+        ],
+        input=b"",
+        capture_output=True,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert b"nowhere.sgml: expected a readable sclite sgml file (-a)" in done.stderr
+    assert list(tmp_path.iterdir()) == []

@@ -47,6 +47,7 @@ class Options:
     reports: set[str] = field(default_factory=set)
     graphs: set[str] = field(default_factory=set)
     width: int = 100  # -l: the prn report's line width
+    files: list[str] = field(default_factory=list)  # -a: sgml files read after standard input
 
 
 @dataclass
