@@ -250,6 +250,21 @@ class Utterances:
         return where, first, words, right, np.append(inserted_before, 0), trailing
 
     @functools.cached_property
+    def walk(self) -> tuple[int, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The positions MAPSSWE walks when these utterances come first: each reference word, then
+        one past each utterance's end. Their number, and for each its utterance, its rank in the
+        utterance, whether it is a word, whether that word is ``C`` and has insertions before it."""
+        _, first, words, right, before, _ = self.words
+        size = words + 1
+        start = np.concatenate(([0], np.cumsum(size))).astype(np.int64)
+        total = int(start[-1])
+        utt = np.repeat(np.arange(len(size)), size)
+        r = np.arange(total) - start[utt]
+        real = r < words[utt]
+        k = np.where(real, first[utt] + r, -1)  # -1: the unused entry (not right, no insertion)
+        return total, utt, r, real, right[k], before[k] > 0
+
+    @functools.cached_property
     def running(self) -> tuple[np.ndarray, np.ndarray]:
         """Running counts of ``C`` and of ``I`` letters (length + 1)."""
         correct = np.concatenate(([0], np.cumsum(self.letters == ord("C"))))
@@ -275,21 +290,13 @@ def mapsswe_segments(first: Utterances, second: Utterances, min_good: int = 2) -
     m = min_good
     if m < 2:
         raise ValueError(f"min_good must be at least 2 (sc_stats uses 2), got {m}")
-    where1, first1, words1, right1, before1, trailing1 = first.words
+    where1, first1, words1, _, _, trailing1 = first.words
     where2, first2, words2, right2, before2, trailing2 = second.words
-    utterances = len(first.bounds) - 1
-    # positions: each reference word of the first system, then one after the utterance's end
-    size = words1 + 1
-    start = np.concatenate(([0], np.cumsum(size))).astype(np.int64)
-    total = int(start[-1])
-    utt = np.repeat(np.arange(utterances), size)
-    r = np.arange(total) - start[utt]
-    real = r < words1[utt]
+    total, utt, r, real, right1, inserted1 = first.walk
     in2 = real & (r < words2[utt])
-    k1 = np.where(real, first1[utt] + r, 0)
-    k2 = np.where(in2, first2[utt] + r, 0)
-    both = real & in2 & right1[k1] & right2[k2]
-    inserted = real & ((before1[k1] > 0) | (in2 & (before2[k2] > 0)))
+    k2 = np.where(in2, first2[utt] + r, -1)  # -1: the unused entry (not right, no insertion)
+    both = right1 & right2[k2]
+    inserted = inserted1 | (before2[k2] > 0)
     leftover2 = np.where(words2 > words1, 1, np.where(words2 == words1, trailing2, 0))
     end_open = (trailing1 > 0) | (leftover2 > 0)
     bad = np.where(real, ~both | inserted, end_open[utt])
