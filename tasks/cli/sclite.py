@@ -113,10 +113,6 @@ NOT_DONE = {
 }
 
 
-class RefusedError(Exception):
-    """An option of sclite's this command does not take (named, see ``NOT_DONE``)."""
-
-
 class UsageError(Exception):
     """A usage error: sclite's message (printed after the usage)."""
 
@@ -388,10 +384,6 @@ def sclite_main(argv: list[str]) -> int:
         return EXIT_INPUT
     try:
         return _run(options)
-    except RefusedError as error:
-        option = str(error)
-        print(f"iescore sclite: {NOT_DONE[option]}; option {option} refused", file=sys.stderr)
-        return EXIT_INPUT
     except UsageError as error:
         return _usage_error(str(error))
     except InputError as error:
