@@ -10,24 +10,25 @@ import sys
 from iescore.tasks.cli.common import EXIT_INPUT, EXIT_OK, c_atoi
 
 VERSION = "1.3"
-USAGE = """usage: iescore sc_stats -p [-t TEST ...] [-u] [-v] [-r REPORT ...] [-g GRAPH ...] [-n NAME]
-                        [-O DIR] [-e DESC] [-l WIDTH] [-f LEVEL]
+USAGE = """usage: iescore sc_stats -p [-a FILE ...] [-t TEST ...] [-u] [-v] [-w] [-r REPORT ...]
+                        [-g GRAPH ...] [-n NAME] [-O DIR] [-e DESC] [-l WIDTH] [-f LEVEL]
     -p             read sclite alignment sgml (sclite -o sgml, sclite -p) from standard input
+    -a FILE ...    read sclite alignment sgml files too (after standard input)
     -t TEST ...    mapsswe sign wilc mcn anovar std4 (a name given twice is toggled off;
                    std4 replaces the tests before it with mapsswe sign wilc mcn)
     -u             one unified matrix (NAME.stats.unified) and SYSTEM.sts files
     -v             detailed analysis of each pair
-    -r REPORT ...  sum rsum es res lur none
-    -g GRAPH ...   range grange grange2
+    -w             "the works": -t std4 -u -g range
+    -r REPORT ...  sum rsum es res prn lur none
+    -g GRAPH ...   range grange grange2 det
     -n NAME        output files NAME.* (default 'Ensemble'; '-' = standard output)
     -O DIR         directory of the output files
     -e DESC        description of the ensemble, printed in the reports
-    -l WIDTH       report line width (accepted; the reports do not use it)
+    -l WIDTH       line width of the prn report (default 100)
     -f LEVEL       feedback level (sc_stats reads -f as this before its formula option)
 """
 # What sc_stats 1.3 accepts and iescore does not compute yet: refused with exit 2, naming it.
 NOT_IMPLEMENTED_TESTS = {"mapsswe_seg"}
-NOT_IMPLEMENTED_OPTIONS = {"-a", "-w"}
 REPORTS = ("sum", "rsum", "es", "res", "prn", "lur")
 
 
@@ -68,6 +69,20 @@ def parse(argv: list[str]):
 
         if arg == "-p":
             pipe = True
+        elif arg == "-a":
+            # sc_stats 1.3 collects these files and never reads them; they are read here as -p reads
+            if opt + 1 >= len(argv):
+                raise UsageError("not enough alignment files")
+            if argv[opt + 1].startswith("-"):
+                raise UsageError("req'd alignment file name")
+            while opt + 1 < len(argv) and not argv[opt + 1].startswith("-"):
+                opt += 1
+                options.files.append(argv[opt])
+        elif arg == "-w":
+            # sc_stats' "the works": the std4 tests, unified, range graphs (replacing those set before)
+            tests = {key: key in ("mapsswe", "sign", "wilc", "mcn") for key in tests}
+            options.graphs = {"range"}
+            options.unified = True
         elif arg == "-f":
             level = value("not enough feedback arguments")
             options.feedback = c_atoi(level)
@@ -82,7 +97,7 @@ def parse(argv: list[str]):
             options.test_name = value("test ensemble description not specified")
             opt += 1
         elif arg == "-l":
-            value("not enough line width arguments")
+            options.width = c_atoi(value("not enough line width arguments"))
             opt += 1
         elif arg == "-u":
             options.unified = True
@@ -125,23 +140,19 @@ def parse(argv: list[str]):
                 raise UsageError("not enough graph arguments")
             while opt < len(argv) and not argv[opt].startswith("-"):
                 name = argv[opt]
-                if name in ("range", "grange", "grange2"):
+                if name in ("range", "grange", "grange2", "det"):
                     options.graphs ^= {name}
-                elif name == "det":
-                    raise UsageError("-g det is not implemented by iescore sc_stats")
                 else:
                     warnings.append(f"Unknown graph option '{name}'\n")
                 opt += 1
             opt -= 1
-        elif arg in NOT_IMPLEMENTED_OPTIONS:
-            raise UsageError(f"{arg} is not implemented by iescore sc_stats")
         else:
             raise UsageError(f"illegal argument: {arg}")
         opt += 1
     if opt < len(argv):
         raise UsageError(f"unexpected argument: {argv[opt]}")
     options.tests = {name for name, on in tests.items() if on}
-    missing = reports - {"sum", "rsum", "es", "res", "lur"}
+    missing = reports - {"sum", "rsum", "es", "res", "prn", "lur"}
     if missing:
         raise UsageError(f"-r {' '.join(sorted(missing))} is not implemented by iescore sc_stats")
     options.reports = reports
@@ -167,17 +178,16 @@ def sc_stats_main(argv: list[str]) -> int:
     sys.stderr.write("".join(warnings))
     try:
         systems = read_sgml(_stdin_lines(), "<stdin>") if pipe else []
+        for name in options.files:
+            try:
+                with open(name, encoding="latin-1", newline="\n") as handle:
+                    systems += read_sgml(handle, name)
+            except OSError as error:
+                raise InputError(
+                    name, 0, f"expected a readable sclite sgml file (-a): {error.strerror}"
+                ) from None
     except InputError as error:
         print(f"iescore sc_stats: {error.render()}", file=sys.stderr)
-        return EXIT_INPUT
-    if options.reports & {"es", "res"} and any(
-        c is not None for s in systems for p in s.paths for c in p.hyp_conf
-    ):
-        sys.stderr.write(USAGE)
-        print(
-            "iescore sc_stats: -r es/res with hypothesis confidences (the NCE column) is not implemented",
-            file=sys.stderr,
-        )
         return EXIT_INPUT
     if options.feedback > 0:
         sys.stdout.write(f"sc_stats: {VERSION}\n")

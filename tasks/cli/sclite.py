@@ -108,15 +108,9 @@ LOCALIZATIONS = ("generic", "babel_turkish", "babel_vietnamese", "ukrainian", "u
 NOT_DONE = {
     "-d": "GNU diff alignments (-d) are disabled, as in sclite's default build",
     "-L": "language-model alignments (-L) need the CMU-Cambridge SLM toolkit (not in sclite's default build)",
-    "-c": "character alignments (-c) of trn transcripts are not implemented by iescore sclite",
     "-S": "inferred word segmentation (-S) is not implemented by iescore sclite",
     "-w": "word-weight alignments (-w) are not implemented by iescore sclite",
-    "-C": "confidence analyses (-C) are not implemented by iescore sclite",
 }
-
-
-class RefusedError(Exception):
-    """An option of sclite's this command does not take (named, see ``NOT_DONE``)."""
 
 
 class UsageError(Exception):
@@ -390,10 +384,6 @@ def sclite_main(argv: list[str]) -> int:
         return EXIT_INPUT
     try:
         return _run(options)
-    except RefusedError as error:
-        option = str(error)
-        print(f"iescore sclite: {NOT_DONE[option]}; option {option} refused", file=sys.stderr)
-        return EXIT_INPUT
     except UsageError as error:
         return _usage_error(str(error))
     except InputError as error:
@@ -445,16 +435,24 @@ def _score(o: Options, encoding: Encoding, out: BinaryIO) -> int:
             out.write(encode_text(f"Begin alignment of Ref File: '{o.ref}' and Hyp File: '{h.path}'\n"))
         if o.ref_format == "stm" and h.format == "txt":
             raise UsageError("Alignments via diff have been disabled")
-        if o.ref_format == "trn" and h.format == "trn" and o.char_align:
-            raise RefusedError("-c")
         if o.ref_format == "trn" and h.format == "trn":
             system = score_trn(
                 o.ref,
                 h.path,
                 h.title,
-                TrnOptions(o.id_type or "wsj", o.case_sensitive, encoding, o.opt_del, o.frag_corr),
+                TrnOptions(
+                    o.id_type or "wsj",
+                    o.case_sensitive,
+                    encoding,
+                    o.opt_del,
+                    o.frag_corr,
+                    bool(o.char_align),
+                    "NOASCII" in o.char_align,
+                    "DH" in o.char_align,
+                ),
                 sequence_start=sum(len(s.segments) for s in systems),
             )
+            system.char_align = bool(o.char_align)
         elif h.format == "ctm" and o.ref_format in ("stm", "ctm"):
             system = _score_timed(o, h, encoding, sum(len(s.segments) for s in systems))
             system.char_align = bool(o.char_align)
@@ -474,6 +472,7 @@ def _score(o: Options, encoding: Encoding, out: BinaryIO) -> int:
             o,
             out,
         )
+        _write_confidence(system, _output_root(o, h.path), o, out)
     if o.pipe_out:
         for system in systems:
             out.write(encode_text(render.sgml_text(system, date, "\n", "\n")))
@@ -486,41 +485,24 @@ def _piped_systems() -> list[tuple[ScoredSystem, str]]:
     """``-P``: the systems of the sclite sgml alignments on standard input (``pipeline.speech.sgml``),
     read one character a byte as every other input, each with its sgml's creation date (the reports
     print that one, or none)."""
-    from iescore.pipeline.speech.sclite.model import Segment, SystemBuilder
+    from iescore.pipeline.speech.sclite.model import from_sgml
     from iescore.pipeline.speech.sclite.trn import decode_bytes
     from iescore.pipeline.speech.sgml import read_sgml
 
     systems = []
     for sgml in read_sgml(decode_bytes(sys.stdin.buffer.read()).splitlines(keepends=True)):
-        builder = SystemBuilder()
-        timed = False
-        for path in sgml.paths:
-            timed = timed or path.r_t1 is not None
-            segment = Segment(
-                id=path.id,
-                speaker=path.speaker,
-                file=path.file,
-                channel=path.channel,
-                begin=path.r_t1,
-                end=path.r_t2,
-                labels=path.label_ids,
-                sequence=path.sequence,
-            )
-            builder.add(segment, path.pairs())
-        systems.append(
-            (
-                builder.build(
-                    title=sgml.title,
-                    ref_file=sgml.ref_fname,
-                    hyp_file=sgml.hyp_fname,
-                    ref_format="stm" if timed else "trn",
-                    hyp_format="ctm" if timed else "trn",
-                    frag_corr=sgml.frag_corr,
-                    opt_del=sgml.opt_del,
-                ),
-                sgml.creation_date,
-            )
+        timed = any(path.r_t1 is not None for path in sgml.paths)
+        system = from_sgml(
+            sgml.paths,
+            title=sgml.title,
+            ref_file=sgml.ref_fname,
+            hyp_file=sgml.hyp_fname,
+            ref_format="stm" if timed else "trn",
+            hyp_format="ctm" if timed else "trn",
+            frag_corr=sgml.frag_corr,
+            opt_del=sgml.opt_del,
         )
+        systems.append((system, sgml.creation_date))
     return systems
 
 
@@ -568,6 +550,44 @@ def _write_reports(files: list, o: Options, out: BinaryIO) -> None:
             handle.write(encode_text(text))
         if o.feedback >= 1:
             out.write(encode_text(line))
+
+
+def _write_confidence(system: ScoredSystem, root: str, o: Options, out: BinaryIO) -> None:
+    """``-C``: the confidence analyses (``pipeline.speech.sclite.confidence``) in sclite's order. As
+    sclite, a hypothesis without confidences is skipped with a message at ``-f 1`` only (at ``-f 0``
+    the files are written, every confidence 0)."""
+    from iescore.pipeline.speech.sclite import confidence
+    from iescore.pipeline.speech.sclite.trn import encode_text
+
+    kinds = [
+        ("det", "DET Curve to '{root}.det.[plt,dat]'", "DET Curve"),
+        ("bhist", "Binned Histogram '{root}.bhist.[plt,dat1]'", "Binned Histogram"),
+        ("hist", "Confidence Histogram '{root}.hist.[plt,dat]'", "Confidence Histogram"),
+        ("sbhist", "Scaled Binned Histogram '{root}.sbhist.[plt,dat]'", "Scaled Binned Histogram"),
+    ]
+    for kind, writing, name in kinds:
+        if kind not in o.confidence:
+            continue
+        if o.feedback >= 1:
+            if not confidence.available(system):
+                out.write(encode_text(f"    Skipping {name}, no confidence scores supplied.\n"))
+                continue
+            out.write(encode_text("    Writing " + writing.format(root=root) + "\n"))
+        warning = ""
+        if kind == "det":
+            files = confidence.det_files([system], root)
+        elif kind == "bhist":
+            files, warning = confidence.bhist_files(system, root)
+        elif kind == "hist":
+            files, warning = confidence.hist_files(system, root)
+        else:
+            files = confidence.sbhist_files(system, root)
+        if warning:
+            out.flush()
+            sys.stderr.write(warning)
+        for path, text in files:
+            with open(encode_text(path), "wb") as handle:
+                handle.write(encode_text(text))
 
 
 def _output_root(o: Options, hyp_path: str) -> str:

@@ -19,8 +19,10 @@ import pytest
 from iescore.pipeline.speech.sc_stats import (
     NO_DIFF,
     TEST_DIFF,
+    Utterances,
     acc_binomial,
     friedman_test,
+    mapsswe_segments,
     mapsswe_test,
     mcnemar_test,
     mean_ranks,
@@ -44,14 +46,18 @@ PASSING = [
     "sc_test1b",
     "stats_stdout",
     "stats_stm_all",
+    "stats_stm_conf",
+    "stats_stm_det",
     "stats_std4_anovar",
     "stats_t_toggle",
     "stats_trn_all",
     "stats_trn_fW",
     "stats_trn_npr",
+    "stats_trn_prn",
     "stats_trn_unified",
     "stats_trn_v",
     "stats_trn_v_sign",
+    "stats_trn_w",
     "stats_two_systems",
 ]
 # sc_stats aborted (heap corruption after -v with the sign test): iescore gives the answer instead.
@@ -60,10 +66,6 @@ CRASHED = ["stats_trn_v_all", "stats_trn_v_sign_u", "stats_trn_v_sign_wilc"]
 # names in 50-byte buffers, and a 51-byte mean file name overflows into the data file's name, which
 # the .plt files then print as "n"; iescore names the data file.
 DIFFERS = ["stats_trn_fR"]
-# Cases needing what iescore sc_stats does not compute yet: refused with exit 2 naming the option.
-NOT_YET = {
-    "stats_trn_prn": "-r prn",
-}
 
 
 def run_case(name: str, tmp_path: Path) -> tuple[subprocess.CompletedProcess, Path]:
@@ -85,7 +87,7 @@ def run_case(name: str, tmp_path: Path) -> tuple[subprocess.CompletedProcess, Pa
 
 
 def test_every_case_is_classified() -> None:
-    assert sorted([*PASSING, *CRASHED, *DIFFERS, *NOT_YET]) == SC_STATS
+    assert sorted([*PASSING, *CRASHED, *DIFFERS]) == SC_STATS
 
 
 @pytest.mark.parametrize("name", PASSING)
@@ -131,14 +133,6 @@ def test_crashed_case_gets_an_answer(name: str, tmp_path: Path) -> None:
     verbose_part = alone[: alone.rindex(b"\f") + 1]
     assert (out / f"{name}.stats.sign").read_bytes().startswith(verbose_part)
     assert b"Successful Completion" in done.stdout
-
-
-@pytest.mark.parametrize("name", sorted(NOT_YET))
-def test_not_yet_refused(name: str, tmp_path: Path) -> None:
-    done, out = run_case(name, tmp_path)
-    assert done.returncode == 2
-    assert f"{NOT_YET[name]} is not implemented".encode() in done.stderr
-    assert list(out.iterdir()) == []
 
 
 # ---- statistics against hand calculations -------------------------------------------------------
@@ -202,6 +196,19 @@ def test_mapsswe_segments_and_z() -> None:
     # CCSCC against CCCCC: the S opens a segment, two words right in both close it; bounded by the
     # correct word before: words 0..4, 5 reference words, 1 error against 0
     assert segment_pairs("CCSCC", "CCCCC") == ([(5, 1, 0)], 0)
+    # Several utterances at once, each cut on its own:
+    # - CCSCC / CCCCC as above: (5, 1, 0);
+    # - CCCI / CCCC: the trailing insertion (and the second system's fourth word, left over) opens a
+    #   segment at the end, from the 2nd word before it: CCI (2 words, 1 error) / CCC (3 words, 0
+    #   errors): (5 // 2, 1, 0) = (2, 1, 0);
+    # - CDCCC / CCCCC: the D opens, words 2 and 3 right in both close; from the utterance's start
+    #   (2 words before word 1 is before it) to word 3: CDCC / CCCC: (4, 1, 0).
+    # - ICC / CCC: the insertion before word 0 opens, words 0 and 1 close: ICC / CC, (2, 1, 0); the
+    #   second system's third word is left over: CC / CCC has no error, dropped.
+    first = Utterances.of(["CCSCC", "CCCI", "CDCCC", "ICC"])
+    second = Utterances.of(["CCCCC", "CCCC", "CCCCC", "CCC"])
+    segments, dropped = mapsswe_segments(first, second, 2)
+    assert segments.tolist() == [[5, 1, 0], [2, 1, 0], [4, 1, 0], [2, 1, 0]] and dropped == 1
     # differences 1, 2, -1: mean 2/3, sample variance (1/9 + 16/9 + 25/9) / 2 = 7/3,
     # Z = (2/3) / sqrt(7/3 / 3) = 0.756: no difference
     result = mapsswe_test([(5, 1, 0), (3, 2, 0), (4, 0, 1)], 0, 3)
@@ -298,8 +305,9 @@ def test_malformed_sgml(name: str, tmp_path: Path) -> None:
     ("argv", "message"),
     [
         (["-p", "-Z"], "illegal argument: -Z"),
-        (["-p", "-g", "det"], "-g det is not implemented"),
-        (["-p", "-r", "prn"], "-r prn is not implemented"),
+        (["-p", "-t", "mapsswe_seg"], "-t mapsswe_seg is not implemented"),
+        (["-p", "-a"], "not enough alignment files"),
+        (["-p", "-a", "-u"], "req'd alignment file name"),
         ([], "arguments required"),
     ],
 )
@@ -312,3 +320,119 @@ def test_usage_errors(argv: list[str], message: str) -> None:
     )
     assert done.returncode == 2
     assert message.encode() in done.stderr
+
+
+PRN_SGML = """<SYSTEM title="A" ref_fname="r" hyp_fname="a" format="2.4">
+<SPEAKER id="s">
+<PATH id="(a)" word_cnt="2">
+C,"x","x":S,"y","z"
+</PATH>
+<PATH id="(b)" word_cnt="2">
+C,"p","p":C,"q","q"
+</PATH>
+</SPEAKER>
+</SYSTEM>
+<SYSTEM title="B" ref_fname="r" hyp_fname="b" format="2.4">
+<SPEAKER id="s">
+<PATH id="(a)" word_cnt="2">
+C,"x","x":I,,"w":S,"y","v"
+</PATH>
+<PATH id="(b)" word_cnt="1">
+C,"p","p"
+</PATH>
+</SPEAKER>
+</SYSTEM>
+"""
+
+
+def test_prn_where_sc_stats_reads_past_a_path(tmp_path: Path) -> None:
+    """``-r prn`` by hand (docs/speech.md). Path (a): reference x y in both systems; B inserts W
+    after x, so the lattice gets a column of its own for it; y is wrong in both: 2 reference words,
+    1 that no system got right. Path (b): A has two reference words, B one: sc_stats would compare
+    B's word past its end; here the paths are not identical and are dumped one after the other,
+    and, as sc_stats does for paths it dumps, the summary adds the last lattice's counts again:
+    4 words, 2 wrong, accuracy 2/4 = 50.00; the list of words has y once (its count is not repeated)."""
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "iescore.tasks.cli.main",
+            "sc_stats",
+            "-p",
+            "-r",
+            "prn",
+            "-O",
+            str(tmp_path),
+            "-n",
+            "x",
+        ],
+        input=PRN_SGML.encode(),
+        capture_output=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "x.prn").read_text() == (
+        "Common scoring speakers and segments\nVersion 0.1\n\nRepresented Systems\n"
+        "    name: A   Ref: r   Hyp: a\n    name: B   Ref: r   Hyp: b\n    End of Represented Systems\n\n"
+        "    End of Utterance Label Definitions\n\n\n"
+        "Speaker: s\nId:     (a)\nLattice Analysis: #refWords 2 #refErrWords 1\n\n\n"
+        # columns of width 1, each followed by a space; "A:", "B:", "REF:" padded to 3 + 2
+        "REF: x   y \nA:   x   Z \nB:   x W V \n\n"
+        "Speaker: s\n;; Reference strings not identical, dumping individual paths\n"
+        "id: (b)\nScores: (#C #S #D #I) 2 0 0 0\nREF:  p q \nHYP:  p q \nEval:     \n"
+        "id: (b)\nScores: (#C #S #D #I) 1 0 0 0\nREF:  p \nHYP:  p \nEval:   \n"
+        "Lattice Summary: #TotRefWords 4 #TotRefErrWords 2 Accuracy 50.00\n"
+        "\nList of not correct reference words   Total                 (1)\n"
+        + " "
+        * 30
+        + "   With >=  1 occurrences (1)\n\n"
+        "   1:    1  ->  y\n"
+        "     -------\n         1\n\n"
+    )
+
+
+def test_alignment_files_read_as_piped(tmp_path: Path) -> None:
+    """``-a FILE ...``: sc_stats 1.3 collects the files and never reads them; iescore reads them as
+    ``-p`` reads standard input, so sc_test1a run with its two files named gives sc_stats' own
+    outputs of the piped run."""
+    case = CASES["sc_test1a"]
+    shutil.copytree(DATA / "inputs", tmp_path / "inputs")
+    out = tmp_path / "cases" / "sc_test1a"
+    out.mkdir(parents=True)
+    argv = [a for a in case["argv"] if a != "-p"]
+    done = subprocess.run(
+        [sys.executable, "-m", "iescore.tasks.cli.main", "sc_stats", "-a", *case["stdin"], *argv],
+        cwd=tmp_path / "inputs",
+        input=b"",
+        capture_output=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    (out / "stdout.txt").write_bytes(done.stdout)
+    (out / "stderr.txt").write_bytes(done.stderr)
+    assert sorted(p.name for p in out.iterdir()) == sorted(case["outputs"])
+    for file in case["outputs"]:
+        assert (out / file).read_bytes() == (DATA / "cases" / "sc_test1a" / file).read_bytes(), file
+
+
+def test_alignment_file_missing_names_it(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "iescore.tasks.cli.main",
+            "sc_stats",
+            "-a",
+            "nowhere.sgml",
+            "-t",
+            "sign",
+            "-O",
+            str(tmp_path),
+        ],
+        input=b"",
+        capture_output=True,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert b"nowhere.sgml: expected a readable sclite sgml file (-a)" in done.stderr
+    assert list(tmp_path.iterdir()) == []

@@ -45,14 +45,15 @@ PASSING = {
     "err_txt_ref", "err_wws_no_w", "test5",
     # -P: sclite's sgml alignments on stdin (pipeline/speech/sgml.py), reports only
     "test1a",
+    # -c on trn: every utterance split into characters and aligned as a network (NOASCII, DH)
+    "test7_5", "test8",
+    # -C det hist bhist sbhist: confidence analyses as gnuplot files
+    "own_stm_C",
 }  # fmt: skip
 
 NOT_YET = {
-    "test1c": "-w word-weight alignments not implemented",
-    "test7_1": "-S inferred word segmentation not implemented",
-    "test7_5": "-c character alignment of trn transcripts not implemented",
-    "test8": "-c character alignment of trn transcripts not implemented",
-    "own_stm_C": "-C confidence analyses not implemented",
+    "test1c": "-w word-weight alignments not implemented (refused by name, exit 2)",
+    "test7_1": "-S inferred word segmentation not implemented (refused by name, exit 2)",
     "case_s": "differs on purpose: sclite says 'Not enough Reference files loaded' with a partial list; "
     "iescore names the first hypothesis id missing from the reference with its file and line",
     "test16_1": "differs on purpose: a ctm file/channel absent from the stm; sclite exits 1 with "
@@ -121,8 +122,11 @@ def test_ctm_file_absent_from_stm_names_file_and_line(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["-r", "csrnab.ref", "-h", "csrnab.hyp", "-i", "wsj", "-c", "DH"], "option -c refused"),
         (["-r", "csrnab.ref", "-h", "csrnab.hyp", "-i", "wsj", "-w", "csrnab_r.wwl"], "option -w refused"),
+        (
+            ["-r", "tests.ref", "-h", "tests.hyp", "-i", "spu_id", "-S", "algo1", "tests.lex"],
+            "option -S refused",
+        ),
         (["-r", "csrnab.ref", "-h", "csrnab.hyp", "-i", "xyz"], "Utterance id type 'xyz' not acceptable"),
         (["-r", "csrnab.ref", "-h", "csrnab.hyp", "-i", "wsj", "-e", "latin9"], "encoding option 'latin9'"),
     ],

@@ -8,8 +8,10 @@ alignment sgml (:mod:`iescore.pipeline.speech.sgml`).
 from iescore.pipeline.speech.sc_stats.tests import (
     NO_DIFF,
     TEST_DIFF,
+    Utterances,
     acc_binomial,
     friedman_test,
+    mapsswe_segments,
     mapsswe_test,
     mcnemar_test,
     mean_ranks,
@@ -25,8 +27,10 @@ from iescore.pipeline.speech.sc_stats.tests import (
 __all__ = [
     "NO_DIFF",
     "TEST_DIFF",
+    "Utterances",
     "acc_binomial",
     "friedman_test",
+    "mapsswe_segments",
     "mapsswe_test",
     "mcnemar_test",
     "mean_ranks",

@@ -732,10 +732,15 @@ def executive_summary(
     test_name: str,
     raw: bool,
     cells: dict | None = None,
+    nce: Sequence[float | None] | None = None,
 ) -> str:
     """``-r es`` (``.es``) or ``res`` (``.res``): one line per system (print_N_system_executive_summary);
-    ``totals`` = (C, S, D, I, utterances, utterances in error) per system."""
-    lfmt = "c|cc|cccccc"
+    ``totals`` = (C, S, D, I, utterances, utterances in error) per system; ``nce``: each system's
+    normalized cross entropy (None: no confidences), an NCE column when any system has one."""
+    from iescore.pipeline.speech.sclite.table import f_round
+
+    with_nce = nce is not None and any(v is not None for v in nce)
+    lfmt = "c|cc|cccccc" + ("|c" if with_nce else "")
     table = Table(cells=cells)
     table.separator(" ")
     if not test_name:
@@ -746,9 +751,21 @@ def executive_summary(
     if test_name:
         table.separator(" ", before=False)
         table.row("c", f"{test_name} Test")
-    table.row(lfmt, "System", "# Snt", "# Ref", "Corr", "Sub", "Del", "Ins", "Err", "S.Err")
+    table.row(
+        lfmt,
+        "System",
+        "# Snt",
+        "# Ref",
+        "Corr",
+        "Sub",
+        "Del",
+        "Ins",
+        "Err",
+        "S.Err",
+        *(["NCE"] if with_nce else []),
+    )
     table.separator("-")
-    for title, (c, s, d, i, snt, serr) in zip(titles, totals, strict=True):
+    for k, (title, (c, s, d, i, snt, serr)) in enumerate(zip(titles, totals, strict=True)):
         ref, err = c + s + d, s + d + i
         if raw:
             values = [str(v) for v in (c, s, d, i, err, serr)]
@@ -757,6 +774,10 @@ def executive_summary(
                 f"{_f_round(0.0 if den == 0 else num / den * 100.0, 1):.1f}"
                 for num, den in ((c, ref), (s, ref), (d, ref), (i, ref), (err, ref), (serr, snt))
             ]
+        if with_nce:
+            assert nce is not None
+            value = nce[k]
+            values.append("---" if value is None else f"{f_round(value, 3):.3f}")
         table.row(lfmt, title, str(snt), str(ref), *values)
     return table.render(1)
 

@@ -9,13 +9,14 @@ from dataclasses import dataclass, field
 import numpy as np
 from iescore.pipeline.speech.sc_stats import report
 from iescore.pipeline.speech.sc_stats.tests import (
+    Utterances,
     friedman_test,
+    mapsswe_segments,
     mapsswe_test,
     mcnemar_test,
     mean_ranks,
     percentages,
     rank_sum_comparisons,
-    segment_pairs,
     sentence_table,
     sign_test,
     wilcoxon_test,
@@ -45,6 +46,8 @@ class Options:
     feedback: int = 1
     reports: set[str] = field(default_factory=set)
     graphs: set[str] = field(default_factory=set)
+    width: int = 100  # -l: the prn report's line width
+    files: list[str] = field(default_factory=list)  # -a: sgml files read after standard input
 
 
 @dataclass
@@ -56,39 +59,121 @@ class Output:
     stderr: list[str] = field(default_factory=list)
 
 
-def speaker_counts(systems: list[SgmlSystem]) -> tuple[list[str], np.ndarray]:
+_KIND = np.full(256, 4, np.int64)
+_KIND[[ord(c) for c in "CSDI"]] = [0, 1, 2, 3]
+
+
+@dataclass
+class _Columns:
+    """A system's paths as arrays: each path's speaker (position in ``speakers``), the paths in
+    sc_stats' speaker-by-speaker order, each path's (speaker, id) code shared by all systems, the
+    first path of each code (-1: none), C S D I of each path and whether it has an error."""
+
+    speaker: np.ndarray
+    order: np.ndarray
+    code: np.ndarray
+    first_of: np.ndarray
+    counts: np.ndarray
+    wrong: np.ndarray
+
+
+def _columns(systems: list[SgmlSystem]) -> list[_Columns]:
+    codes: dict[tuple[str, str], int] = {}
+    raw = []
+    for system in systems:
+        number = {name: k for k, name in enumerate(system.speakers)}
+        speaker = np.array([number[path.speaker] for path in system.paths], np.int64)
+        code = np.array(
+            [codes.setdefault((path.speaker, path.id), len(codes)) for path in system.paths], np.int64
+        )
+        raw.append((speaker, code))
+    out = []
+    for system, (speaker, code) in zip(systems, raw, strict=True):
+        paths = len(system.paths)
+        first_of = np.full(len(codes), -1, np.int64)
+        first_of[code[::-1]] = np.arange(paths - 1, -1, -1)
+        owner = np.repeat(np.arange(paths), np.diff(system.bounds))
+        table = np.bincount(owner * 5 + _KIND[system.letters], minlength=5 * paths).reshape(paths, 5)
+        out.append(
+            _Columns(
+                speaker=speaker,
+                order=np.argsort(speaker, kind="stable"),
+                code=code,
+                first_of=first_of,
+                counts=table[:, :4],
+                wrong=table[:, 0] != np.diff(system.bounds),
+            )
+        )
+    return out
+
+
+def speaker_counts(systems: list[SgmlSystem], columns: list[_Columns]) -> tuple[list[str], np.ndarray]:
     """sc_stats' block names (the first system's speakers) and counts ``[speaker, system, (C,S,D,I)]``,
     speakers taken by position in each system as sc_stats does (the most speakers any system has)."""
     blocks = max(len(s.speakers) for s in systems)
     counts = np.zeros((blocks, len(systems), 4), dtype=np.int64)
-    for n, system in enumerate(systems):
-        for g, paths in enumerate(system.speaker_paths().values()):
-            for path in paths:
-                counts[g, n] += [path.evals.count(letter) for letter in "CSDI"]
+    for n, column in enumerate(columns):
+        for letter in range(4):
+            counts[:, n, letter] = np.bincount(column.speaker, column.counts[:, letter], minlength=blocks)
     names = list(systems[0].speakers) + [""] * (blocks - len(systems[0].speakers))
     return names, counts
 
 
-def _matched(first: SgmlSystem, second: SgmlSystem, warn: Callable[[str], None], sentences: bool) -> list:
-    """The pairs of paths with the same speaker and id in both systems (first system's order)."""
-    pairs = []
-    others = second.speaker_paths()
-    for speaker, paths in first.speaker_paths().items():
-        if speaker not in others:
-            warn(f"Warning: Speaker {speaker} is in system {first.title} but not system {second.title}\n")
-            continue
-        by_id = {}
-        for path in others[speaker]:
-            by_id.setdefault(path.id, path)
-        for path in paths:
-            if path.id in by_id:
-                pairs.append((path, by_id[path.id]))
+def _matched(
+    systems: list[SgmlSystem],
+    columns: list[_Columns],
+    i: int,
+    j: int,
+    warn: Callable[[str], None],
+    sentences: bool,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The paths with the same speaker and id in systems ``i`` and ``j``, as two index arrays in the
+    first system's speaker-by-speaker order (the second's first path of that id); warnings as
+    sc_stats gives them for a speaker, or (``sentences``) a path, the second system lacks."""
+    first, second = systems[i], systems[j]
+    ci, cj = columns[i], columns[j]
+    mine = ci.order
+    theirs = cj.first_of[ci.code[mine]]
+    found = theirs >= 0
+    if not found.all():
+        present = set(second.speakers)
+        for speaker in first.speakers:
+            if speaker not in present:
+                warn(f"Warning: Speaker {speaker} is in system {first.title} but not system {second.title}\n")
             elif sentences:
-                warn(
-                    f"Warning: Speaker's '{speaker}' path '{path.id}' in system '{first.title}' is not in "
-                    f"system '{second.title}'\n"
-                )
-    return pairs
+                for k in mine[(ci.speaker[mine] == first.speakers.index(speaker)) & ~found]:
+                    warn(
+                        f"Warning: Speaker's '{speaker}' path '{first.paths[k].id}' in system "
+                        f"'{first.title}' is not in system '{second.title}'\n"
+                    )
+    return mine[found], theirs[found]
+
+
+def _utterances(system: SgmlSystem, whole: Utterances, paths: np.ndarray) -> Utterances:
+    """The letters of ``paths`` of ``system`` in that order (``whole``: all of them, in file order)."""
+    if len(paths) == len(system.paths) and (paths == np.arange(len(paths))).all():
+        return whole
+    starts = system.bounds[paths]
+    sizes = system.bounds[paths + 1] - starts
+    bounds = np.concatenate(([0], np.cumsum(sizes))).astype(np.int64)
+    position = np.arange(bounds[-1]) - np.repeat(bounds[:-1] - starts, sizes)
+    return Utterances(system.letters[position], bounds)
+
+
+def _nce(system: SgmlSystem) -> float | None:
+    """The system's normalized cross entropy as sclite computes it (``pipeline.speech.sclite.summary``),
+    or None unless every path carries hypothesis confidences (``h_conf``), as sc_stats requires; a
+    word without one counts as 0."""
+    if not all("h_conf" in path.word_aux for path in system.paths):
+        return None
+    from iescore.pipeline.speech.sclite.model import from_sgml
+    from iescore.pipeline.speech.sclite.summary import nce
+
+    scored = from_sgml(system.paths, title="", ref_file="", hyp_file="", ref_format="", hyp_format="")
+    scored.hyp_conf = np.nan_to_num(
+        scored.hyp_conf if scored.hyp_conf is not None else np.zeros(len(scored.ops)), nan=0.0
+    )
+    return nce(scored, system.speakers)[0]
 
 
 def run(systems: list[SgmlSystem], options: Options) -> Output:
@@ -106,7 +191,8 @@ def run(systems: list[SgmlSystem], options: Options) -> Output:
     if not (options.tests or options.reports or options.graphs):
         return out
     say("Beginning Multi-System comparisons and reports\n")
-    blocks, counts = speaker_counts(systems)
+    columns = _columns(systems)
+    blocks, counts = speaker_counts(systems, columns)
     pcts = percentages(counts, options.formula)
     zero_is_best = options.formula == "E"
     winners: dict[str, dict[tuple[int, int], int]] = {}
@@ -132,21 +218,17 @@ def run(systems: list[SgmlSystem], options: Options) -> Output:
         _, write = target("mapsswe") if (report_on or options.verbose) else ("", lambda t: None)
         verbose = options.verbose and report_on
         result_of, confs = {}, {}
+        whole = [Utterances(system.letters, system.bounds) for system in systems]
         for i, j in pairs:
-            segments, dropped, sentences = [], 0, 0
-            for p1, p2 in _matched(systems[i], systems[j], out.stderr.append, False):
-                found, lost = segment_pairs(p1.evals, p2.evals, MIN_GOOD)
-                segments += found
-                dropped += lost
-                sentences += 1
-                out.stderr.extend(
-                    [
-                        "Warning: MAPSSWE segmentation produced a segment with errors\n"
-                        "         ignoring segment\n"
-                    ]
-                    * lost
-                )
-            result = mapsswe_test(segments, dropped, sentences)
+            mine, theirs = _matched(systems, columns, i, j, out.stderr.append, False)
+            segments, dropped = mapsswe_segments(
+                _utterances(systems[i], whole[i], mine), _utterances(systems[j], whole[j], theirs), MIN_GOOD
+            )
+            out.stderr.extend(
+                ["Warning: MAPSSWE segmentation produced a segment with errors\n         ignoring segment\n"]
+                * dropped
+            )
+            result = mapsswe_test(segments, dropped, len(mine))
             result_of[i, j] = result.result
             confs[i, j] = result.confidence
             if verbose:
@@ -243,11 +325,8 @@ def run(systems: list[SgmlSystem], options: Options) -> Output:
         verbose = options.verbose
         results = {}
         for i, j in pairs:
-            matched = _matched(systems[i], systems[j], out.stderr.append, True)
-            table = sentence_table(
-                [p1.evals.count("C") != len(p1.evals) for p1, _ in matched],
-                [p2.evals.count("C") != len(p2.evals) for _, p2 in matched],
-            )
+            mine, theirs = _matched(systems, columns, i, j, out.stderr.append, True)
+            table = sentence_table(columns[i].wrong[mine], columns[j].wrong[theirs])
             results[i, j] = mcnemar_test(table)
             if verbose:
                 write(report.mcnemar_verbose(results[i, j], names[i], names[j]))
@@ -337,6 +416,22 @@ def run(systems: list[SgmlSystem], options: Options) -> Output:
             )
             out.files.update(files)
 
+    if "det" in options.graphs:
+        if outroot == "-":
+            out.stderr.append("Warning: DET plot can not go to STDOUT\n")
+        elif options.feedback >= 1 and not all("h_conf" in path.word_aux for path in systems[0].paths):
+            say("    Skipping DET Curve, no confidence scores supplied.\n")
+        else:
+            from iescore.pipeline.speech.sclite.confidence import det_files
+            from iescore.pipeline.speech.sclite.model import from_sgml
+
+            say(f"    Writing DET Curve to '{outroot}.det.[plt,dat]'\n")
+            scored = [
+                from_sgml(s.paths, title=s.title, ref_file="", hyp_file="", ref_format="", hyp_format="")
+                for s in systems
+            ]
+            out.files.update(det_files(scored, outroot, options.test_name))
+
     def write_report(suffix: str, what: str, text: str) -> None:
         if outroot == "-":
             out.stdout.append(text)
@@ -351,27 +446,28 @@ def run(systems: list[SgmlSystem], options: Options) -> Output:
                 text = report.system_summary_table(names, blocks, counts, options.test_name, raw, cells)
                 write_report("raw" if raw else "sys", "raw scoring report" if raw else "scoring report", text)
     if options.reports & {"es", "res"}:
-        totals = []
-        for system in systems:
-            c = s = d = i = snt = serr = 0
-            for path in system.paths:
-                c, s, d, i = (
-                    c + path.evals.count("C"),
-                    s + path.evals.count("S"),
-                    d + path.evals.count("D"),
-                    i + path.evals.count("I"),
-                )
-                snt += 1
-                serr += path.evals.count("C") != len(path.evals)
-            totals.append((c, s, d, i, snt, serr))
+        totals = [
+            (*(int(v) for v in column.counts.sum(axis=0)), len(column.wrong), int(column.wrong.sum()))
+            for column in columns
+        ]
+        nce = [_nce(system) for system in systems]
         for raw in (False, True):
             if ("res" if raw else "es") in options.reports:
-                text = report.executive_summary(names, totals, options.test_name, raw, cells)
+                text = report.executive_summary(names, totals, options.test_name, raw, cells, nce)
                 write_report(
                     "res" if raw else "es",
                     "raw executive scoring report" if raw else "executive scoring report",
                     text,
                 )
+    if "prn" in options.reports:
+        from iescore.pipeline.speech.sc_stats.prn import prn_report
+
+        text = prn_report(systems, options.width, out.stderr.append)
+        if outroot == "-":
+            out.stdout.append(text)
+        else:
+            say(f"    Writing Multi-system alignments to '{outroot}.prn'\n")
+            out.files[f"{outroot}.prn"] = text
     if "lur" in options.reports:
         # sc_stats' report tables stay centred once an earlier table of the run has centred them
         centered = (

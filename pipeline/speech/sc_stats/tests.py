@@ -13,6 +13,7 @@ significant difference), as sc_stats' comparison matrices print them.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -197,67 +198,156 @@ def mcnemar_test(table: Sequence[Sequence[int]], alpha: float = 0.05) -> McNemar
 
 def sentence_table(first_wrong: Sequence[bool], second_wrong: Sequence[bool]) -> list[list[int]]:
     """The 2x2 table of paired utterances: rows first system right/wrong, columns second."""
-    table = [[0, 0], [0, 0]]
-    for e1, e2 in zip(first_wrong, second_wrong, strict=True):
-        table[int(e1)][int(e2)] += 1
-    return table
+    first = np.asarray(first_wrong, bool)
+    second = np.asarray(second_wrong, bool)
+    if first.shape != second.shape:
+        raise ValueError("sentence_table: the two systems' utterances must pair up")
+    cells = np.bincount(first.astype(np.int64) * 2 + second, minlength=4)
+    return [[int(cells[0]), int(cells[1])], [int(cells[2]), int(cells[3])]]
 
 
 def segment_pairs(evals1: str, evals2: str, min_good: int = 2) -> tuple[list[tuple[int, int, int]], int]:
     """MAPSSWE segments of one utterance aligned by two systems (evaluation letters of each):
     ``(reference words, errors of the first, errors of the second)`` per segment, and how many
-    error-free segments were dropped (sc_stats warns of each on stderr).
+    error-free segments were dropped (see :func:`mapsswe_segments`)."""
+    segments, dropped = mapsswe_segments(Utterances.of([evals1]), Utterances.of([evals2]), min_good)
+    return [tuple(int(v) for v in row) for row in segments], dropped
 
-    As sc_stats cuts them: insertions put the walk in an error state; a segment closes once
-    ``min_good`` consecutive words are right in both systems (those words bound it on both sides),
-    and the end of the utterance closes an open one. sc_stats' re-synchronisation of the two
-    reference strings compares word records, not words, and so only ever re-marks the error state the
-    differing evaluations already set: it is left out.
-    """
-    n1, n2 = len(evals1), len(evals2)
-    segments: list[tuple[int, int, int]] = []
-    dropped = 0
-    ind1 = ind2 = eog1 = eog2 = 0
-    state = "b"
-    num_good = 0
 
-    def count(beg1: int, beg2: int, end1: int, end2: int) -> None:
-        nonlocal dropped
-        part1, part2 = evals1[max(beg1, 0) : end1 + 1], evals2[max(beg2, 0) : end2 + 1]
-        e1, e2 = len(part1) - part1.count("C"), len(part2) - part2.count("C")
-        r1, r2 = len(part1) - part1.count("I"), len(part2) - part2.count("I")
-        if e1 == 0 and e2 == 0:
-            dropped += 1
-        else:
-            segments.append(((r1 + r2) // 2, e1, e2))
+@dataclass(frozen=True)
+class Utterances:
+    """A system's evaluation letters of some utterances, one byte each: utterance ``u`` is
+    ``letters[bounds[u]:bounds[u+1]]``. What MAPSSWE needs of them is computed once, on first use."""
 
-    while ind1 < n1:
-        while ind1 < n1 and evals1[ind1] == "I":
-            ind1, state = ind1 + 1, "e"
-        while ind2 < n2 and evals2[ind2] == "I":
-            ind2, state = ind2 + 1, "e"
-        both = ind1 < n1 and evals1[ind1] == "C" and ind2 < n2 and evals2[ind2] == "C"
-        if state == "b":
-            if both:
-                eog1, eog2 = ind1, ind2
-            else:
-                state = "e"
-        elif both:
-            num_good = 1 if state == "e" else num_good + 1
-            if num_good == min_good:
-                count(eog1 - (min_good - 1), eog2 - (min_good - 1), ind1, ind2)
-                eog1, eog2, state = ind1, ind2, "b"
-            else:
-                state = "g"
-        elif state == "g":
-            state = "e"
-        if ind1 < n1:
-            ind1 += 1
-        if ind2 < n2:
-            ind2 += 1
-    if state != "b" or n2 > ind2:
-        count(eog1 - (min_good - 1), eog2 - (min_good - 1), n1 - 1, n2 - 1)
-    return segments, dropped
+    letters: np.ndarray
+    bounds: np.ndarray
+
+    @staticmethod
+    def of(evals: Sequence[str]) -> Utterances:
+        letters = np.frombuffer("".join(evals).encode("latin-1"), np.uint8)
+        return Utterances(letters, np.concatenate(([0], np.cumsum([len(e) for e in evals]))).astype(np.int64))
+
+    @functools.cached_property
+    def words(self) -> tuple[np.ndarray, ...]:
+        """The letter index of each reference word (every letter but ``I``; one unused entry at
+        the end, so that positions an utterance lacks may be indexed and masked), the first
+        reference word of each utterance, how many each has, whether each is ``C`` (same extra
+        entry), how many insertions come right before it (same), and how many end each utterance."""
+        letters, bounds = self.letters, self.bounds
+        utterances = len(bounds) - 1
+        where = np.flatnonzero(letters != ord("I"))
+        owner = np.repeat(np.arange(utterances), np.diff(bounds))[where]
+        words = np.bincount(owner, minlength=utterances)
+        first = np.concatenate(([0], np.cumsum(words))).astype(np.int64)
+        previous = np.concatenate(([-1], where[:-1]))
+        opens = np.arange(len(where)) == first[owner]
+        previous[opens] = bounds[owner[opens]] - 1
+        inserted_before = where - previous - 1
+        where = np.append(where, 0)
+        last = np.where(words > 0, where[np.maximum(first[1:] - 1, 0)], bounds[:-1] - 1)
+        trailing = bounds[1:] - 1 - last
+        right = np.append(letters[where[:-1]] == ord("C"), False)
+        return where, first, words, right, np.append(inserted_before, 0), trailing
+
+    @functools.cached_property
+    def walk(self) -> tuple[int, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The positions MAPSSWE walks when these utterances come first: each reference word, then
+        one past each utterance's end. Their number, and for each its utterance, its rank in the
+        utterance, whether it is a word, whether that word is ``C`` and has insertions before it."""
+        _, first, words, right, before, _ = self.words
+        size = words + 1
+        start = np.concatenate(([0], np.cumsum(size))).astype(np.int64)
+        total = int(start[-1])
+        utt = np.repeat(np.arange(len(size)), size)
+        r = np.arange(total) - start[utt]
+        real = r < words[utt]
+        k = np.where(real, first[utt] + r, -1)  # -1: the unused entry (not right, no insertion)
+        return total, utt, r, real, right[k], before[k] > 0
+
+    @functools.cached_property
+    def running(self) -> tuple[np.ndarray, np.ndarray]:
+        """Running counts of ``C`` and of ``I`` letters (length + 1)."""
+        correct = np.concatenate(([0], np.cumsum(self.letters == ord("C"))))
+        inserted = np.concatenate(([0], np.cumsum(self.letters == ord("I"))))
+        return correct, inserted
+
+
+def mapsswe_segments(first: Utterances, second: Utterances, min_good: int = 2) -> tuple[np.ndarray, int]:
+    """MAPSSWE segments of utterances aligned by two systems (utterance ``u`` of ``first`` against
+    utterance ``u`` of ``second``): the ``(n, 3)`` segments ``(reference words, errors of the
+    first, errors of the second)`` in utterance order, and how many error-free segments were dropped.
+
+    As sc_stats cuts them: the walk follows the first system's reference words, paired with the
+    second's in order; an insertion before a word or a word not right in both opens an error
+    region, which closes at the first word ending ``min_good`` words right in both with no
+    insertion among them (one before the first of them is allowed). A segment runs from the
+    ``min_good``-th word before the region's first (or the utterance's start) to the closing word,
+    insertions between included, in each system; one still open at the end of the utterance (or
+    opened there by trailing insertions, or by words of the second system left over) runs to the
+    end. sc_stats' re-synchronisation of the two reference strings compares word records, not
+    words, and so only ever re-marks the error state the differing evaluations already set: it is
+    left out. Segments without any error are dropped (sc_stats warns of each on stderr)."""
+    m = min_good
+    if m < 2:
+        raise ValueError(f"min_good must be at least 2 (sc_stats uses 2), got {m}")
+    where1, first1, words1, _, _, trailing1 = first.words
+    where2, first2, words2, right2, before2, trailing2 = second.words
+    total, utt, r, real, right1, inserted1 = first.walk
+    in2 = real & (r < words2[utt])
+    k2 = np.where(in2, first2[utt] + r, -1)  # -1: the unused entry (not right, no insertion)
+    both = right1 & right2[k2]
+    inserted = inserted1 | (before2[k2] > 0)
+    leftover2 = np.where(words2 > words1, 1, np.where(words2 == words1, trailing2, 0))
+    end_open = (trailing1 > 0) | (leftover2 > 0)
+    bad = np.where(real, ~both | inserted, end_open[utt])
+    # a position closes a region when it ends min_good words right in both, no insertion after the first
+    cb = np.concatenate(([0], np.cumsum(both)))
+    ci = np.concatenate(([0], np.cumsum(inserted)))
+    index = np.arange(total)
+    low = np.maximum(index - m + 1, 0)
+    closes = (
+        real
+        & (r >= m - 1)
+        & (cb[index + 1] - cb[low] == m)
+        & (ci[index + 1] - ci[np.minimum(low + 1, index + 1)] == 0)
+    )
+    entries = np.flatnonzero(bad)
+    close_at = np.flatnonzero(closes)
+    found = np.searchsorted(close_at, entries, side="right")
+    candidate = (
+        close_at[np.minimum(found, max(len(close_at) - 1, 0))]
+        if len(close_at)
+        else np.zeros(len(entries), np.int64)
+    )
+    same = (
+        (found < len(close_at)) & (utt[candidate] == utt[entries])
+        if len(close_at)
+        else np.zeros(len(entries), bool)
+    )
+    key = np.where(same, candidate, total + utt[entries])
+    new = np.ones(len(entries), bool)
+    new[1:] = key[1:] != key[:-1]
+    entry, close = entries[new], key[new]
+    u = utt[entry]
+    rp = r[entry]
+    closed = close < total
+    rc = np.where(closed, r[np.where(closed, close, 0)], 0)
+    columns = []
+    for side, where, start_of in ((first, where1, first1), (second, where2, first2)):
+        bounds = side.bounds
+        back = np.where(rp - m >= 0, start_of[u] + rp - m, -1)  # -1: the unused last entry
+        begin = np.where(rp - m >= 0, where[back], bounds[u])
+        stop = np.where(closed, where[np.where(closed, start_of[u] + rc, -1)], bounds[u + 1] - 1)
+        length = np.maximum(stop - begin + 1, 0)
+        correct, insertions = side.running
+        end = begin + length
+        errors = length - (correct[end] - correct[begin])
+        reference = length - (insertions[end] - insertions[begin])
+        columns.append((reference, errors))
+    (ref1, err1), (ref2, err2) = columns
+    keep = (err1 > 0) | (err2 > 0)
+    segments = np.stack([(ref1 + ref2) // 2, err1, err2], axis=1)[keep].astype(np.int64)
+    return segments, int((~keep).sum())
 
 
 @dataclass(frozen=True)

@@ -9,9 +9,14 @@ it; reports (``pipeline.speech.sclite.reports``) only read it. See SCLITE-MODEL.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from iescore.pipeline.speech.sgml import SgmlPath
 
 # The eval codes of a pair, as sclite prints them in its sgml (and, but for C, in the .pra's Eval line).
 OPS = b"CSDI"
@@ -170,3 +175,22 @@ class SystemBuilder:
             **{name: floats(name) for name in ("ref_t1", "ref_t2", "hyp_t1", "hyp_t2", "hyp_conf")},
             **fields,
         )
+
+
+def from_sgml(paths: Sequence[SgmlPath], **fields: object) -> ScoredSystem:
+    """A system of sclite sgml paths (``pipeline.speech.sgml``), as ``sclite -P`` reads them;
+    ``fields`` as :meth:`SystemBuilder.build` takes them."""
+    builder = SystemBuilder()
+    for path in paths:
+        segment = Segment(
+            id=path.id,
+            speaker=path.speaker,
+            file=path.file,
+            channel=path.channel,
+            begin=path.r_t1,
+            end=path.r_t2,
+            labels=path.label_ids,
+            sequence=path.sequence,
+        )
+        builder.add(segment, path.pairs())
+    return builder.build(**fields)

@@ -100,13 +100,16 @@ ASCII = Encoding()  # sclite's default: 8-bit text, ASCII letters fold
 @dataclass(frozen=True)
 class TrnOptions:
     """What changes how trn text is scored: ``id_type`` (-i), ``case_sensitive`` (-s),
-    ``encoding`` (-e), ``opt_del`` (-D), ``frag_corr`` (-F)."""
+    ``encoding`` (-e), ``opt_del`` (-D), ``frag_corr`` (-F), ``char_align`` and its two flags (-c)."""
 
     id_type: str = "wsj"
     case_sensitive: bool = False
     encoding: Encoding = ASCII
     opt_del: bool = False
     frag_corr: bool = False
+    char_align: bool = False  # -c: words split into characters (all utterances go to the network aligner)
+    char_no_ascii: bool = False  # -c NOASCII
+    char_del_hyphen: bool = False  # -c DH
 
     def fold(self, text: str) -> str:
         return text if self.case_sensitive else self.encoding.lower(text)
@@ -243,6 +246,7 @@ def _needs_network(words: str, options: TrnOptions) -> bool:
         or "@" in words
         or (options.opt_del and "(" in words)
         or (options.frag_corr and "-" in words)
+        or options.char_align
     )
 
 
@@ -252,7 +256,9 @@ def _network_utterances(
     """The utterances sclite's network alignment must align (alternations on either side, the
     empty word ``@``, ``;`` word tags, ``(word)`` under -D, fragments under -F): their reference
     and hypothesis words by id. The others are aligned in bulk, with the same result."""
-    if not any(c in ref_text or c in hyp_text for c in "{;@") and not (options.opt_del or options.frag_corr):
+    if not any(c in ref_text or c in hyp_text for c in "{;@") and not (
+        options.opt_del or options.frag_corr or options.char_align
+    ):
         return {}
     refs = _words_by_id(ref_text, options.fold)
     hyps = _words_by_id(hyp_text, options.fold)
@@ -270,9 +276,16 @@ def _network_columns(
     """One utterance aligned by ``pipeline.speech.netdp`` (sclite's network alignment), as columns:
     reference, hypothesis, op, and the sgml form of words read with ``;`` tags (-1: none)."""
     from iescore.pipeline.speech.netdp import align_networks, network
-    from iescore.pipeline.speech.stm_score import StmOptions, text_items
+    from iescore.pipeline.speech.stm_score import StmOptions, byte_characters, text_items
 
-    net_options = StmOptions(opt_del=options.opt_del, frag_corr=options.frag_corr)
+    net_options = StmOptions(
+        opt_del=options.opt_del,
+        frag_corr=options.frag_corr,
+        char_align=options.char_align,
+        characters=byte_characters(options.encoding.name),
+        char_no_ascii=options.char_no_ascii,
+        char_del_hyphen=options.char_del_hyphen,
+    )
     pairs = align_networks(
         network(text_items(ref_words, net_options)),
         network(text_items(hyp_words, net_options)),
