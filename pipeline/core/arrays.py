@@ -88,6 +88,16 @@ def scalar(value: str | int) -> pa.Scalar:
     return to_arrow(np.array([value], dtype=np.int64))[0]
 
 
+def ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """The concatenation of ``range(s, s + l)`` for every start and length (int64), without a loop."""
+    lengths = np.asarray(lengths, dtype=np.int64)
+    total = int(lengths.sum())
+    if total == 0:
+        return np.zeros(0, dtype=np.int64)
+    offsets = np.asarray(starts, dtype=np.int64) - (np.cumsum(lengths) - lengths)
+    return np.repeat(offsets, lengths) + np.arange(total, dtype=np.int64)
+
+
 def slices(data: pa.Buffer, starts: np.ndarray, ends: np.ndarray) -> pa.Array:
     """The strings ``data[starts[k]:ends[k]]`` (byte offsets, ``starts[0] <= ends[0] <= starts[1] <= ...``)
     as a ``string`` array, cut out of ``data`` (already checked as UTF-8, cut at ASCII bytes).

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from itertools import chain
 
 import numpy as np
+from iescore.pipeline.core.arrays import ranges
 from rapidfuzz.distance import Levenshtein
 
 # Exact-match runs this long (in words) anchor the alignment; shorter ones are realigned with the
@@ -787,8 +788,8 @@ def _programmes(
         rows, cols = int(gn.max()), int(gm.max())
         row_valid = np.arange(rows) < gn[:, None]
         col_valid = np.arange(cols) < gm[:, None]
-        ref_index = _ranges(ref_from[group], gn)
-        hyp_index = _ranges(hyp_from[group], gm)
+        ref_index = ranges(ref_from[group], gn)
+        hyp_index = ranges(hyp_from[group], gm)
         ref_padded = np.full((len(group), rows), ref_pad, np.int64)
         ref_padded[row_valid] = ref_words[ref_index]
         hyp_padded = np.full((len(group), cols), hyp_pad, np.int64)
@@ -835,7 +836,7 @@ def _programmes(
         if not len(empty):
             continue
         lengths = n[empty] if op == DELETION else m[empty]
-        words = _ranges((ref_from if op == DELETION else hyp_from)[empty], lengths)
+        words = ranges((ref_from if op == DELETION else hyp_from)[empty], lengths)
         none = np.full(len(words), -1, np.int64)
         if op == DELETION:
             step = np.where(ref_opt[words], 0.0, costs.deletion) if ref_opt is not None else None
@@ -849,19 +850,10 @@ def _programmes(
     total = int(offsets[-1])
     out = (np.empty(total, np.int64), np.empty(total, np.int64), np.empty(total, np.uint8), np.empty(total))
     for group, lengths, *columns in parts:
-        at = _ranges(offsets[group], lengths)
+        at = ranges(offsets[group], lengths)
         for target, values in zip(out, columns, strict=True):
             target[at] = values
     return (sizes, *out)
-
-
-def _ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
-    """The concatenation of ``range(s, s + l)`` for every start and length, without a Python loop."""
-    total = int(lengths.sum())
-    if total == 0:
-        return np.zeros(0, np.int64)
-    offsets = np.repeat(starts - np.concatenate(([0], np.cumsum(lengths, dtype=np.int64)[:-1])), lengths)
-    return np.arange(total) + offsets
 
 
 def _group_steps(

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
+from iescore.pipeline.core.arrays import ranges, to_arrow, to_numpy
 from iescore.pipeline.core.corpus import parse_corpus
 from iescore.pipeline.core.documents import Corpus
 from iescore.pipeline.core.errors import InputError
@@ -310,7 +311,7 @@ class Lexicon:
                 number = index[text] = len(texts)
                 texts.append(text)
             mapping.append(number)
-        return np.asarray(mapping, np.int64)[numpy_ints(encoded.indices)]
+        return np.asarray(mapping, np.int64)[to_numpy(encoded.indices)]
 
 
 def split_words(texts: Sequence[str]) -> tuple[pa.Array, np.ndarray]:
@@ -323,16 +324,16 @@ def split_words(texts: Sequence[str]) -> tuple[pa.Array, np.ndarray]:
     """
     pieces = pc.utf8_split_whitespace(arrow_strings(texts))
     flat = pieces.flatten()
-    kept = numpy_ints(pc.binary_length(flat)) > 0
-    owner = np.repeat(np.arange(len(texts)), numpy_ints(pc.list_value_length(pieces)))
+    kept = to_numpy(pc.binary_length(flat)) > 0
+    owner = np.repeat(np.arange(len(texts)), to_numpy(pc.list_value_length(pieces)))
     counts = np.bincount(owner[kept], minlength=len(texts))
-    return flat.take(arrow_ints(np.flatnonzero(kept))), np.concatenate(
+    return flat.take(to_arrow(np.flatnonzero(kept), pa.int64())), np.concatenate(
         ([0], np.cumsum(counts, dtype=np.int64))
     )
 
 
-# Arrow arrays to and from Python and numpy without pyarrow's conversions: the first of those
-# imports pandas (about a quarter of a second), which nothing here needs.
+# Arrow arrays from Python strings without pyarrow's conversions (``pipeline.core.arrays`` for numbers):
+# the first of those imports pandas (about a quarter of a second), which nothing here needs.
 
 
 def arrow_strings(texts: Sequence[str]) -> pa.Array:
@@ -348,18 +349,6 @@ def arrow_strings(texts: Sequence[str]) -> pa.Array:
     return pa.Array.from_buffers(
         pa.large_string(), len(encoded), [None, pa.py_buffer(offsets), pa.py_buffer(b"".join(encoded))]
     )
-
-
-def arrow_ints(values: np.ndarray) -> pa.Array:
-    """A numpy integer array as an Arrow int64 array (no copy when it is already int64)."""
-    values = np.ascontiguousarray(values, np.int64)
-    return pa.Array.from_buffers(pa.int64(), len(values), [None, pa.py_buffer(values)])
-
-
-def numpy_ints(array: pa.Array) -> np.ndarray:
-    """An Arrow integer array without nulls as numpy."""
-    dtype = {pa.int32(): np.int32, pa.int64(): np.int64, pa.int8(): np.int8, pa.int16(): np.int16}[array.type]
-    return np.frombuffer(array.buffers()[1], dtype)[array.offset : array.offset + len(array)]
 
 
 def arrow_text(strings: pa.Array) -> str:
@@ -583,8 +572,8 @@ def align_transcripts(
     if len(plain):
         r_from, r_to = ref_starts[plain], ref_ends[plain]
         h_from, h_to = hyp_starts[plain], hyp_ends[plain]
-        ref_flat = ref_words[_spans(r_from, r_to - r_from)]
-        hyp_flat = hyp_words[_spans(h_from, h_to - h_from)]
+        ref_flat = ref_words[ranges(r_from, r_to - r_from)]
+        hyp_flat = hyp_words[ranges(h_from, h_to - h_from)]
         if identity:
             ref_keys, hyp_keys = ref_flat, hyp_flat
         else:
@@ -634,15 +623,6 @@ def _take(values: np.ndarray, index: np.ndarray, none: object = -1) -> np.ndarra
     return out
 
 
-def _spans(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
-    """The concatenation of ``range(s, s + l)`` for every start and length."""
-    total = int(lengths.sum())
-    if total == 0:
-        return np.zeros(0, np.int64)
-    offsets = np.repeat(starts - np.concatenate(([0], np.cumsum(lengths)[:-1])), lengths)
-    return np.arange(total, dtype=np.int64) + offsets
-
-
 def _join_columns(
     ids: list[str],
     pieces: list[tuple[np.ndarray, ...]],
@@ -667,7 +647,7 @@ def _join_columns(
         source_start[segments] = bounds[:-1] + piece_offsets[-1]
         piece_offsets.append(piece_offsets[-1] + int(bounds[-1]))
     empty = (np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.uint8), np.zeros(0, bool))
-    order = _spans(source_start, sizes)
+    order = ranges(source_start, sizes)
     ref, hyp, ops, ref_optional = (
         np.concatenate([piece[c] for piece in pieces])[order] if pieces else empty[c - 2]
         for c in (2, 3, 4, 5)
@@ -784,7 +764,7 @@ def render_columns(aligned: AlignedColumns, system: str) -> str:
             index[at] = np.where(present, len(fixed) + word, stars_at + width)
             index[at + 1] = blanks_at + width - np.where(present, lengths[side], width) + 1
         index[column_head + 13 + 4 * column_count + within] = evals_at + op_row[ops] * (widest + 1) + width
-        parts.append(arrow_text(table.take(arrow_ints(index))))
+        parts.append(arrow_text(table.take(to_arrow(index, pa.int64()))))
     t = columns_totals(aligned, counts)
     words = t["C"] + t["S"] + t["D"]
     summary = (
@@ -880,7 +860,7 @@ def aligned_tables(aligned: AlignedColumns) -> dict[str, pa.Table]:
     )  # fmt: skip
     alignment = pa.Table.from_arrays(
         [
-            ids.take(arrow_ints(np.repeat(np.arange(len(aligned.ids)), columns))),
+            ids.take(to_arrow(np.repeat(np.arange(len(aligned.ids)), columns), pa.int64())),
             pa.array(np.arange(len(aligned.ops)) - np.repeat(aligned.bounds[:-1], columns), pa.int64()),
             words(aligned.ref),
             words(aligned.hyp),

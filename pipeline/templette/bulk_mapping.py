@@ -29,6 +29,7 @@ from functools import cached_property
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
+from iescore.pipeline.core.arrays import ranges
 from iescore.pipeline.templette.extents import document_extents
 from iescore.pipeline.templette.model import (
     OPTIONAL_STATUS_SLOT,
@@ -360,15 +361,6 @@ def _code(codes: dict[str, int], text: str) -> int:
 
 
 # --- the run: types in mapping order, candidates in bulk, the greedy sweep ------------------------
-
-
-def _ranges(starts: np.ndarray, counts: np.ndarray) -> np.ndarray:
-    """``concatenate([arange(s, s + c) for s, c in zip(starts, counts)])`` without a loop."""
-    total = int(counts.sum())
-    if total == 0:
-        return np.zeros(0, dtype=np.int64)
-    offsets = np.cumsum(counts) - counts
-    return np.repeat(starts - offsets, counts) + np.arange(total)
 
 
 def _tally(index: np.ndarray, cats: np.ndarray, n: int) -> np.ndarray:
@@ -722,16 +714,16 @@ class _Run:
         lo = np.searchsorted(hyp_docs, self.ref_doc[refs], "left")
         many = np.searchsorted(hyp_docs, self.ref_doc[refs], "right") - lo
         cand_r = np.repeat(refs, many)
-        cand_h = hyps[_ranges(lo, many)]
+        cand_h = hyps[ranges(lo, many)]
         n = len(cand_r)
 
         # Missing points of the reference alternatives of this type (pointers' targets are mapped by
         # now); a slot the hypothesis lacks counts its best alternative's (``_Scorer._score_slot``).
-        ref_groups = _ranges(ref.inst_groups[refs, 0], ref.inst_groups[refs, 1] - ref.inst_groups[refs, 0])
-        ref_subs = _ranges(
+        ref_groups = ranges(ref.inst_groups[refs, 0], ref.inst_groups[refs, 1] - ref.inst_groups[refs, 0])
+        ref_subs = ranges(
             ref.group_subs[ref_groups, 0], ref.group_subs[ref_groups, 1] - ref.group_subs[ref_groups, 0]
         )
-        rows = _ranges(ref.sub_first[ref_subs], ref.sub_count[ref_subs])
+        rows = ranges(ref.sub_first[ref_subs], ref.sub_count[ref_subs])
         owner = np.repeat(ref_subs, ref.sub_count[ref_subs])
         missing_cats, missing_reasons = self._missing(rows, ref.sub_group[owner])
         sub_missing = _tally(np.searchsorted(ref_subs, owner), missing_cats, len(ref_subs))
@@ -746,7 +738,7 @@ class _Run:
         # Each candidate's reference groups, and the hypothesis group of the same slot.
         per = ref.inst_groups[cand_r, 1] - ref.inst_groups[cand_r, 0]
         e_c = np.repeat(np.arange(n), per)
-        e_gr = _ranges(ref.inst_groups[cand_r, 0], per)
+        e_gr = ranges(ref.inst_groups[cand_r, 0], per)
         keys = cand_h[e_c] * self.n_slots + self.ref_group_slot[e_gr]
         at = np.searchsorted(self.hyp_keys, keys)
         found = at < len(self.hyp_keys)
@@ -757,7 +749,7 @@ class _Run:
         # arrays, the others mapped fill by fill; the best alternative kept.
         alts = ref.group_subs[e_gr, 1] - ref.group_subs[e_gr, 0]
         x_m = np.repeat(np.arange(len(e_c)), alts)
-        x_sr = _ranges(ref.group_subs[e_gr, 0], alts)
+        x_sr = ranges(ref.group_subs[e_gr, 0], alts)
         x_gh = e_gh[x_m]
         a, b = ref.sub_first[x_sr], hyp.group_first[x_gh]
         simple = (ref.sub_count[x_sr] == 1) & (hyp.group_count[x_gh] == 1) & (ref.kind[a] == hyp.kind[b])
@@ -886,11 +878,11 @@ class _Run:
         pairing_of_hyp[lone_h] = base + len(mapped_r) + len(lone_r) + np.arange(len(lone_h))
         ref_of_hyp = np.full(hyp.n_inst, _NONE, dtype=np.int64)
         ref_of_hyp[mapped_h] = mapped_r
-        hyp_groups = _ranges(hyp.inst_groups[hyps, 0], hyp.inst_groups[hyps, 1] - hyp.inst_groups[hyps, 0])
+        hyp_groups = ranges(hyp.inst_groups[hyps, 0], hyp.inst_groups[hyps, 1] - hyp.inst_groups[hyps, 0])
         matched_gh = np.zeros(len(hyp.group_inst), dtype=bool)
         matched_gh[e_gh[keep]] = True
         hyp_groups = hyp_groups[~matched_gh[hyp_groups]]
-        h_rows = _ranges(hyp.group_first[hyp_groups], hyp.group_count[hyp_groups])
+        h_rows = ranges(hyp.group_first[hyp_groups], hyp.group_count[hyp_groups])
         h_owner = np.repeat(hyp_groups, hyp.group_count[hyp_groups])
         h_inst = hyp.group_inst[h_owner]
         partner = ref_of_hyp[h_inst]

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import Counter
 
 import numpy as np
+from iescore.pipeline.core.arrays import ranges
 from iescore.pipeline.speech.sclite.model import ScoredSystem
 from iescore.pipeline.speech.sclite.pra import segment_block
 from iescore.pipeline.speech.sclite.table import f_round
@@ -79,7 +80,7 @@ def snt_reports(system: ScoredSystem, encoding: Encoding = ASCII) -> list[tuple[
 def _error_lists(system: ScoredSystem, members: list[int]) -> str:
     ends = system.bounds[1:][members] if members else np.zeros(0, np.int64)
     starts = system.bounds[:-1][members] if members else np.zeros(0, np.int64)
-    cols = _ranges(starts, ends - starts)
+    cols = ranges(starts, ends - starts)
     ops, ref, hyp = system.ops[cols], system.ref[cols], system.hyp[cols]
     texts = system.texts
     subs_at = ops == ord("S")
@@ -113,15 +114,6 @@ def _tally(texts: list[str], ids: np.ndarray) -> Counter[str]:
     for number, n in zip(numbers.tolist(), counts.tolist(), strict=True):
         out[texts[number]] += n
     return out
-
-
-def _ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
-    """The concatenation of ``range(s, s + l)`` for every start and length."""
-    total = int(lengths.sum())
-    if total == 0:
-        return np.zeros(0, np.int64)
-    offsets = np.repeat(starts - np.concatenate(([0], np.cumsum(lengths)[:-1])), lengths)
-    return np.arange(total, dtype=np.int64) + offsets
 
 
 def _lexicon(counter: Counter[str], title: str) -> str:

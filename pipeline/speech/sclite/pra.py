@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from iescore.pipeline.core.arrays import ranges
 from iescore.pipeline.speech.sclite.model import ScoredSystem
 from iescore.pipeline.speech.sclite.trn import ASCII, Encoding
 
@@ -171,7 +172,7 @@ def _blocks(
     n_texts = len(texts)
     bounds = system.bounds
     starts, sizes = bounds[:-1][order], np.diff(bounds)[order]
-    cols = _ranges(starts, sizes)
+    cols = ranges(starts, sizes)
     ops, ref, hyp = system.ops[cols], system.ref[cols], system.hyp[cols]
     inserted = (ref < 0) & (ops == ord("I"))
     deleted = (hyp < 0) & (ops == ord("D"))
@@ -230,15 +231,6 @@ def _blocks(
         pieces[at + 1] = padding[np.maximum(wide[keep] - form_len[chosen], 0) + 1]
         pieces[base[lined] + 2 * sizes[lined] + 1] = "\n"
     return "".join(pieces.tolist())
-
-
-def _ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
-    """The concatenation of ``range(s, s + l)`` for every start and length."""
-    total = int(lengths.sum())
-    if total == 0:
-        return np.zeros(0, np.int64)
-    offsets = np.repeat(starts - np.concatenate(([0], np.cumsum(lengths)[:-1])), lengths)
-    return np.arange(total, dtype=np.int64) + offsets
 
 
 def prf_report(system: ScoredSystem, width: int = 1000, encoding: Encoding = ASCII, date: str = "") -> str:

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
+from iescore.pipeline.core.arrays import ranges
 from iescore.pipeline.core.errors import InputError
 from iescore.pipeline.speech.align import AlignOptions
 from iescore.pipeline.speech.sclite.model import ScoredSystem, Segment
@@ -199,7 +200,7 @@ def score_trn(
             appended += len(piece[2])
             for column, values in zip(columns, piece, strict=True):
                 column.append(values)
-    taken = _ranges(starts[order], sizes[order])
+    taken = ranges(starts[order], sizes[order])
     ref, hyp, ops, ref_tags, hyp_tags = (np.concatenate(column)[taken] for column in columns)
     tagged = bool((ref_tags >= 0).any() or (hyp_tags >= 0).any())
     segments = [
@@ -311,12 +312,3 @@ def _network_columns(
 
 def _identity(word: str) -> str:
     return word
-
-
-def _ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
-    """The concatenation of ``range(s, s + l)`` for every start and length."""
-    total = int(lengths.sum())
-    if total == 0:
-        return np.zeros(0, np.int64)
-    offsets = np.repeat(starts - np.concatenate(([0], np.cumsum(lengths)[:-1])), lengths)
-    return np.arange(total, dtype=np.int64) + offsets
