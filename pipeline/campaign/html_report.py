@@ -1429,19 +1429,7 @@ def _heat_map_section(report: CampaignReport, systems: list[str]) -> str:
     unit = " %" if percent else ""
     rows = []
     for system in systems[:HEAT_SYSTEMS]:
-        by_slot = report.slot_f.get(system, {})
-        cells = []
-        for key in columns:
-            f = _defined(by_slot.get(key))
-            if f is None:
-                cells.append(f'<td class="undefined" title="{_e(system)}, {_e(key)}: undefined">-</td>')
-            else:
-                shown = _value(f, percent)
-                cells.append(
-                    f'<td style="{_heat_style(f)}" title="{_e(system)}, {_e(key)}: {f_name} {shown}{unit}">'
-                    f"{shown}</td>"
-                )
-        rows.append(f'<tr><th class="row">{_e(system)}</th>{"".join(cells)}</tr>')
+        rows.append(_heat_row(system, columns, report.slot_f.get(system, {}), f_name, percent, unit))
     in_unit = "in percent" if percent else "as a fraction of 1"
     if chains:
         title = "F1 by system and metric"
@@ -1540,18 +1528,7 @@ def _alignments_section(report: CampaignReport, systems: list[str]) -> str:
         head = "".join(f'<th class="col"><span class="vertical">{_e(key)}</span></th>' for key in view.labels)
         rows = []
         for system in systems[:HEAT_SYSTEMS]:
-            cells = []
-            for key in view.labels:
-                value = _defined(view.by_label.get(system, {}).get(key))
-                if value is None:
-                    cells.append(f'<td class="undefined" title="{_e(system)}, {_e(key)}: undefined">-</td>')
-                else:
-                    shown = _value(value, percent)
-                    cells.append(
-                        f'<td style="{_heat_style(value)}" title="{_e(system)}, {_e(key)}: {_e(label)} '
-                        f'{shown}{unit}">{shown}</td>'
-                    )
-            rows.append(f'<tr><th class="row">{_e(system)}</th>{"".join(cells)}</tr>')
+            rows.append(_heat_row(system, view.labels, view.by_label.get(system, {}), label, percent, unit))
         table = (
             '<div class="scroll"><table class="heat">'
             f'<thead><tr><th class="row">System</th>{head}</tr></thead>\n<tbody>'
@@ -1783,6 +1760,24 @@ _ADVANCE_TEXT = (
     "278 579 278 974 634 612 635 635 411 521 392 634 592 818 592 592 525 636 337 636 838 "
 )
 _ADVANCE = {chr(32 + code): int(width) / 1000 for code, width in enumerate(_ADVANCE_TEXT.split())}
+
+
+def _heat_row(
+    system: str, keys: Sequence[str], values: Mapping[str, float | None], name: str, percent: bool, unit: str
+) -> str:
+    """One heat map row: ``system``'s value of each key (a cell shaded by it, undefined as ``-``)."""
+    cells = []
+    for key in keys:
+        value = _defined(values.get(key))
+        if value is None:
+            cells.append(f'<td class="undefined" title="{_e(system)}, {_e(key)}: undefined">-</td>')
+        else:
+            shown = _value(value, percent)
+            cells.append(
+                f'<td style="{_heat_style(value)}" title="{_e(system)}, {_e(key)}: {_e(name)} {shown}{unit}">'
+                f"{shown}</td>"
+            )
+    return f'<tr><th class="row">{_e(system)}</th>{"".join(cells)}</tr>'
 
 
 def _heat_style(f: float) -> str:
