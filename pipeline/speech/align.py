@@ -509,6 +509,7 @@ def costs_for(options: AlignOptions, vocabulary: Vocabulary) -> Costs:
     return Costs(
         substitution=lambda r, h: 1.0 + 3.0 * phonetic_distance(words[r], words[h]),
         substitutions=lambda r, h: 1.0 + 3.0 * distances(r, h),
+        substitution_bounds=(1, 4),
     )
 
 

@@ -89,6 +89,9 @@ class Costs:
     # ``substitution`` for many pairs at once (arrays of reference and hypothesis ids), the same
     # numbers: when given, the vectorised path asks it for all the pairs it needs in bulk.
     substitutions: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None
+    # The least and the most ``substitution`` gives for two different words, when known and whole
+    # numbers: the vectorised path then asks only for the cells that could lie on a best path.
+    substitution_bounds: tuple[int, int] | None = None
 
 
 @dataclass
@@ -871,19 +874,105 @@ def _group_steps(
     substitution cost), each reference word's deletion and each hypothesis word's insertion (0 for
     an optional word). Substitution costs of their own are asked in bulk for the cells that need
     them."""
-    step = np.full(equal.shape, costs.flat_substitution)
     either = ref_opt[:, :, None] | hyp_opt[:, None, :]
+    deletion = np.where(ref_opt, 0.0, costs.deletion)
+    insertion = np.where(hyp_opt, 0.0, costs.insertion)
     if costs.substitution is not None:
         needed = ~equal & ~either & row_valid[:, :, None] & col_valid[:, None, :]
+        if costs.substitution_bounds is not None and _whole(costs.deletion, costs.insertion):
+            # Unasked cells cost the most a substitution can: no best path goes through them.
+            step = np.full(equal.shape, float(costs.substitution_bounds[1]))
+            needed &= _on_best_paths(equal, either, deletion, insertion, row_valid, col_valid, costs)
+        else:
+            step = np.full(equal.shape, costs.flat_substitution)
         where = np.nonzero(needed)
         if len(where[0]):
             pairs = (ref_padded[where[0], where[1]], hyp_padded[where[0], where[2]])
             step[where] = _substitutions(costs, *pairs)
+    else:
+        step = np.full(equal.shape, costs.flat_substitution)
     step[either] = costs.deletion + costs.insertion
     step[equal] = 0.0
-    deletion = np.where(ref_opt, 0.0, costs.deletion)
-    insertion = np.where(hyp_opt, 0.0, costs.insertion)
     return step, deletion, insertion
+
+
+def _on_best_paths(
+    equal: np.ndarray,
+    either: np.ndarray,
+    deletion: np.ndarray,
+    insertion: np.ndarray,
+    row_valid: np.ndarray,
+    col_valid: np.ndarray,
+    costs: Costs,
+) -> np.ndarray:
+    """Which diagonal moves of a group of problems (``[g, i, j]``: reference word ``i`` against
+    hypothesis word ``j``) could lie on a path of least cost, when a substitution costs from
+    ``least`` to ``most`` (``costs.substitution_bounds``).
+
+    With every substitution at ``least``, the programme run forwards and run on the reversed
+    problems gives a lower bound of the cheapest path through each move; with every substitution
+    at ``most``, the programme's value is an upper bound of the cheapest path. A move whose lower
+    bound exceeds that bound lies on no path of least cost, and every value and comparison of the
+    trace back stays as if its true cost were known: whole numbers, so the margin is at least 1.
+    """
+    assert costs.substitution_bounds is not None
+    least, most = costs.substitution_bounds
+    regions, rows, cols = equal.shape
+    n, m = row_valid.sum(axis=1), col_valid.sum(axis=1)
+    both = int(costs.deletion + costs.insertion)
+    # No value exceeds a path's length times its dearest move: half the memory traffic in int16.
+    kind = np.int16 if (rows + cols) * max(both, most) < np.iinfo(np.int16).max else np.int32
+    deletions = deletion.T.astype(kind)
+    insertions = insertion.T.astype(kind)
+    moves = np.where(equal, 0, np.where(either, both, least)).astype(kind).transpose(1, 2, 0)
+    forward = _whole_table(moves, deletions, insertions)
+    highest = _whole_table(np.where(moves == least, kind(most), moves), deletions, insertions)
+    bound = highest[n, m, np.arange(regions)]
+    # Problem g reversed: word i is word n[g] - 1 - i (padding stays where it is).
+    region = np.arange(regions)
+    back_i = np.where(row_valid, n[:, None] - 1 - np.arange(rows), np.arange(rows)).T
+    back_j = np.where(col_valid, m[:, None] - 1 - np.arange(cols), np.arange(cols)).T
+    backward = _whole_table(
+        moves[back_i[:, None, :], back_j[None, :, :], region],
+        deletions[back_i, region],
+        insertions[back_j, region],
+    )
+    # The cheapest path through move (i, j): forward to (i, j), the move, backward from (i + 1, j + 1).
+    rest_i = np.maximum(n[None, :] - 1 - np.arange(rows)[:, None], 0)
+    rest_j = np.maximum(m[None, :] - 1 - np.arange(cols)[:, None], 0)
+    through = forward[:-1, :-1] + least + backward[rest_i[:, None, :], rest_j[None, :, :], region]
+    return (through <= bound).transpose(2, 0, 1)
+
+
+def _whole(*costs: float) -> bool:
+    """Whether every cost is a whole number (the programme then runs in integers)."""
+    return all(float(c).is_integer() for c in costs)
+
+
+def _whole_table(step: np.ndarray, deletions: np.ndarray, insertions: np.ndarray) -> np.ndarray:
+    """The programme's values, ``[i, j, g]``, for whole-number costs: ``step[i, j, g]`` the
+    diagonal move onto cell (i + 1, j + 1), ``deletions[i, g]``, ``insertions[j, g]``.
+
+    The table holds ``u[i, j] = value[i, j] - P[j]``, ``P`` the running sum of the insertions: a
+    row's diagonal and deletion moves come from the row before, all at once, and its insertions
+    chain as a running minimum, ``u[i, j] = min over k <= j of best[k]``, exact in integers.
+    """
+    rows, cols, regions = step.shape
+    running = np.zeros((cols + 1, regions), step.dtype)
+    np.cumsum(insertions, axis=0, out=running[1:])
+    # In u: the diagonal from u[i - 1, j - 1] costs step - insertion of word j; the deletion
+    # from u[i - 1, j] the deletion.
+    shifted = step - insertions[None]
+    table = np.empty((rows + 1, cols + 1, regions), step.dtype)
+    table[0] = 0
+    for i in range(rows):
+        above, row = table[i], table[i + 1]
+        np.add(above[:-1], shifted[i], out=row[1:])
+        np.minimum(row[1:], above[1:] + deletions[i], out=row[1:])
+        np.add(above[0], deletions[i], out=row[0])
+        np.minimum.accumulate(row, axis=0, out=row)
+    table += running[None]
+    return table
 
 
 def _substitutions(costs: Costs, ref: np.ndarray, hyp: np.ndarray) -> np.ndarray:
@@ -913,20 +1002,17 @@ def _programme_group(
     are not the flat ones. The problems lie on the last axis, so that every step works on
     contiguous rows of problems.
 
-    The table holds ``u[i, j] = value[i, j] - P[j]``, ``P`` the running sum of the insertions: a
-    row's diagonal and deletion moves come from the row before, all at once, and its insertions
-    chain as a running minimum, ``u[i, j] = min over k <= j of best[k]``. With whole-number costs
-    (sclite's) that is exact in integers; other costs chain one cell at a time with
-    :func:`_align_linear`'s sums. The trace back from ``(n, m)`` then takes at each cell
-    :func:`_align_linear`'s move: the diagonal unless another move is strictly cheaper, the
-    deletion only if strictly cheaper than the insertion. Padding cells lie after a problem's own
+    With whole-number costs (sclite's) the table is :func:`_whole_table`'s; other costs fill a
+    row's diagonal and deletion moves from the row before, all at once, and chain its insertions
+    one cell at a time with :func:`_align_linear`'s sums.
+    The trace back from ``(n, m)`` then takes at each cell :func:`_align_linear`'s move: the
+    diagonal unless another move is strictly cheaper, the deletion only if strictly cheaper than
+    the insertion. Padding cells lie after a problem's own
     cells and never change them. Returns each problem's number of columns and its columns one
     problem after the other, with local indices (-1: none), ops and costs.
     """
     rows, cols, regions = equal.shape
-    whole = costs.substitution is None and all(
-        float(c).is_integer() for c in (costs.flat_substitution, costs.deletion, costs.insertion)
-    )
+    whole = costs.substitution is None and _whole(costs.flat_substitution, costs.deletion, costs.insertion)
     kind = np.int32 if whole else np.float64
     if move_costs is None:
         step = np.where(equal, kind(0), kind(costs.flat_substitution))
@@ -935,24 +1021,12 @@ def _programme_group(
     else:
         step = np.ascontiguousarray(move_costs[0].transpose(1, 2, 0), dtype=kind)
         deletions, insertions = move_costs[1].T.astype(kind), move_costs[2].T.astype(kind)
-    running = np.zeros((cols + 1, regions), kind)
-    np.cumsum(insertions, axis=0, out=running[1:])
     if whole:
-        # In u: the diagonal from u[i - 1, j - 1] costs step - insertion of word j; the deletion
-        # from u[i - 1, j] the deletion.
-        shifted = step - insertions[None]
-        table = np.empty((rows + 1, cols + 1, regions), kind)
-        table[0] = 0
-        for i in range(rows):
-            above, row = table[i], table[i + 1]
-            np.add(above[:-1], shifted[i], out=row[1:])
-            np.minimum(row[1:], above[1:] + deletions[i], out=row[1:])
-            np.add(above[0], deletions[i], out=row[0])
-            np.minimum.accumulate(row, axis=0, out=row)
-        table += running[None]
+        table = _whole_table(step, deletions, insertions)
     else:
         table = np.empty((rows + 1, cols + 1, regions), kind)
-        table[0] = running
+        table[0, 0] = 0
+        np.cumsum(insertions, axis=0, out=table[0, 1:])
         for i in range(rows):
             above, row = table[i], table[i + 1]
             np.add(above[:-1], step[i], out=row[1:])

@@ -252,6 +252,35 @@ def test_batch_realignment_with_costs_equals_the_per_region_programme(types: int
             assert getattr(got, name).tolist() == getattr(expected, name).tolist(), name
 
 
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_bounded_substitution_costs_ask_for_few_cells_and_change_nothing(seed: int) -> None:
+    # Substitution costs from 1 to 4 in quarter steps, chosen so that many paths tie: with the
+    # bounds declared, the programme asks the costs of the cells a best path could use only, and
+    # every column and cost equals the programme that asks for every cell. Optional words too.
+    rng = random.Random(seed)
+    table = {(r, h): rng.choice((1.0, 1.75, 2.5, 3.25, 4.0)) for r in range(12) for h in range(12)}
+    asked: list[int] = []
+
+    def substitutions(ref: np.ndarray, hyp: np.ndarray) -> np.ndarray:
+        asked.append(len(ref))
+        return np.array([table[r, h] for r, h in zip(ref.tolist(), hyp.tolist(), strict=True)])
+
+    def one(r: int, h: int) -> float:
+        return table[r, h]
+
+    refs, hyps = _random_documents(seed, 400, 12)
+    optional = [[w == 0 for w in ref] for ref in refs], [[w == 0 for w in hyp] for hyp in hyps]
+    bounded = Costs(substitution=one, substitutions=substitutions, substitution_bounds=(1, 4))
+    got = align_batch(refs, hyps, bounded, *optional)
+    few = sum(asked)
+    asked.clear()
+    expected = align_batch(refs, hyps, Costs(substitution=one, substitutions=substitutions), *optional)
+    for name in ("ref", "hyp", "ops", "costs", "bounds"):
+        assert getattr(got, name).tolist() == getattr(expected, name).tolist(), name
+    # Without the bounds every cell of unequal words is asked; with them, under a third of those.
+    assert few < sum(asked) / 3
+
+
 def test_batch_equals_one_document_at_a_time() -> None:
     # One align_batch call over every utterance gives each utterance's alignment alone.
     vocabulary = Vocabulary()
