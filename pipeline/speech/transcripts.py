@@ -27,7 +27,7 @@ from iescore.pipeline.core.corpus import parse_corpus
 from iescore.pipeline.core.documents import Corpus
 from iescore.pipeline.core.errors import InputError
 from iescore.pipeline.speech.align import AlignOptions, costs_for, document_items, reference_items, word_key
-from iescore.pipeline.speech.dp import Alignment, Vocabulary, align, align_batch
+from iescore.pipeline.speech.dp import Alignment, Vocabulary, align, align_joined
 from iescore.pipeline.speech.glm import GlobalMap, filter_lines
 from iescore.pipeline.speech.words import Item, Word, flatten, parse_items, speech_optional, word_graph
 from iescore.schemas import SPEECH_SEGMENTS, SPEECH_TOTALS, SPEECH_WORDS
@@ -578,17 +578,9 @@ def align_transcripts(
             ref_keys, hyp_keys = ref_flat, hyp_flat
         else:
             ref_keys, hyp_keys = key_of[ref_flat], key_of[hyp_flat]
-        # rapidfuzz reads Python lists fastest.
-        ref_lists, hyp_lists = (key_of[w] if not identity else w for w in (ref_words, hyp_words))
-        ref_lists, hyp_lists = ref_lists.tolist(), hyp_lists.tolist()
-        refs = [ref_lists[a:b] for a, b in zip(r_from.tolist(), r_to.tolist(), strict=True)]
-        hyps = [hyp_lists[a:b] for a, b in zip(h_from.tolist(), h_to.tolist(), strict=True)]
         ref_flags = optional_of[ref_flat] if options.optional is not None else None
         hyp_flags = optional_of[hyp_flat] if options.optional is not None else None
-        batch = align_batch(
-            refs, hyps, costs, ref_flags=ref_flags, hyp_flags=hyp_flags, ref_flat=ref_keys, hyp_flat=hyp_keys
-        )
-        del refs, hyps
+        batch = align_joined(ref_keys, r_to - r_from, hyp_keys, h_to - h_from, costs, ref_flags, hyp_flags)
         ref_col = _take(ref_flat, batch.ref)
         hyp_col = _take(hyp_flat, batch.hyp)
         ref_opt = _take(optional_of, ref_col, False)
