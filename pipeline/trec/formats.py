@@ -375,7 +375,7 @@ def run_from_table(table: pa.Table, source: str) -> Run:
         source,
         _binary(table.column(C.qid)),
         _binary(table.column(C.docno)),
-        to_numpy(score, np.float64).copy(),
+        to_numpy(score, np.float64),
         tag,
         _int64(table.column(C.line)),
     )
@@ -406,7 +406,8 @@ def _binary(column: pa.ChunkedArray) -> pa.Array:
 
 
 def _int64(column: pa.ChunkedArray) -> np.ndarray:
-    return to_numpy(column.combine_chunks(), np.int64).copy()
+    """The column as a read-only numpy view of its buffer (nothing writes into a run or qrels)."""
+    return to_numpy(column.combine_chunks(), np.int64)
 
 
 #: trec_eval 10.0's rel_info formats (``-R``) and results formats (``-T``): which are read here, and why
