@@ -110,7 +110,8 @@ def _read_fields(
         fields, lines = fast
         if last is not None and len(lines):
             # A regular file: its last line has every field, one delimiter between them.
-            final = data.rstrip(b"\n").rsplit(b"\n", 1)[-1]
+            end = len(data) - data.endswith(b"\n")
+            final = data[data.rfind(b"\n", 0, end) + 1 : end]
             value = final.split(b"\t" if b"\t" in final else b" ")[last]
             fields[last] = _last_only(value, len(lines))
     else:
@@ -282,7 +283,7 @@ def _integers(source: str, column: pa.Array, lines: np.ndarray) -> np.ndarray:
         if pa.types.is_integer(column.type):
             grades = to_numpy(column.cast(pa.int64()), np.int64)
         else:
-            grades = to_numpy(column.cast(pa.large_string()).cast(pa.int64()), np.int64)
+            grades = to_numpy(_as_text(column).cast(pa.int64()), np.int64)
         if not len(grades) or np.abs(grades).max() <= LARGEST_GRADE:
             return grades
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
@@ -310,7 +311,7 @@ def _numbers(source: str, column: pa.Array, lines: np.ndarray) -> np.ndarray:
         if pa.types.is_floating(column.type):
             values = to_numpy(column, np.float64)
         else:
-            values = to_numpy(column.cast(pa.large_string()).cast(pa.float64()), np.float64)
+            values = to_numpy(_as_text(column).cast(pa.float64()), np.float64)
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
         values = None
     if values is not None and not np.isnan(values).any():
@@ -386,7 +387,7 @@ RUNID_KEY = b"trec_runid"
 
 def _text(source: str, column: pa.Array, what: str, lines: np.ndarray) -> pa.Array:
     try:
-        return column.cast(pa.large_string()).cast(pa.string())
+        return _as_text(column).cast(pa.string())
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
         pass
     for position, value in enumerate(column.to_pylist()):  # only on bad input: find its line
@@ -399,6 +400,12 @@ def _text(source: str, column: pa.Array, what: str, lines: np.ndarray) -> pa.Arr
                 f"{what} {value!r} is not UTF-8 text ({error.reason} at byte {error.start + 1})",
             ) from None
     raise InputError(source, 0, f"a {what} is not UTF-8 text")  # pragma: no cover
+
+
+def _as_text(column: pa.Array) -> pa.Array:
+    """A binary column as UTF-8 text (checked), its buffers kept: string for binary, large_string for
+    large_binary (a file of more than 2 GiB of one field)."""
+    return column.cast(pa.large_string() if pa.types.is_large_binary(column.type) else pa.string())
 
 
 def _binary(column: pa.ChunkedArray) -> pa.Array:
