@@ -929,7 +929,7 @@ def _on_best_paths(
     n, m = row_valid.sum(axis=1), col_valid.sum(axis=1)
     both = int(costs.deletion + costs.insertion)
     # No value exceeds a path's length times its dearest move: half the memory traffic in int16.
-    kind = np.int16 if (rows + cols) * max(both, most) < np.iinfo(np.int16).max else np.int32
+    kind = np.int16 if (rows + cols + 1) * max(both, most) < np.iinfo(np.int16).max else np.int32
     deletions = deletion.T.astype(kind)
     insertions = insertion.T.astype(kind)
     moves = np.where(equal, 0, np.where(either, both, least)).astype(kind).transpose(1, 2, 0)
