@@ -49,11 +49,11 @@ PASSING = {
     "test7_5", "test8",
     # -C det hist bhist sbhist: confidence analyses as gnuplot files
     "own_stm_C",
+    # -w word-weight mediated alignment and its wws report; -S inferred word segmentation
+    "test1c", "test7_1",
 }  # fmt: skip
 
 NOT_YET = {
-    "test1c": "-w word-weight alignments not implemented (refused by name, exit 2)",
-    "test7_1": "-S inferred word segmentation not implemented (refused by name, exit 2)",
     "case_s": "differs on purpose: sclite says 'Not enough Reference files loaded' with a partial list; "
     "iescore names the first hypothesis id missing from the reference with its file and line",
     "test16_1": "differs on purpose: a ctm file/channel absent from the stm; sclite exits 1 with "

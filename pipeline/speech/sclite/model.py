@@ -102,6 +102,11 @@ class ScoredSystem:
     hyp_tagged: np.ndarray | None = None
     case_sensitive: bool = False  # -s: texts not folded, errors not shown in upper case
     char_align: bool = False  # -c: the pairs are characters
+    # -w: each pair's reference and hypothesis word weights (float64, NaN where the side has no word,
+    # 0 for sclite's empty word), and the weights' ``FILE Column "HEADING"``; None without -w.
+    ref_weight: np.ndarray | None = None
+    hyp_weight: np.ndarray | None = None
+    weight_file: str | None = None
 
     def counts(self) -> np.ndarray:
         """C, S, D, I of each segment (rows), counted from ``ops``."""
