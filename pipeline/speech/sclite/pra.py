@@ -30,7 +30,7 @@ def segment_block(
         out.append(f"Channel: {seg.channel}\n")
     c, s, d, i = (int(v) for v in counts[k])
     out.append(f"Scores: (#C #S #D #I) {c} {s} {d} {i}\n")
-    weighted = system.ref_weight is not None
+    weighted = full and system.ref_weight is not None  # the .pra keeps only Case_sensitve, as sclite's
     attributes = (
         ("Character_align " if full and system.char_align else "")
         + ("Case_sensitve " if system.case_sensitive else "")
@@ -143,12 +143,7 @@ def pra_report(system: ScoredSystem, width: int = 1000, encoding: Encoding = ASC
             heads.append(first + _head(system, k, listed))
             order.append(k)
             first = ""
-    if system.ref_weight is None:
-        out.append(_blocks(system, np.asarray(order, np.int64), heads, width, encoding.upper, counts))
-    else:  # with the weight lines, segment by segment
-        for k, head in zip(order, heads, strict=True):
-            block = "".join(segment_block(system, k, width, encoding.upper, False, counts))
-            out.append(head + block[len(_head(system, k, listed)) :] + "\n")
+    out.append(_blocks(system, np.asarray(order, np.int64), heads, width, encoding.upper, counts))
     out.append("\n")
     return "".join(out)
 
@@ -165,11 +160,8 @@ def _head(system: ScoredSystem, k: int, counts: list[list[int]] | dict[int, list
         head += f"Channel: {seg.channel}\n"
     c, s, d, i = counts[k]
     head += f"Scores: (#C #S #D #I) {c} {s} {d} {i}\n"
-    attributes = ("Case_sensitve " if system.case_sensitive else "") + (
-        "Ref_weight Hyp_weight " if system.ref_weight is not None else ""
-    )
-    if attributes:
-        head += f"Attributes: {attributes}\n"
+    if system.case_sensitive:
+        head += "Attributes: Case_sensitve \n"
     return head
 
 
