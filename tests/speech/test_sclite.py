@@ -68,12 +68,15 @@ def _blank(data: bytes) -> list[bytes]:
     return data.splitlines(keepends=True)
 
 
-def run_case(case: dict, tmp_path: Path) -> tuple[int, Path]:
-    """Run ``iescore sclite`` as the case ran sclite; the exit status and the outputs' folder."""
+def run_case(case: dict, tmp_path: Path, extra: dict[str, bytes] | None = None) -> tuple[int, Path]:
+    """Run ``iescore sclite`` as the case ran sclite (``extra``: more input files, by name); the
+    exit status and the outputs' folder."""
     shutil.copytree(DATA / "inputs", tmp_path / "inputs")
     out = tmp_path / "cases" / case["name"]
     out.mkdir(parents=True)
     cwd = tmp_path / case["cwd"]
+    for name, data in (extra or {}).items():
+        (cwd / name).write_bytes(data)
     stdin = b"".join((cwd / f).read_bytes() for f in case["stdin"] or [])
     code = "import sys; from iescore.tasks.cli.main import main; sys.exit(main())"
     result = subprocess.run(
@@ -123,11 +126,8 @@ def test_ctm_file_absent_from_stm_names_file_and_line(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["-r", "csrnab.ref", "-h", "csrnab.hyp", "-i", "wsj", "-w", "csrnab_r.wwl"], "option -w refused"),
-        (
-            ["-r", "tests.ref", "-h", "tests.hyp", "-i", "spu_id", "-S", "algo1", "tests.lex"],
-            "option -S refused",
-        ),
+        (["-r", "csrnab.ref", "-h", "csrnab.hyp", "-i", "wsj", "-d"], "option -d refused"),
+        (["-r", "csrnab.ref", "-h", "csrnab.hyp", "-i", "wsj", "-L", "lm.arpa"], "option -L refused"),
         (["-r", "csrnab.ref", "-h", "csrnab.hyp", "-i", "xyz"], "Utterance id type 'xyz' not acceptable"),
         (["-r", "csrnab.ref", "-h", "csrnab.hyp", "-i", "wsj", "-e", "latin9"], "encoding option 'latin9'"),
     ],
@@ -154,3 +154,60 @@ def test_piped_sgml_that_is_malformed_names_stdin_and_line(tmp_path: Path) -> No
     assert result.returncode == 2
     assert result.stderr.decode().startswith("iescore sclite: <stdin>:"), result.stderr
     assert list(tmp_path.iterdir()) == []
+
+
+TRN = ["-r", "tests.ref", "-h", "tests.hyp", "-i", "spu_id", "-f", "0"]
+STM = ["-r", "lvc_ref.stm", "stm", "-h", "lvc_hyp.ctm", "ctm", "-f", "0"]
+
+
+@pytest.mark.parametrize(
+    ("extra", "argv", "message"),
+    [
+        # -w: the word-weight list, read before any alignment (sclite reads a bad weight as 0)
+        ({"bad.wwl": b"a 1\nthe x\n"}, [*TRN, "-w", "bad.wwl"], "bad.wwl:2: a weight expected (a number"),
+        ({"bad.wwl": b"a 1.5.2\n"}, [*TRN, "-w", "bad.wwl"], "bad.wwl:1: a weight expected (a number"),
+        ({"bad.wwl": b"a 1\nthe\n"}, [*TRN, "-w", "bad.wwl"], "bad.wwl:2: a word and its weight expected"),
+        (
+            {"bad.wwl": b";; Default missing weight 'lots'\na 1\n"},
+            [*TRN, "-w", "bad.wwl"],
+            "bad.wwl:1: a weight expected (a number",
+        ),
+        (
+            {"bad.wwl": b";; 'Headings' 'Word Spelling' 'Count\na 1\n"},
+            [*TRN, "-w", "bad.wwl"],
+            "bad.wwl:1: every column heading expected between two quotes",
+        ),
+        ({}, [*TRN, "-w", "nothere.wwl"], "nothere.wwl: word-weight list file (-w) not found"),
+        ({}, [*STM, "-w", "unity"], "lvc_hyp.ctm: -w is taken with trn reference and hypotheses only"),
+        ({}, [*TRN, "-w", "unity", "-c"], "Flags '-c' and '-w' are mutually exclusive"),
+        # -S: the algorithm, the lexicon (in byte order) and its flag
+        (
+            {"bad.lex": b"the\nis\n"},
+            [*TRN, "-S", "algo1", "bad.lex"],
+            "bad.lex:2: lexicon words expected in byte order",
+        ),
+        (
+            {},
+            [*STM, "-S", "algo1", "tests.lex"],
+            "lvc_hyp.ctm: -S is taken with trn reference and hypotheses only",
+        ),
+        ({}, [*TRN, "-S", "algo3", "tests.lex"], "Unrecognize inferred segmentation algorithm 'algo3'"),
+        ({}, [*TRN, "-S", "algo1", "tests.lex", "ASCII"], "Unrecognized Inferred Segmentation flag 'ASCII'"),
+        ({}, [*TRN, "-S", "algo1"], "No Inferred Segmentation lexicon"),  # the -O after it is no lexicon
+        (
+            {},
+            [*TRN, "-S", "algo1", "tests.lex", "-S", "algo2", "tests.lex"],
+            "-S algo1 and -S algo2 are exclusive",
+        ),
+    ],
+)
+def test_bad_word_weights_and_segmentation_exit_2(
+    extra: dict[str, bytes], argv: list[str], message: str, tmp_path: Path
+) -> None:
+    """A malformed word-weight list or lexicon names its file and line; a bad -w or -S option is a
+    usage error (sclite's message); exit 2 and nothing written."""
+    case = {"name": "bad", "cwd": "inputs", "stdin": None, "argv": [*argv, "-O", "../cases/bad"]}
+    status, out = run_case(case, tmp_path, extra)
+    assert status == 2
+    assert message in (out / "stderr.txt").read_text()
+    assert sorted(p.name for p in out.iterdir()) == ["stderr.txt", "stdout.txt"]
