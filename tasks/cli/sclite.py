@@ -504,13 +504,10 @@ def _score(o: Options, encoding: Encoding, out: BinaryIO) -> int:
                 sequence_start=sum(len(s.segments) for s in systems),
             )
             system.char_align = bool(o.char_align)
-        elif weights is not None or segmentation is not None:
-            option = "-w" if weights is not None else "-S"
-            raise InputError(
-                h.path, 0, f"{option} is taken with trn reference and hypotheses only by iescore sclite"
-            )
         elif h.format == "ctm" and o.ref_format in ("stm", "ctm"):
-            system = _score_timed(o, h, encoding, sum(len(s.segments) for s in systems))
+            system = _score_timed(
+                o, h, encoding, sum(len(s.segments) for s in systems), weights, segmentation
+            )
             system.char_align = bool(o.char_align)
         else:
             raise InputError(
@@ -591,9 +588,17 @@ def _piped_systems() -> list[tuple[ScoredSystem, str]]:
     return systems
 
 
-def _score_timed(o: Options, h: Hyp, encoding: Encoding, sequence_start: int) -> ScoredSystem:
+def _score_timed(
+    o: Options,
+    h: Hyp,
+    encoding: Encoding,
+    sequence_start: int,
+    weights: WordWeights | None,
+    segmentation: Segmentation | None,
+) -> ScoredSystem:
     """A ctm hypothesis against an stm or ctm reference (``pipeline.speech.stm_score``); sclite's
-    warnings about channels without hypothesis words go to stderr."""
+    warnings about channels without hypothesis words go to stderr. As sclite, ``-S`` segments only
+    against an stm reference (a ctm reference ignores it)."""
     from iescore.pipeline.speech.sclite.trn import read_text
     from iescore.pipeline.speech.stm_score import StmOptions, byte_characters, score_ctm_ctm, score_stm_ctm
 
@@ -607,6 +612,8 @@ def _score_timed(o: Options, h: Hyp, encoding: Encoding, sequence_start: int) ->
         char_align=bool(o.char_align),
         char_no_ascii="NOASCII" in o.char_align,
         char_del_hyphen="DH" in o.char_align,
+        weights=weights,
+        segmentation=segmentation if o.ref_format == "stm" else None,
     )
     ref_text, hyp_text = read_text(o.ref), read_text(h.path)
     if o.ref_format == "ctm":

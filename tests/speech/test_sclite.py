@@ -52,6 +52,7 @@ PASSING = {
     # -w word-weight mediated alignment and its wws report; -S inferred word segmentation
     "test1c", "wws_own", "wws_unity_multi", "err_w_S",
     "test7_1", "test7_2", "test7_2a", "test7_3", "test7_4", "seg_algo1", "seg_algo2", "err_S_no_lexicon",
+    "test11", "test12", "seg_stm_algo2", "wws_stm", "wws_ctm",
 }  # fmt: skip
 
 NOT_YET = {
@@ -158,6 +159,7 @@ def test_piped_sgml_that_is_malformed_names_stdin_and_line(tmp_path: Path) -> No
 
 TRN = ["-r", "tests.ref", "-h", "tests.hyp", "-i", "spu_id", "-f", "0"]
 STM = ["-r", "lvc_ref.stm", "stm", "-h", "lvc_hyp.ctm", "ctm", "-f", "0"]
+CTM = ["-r", "tima_ref.ctm", "ctm", "-h", "tima_hyp.ctm", "ctm", "-f", "0"]
 
 
 @pytest.mark.parametrize(
@@ -178,7 +180,7 @@ STM = ["-r", "lvc_ref.stm", "stm", "-h", "lvc_hyp.ctm", "ctm", "-f", "0"]
             "bad.wwl:1: every column heading expected between two quotes",
         ),
         ({}, [*TRN, "-w", "nothere.wwl"], "nothere.wwl: word-weight list file (-w) not found"),
-        ({}, [*STM, "-w", "unity"], "lvc_hyp.ctm: -w is taken with trn reference and hypotheses only"),
+        ({}, [*CTM, "-w", "unity", "-T"], "Flags '-T' and '-w' are mutually exclusive"),
         ({}, [*TRN, "-w", "unity", "-c"], "Flags '-c' and '-w' are mutually exclusive"),
         # -S: the algorithm, the lexicon (in byte order) and its flag
         (
@@ -187,9 +189,9 @@ STM = ["-r", "lvc_ref.stm", "stm", "-h", "lvc_hyp.ctm", "ctm", "-f", "0"]
             "bad.lex:2: lexicon words expected in byte order",
         ),
         (
-            {},
-            [*STM, "-S", "algo1", "tests.lex"],
-            "lvc_hyp.ctm: -S is taken with trn reference and hypotheses only",
+            {"bad.lex": b"b\na\n"},
+            [*STM, "-S", "algo2", "bad.lex"],
+            "bad.lex:2: lexicon words expected in byte order",
         ),
         ({}, [*TRN, "-S", "algo3", "tests.lex"], "Unrecognize inferred segmentation algorithm 'algo3'"),
         ({}, [*TRN, "-S", "algo1", "tests.lex", "ASCII"], "Unrecognized Inferred Segmentation flag 'ASCII'"),

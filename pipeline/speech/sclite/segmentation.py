@@ -38,12 +38,14 @@ from iescore.pipeline.speech.netdp import NULL_ALT, NetItem, NetWord, Network
 @dataclass(frozen=True)
 class Segmentation:
     """``-S``: the algorithm (``algo1``: the hypothesis is segmented, ``algo2``: the reference),
-    the lexicon's words, the length of its longest word in characters, and ``ascii_too``."""
+    the lexicon's words, the length of its longest word in characters, ``ascii_too``, and how the
+    run's encoding splits a word into characters."""
 
     algorithm: str
     words: frozenset[str]
     longest: int
     ascii_too: bool = False
+    characters: Callable[[str], list[str]] = list  # a word's characters, by the run's encoding
 
 
 def read_lexicon(
@@ -63,7 +65,7 @@ def read_lexicon(
             )
         words.append(word)
     longest = max((len(characters(w)) for w in words), default=1)
-    return Segmentation(algorithm, frozenset(words), max(longest, 1), ascii_too)
+    return Segmentation(algorithm, frozenset(words), max(longest, 1), ascii_too, characters)
 
 
 @dataclass(eq=False)
@@ -136,12 +138,17 @@ def _split_words(start: _Node, ascii_too: bool, split: Callable[[str, bool], lis
             characters = split(word.key, not ascii_too)
             if characters == [word.text]:
                 continue
+            # Each character gets an equal share of the word's time, and its confidence.
+            timed = word.begin is not None and word.end is not None
+            step = (word.end - word.begin) / len(characters) if timed else None
+            begin = word.begin
             here = arc.start
             for k, char in enumerate(characters):
                 there = arc.end if k == len(characters) - 1 else _Node()
+                end = begin + step if begin is not None and step is not None else None
                 text = f"({char})" if word.opt_del else char
-                _link(NetWord(text, opt_del=word.opt_del), here, there)
-                here = there
+                _link(NetWord(text, begin, end, word.confidence, opt_del=word.opt_del), here, there)
+                here, begin = there, end
             arc.start.outs.remove(arc)
             arc.end.ins.remove(arc)
 
@@ -181,16 +188,29 @@ def _extend(base: _Arc, current: _Arc, word: NetWord, left: int, lexicon: frozen
 
 def _append(first: NetWord, second: NetWord) -> NetWord:
     """sclite's ``append_WORD_no_NULL``: two words joined (``@`` adds nothing; two optionally
-    deletable words make one)."""
-    if first.opt_del and second.opt_del:
-        return NetWord(f"({first.key}{second.key})", opt_del=True, frag=first.frag and second.frag)
-    if first.text == NULL_ALT:
+    deletable words make one), from the first's begin to the second's end, their confidences
+    averaged and their weights summed."""
+    opt_del = first.opt_del and second.opt_del
+    if opt_del:
+        text = f"({first.key}{second.key})"
+    elif first.text == NULL_ALT:
         text = second.key
     elif second.text == NULL_ALT:
         text = first.key
     else:
         text = first.key + second.key
-    return NetWord(text, frag=first.frag and second.frag)
+    confidence = None
+    if first.confidence is not None and second.confidence is not None:
+        confidence = (first.confidence + second.confidence) / 2.0
+    return NetWord(
+        text,
+        first.begin,
+        second.end,
+        confidence,
+        opt_del=opt_del,
+        frag=first.frag and second.frag,
+        weight=first.weight + second.weight,
+    )
 
 
 def _numbered(start: _Node, stop: _Node) -> Network:

@@ -76,21 +76,24 @@ def sgml_text(system: ScoredSystem, date: str, token_sep: str = ":", attr_sep: s
                 r, h = int(system.ref[j]), int(system.hyp[j])
                 rw = "" if r < 0 else texts[rt[j]] if rt is not None and rt[j] >= 0 else _word(texts[r])
                 hw = "" if h < 0 else texts[ht[j]] if ht is not None and ht[j] >= 0 else _word(texts[h])
-                if r < 0:
+                # An optionally deletable word left out under -D is correct against sclite's empty
+                # word (no text, its times, confidence and weight 0), whichever side lacks it.
+                ins, dele = op == "I", op == "D"
+                if ins:
                     cell = f'I{a_sep}{a_sep}"{hw}"'
-                elif h < 0:
+                elif dele:
                     cell = f'D{a_sep}"{rw}"{a_sep}'
                 else:
                     cell = f'{"C" if op == "C" else "S"}{a_sep}"{rw}"{a_sep}"{hw}"'
                 if ref_w:
-                    cell += a_sep if r < 0 else f"{a_sep}{_f3(system.ref_t1[j])}+{_f3(system.ref_t2[j])}"
+                    cell += a_sep if ins else f"{a_sep}{_f3(system.ref_t1[j])}+{_f3(system.ref_t2[j])}"
                 if hyp_w:
-                    cell += a_sep if h < 0 else f"{a_sep}{_f3(system.hyp_t1[j])}+{_f3(system.hyp_t2[j])}"
+                    cell += a_sep if dele else f"{a_sep}{_f3(system.hyp_t1[j])}+{_f3(system.hyp_t2[j])}"
                 if conf:
-                    cell += a_sep if h < 0 else f"{a_sep}{_f6(system.hyp_conf[j])}"
+                    cell += a_sep if dele else f"{a_sep}{_f6(system.hyp_conf[j])}"
                 if weighted:
-                    cell += a_sep if r < 0 else f"{a_sep}{_f6(system.ref_weight[j])}"
-                    cell += a_sep if h < 0 else f"{a_sep}{_f6(system.hyp_weight[j])}"
+                    cell += a_sep if ins else f"{a_sep}{_f6(system.ref_weight[j])}"
+                    cell += a_sep if dele else f"{a_sep}{_f6(system.hyp_weight[j])}"
                 cells.append(cell)
             out.append(token_sep.join(cells) + "\n</PATH>\n")
         out.append("</SPEAKER>\n")

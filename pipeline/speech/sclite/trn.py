@@ -299,9 +299,7 @@ def _network_columns(
     """One utterance aligned by ``pipeline.speech.netdp`` (sclite's network alignment), as columns:
     reference, hypothesis, op, the sgml form of words read with ``;`` tags (-1: none), and the
     reference and hypothesis words' weights (NaN: no word; 0 for sclite's empty word)."""
-    from iescore.pipeline.speech.netdp import align_networks, network
-    from iescore.pipeline.speech.sclite.weights import weigh
-    from iescore.pipeline.speech.stm_score import StmOptions, byte_characters, text_items
+    from iescore.pipeline.speech.stm_score import StmOptions, align_unit, byte_characters, text_items
 
     net_options = StmOptions(
         opt_del=options.opt_del,
@@ -311,29 +309,15 @@ def _network_columns(
         char_no_ascii=options.char_no_ascii,
         char_del_hyphen=options.char_del_hyphen,
     )
-    seg = options.segmentation
-    if seg is None:
-        ref_net = network(text_items(ref_words, net_options))
-        hyp_net = network(text_items(hyp_words, net_options))
-    else:
-        from iescore.pipeline.speech.sclite.segmentation import segmented_network
-        from iescore.pipeline.speech.stm_score import separate_chars
-
-        characters = net_options.characters
-
-        def split(word: str, keep_ascii_runs: bool) -> list[str]:
-            return separate_chars(word, keep_ascii_runs, False, characters)
-
-        # -S splits words itself (whatever -c says), then adds the lexicon's words as paths.
+    if options.segmentation is not None:  # -S splits words itself, whatever -c says
         net_options = replace(net_options, char_align=False)
-        ref_items, hyp_items = text_items(ref_words, net_options), text_items(hyp_words, net_options)
-        if seg.algorithm == "algo1":
-            ref_net, hyp_net = network(ref_items), segmented_network(hyp_items, seg, split)
-        else:
-            ref_net, hyp_net = segmented_network(ref_items, seg, split), network(hyp_items)
-    if options.weights is not None:
-        ref_net, hyp_net = weigh(ref_net, options.weights), weigh(hyp_net, options.weights)
-    pairs = align_networks(ref_net, hyp_net, weighted=options.weights is not None)
+    pairs = align_unit(
+        text_items(ref_words, net_options),
+        text_items(hyp_words, net_options),
+        False,
+        options.weights,
+        options.segmentation,
+    )
     texts = [p.ref.text if p.ref is not None else "" for p in pairs] + [
         p.hyp.text if p.hyp is not None else "" for p in pairs
     ]
