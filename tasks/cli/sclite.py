@@ -459,12 +459,19 @@ def _score(o: Options, encoding: Encoding, out: BinaryIO) -> int:
     if o.feedback > 0:
         out.write(b"sclite: 2.10 TK Version 1.3\n")
     date = time.ctime()
+    piped = []
+    if o.pipe_in:
+        if o.feedback >= 1:
+            out.write(b"Loading Piped input. . . ")
+        piped = _piped_systems()
+        if o.feedback >= 1:
+            out.write(f"{len(piped)} systems loaded.\n".encode("ascii"))
     weights = _word_weights(o, out)
     segmentation = _segmentation(o, encoding)
     memory = TableMemory()
     systems = []
     if o.pipe_in:
-        for system, created in _piped_systems():
+        for system, created in piped:
             systems.append(system)
             _write_reports(
                 render.report_files(
