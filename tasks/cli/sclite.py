@@ -510,7 +510,8 @@ def _score(o: Options, encoding: Encoding, out: BinaryIO) -> int:
                 ),
                 sequence_start=sum(len(s.segments) for s in systems),
             )
-            system.char_align = bool(o.char_align)
+            # As sclite, an utterance segmented by -S is not marked as character-aligned (on stm it is).
+            system.char_align = bool(o.char_align) and segmentation is None
         elif h.format == "ctm" and o.ref_format in ("stm", "ctm"):
             system = _score_timed(
                 o, h, encoding, sum(len(s.segments) for s in systems), weights, segmentation
@@ -609,6 +610,9 @@ def _score_timed(
     from iescore.pipeline.speech.sclite.trn import read_text
     from iescore.pipeline.speech.stm_score import StmOptions, byte_characters, score_ctm_ctm, score_stm_ctm
 
+    if o.ref_format != "stm":
+        segmentation = None
+
     options = StmOptions(
         opt_del=o.opt_del,
         frag_corr=o.frag_corr,
@@ -616,11 +620,11 @@ def _score_timed(
         reduce_hyp="hyp" in o.reduce,
         fold=None if o.case_sensitive else encoding.lower,
         characters=byte_characters(encoding.name),
-        char_align=bool(o.char_align),
+        char_align=bool(o.char_align) and segmentation is None,  # -S splits words itself (stm only)
         char_no_ascii="NOASCII" in o.char_align,
         char_del_hyphen="DH" in o.char_align,
         weights=weights,
-        segmentation=segmentation if o.ref_format == "stm" else None,
+        segmentation=segmentation,
     )
     ref_text, hyp_text = read_text(o.ref), read_text(h.path)
     if o.ref_format == "ctm":

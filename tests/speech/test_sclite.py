@@ -52,7 +52,7 @@ PASSING = {
     # -w word-weight mediated alignment and its wws report; -S inferred word segmentation
     "test1c", "wws_own", "wws_unity_multi", "err_w_S",
     "test7_1", "test7_2", "test7_2a", "test7_3", "test7_4", "seg_algo1", "seg_algo2", "err_S_no_lexicon",
-    "test11", "test12", "seg_stm_algo2", "wws_stm", "wws_ctm", "pipe_in_wws",
+    "test11", "test12", "seg_stm_algo2", "wws_stm", "wws_ctm", "pipe_in_wws", "seg_c", "seg_stm_c",
 }  # fmt: skip
 
 NOT_YET = {
