@@ -714,7 +714,8 @@ def add_sclite_command(commands: argparse._SubParsersAction) -> None:
         "sclite",
         help="score speech recognition output as NIST sclite 2.10 does (its options and reports)",
         description="A drop-in for NIST sclite 2.10: the same options (-r, -h, -i, -o, -O, -n, -e, -D, -F, "
-        "-s, -l, -f, -p) and the same report files. 'iescore sclite --help' prints sclite's usage.",
+        "-s, -l, -f, -p, -w, -S ...) and the same report files. 'iescore sclite --help' prints sclite's "
+        "usage.",
         add_help=False,
     )
     sub.add_argument(
