@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 
 from iescore.pipeline.core.errors import InputError
 from iescore.pipeline.speech.netdp import NULL_ALT, NetItem, NetWord, Network
+from iescore.pipeline.speech.sclite.trn import shown
 
 
 @dataclass(frozen=True)
@@ -61,7 +62,9 @@ def read_lexicon(
         word = fields[0]
         if words and word < words[-1]:
             raise InputError(
-                path, number, f"lexicon words expected in byte order: {word!r} after {words[-1]!r}"
+                path,
+                number,
+                f"lexicon words expected in byte order: {shown(word)!r} after {shown(words[-1])!r}",
             )
         words.append(word)
     longest = max((len(characters(w)) for w in words), default=1)

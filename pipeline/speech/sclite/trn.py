@@ -40,6 +40,11 @@ def encode_text(text: str) -> bytes:
     return text.translate(_BACK).encode("latin-1")
 
 
+def shown(text: str) -> str:
+    """Text made by :func:`decode_bytes` as a message shows it: its bytes read as UTF-8."""
+    return encode_text(text).decode("utf-8", errors="replace")
+
+
 _ASCII_LOWER = bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ", b"abcdefghijklmnopqrstuvwxyz").decode("latin-1")
 _ASCII_UPPER = bytes.maketrans(b"abcdefghijklmnopqrstuvwxyz", b"ABCDEFGHIJKLMNOPQRSTUVWXYZ").decode("latin-1")
 _LOWER_TABLE = {i: ord(_ASCII_LOWER[i]) for i in range(65, 91)}

@@ -25,6 +25,7 @@ from dataclasses import dataclass, replace
 
 from iescore.pipeline.core.errors import InputError
 from iescore.pipeline.speech.netdp import NULL_ALT, Network
+from iescore.pipeline.speech.sclite.trn import shown
 
 UNITY = "unity"
 
@@ -75,7 +76,9 @@ def read_word_weights(path: str, text: str | None) -> WordWeights:
         if not line.startswith(";;") and line.strip(" \t\n\r\f\v"):
             fields = line.split()
             if len(fields) < 2:
-                raise InputError(path, number, f"a word and its weight expected, found {line.strip()!r}")
+                raise InputError(
+                    path, number, f"a word and its weight expected, found {shown(line.strip())!r}"
+                )
             entries.append((fields[0], _weight(fields[1], path, number)))
         elif "'Headings'" in line:
             rest = line[line.index("'Headings'") + len("'Headings'") :]
@@ -99,7 +102,7 @@ def read_word_weights(path: str, text: str | None) -> WordWeights:
 
 def _weight(value: str, path: str, line: int) -> float:
     if not _NUMBER.fullmatch(value):
-        raise InputError(path, line, f"a weight expected (a number such as 2 or 0.5), found {value!r}")
+        raise InputError(path, line, f"a weight expected (a number such as 2 or 0.5), found {shown(value)!r}")
     return float(value)
 
 
