@@ -13,7 +13,9 @@ than an insertion; among predecessors of equal cost the first alternative wins. 
   ``@`` against ``@`` 1;
 - time-mediated (``-T``, ``wwd_time_WORD``): insertion or deletion costs the word's duration, a pair
   costs the distance of the begin times plus the distance of the end times, plus 0.001 if the words
-  differ; ``@`` inserted or deleted 0.001.
+  differ; ``@`` inserted or deleted 0.001;
+- word-weight mediated (``-w``, ``wwd_weight_WORD``): insertion or deletion costs the word's weight,
+  a substitution the two weights summed, a match 0; ``@`` inserted or deleted 0.001.
 
 The path leaves ``@`` out; a deleted (inserted) optionally deletable word counts as correct.
 """
@@ -39,6 +41,7 @@ class NetWord:
     opt_del: bool = False  # ``(word)`` under -D: compared without its parentheses
     frag: bool = False  # a fragment under -F
     tagged: str | None = None  # the sgml form of a word read with ;tags
+    weight: float = 0.0  # its weight under -w (``pipeline.speech.sclite.weights``)
 
     @property
     def key(self) -> str:
@@ -147,6 +150,20 @@ def time_cost(ref: NetWord | None, hyp: NetWord | None) -> float:
     return abs(r1 - h1) + abs(r2 - h2) + (0.0 if equal(ref, hyp) else 0.001)
 
 
+def weight_cost(ref: NetWord | None, hyp: NetWord | None) -> float:
+    """sclite's ``wwd_weight_WORD`` (``-w``)."""
+    if hyp is None and ref is not None and ref.text == NULL_ALT:
+        return 0.001
+    if ref is None and hyp is not None and hyp.text == NULL_ALT:
+        return 0.001
+    if ref is None:
+        assert hyp is not None
+        return hyp.weight
+    if hyp is None:
+        return ref.weight
+    return 0.0 if equal(ref, hyp) else ref.weight + hyp.weight
+
+
 @dataclass(frozen=True)
 class Pair:
     """One column of the path: reference and hypothesis word (None: none), and sclite's eval code."""
@@ -156,11 +173,19 @@ class Pair:
     op: str
 
 
-def align_networks(ref: Network, hyp: Network, time_mediated: bool = False) -> list[Pair]:
-    """The least-cost path through both networks, with sclite's tie rules (module docstring)."""
-    cost = time_cost if time_mediated else word_cost
-    # Whole-number costs add exactly in single precision; only durations and @'s 0.001 need rounding.
-    exact = not time_mediated and not any(w is not None and w.text == NULL_ALT for w in ref.words + hyp.words)
+def align_networks(
+    ref: Network, hyp: Network, time_mediated: bool = False, weighted: bool = False
+) -> list[Pair]:
+    """The least-cost path through both networks, with sclite's tie rules (module docstring);
+    ``weighted``: by the words' weights (``-w``)."""
+    cost = time_cost if time_mediated else weight_cost if weighted else word_cost
+    # Whole-number costs add exactly in single precision; only durations, weights and @'s 0.001 need
+    # rounding.
+    exact = (
+        not time_mediated
+        and not weighted
+        and not any(w is not None and w.text == NULL_ALT for w in ref.words + hyp.words)
+    )
     f32 = _same if exact else _f32
     ref_words, hyp_words = ref.words, hyp.words
     na, nb = len(ref_words), len(hyp_words)

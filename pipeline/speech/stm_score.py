@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 from iescore.pipeline.core.errors import InputError
@@ -25,6 +26,10 @@ from iescore.pipeline.speech.dp import Vocabulary, align_batch
 from iescore.pipeline.speech.netdp import NULL_ALT, NetItem, NetWord, Pair, align_networks, network
 from iescore.pipeline.speech.sclite.model import CategoryDef, LabelDef, ScoredSystem, Segment, SystemBuilder
 from iescore.pipeline.speech.stm import Utterance, assign, comment_labels, parse_stm
+
+if TYPE_CHECKING:
+    from iescore.pipeline.speech.sclite.segmentation import Segmentation
+    from iescore.pipeline.speech.sclite.weights import WordWeights
 
 
 @dataclass(frozen=True)
@@ -41,6 +46,8 @@ class StmOptions:
     characters: Callable[[str], list[str]] = list  # a word's characters (by the encoding, for -c)
     char_no_ascii: bool = False  # -c NOASCII: runs of ASCII characters kept together
     char_del_hyphen: bool = False  # -c DH: hyphens removed
+    weights: WordWeights | None = None  # -w: word-weight mediated alignment
+    segmentation: Segmentation | None = None  # -S: inferred word segmentation (stm references)
 
 
 def _float32(value: float | None) -> float | None:
@@ -155,12 +162,19 @@ def timed_items(items: Sequence[TimedItem], options: StmOptions, confidence: boo
     return out
 
 
-def _row(pair: Pair, confidence: bool) -> tuple:
-    """A model row. An optionally deletable word left out (``C`` with one side empty) faces sclite's
-    empty word, whose times (and confidence) are 0."""
+def _row(pair: Pair, confidence: bool, weighted: bool = False) -> tuple:
+    """A model row (with the words' weights when ``weighted``). An optionally deletable word left
+    out (``C`` with one side empty) faces sclite's empty word, whose times, confidence and weight
+    are 0."""
     ref, hyp = pair.ref, pair.hyp
     empty_ref = pair.op == "C" and ref is None
     empty_hyp = pair.op == "C" and hyp is None
+    weights = ()
+    if weighted:
+        weights = (
+            0.0 if empty_ref else ref.weight if ref is not None else None,
+            0.0 if empty_hyp else hyp.weight if hyp is not None else None,
+        )
     return (
         ref.text if ref is not None else None,
         hyp.text if hyp is not None else None,
@@ -170,6 +184,7 @@ def _row(pair: Pair, confidence: bool) -> tuple:
         0.0 if empty_hyp else hyp.begin if hyp is not None else None,
         0.0 if empty_hyp else hyp.end if hyp is not None else None,
         (0.0 if confidence else None) if empty_hyp else hyp.confidence if hyp is not None else None,
+        *weights,
     )
 
 
@@ -218,8 +233,10 @@ def score_stm_ctm(
             )
             units.append((text_items(u.ref_text, options), timed_items(u.hyp, options, ctm.has_confidence)))
             segments.append(segment)
-    for segment, pairs in zip(segments, align_all(units), strict=True):
-        builder.add(segment, [_row(p, ctm.has_confidence) for p in pairs])
+    weighted = options.weights is not None
+    aligned = align_all(units, weights=options.weights, segmentation=options.segmentation)
+    for segment, pairs in zip(segments, aligned, strict=True):
+        builder.add(segment, [_row(p, ctm.has_confidence, weighted) for p in pairs])
         tagged.extend((p.ref.tagged if p.ref else None, p.hyp.tagged if p.hyp else None) for p in pairs)
     system = builder.build(
         title=title,
@@ -233,26 +250,31 @@ def score_stm_ctm(
         opt_del=options.opt_del,
     )
     _keep_times(system, ("hyp_t1", "hyp_t2") + (("hyp_conf",) if ctm.has_confidence else ()))
+    _keep_weights(system, options.weights)
     _add_tagged(system, builder, tagged)
     return system, list(assignment.warnings)
 
 
 def align_all(
-    units: Sequence[tuple[list[NetItem], list[NetItem]]], time_mediated: bool = False
+    units: Sequence[tuple[list[NetItem], list[NetItem]]],
+    time_mediated: bool = False,
+    weights: WordWeights | None = None,
+    segmentation: Segmentation | None = None,
 ) -> list[list[Pair]]:
     """Each unit's two sides (network items) aligned as :func:`pipeline.speech.netdp.align_networks`
-    aligns them. Units of plain words on both sides (no alternative, no ``@``, no optionally
-    deletable word, no fragment) and without ``-T`` go together through
-    :func:`pipeline.speech.dp.align_batch`: the same costs (sclite's 4, 3, 3 with whole words
-    compared) and the same choice among alignments of equal cost."""
+    aligns them: with the words' ``weights`` (``-w``), with one side segmented by the lexicon
+    (``-S``, ``pipeline.speech.sclite.segmentation``). Units of plain words on both sides (no
+    alternative, no ``@``, no optionally deletable word, no fragment) and without ``-T``, ``-w`` or
+    ``-S`` go together through :func:`pipeline.speech.dp.align_batch`: the same costs (sclite's 4, 3,
+    3 with whole words compared) and the same choice among alignments of equal cost."""
     out: list[list[Pair] | None] = [None] * len(units)
     bulk: list[int] = []
-    if not time_mediated:
+    if not time_mediated and weights is None and segmentation is None:
         bulk = [k for k, (ref, hyp) in enumerate(units) if _plain(ref) and _plain(hyp)]
     in_bulk = set(bulk)
     for k, (ref, hyp) in enumerate(units):
         if k not in in_bulk:
-            out[k] = align_networks(network(ref), network(hyp), time_mediated)
+            out[k] = align_unit(ref, hyp, time_mediated, weights, segmentation)
     if bulk:
         vocabulary = Vocabulary()
         refs = [vocabulary.ids([w.text for w in units[k][0]]) for k in bulk]
@@ -269,6 +291,43 @@ def align_all(
                 for r, h, op in columns[bounds[d] : bounds[d + 1]]
             ]
     return out  # type: ignore[return-value]
+
+
+def align_unit(
+    ref: list[NetItem],
+    hyp: list[NetItem],
+    time_mediated: bool,
+    weights: WordWeights | None,
+    segmentation: Segmentation | None,
+) -> list[Pair]:
+    """One unit's two sides through sclite's network alignment (see :func:`align_all`)."""
+    if segmentation is None:
+        ref_net, hyp_net = network(ref), network(hyp)
+    else:
+        from iescore.pipeline.speech.sclite.segmentation import segmented_network
+
+        def split(word: str, keep_ascii_runs: bool) -> list[str]:
+            return separate_chars(word, keep_ascii_runs, False, segmentation.characters)
+
+        if segmentation.algorithm == "algo1":
+            ref_net, hyp_net = network(ref), segmented_network(hyp, segmentation, split)
+        else:
+            ref_net, hyp_net = segmented_network(ref, segmentation, split), network(hyp)
+    if weights is not None:
+        from iescore.pipeline.speech.sclite.weights import weigh
+
+        ref_net, hyp_net = weigh(ref_net, weights), weigh(hyp_net, weights)
+    return align_networks(ref_net, hyp_net, time_mediated, weighted=weights is not None)
+
+
+def _keep_weights(system: ScoredSystem, weights: WordWeights | None) -> None:
+    """Under ``-w`` the system names its weights and has its weight columns (all NaN without words)."""
+    if weights is None:
+        return
+    system.weight_file = weights.description
+    for name in ("ref_weight", "hyp_weight"):
+        if getattr(system, name) is None:
+            setattr(system, name, np.full(len(system.ops), np.nan))
 
 
 def _plain(items: Sequence[NetItem]) -> bool:
@@ -537,9 +596,10 @@ def score_ctm_ctm(
                 chunk += 1
                 sequence += 1
     # Each channel is one speaker: the segments are in sclite's order.
-    for segment, aligned in zip(segments, align_all(units, time_mediated), strict=True):
+    weighted = options.weights is not None
+    for segment, aligned in zip(segments, align_all(units, time_mediated, options.weights), strict=True):
         pairs = sort_time_marks(aligned)
-        builder.add(segment, [_row(p, hyp_ctm.has_confidence) for p in pairs])
+        builder.add(segment, [_row(p, hyp_ctm.has_confidence, weighted) for p in pairs])
         tagged.extend((p.ref.tagged if p.ref else None, p.hyp.tagged if p.hyp else None) for p in pairs)
     system = builder.build(
         title=title,
@@ -554,6 +614,7 @@ def score_ctm_ctm(
         system,
         ("ref_t1", "ref_t2", "hyp_t1", "hyp_t2") + (("hyp_conf",) if hyp_ctm.has_confidence else ()),
     )
+    _keep_weights(system, options.weights)
     _add_tagged(system, builder, tagged)
     return system
 

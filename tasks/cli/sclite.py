@@ -20,7 +20,9 @@ from iescore.tasks.cli.common import c_atoi
 
 if TYPE_CHECKING:
     from iescore.pipeline.speech.sclite.model import ScoredSystem
+    from iescore.pipeline.speech.sclite.segmentation import Segmentation
     from iescore.pipeline.speech.sclite.trn import Encoding
+    from iescore.pipeline.speech.sclite.weights import WordWeights
 
 USAGE = """sclite: <OPTIONS>
 sclite Version: 2.10, SCTK Version: 1.3
@@ -104,12 +106,10 @@ ID_TYPES = ("swb", "rm", "wsj", "spu_id", "sp")
 ENCODINGS = ("utf-8", "gb", "euc")
 LOCALIZATIONS = ("generic", "babel_turkish", "babel_vietnamese", "ukrainian", "ukranian")
 
-# Options sclite takes that this command does not do (yet): refused by name, exit 2.
+# Options sclite takes that this command does not do: refused by name, exit 2.
 NOT_DONE = {
     "-d": "GNU diff alignments (-d) are disabled, as in sclite's default build",
     "-L": "language-model alignments (-L) need the CMU-Cambridge SLM toolkit (not in sclite's default build)",
-    "-S": "inferred word segmentation (-S) is not implemented by iescore sclite",
-    "-w": "word-weight alignments (-w) are not implemented by iescore sclite",
 }
 
 
@@ -151,6 +151,10 @@ class Options:
     pipe_in: bool = False
     time_align: bool = False
     char_align: set[str] = field(default_factory=set)  # -c: {"on"}, with NOASCII, DH
+    weights: str | None = None  # -w: the word-weight list file (or "unity")
+    segmentation: set[str] = field(default_factory=set)  # -S: {"algo1"} or {"algo2"}
+    lexicon: str | None = None  # -S: the lexicon file
+    ascii_too: bool = False  # -S ... ASCIITOO
     not_done: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
 
@@ -286,7 +290,14 @@ def parse(argv: list[str]) -> Options:
                 if argv[opt] not in ("NOASCII", "DH"):
                     raise UsageError(f"Unrecognized character alignment option '{argv[opt]}'")
                 o.char_align.add(argv[opt])
-        elif arg in ("-S", "-w", "-L", "-d"):
+        elif arg == "-w":
+            if n <= opt + 1:
+                raise UsageError("Word Weight list file not specified")
+            opt += 1
+            o.weights = argv[opt]
+        elif arg == "-S":
+            opt += _parse_segmentation(argv, opt, o)
+        elif arg in ("-L", "-d"):
             o.not_done.append(arg)
             while opt + 1 < n and not _is_option(argv[opt + 1]):
                 opt += 1
@@ -342,10 +353,46 @@ def _check(o: Options) -> None:
             raise UsageError("-m flag requires stm format reference file")
         if any(h.format != "ctm" for h in o.hyps):
             raise UsageError("-m flag requires ctm format hypothesis file")
-    if "wws" in o.reports and "-w" not in o.not_done and "-L" not in o.not_done:
+    if len(o.segmentation) > 1:  # sclite stops at the first alignment: "unknown alignment procedure"
+        raise UsageError("-S algo1 and -S algo2 are exclusive")
+    if o.weights is not None:
+        for flag, on in (("-T", o.time_align), ("-c", o.char_align), ("-S", o.segmentation)):
+            if on:
+                raise UsageError(f"Flags '{flag}' and '-w' are mutually exclusive\n")
+    if "wws" in o.reports and o.weights is None and "-L" not in o.not_done:
         raise UsageError(
             "-o wws option specified without a word weight file (via -w) or LM file (via -L) specified\n"
         )
+
+
+def _parse_segmentation(argv: list[str], opt: int, o: Options) -> int:
+    """``-S algo1|algo2 LEXICON [ASCIITOO]`` read from ``argv[opt]`` (the ``-S``) as sclite reads it;
+    how many arguments it took after the ``-S``. As sclite, naming an algorithm twice toggles it off
+    (``-S algo1 L -S algo1 L`` infers nothing) and the lexicon must exist."""
+    from iescore.pipeline.speech.sclite.trn import encode_text
+
+    n = len(argv)
+    opt += 1
+    if n < opt + 2:
+        raise UsageError("Not enough Inferred Segmentation arguments")
+    if _is_option(argv[opt]):
+        raise UsageError("No Inferred Segmentation algorithm")
+    if argv[opt] not in ("algo1", "algo2"):
+        raise UsageError(f"Unrecognize inferred segmentation algorithm '{argv[opt]}'")
+    o.segmentation ^= {argv[opt]}
+    opt += 1
+    if _is_option(argv[opt]):
+        raise UsageError("No Inferred Segmentation lexicon")
+    if not os.path.exists(encode_text(argv[opt])):
+        raise UsageError(f"Inferred Segmentation lexicon '{argv[opt]}' does not exist")
+    o.lexicon = argv[opt]
+    taken = 2
+    if opt + 1 < n and not _is_option(argv[opt + 1]):
+        if argv[opt + 1] != "ASCIITOO":
+            raise UsageError(f"Unrecognized Inferred Segmentation flag '{argv[opt + 1]}'")
+        o.ascii_too = True
+        taken = 3
+    return taken
 
 
 def _usage_error(message: str) -> int:
@@ -412,10 +459,19 @@ def _score(o: Options, encoding: Encoding, out: BinaryIO) -> int:
     if o.feedback > 0:
         out.write(b"sclite: 2.10 TK Version 1.3\n")
     date = time.ctime()
+    piped = []
+    if o.pipe_in:
+        if o.feedback >= 1:
+            out.write(b"Loading Piped input. . . ")
+        piped = _piped_systems()
+        if o.feedback >= 1:
+            out.write(f"{len(piped)} systems loaded.\n".encode("ascii"))
+    weights = _word_weights(o, out)
+    segmentation = _segmentation(o, encoding)
     memory = TableMemory()
     systems = []
     if o.pipe_in:
-        for system, created in _piped_systems():
+        for system, created in piped:
             systems.append(system)
             _write_reports(
                 render.report_files(
@@ -449,12 +505,17 @@ def _score(o: Options, encoding: Encoding, out: BinaryIO) -> int:
                     bool(o.char_align),
                     "NOASCII" in o.char_align,
                     "DH" in o.char_align,
+                    weights,
+                    segmentation,
                 ),
                 sequence_start=sum(len(s.segments) for s in systems),
             )
-            system.char_align = bool(o.char_align)
+            # As sclite, an utterance segmented by -S is not marked as character-aligned (on stm it is).
+            system.char_align = bool(o.char_align) and segmentation is None
         elif h.format == "ctm" and o.ref_format in ("stm", "ctm"):
-            system = _score_timed(o, h, encoding, sum(len(s.segments) for s in systems))
+            system = _score_timed(
+                o, h, encoding, sum(len(s.segments) for s in systems), weights, segmentation
+            )
             system.char_align = bool(o.char_align)
         else:
             raise InputError(
@@ -479,6 +540,35 @@ def _score(o: Options, encoding: Encoding, out: BinaryIO) -> int:
     if o.feedback >= 1:
         out.write(b"\nSuccessful Completion\n")
     return 0
+
+
+def _word_weights(o: Options, out: BinaryIO) -> WordWeights | None:
+    """``-w``: the word-weight list (``pipeline.speech.sclite.weights``), read before any alignment."""
+    from iescore.pipeline.core.errors import InputError
+    from iescore.pipeline.speech.sclite.trn import encode_text, read_text
+    from iescore.pipeline.speech.sclite.weights import UNITY, read_word_weights
+
+    if o.weights is None:
+        return None
+    if o.feedback >= 1:
+        out.write(encode_text(f"Loading WWL file '{o.weights}'\n"))
+    if o.weights != UNITY and not os.path.isfile(encode_text(o.weights)):
+        raise InputError(o.weights, 0, "word-weight list file (-w) not found")
+    return read_word_weights(o.weights, None if o.weights == UNITY else read_text(o.weights))
+
+
+def _segmentation(o: Options, encoding: Encoding) -> Segmentation | None:
+    """``-S``: the algorithm and its lexicon (``pipeline.speech.sclite.segmentation``)."""
+    from iescore.pipeline.speech.sclite.segmentation import read_lexicon
+    from iescore.pipeline.speech.sclite.trn import read_text
+    from iescore.pipeline.speech.stm_score import byte_characters
+
+    if not o.segmentation or o.lexicon is None:
+        return None
+    (algorithm,) = o.segmentation
+    return read_lexicon(
+        o.lexicon, read_text(o.lexicon), algorithm, o.ascii_too, byte_characters(encoding.name)
+    )
 
 
 def _piped_systems() -> list[tuple[ScoredSystem, str]]:
@@ -506,11 +596,22 @@ def _piped_systems() -> list[tuple[ScoredSystem, str]]:
     return systems
 
 
-def _score_timed(o: Options, h: Hyp, encoding: Encoding, sequence_start: int) -> ScoredSystem:
+def _score_timed(
+    o: Options,
+    h: Hyp,
+    encoding: Encoding,
+    sequence_start: int,
+    weights: WordWeights | None,
+    segmentation: Segmentation | None,
+) -> ScoredSystem:
     """A ctm hypothesis against an stm or ctm reference (``pipeline.speech.stm_score``); sclite's
-    warnings about channels without hypothesis words go to stderr."""
+    warnings about channels without hypothesis words go to stderr. As sclite, ``-S`` segments only
+    against an stm reference (a ctm reference ignores it)."""
     from iescore.pipeline.speech.sclite.trn import read_text
     from iescore.pipeline.speech.stm_score import StmOptions, byte_characters, score_ctm_ctm, score_stm_ctm
+
+    if o.ref_format != "stm":
+        segmentation = None
 
     options = StmOptions(
         opt_del=o.opt_del,
@@ -519,9 +620,11 @@ def _score_timed(o: Options, h: Hyp, encoding: Encoding, sequence_start: int) ->
         reduce_hyp="hyp" in o.reduce,
         fold=None if o.case_sensitive else encoding.lower,
         characters=byte_characters(encoding.name),
-        char_align=bool(o.char_align),
+        char_align=bool(o.char_align) and segmentation is None,  # -S splits words itself (stm only)
         char_no_ascii="NOASCII" in o.char_align,
         char_del_hyphen="DH" in o.char_align,
+        weights=weights,
+        segmentation=segmentation,
     )
     ref_text, hyp_text = read_text(o.ref), read_text(h.path)
     if o.ref_format == "ctm":
@@ -540,6 +643,9 @@ def _write_reports(files: list, o: Options, out: BinaryIO) -> None:
     from iescore.pipeline.speech.sclite.trn import encode_text
 
     for path, line, make in files:
+        if path is None or make is None:
+            out.write(encode_text(line))
+            continue
         text = make()
         if "stdout" in o.reports:
             if line.startswith("    Writing string alignments") and o.feedback >= 1:
@@ -608,7 +714,8 @@ def add_sclite_command(commands: argparse._SubParsersAction) -> None:
         "sclite",
         help="score speech recognition output as NIST sclite 2.10 does (its options and reports)",
         description="A drop-in for NIST sclite 2.10: the same options (-r, -h, -i, -o, -O, -n, -e, -D, -F, "
-        "-s, -l, -f, -p) and the same report files. 'iescore sclite --help' prints sclite's usage.",
+        "-s, -l, -f, -p, -w, -S ...) and the same report files. 'iescore sclite --help' prints sclite's "
+        "usage.",
         add_help=False,
     )
     sub.add_argument(

@@ -49,11 +49,13 @@ PASSING = {
     "test7_5", "test8",
     # -C det hist bhist sbhist: confidence analyses as gnuplot files
     "own_stm_C",
+    # -w word-weight mediated alignment and its wws report; -S inferred word segmentation
+    "test1c", "wws_own", "wws_unity_multi", "err_w_S",
+    "test7_1", "test7_2", "test7_2a", "test7_3", "test7_4", "seg_algo1", "seg_algo2", "err_S_no_lexicon",
+    "test11", "test12", "seg_stm_algo2", "wws_stm", "wws_ctm", "pipe_in_wws", "seg_c", "seg_stm_c",
 }  # fmt: skip
 
 NOT_YET = {
-    "test1c": "-w word-weight alignments not implemented (refused by name, exit 2)",
-    "test7_1": "-S inferred word segmentation not implemented (refused by name, exit 2)",
     "case_s": "differs on purpose: sclite says 'Not enough Reference files loaded' with a partial list; "
     "iescore names the first hypothesis id missing from the reference with its file and line",
     "test16_1": "differs on purpose: a ctm file/channel absent from the stm; sclite exits 1 with "
@@ -67,12 +69,15 @@ def _blank(data: bytes) -> list[bytes]:
     return data.splitlines(keepends=True)
 
 
-def run_case(case: dict, tmp_path: Path) -> tuple[int, Path]:
-    """Run ``iescore sclite`` as the case ran sclite; the exit status and the outputs' folder."""
+def run_case(case: dict, tmp_path: Path, extra: dict[str, bytes] | None = None) -> tuple[int, Path]:
+    """Run ``iescore sclite`` as the case ran sclite (``extra``: more input files, by name); the
+    exit status and the outputs' folder."""
     shutil.copytree(DATA / "inputs", tmp_path / "inputs")
     out = tmp_path / "cases" / case["name"]
     out.mkdir(parents=True)
     cwd = tmp_path / case["cwd"]
+    for name, data in (extra or {}).items():
+        (cwd / name).write_bytes(data)
     stdin = b"".join((cwd / f).read_bytes() for f in case["stdin"] or [])
     code = "import sys; from iescore.tasks.cli.main import main; sys.exit(main())"
     result = subprocess.run(
@@ -122,11 +127,8 @@ def test_ctm_file_absent_from_stm_names_file_and_line(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["-r", "csrnab.ref", "-h", "csrnab.hyp", "-i", "wsj", "-w", "csrnab_r.wwl"], "option -w refused"),
-        (
-            ["-r", "tests.ref", "-h", "tests.hyp", "-i", "spu_id", "-S", "algo1", "tests.lex"],
-            "option -S refused",
-        ),
+        (["-r", "csrnab.ref", "-h", "csrnab.hyp", "-i", "wsj", "-d"], "option -d refused"),
+        (["-r", "csrnab.ref", "-h", "csrnab.hyp", "-i", "wsj", "-L", "lm.arpa"], "option -L refused"),
         (["-r", "csrnab.ref", "-h", "csrnab.hyp", "-i", "xyz"], "Utterance id type 'xyz' not acceptable"),
         (["-r", "csrnab.ref", "-h", "csrnab.hyp", "-i", "wsj", "-e", "latin9"], "encoding option 'latin9'"),
     ],
@@ -153,3 +155,61 @@ def test_piped_sgml_that_is_malformed_names_stdin_and_line(tmp_path: Path) -> No
     assert result.returncode == 2
     assert result.stderr.decode().startswith("iescore sclite: <stdin>:"), result.stderr
     assert list(tmp_path.iterdir()) == []
+
+
+TRN = ["-r", "tests.ref", "-h", "tests.hyp", "-i", "spu_id", "-f", "0"]
+STM = ["-r", "lvc_ref.stm", "stm", "-h", "lvc_hyp.ctm", "ctm", "-f", "0"]
+CTM = ["-r", "tima_ref.ctm", "ctm", "-h", "tima_hyp.ctm", "ctm", "-f", "0"]
+
+
+@pytest.mark.parametrize(
+    ("extra", "argv", "message"),
+    [
+        # -w: the word-weight list, read before any alignment (sclite reads a bad weight as 0)
+        ({"bad.wwl": b"a 1\nthe x\n"}, [*TRN, "-w", "bad.wwl"], "bad.wwl:2: a weight expected (a number"),
+        ({"bad.wwl": b"a 1.5.2\n"}, [*TRN, "-w", "bad.wwl"], "bad.wwl:1: a weight expected (a number"),
+        ({"bad.wwl": b"a 1\nthe\n"}, [*TRN, "-w", "bad.wwl"], "bad.wwl:2: a word and its weight expected"),
+        (
+            {"bad.wwl": b";; Default missing weight 'lots'\na 1\n"},
+            [*TRN, "-w", "bad.wwl"],
+            "bad.wwl:1: a weight expected (a number",
+        ),
+        (
+            {"bad.wwl": b";; 'Headings' 'Word Spelling' 'Count\na 1\n"},
+            [*TRN, "-w", "bad.wwl"],
+            "bad.wwl:1: every column heading expected between two quotes",
+        ),
+        ({}, [*TRN, "-w", "nothere.wwl"], "nothere.wwl: word-weight list file (-w) not found"),
+        ({}, [*CTM, "-w", "unity", "-T"], "Flags '-T' and '-w' are mutually exclusive"),
+        ({}, [*TRN, "-w", "unity", "-c"], "Flags '-c' and '-w' are mutually exclusive"),
+        # -S: the algorithm, the lexicon (in byte order) and its flag
+        (
+            {"bad.lex": b"the\nis\n"},
+            [*TRN, "-S", "algo1", "bad.lex"],
+            "bad.lex:2: lexicon words expected in byte order",
+        ),
+        (
+            {"bad.lex": b"b\na\n"},
+            [*STM, "-S", "algo2", "bad.lex"],
+            "bad.lex:2: lexicon words expected in byte order",
+        ),
+        ({}, [*TRN, "-S", "algo3", "tests.lex"], "Unrecognize inferred segmentation algorithm 'algo3'"),
+        ({}, [*TRN, "-S", "algo1", "tests.lex", "ASCII"], "Unrecognized Inferred Segmentation flag 'ASCII'"),
+        ({}, [*TRN, "-S", "algo1"], "No Inferred Segmentation lexicon"),  # the -O after it is no lexicon
+        (
+            {},
+            [*TRN, "-S", "algo1", "tests.lex", "-S", "algo2", "tests.lex"],
+            "-S algo1 and -S algo2 are exclusive",
+        ),
+    ],
+)
+def test_bad_word_weights_and_segmentation_exit_2(
+    extra: dict[str, bytes], argv: list[str], message: str, tmp_path: Path
+) -> None:
+    """A malformed word-weight list or lexicon names its file and line; a bad -w or -S option is a
+    usage error (sclite's message); exit 2 and nothing written."""
+    case = {"name": "bad", "cwd": "inputs", "stdin": None, "argv": [*argv, "-O", "../cases/bad"]}
+    status, out = run_case(case, tmp_path, extra)
+    assert status == 2
+    assert message in (out / "stderr.txt").read_text()
+    assert sorted(p.name for p in out.iterdir()) == ["stderr.txt", "stdout.txt"]

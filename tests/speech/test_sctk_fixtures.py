@@ -17,13 +17,13 @@ import pytest
 DATA = Path(__file__).resolve().parents[1] / "data" / "speech" / "sctk"
 MANIFEST = json.loads((DATA / "cases.json").read_text(encoding="utf-8"))
 CASES = MANIFEST["cases"]
-FILE_OPTIONS = {"-r", "-h", "-w"}  # sclite's options whose next argument is an input file
+FILE_OPTIONS = {"-r", "-h", "-w"}  # sclite's options whose next argument is an input file (-w unity: none)
 
 
 def _input_files(case: dict) -> list[str]:
     """The input files a case reads, relative to its working directory (sc_stats reads stdin only)."""
     argv = case["argv"] if case["program"] == "sclite" else []
-    named = [argv[i + 1] for i, arg in enumerate(argv[:-1]) if arg in FILE_OPTIONS]
+    named = [argv[i + 1] for i, arg in enumerate(argv[:-1]) if arg in FILE_OPTIONS and argv[i + 1] != "unity"]
     if "-S" in argv:
         named.append(argv[argv.index("-S") + 2])  # -S algo1 LEXICON
     return named + list(case["stdin"] or [])
@@ -50,7 +50,9 @@ def test_case_folder_holds_exactly_the_recorded_outputs(case: dict) -> None:
 def test_case_inputs_exist(case: dict) -> None:
     cwd = DATA / case["cwd"]
     missing = [f for f in _input_files(case) if not (cwd / f).is_file()]
-    assert missing == (["nonexistent.ref"] if case["name"] == "err_missing_file" else [])
+    assert missing == {"err_missing_file": ["nonexistent.ref"], "err_S_no_lexicon": ["nonexistent.lex"]}.get(
+        case["name"], []
+    )
 
 
 def test_every_committed_input_is_used() -> None:

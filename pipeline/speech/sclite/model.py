@@ -102,6 +102,11 @@ class ScoredSystem:
     hyp_tagged: np.ndarray | None = None
     case_sensitive: bool = False  # -s: texts not folded, errors not shown in upper case
     char_align: bool = False  # -c: the pairs are characters
+    # -w: each pair's reference and hypothesis word weights (float64, NaN where the side has no word,
+    # 0 for sclite's empty word), and the weights' ``FILE Column "HEADING"``; None without -w.
+    ref_weight: np.ndarray | None = None
+    hyp_weight: np.ndarray | None = None
+    weight_file: str | None = None
 
     def counts(self) -> np.ndarray:
         """C, S, D, I of each segment (rows), counted from ``ops``."""
@@ -116,6 +121,10 @@ class ScoredSystem:
         return list(dict.fromkeys(s.speaker for s in self.segments))
 
 
+# The float columns a builder row may give after ``(ref, hyp, op)``, in order.
+_FLOATS = ("ref_t1", "ref_t2", "hyp_t1", "hyp_t2", "hyp_conf", "ref_weight", "hyp_weight")
+
+
 @dataclass
 class SystemBuilder:
     """Builds a :class:`ScoredSystem` one segment at a time (for readers that align segment by
@@ -126,9 +135,7 @@ class SystemBuilder:
     _segments: list[Segment] = field(default_factory=list)
     _bounds: list[int] = field(default_factory=lambda: [0])
     _columns: dict[str, list] = field(
-        default_factory=lambda: {
-            k: [] for k in ("ref", "hyp", "ops", "ref_t1", "ref_t2", "hyp_t1", "hyp_t2", "hyp_conf")
-        }
+        default_factory=lambda: {k: [] for k in ("ref", "hyp", "ops", *_FLOATS)}
     )
 
     def word(self, text: str | None) -> int:
@@ -143,15 +150,15 @@ class SystemBuilder:
 
     def add(self, segment: Segment, pairs: list[tuple]) -> None:
         """One segment and its pairs, each ``(ref, hyp, op)`` or ``(ref, hyp, op, ref_t1, ref_t2,
-        hyp_t1, hyp_t2, hyp_conf)``: texts or None, op one of ``"CSDI"``, times and confidence float
-        or None."""
+        hyp_t1, hyp_t2, hyp_conf)``, and then ``ref_weight, hyp_weight`` under ``-w``: texts or None,
+        op one of ``"CSDI"``, times, confidence and weights float or None."""
         c = self._columns
         for pair in pairs:
             c["ref"].append(self.word(pair[0]))
             c["hyp"].append(self.word(pair[1]))
             c["ops"].append(ord(pair[2]))
-            extra = pair[3:] if len(pair) > 3 else (None,) * 5
-            for name, value in zip(("ref_t1", "ref_t2", "hyp_t1", "hyp_t2", "hyp_conf"), extra, strict=True):
+            extra = pair[3:] + (None,) * (len(_FLOATS) + 3 - len(pair))
+            for name, value in zip(_FLOATS, extra, strict=True):
                 c[name].append(np.nan if value is None else value)
         self._segments.append(segment)
         self._bounds.append(len(c["ops"]))
@@ -172,7 +179,7 @@ class SystemBuilder:
             hyp=np.asarray(c["hyp"], np.int64),
             ops=np.asarray(c["ops"], np.uint8),
             texts=self.texts,
-            **{name: floats(name) for name in ("ref_t1", "ref_t2", "hyp_t1", "hyp_t2", "hyp_conf")},
+            **{name: floats(name) for name in _FLOATS},
             **fields,
         )
 

@@ -30,8 +30,11 @@ def segment_block(
         out.append(f"Channel: {seg.channel}\n")
     c, s, d, i = (int(v) for v in counts[k])
     out.append(f"Scores: (#C #S #D #I) {c} {s} {d} {i}\n")
-    attributes = ("Character_align " if full and system.char_align else "") + (
-        "Case_sensitve " if system.case_sensitive else ""
+    weighted = full and system.ref_weight is not None  # the .pra keeps only Case_sensitve, as sclite's
+    attributes = (
+        ("Character_align " if full and system.char_align else "")
+        + ("Case_sensitve " if system.case_sensitive else "")
+        + ("Ref_weight Hyp_weight " if weighted else "")
     )
     if attributes:
         out.append(f"Attributes: {attributes}\n")
@@ -40,7 +43,7 @@ def segment_block(
     hyp_times = full and system.hyp_t1 is not None
     ref_times = full and system.ref_t1 is not None
     hyp_conf = full and system.hyp_conf is not None
-    aux = 7 if (hyp_times or ref_times or hyp_conf) else 0
+    aux = 7 if (hyp_times or ref_times or hyp_conf or weighted) else 0
     ops = system.ops[a:b]
     cells = []
     for j in range(a, b):
@@ -98,6 +101,11 @@ def segment_block(
                     [_num(system.hyp_conf[x[0]], x[1], 4) if not x[6] else " " * x[1] + " " for x in part],
                 )
             )
+        if weighted:
+            for label, col, none in (("R_WE: ", system.ref_weight, 5), ("H_WE: ", system.hyp_weight, 6)):
+                lines.append(
+                    (label, [_num(col[x[0]], x[1], 4) if not x[none] else " " * x[1] + " " for x in part])
+                )
         lines.append(("Eval: ", [f"{x[4]:<{x[1]}} " for x in part]))
         for label, words in lines:
             out.append(lead + label + "".join(words) + "\n")
@@ -244,6 +252,8 @@ def prf_report(system: ScoredSystem, width: int = 1000, encoding: Encoding = ASC
     out.append(f"Hyp file:      {system.hyp_file}\n")
     if date:  # none for a system read with -P from sgml that gives none, as sclite prints it
         out.append(f'Creation date: "{date}"\n')
+    if system.weight_file is not None:
+        out.append(f'Word Weight Aligned by file: "{system.weight_file}"\n')
     if system.frag_corr:
         out.append("Fragment Correct Flag Set\n")
     if system.opt_del:

@@ -41,10 +41,11 @@ def report_files(
     encoding: Encoding,
     date: str,
     memory: TableMemory,
-) -> list[tuple[str, str, Callable[[], str]]]:
-    """The reports asked for, in sclite's order: (file name, feedback line, text maker). The makers
-    are to be called in that order: tables share ``memory`` (the run's, as sclite's layout does)."""
-    out: list[tuple[str, str, Callable[[], str]]] = []
+) -> list[tuple[str | None, str, Callable[[], str] | None]]:
+    """The reports asked for, in sclite's order: (file name, feedback line, text maker), or (None,
+    a line sclite prints whatever ``-f``, None) for a report it skips. The makers are to be called in
+    that order: tables share ``memory`` (the run's, as sclite's layout does)."""
+    out: list[tuple[str | None, str, Callable[[], str] | None]] = []
     if "sum" in reports:
         out.append(
             (
@@ -53,6 +54,16 @@ def report_files(
                 lambda: summary_report(system, memory=memory),
             )
         )
+    if "wws" in reports and system.weight_file is not None:
+        out.append(
+            (
+                f"{root}.wws",
+                f"    Writing scoring report to '{root}.wws'\n",
+                lambda: summary_report(system, memory=memory, weighted=True),
+            )
+        )
+    elif "wws" in reports:  # a system read with -P without weights: sclite says so, at any -f
+        out.append((None, "    Skipping WWS Report, no word weights supplied.\n", None))
     if "rsum" in reports:
         out.append(
             (

@@ -17,7 +17,9 @@ def sgml_text(system: ScoredSystem, date: str, token_sep: str = ":", attr_sep: s
     out = [
         f'<SYSTEM title="{system.title}" ref_fname="{system.ref_file}" hyp_fname="{system.hyp_file}" '
         f'creation_date="{date}" format="2.4" frag_corr="{"TRUE" if system.frag_corr else "FALSE"}" '
-        f'opt_del="{"TRUE" if system.opt_del else "FALSE"}" weight_ali="FALSE" weight_filename="">\n'
+        f'opt_del="{"TRUE" if system.opt_del else "FALSE"}" '
+        f'weight_ali="{"FALSE" if system.weight_file is None else "TRUE"}" '
+        f'weight_filename="{system.weight_file or ""}">\n'
     ]
     for lab in system.labels:
         out.append(f'<LABEL id="{lab.id}" title="{lab.title}" desc="{lab.description}">\n</LABEL>\n')
@@ -28,7 +30,18 @@ def sgml_text(system: ScoredSystem, date: str, token_sep: str = ":", attr_sep: s
     ref_w = system.ref_t1 is not None
     hyp_w = system.hyp_t1 is not None
     conf = system.hyp_conf is not None
-    aux = [name for name, on in (("r_t1+t2", ref_w), ("h_t1+t2", hyp_w), ("h_conf", conf)) if on]
+    weighted = system.ref_weight is not None and system.hyp_weight is not None
+    aux = [
+        name
+        for name, on in (
+            ("r_t1+t2", ref_w),
+            ("h_t1+t2", hyp_w),
+            ("h_conf", conf),
+            ("r_weight", weighted),
+            ("h_weight", weighted),
+        )
+        if on
+    ]
     by_speaker: dict[str, list[int]] = {s: [] for s in system.speakers()}
     for k, seg in enumerate(system.segments):
         by_speaker[seg.speaker].append(k)
@@ -52,6 +65,8 @@ def sgml_text(system: ScoredSystem, date: str, token_sep: str = ":", attr_sep: s
                 head += ' char_align="1"'
             if system.case_sensitive:
                 head += ' case_sense="1"'
+            if weighted:
+                head += ' hyp_weight="1" ref_weight="1"'
             if aux:
                 head += ' word_aux="' + ",".join(aux) + '"'
             out.append(head + ">\n")
@@ -61,18 +76,24 @@ def sgml_text(system: ScoredSystem, date: str, token_sep: str = ":", attr_sep: s
                 r, h = int(system.ref[j]), int(system.hyp[j])
                 rw = "" if r < 0 else texts[rt[j]] if rt is not None and rt[j] >= 0 else _word(texts[r])
                 hw = "" if h < 0 else texts[ht[j]] if ht is not None and ht[j] >= 0 else _word(texts[h])
-                if r < 0:
+                # An optionally deletable word left out under -D is correct against sclite's empty
+                # word (no text, its times, confidence and weight 0), whichever side lacks it.
+                ins, dele = op == "I", op == "D"
+                if ins:
                     cell = f'I{a_sep}{a_sep}"{hw}"'
-                elif h < 0:
+                elif dele:
                     cell = f'D{a_sep}"{rw}"{a_sep}'
                 else:
                     cell = f'{"C" if op == "C" else "S"}{a_sep}"{rw}"{a_sep}"{hw}"'
                 if ref_w:
-                    cell += a_sep if r < 0 else f"{a_sep}{_f3(system.ref_t1[j])}+{_f3(system.ref_t2[j])}"
+                    cell += a_sep if ins else f"{a_sep}{_f3(system.ref_t1[j])}+{_f3(system.ref_t2[j])}"
                 if hyp_w:
-                    cell += a_sep if h < 0 else f"{a_sep}{_f3(system.hyp_t1[j])}+{_f3(system.hyp_t2[j])}"
+                    cell += a_sep if dele else f"{a_sep}{_f3(system.hyp_t1[j])}+{_f3(system.hyp_t2[j])}"
                 if conf:
-                    cell += a_sep if h < 0 else f"{a_sep}{_f6(system.hyp_conf[j])}"
+                    cell += a_sep if dele else f"{a_sep}{_f6(system.hyp_conf[j])}"
+                if weighted:
+                    cell += a_sep if ins else f"{a_sep}{_f6(system.ref_weight[j])}"
+                    cell += a_sep if dele else f"{a_sep}{_f6(system.hyp_weight[j])}"
                 cells.append(cell)
             out.append(token_sep.join(cells) + "\n</PATH>\n")
         out.append("</SPEAKER>\n")

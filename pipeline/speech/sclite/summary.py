@@ -107,27 +107,61 @@ def nce(system: ScoredSystem, speakers: list[str]) -> tuple[float, list[float]]:
     return system_value, per
 
 
-def summary_report(system: ScoredSystem, raw: bool = False, memory: TableMemory | None = None) -> str:
-    """The ``.sys`` report (``raw``: the ``.raw`` report of counts); ``memory``: the run's table
-    layout state (:class:`~pipeline.speech.sclite.table.TableMemory`)."""
+def weighted_counts(system: ScoredSystem, speakers: list[str]) -> np.ndarray:
+    """Per speaker, the weights (``-w``) of the reference words and of the correct, substituted,
+    deleted and inserted words, summed as sclite sums them (word by word in reading order): a
+    correct pair counts its hypothesis word's weight, a substitution both words' weights."""
+    assert system.ref_weight is not None and system.hyp_weight is not None
+    index = {s: k for k, s in enumerate(speakers)}
+    out = [[0.0] * 5 for _ in speakers]
+    ops, rw, hw = system.ops.tolist(), system.ref_weight.tolist(), system.hyp_weight.tolist()
+    bounds = system.bounds.tolist()
+    for k, seg in enumerate(system.segments):
+        row = out[index[seg.speaker]]
+        for j in range(bounds[k], bounds[k + 1]):
+            op = ops[j]
+            if op == 73:  # I
+                row[4] += hw[j]
+            elif op == 68:  # D
+                row[3] += rw[j]
+                row[0] += rw[j]
+            elif op == 67:  # C
+                row[0] += rw[j]
+                row[1] += hw[j]
+            else:
+                row[2] += rw[j] + hw[j]
+                row[0] += rw[j]
+    return np.asarray(out, np.float64).reshape(len(speakers), 5)
+
+
+def _int_sum(values: list[float]) -> int:
+    """``values`` added one by one to a C ``int`` (each sum truncated toward zero)."""
+    total = 0
+    for value in values:
+        total = int(total + value)
+    return total
+
+
+def summary_report(
+    system: ScoredSystem, raw: bool = False, memory: TableMemory | None = None, weighted: bool = False
+) -> str:
+    """The ``.sys`` report (``raw``: the ``.raw`` report of counts; ``weighted``: the ``.wws``
+    report, percentages of the words' weights under ``-w``); ``memory``: the run's table layout
+    state (:class:`~pipeline.speech.sclite.table.TableMemory`)."""
     speakers, t = speaker_counts(system)
     has_conf = system.hyp_conf is not None
     corr, sub, dele, ins, nsent, serr = (t[:, k].astype(float) for k in range(6))
     words = t[:, 0] + t[:, 1] + t[:, 2]
+    weights = weighted_counts(system, speakers) if weighted else None
     arrays = {}
     for k in range(len(speakers)):
-        refs = float(words[k])
+        refs = float(words[k]) if weights is None else float(weights[k, 0])
         err = sub[k] + ins[k] + dele[k]
         if raw or refs == 0:
             arrays[k] = [corr[k], sub[k], dele[k], ins[k], err]
         else:
-            arrays[k] = [
-                pct(corr[k], refs),
-                pct(sub[k], refs),
-                pct(dele[k], refs),
-                pct(ins[k], refs),
-                pct(err, refs),
-            ]
+            c, s, d, i = (corr[k], sub[k], dele[k], ins[k]) if weights is None else weights[k, 1:].tolist()
+            arrays[k] = [pct(c, refs), pct(s, refs), pct(d, refs), pct(i, refs), pct(s + i + d, refs)]
     serr_arr = [float(serr[k]) if raw else pct(serr[k], nsent[k]) for k in range(len(speakers))]
     nce_system, nce_arr = nce(system, speakers) if has_conf else (0.0, [0.0] * len(speakers))
     prec = 0 if raw else 1
@@ -166,6 +200,9 @@ def summary_report(system: ScoredSystem, raw: bool = False, memory: TableMemory 
     tc, ts, td, ti = (int(t[:, k].sum()) for k in range(4))
     tst, tserr, tword = int(t[:, 4].sum()), int(t[:, 5].sum()), int(words.sum())
     tref = tc + ts + td
+    if weights is not None:
+        # sclite adds each speaker's weights to an int: truncated after every speaker.
+        tref, tc, ts, td, ti = (_int_sum(weights[:, j].tolist()) for j in range(5))
     if not raw:
         cells = [" Sum/Avg", f"{tst:5d}", f"{tword:5d}"]
         cells += [tot_fmt.format(f_round(pct(v, tref), 1)) for v in (tc, ts, td, ti, ts + ti + td)]
@@ -198,12 +235,21 @@ def summary_report(system: ScoredSystem, raw: bool = False, memory: TableMemory 
         if has_conf:
             cells.append(f"{f_round(nce_stats[i], 3):7.3f}" + ("#" if zero else " "))
         table.row(stat_form, *cells)
-    text = (
-        "\n\n\n"
-        + center("SYSTEM SUMMARY PERCENTAGES by SPEAKER", SCREEN_WIDTH)
-        + "\n\n"
-        + table.render(0, memory)
-    )
+    text = "\n\n\n" + center("SYSTEM SUMMARY PERCENTAGES by SPEAKER", SCREEN_WIDTH) + "\n\n"
+    if weighted:
+        stars = "*" * 70
+        text += (
+            "\n\n"
+            + center(stars, SCREEN_WIDTH)
+            + "\n"
+            + center("*****     Word Percentages Computed using Weighted Word Scoring  *****", SCREEN_WIDTH)
+            + "\n"
+            + center(stars, SCREEN_WIDTH)
+            + "\n\n"
+            + center(f"** Weights defined by file: '{system.weight_file}'", SCREEN_WIDTH)
+            + "\n\n"
+        )
+    text += table.render(0, memory)
     if zero and not raw:
         text += (
             "\n* No Reference words for this/these speaker(s).  Word counts supplied\n"

@@ -12,7 +12,8 @@ order of first appearance; reference utterances without a hypothesis are not sco
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 import numpy as np
 from iescore.pipeline.core.arrays import ranges
@@ -20,6 +21,10 @@ from iescore.pipeline.core.errors import InputError
 from iescore.pipeline.speech.align import AlignOptions
 from iescore.pipeline.speech.sclite.model import ScoredSystem, Segment
 from iescore.pipeline.speech.transcripts import Lexicon, align_transcripts, read_trn
+
+if TYPE_CHECKING:
+    from iescore.pipeline.speech.sclite.segmentation import Segmentation
+    from iescore.pipeline.speech.sclite.weights import WordWeights
 
 _HIGH = {b: 0x100 + b for b in range(0x80, 0x100)}
 _BACK = {0x100 + b: b for b in range(0x80, 0x100)}
@@ -33,6 +38,11 @@ def decode_bytes(data: bytes) -> str:
 def encode_text(text: str) -> bytes:
     """The bytes of text made by :func:`decode_bytes`."""
     return text.translate(_BACK).encode("latin-1")
+
+
+def shown(text: str) -> str:
+    """Text made by :func:`decode_bytes` as a message shows it: its bytes read as UTF-8."""
+    return encode_text(text).decode("utf-8", errors="replace")
 
 
 _ASCII_LOWER = bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ", b"abcdefghijklmnopqrstuvwxyz").decode("latin-1")
@@ -101,7 +111,8 @@ ASCII = Encoding()  # sclite's default: 8-bit text, ASCII letters fold
 @dataclass(frozen=True)
 class TrnOptions:
     """What changes how trn text is scored: ``id_type`` (-i), ``case_sensitive`` (-s),
-    ``encoding`` (-e), ``opt_del`` (-D), ``frag_corr`` (-F), ``char_align`` and its two flags (-c)."""
+    ``encoding`` (-e), ``opt_del`` (-D), ``frag_corr`` (-F), ``char_align`` and its two flags (-c),
+    ``weights`` (-w), ``segmentation`` (-S)."""
 
     id_type: str = "wsj"
     case_sensitive: bool = False
@@ -111,6 +122,8 @@ class TrnOptions:
     char_align: bool = False  # -c: words split into characters (all utterances go to the network aligner)
     char_no_ascii: bool = False  # -c NOASCII
     char_del_hyphen: bool = False  # -c DH
+    weights: WordWeights | None = None  # -w: word-weight mediated alignment (every utterance a network)
+    segmentation: Segmentation | None = None  # -S: inferred word segmentation (every utterance a network)
 
     def fold(self, text: str) -> str:
         return text if self.case_sensitive else self.encoding.lower(text)
@@ -190,18 +203,22 @@ def score_trn(
     sizes = aligned.bounds[1 : present + 1] - starts
     none = np.full(len(aligned.ops), -1, np.int64)
     columns = [[aligned.ref], [aligned.hyp], [aligned.ops], [none], [none]]
+    weighted = options.weights is not None
+    if weighted:  # every utterance is aligned as a network: no bulk column is taken
+        columns += [[np.full(len(aligned.ops), np.nan)], [np.full(len(aligned.ops), np.nan)]]
     appended = len(aligned.ops)
     special = _network_utterances(ref_text, hyp_text, hyps.ids, options)
     for k, uid in enumerate(hyps.ids):
         words = special.get(uid)
         if words is not None:
             piece = _network_columns(*words, options, lexicon)
+            piece = piece if weighted else piece[:5]
             starts[k], sizes[k] = appended, len(piece[2])
             appended += len(piece[2])
             for column, values in zip(columns, piece, strict=True):
                 column.append(values)
     taken = ranges(starts[order], sizes[order])
-    ref, hyp, ops, ref_tags, hyp_tags = (np.concatenate(column)[taken] for column in columns)
+    ref, hyp, ops, ref_tags, hyp_tags, *weight_columns = (np.concatenate(column)[taken] for column in columns)
     tagged = bool((ref_tags >= 0).any() or (hyp_tags >= 0).any())
     segments = [
         Segment(id="(" + hyps.ids[k] + ")", speaker=speaker_of_utt[k], sequence=sequence_start + k)
@@ -224,6 +241,9 @@ def score_trn(
         opt_del=options.opt_del,
         ref_tagged=ref_tags if tagged else None,
         hyp_tagged=hyp_tags if tagged else None,
+        ref_weight=weight_columns[0] if weighted else None,
+        hyp_weight=weight_columns[1] if weighted else None,
+        weight_file=options.weights.description if options.weights is not None else None,
     )
 
 
@@ -248,6 +268,8 @@ def _needs_network(words: str, options: TrnOptions) -> bool:
         or (options.opt_del and "(" in words)
         or (options.frag_corr and "-" in words)
         or options.char_align
+        or options.weights is not None
+        or options.segmentation is not None
     )
 
 
@@ -256,9 +278,14 @@ def _network_utterances(
 ) -> dict[str, tuple[str, str]]:
     """The utterances sclite's network alignment must align (alternations on either side, the
     empty word ``@``, ``;`` word tags, ``(word)`` under -D, fragments under -F): their reference
-    and hypothesis words by id. The others are aligned in bulk, with the same result."""
+    and hypothesis words by id; under -w and -S every utterance. The others are aligned in bulk, with the
+    same result."""
     if not any(c in ref_text or c in hyp_text for c in "{;@") and not (
-        options.opt_del or options.frag_corr or options.char_align
+        options.opt_del
+        or options.frag_corr
+        or options.char_align
+        or options.weights is not None
+        or options.segmentation is not None
     ):
         return {}
     refs = _words_by_id(ref_text, options.fold)
@@ -275,9 +302,9 @@ def _network_columns(
     ref_words: str, hyp_words: str, options: TrnOptions, lexicon: Lexicon
 ) -> tuple[np.ndarray, ...]:
     """One utterance aligned by ``pipeline.speech.netdp`` (sclite's network alignment), as columns:
-    reference, hypothesis, op, and the sgml form of words read with ``;`` tags (-1: none)."""
-    from iescore.pipeline.speech.netdp import align_networks, network
-    from iescore.pipeline.speech.stm_score import StmOptions, byte_characters, text_items
+    reference, hypothesis, op, the sgml form of words read with ``;`` tags (-1: none), and the
+    reference and hypothesis words' weights (NaN: no word; 0 for sclite's empty word)."""
+    from iescore.pipeline.speech.stm_score import StmOptions, align_unit, byte_characters, text_items
 
     net_options = StmOptions(
         opt_del=options.opt_del,
@@ -287,9 +314,14 @@ def _network_columns(
         char_no_ascii=options.char_no_ascii,
         char_del_hyphen=options.char_del_hyphen,
     )
-    pairs = align_networks(
-        network(text_items(ref_words, net_options)),
-        network(text_items(hyp_words, net_options)),
+    if options.segmentation is not None:  # -S splits words itself, whatever -c says
+        net_options = replace(net_options, char_align=False)
+    pairs = align_unit(
+        text_items(ref_words, net_options),
+        text_items(hyp_words, net_options),
+        False,
+        options.weights,
+        options.segmentation,
     )
     texts = [p.ref.text if p.ref is not None else "" for p in pairs] + [
         p.hyp.text if p.hyp is not None else "" for p in pairs
@@ -307,7 +339,13 @@ def _network_columns(
     tag_numbers = lexicon.numbers(tags) if any(tags) else np.zeros(2 * n, np.int64)
     has = np.fromiter((bool(t) for t in tags), bool, 2 * n)
     tag_numbers = np.where(has, tag_numbers, -1).astype(np.int64)
-    return ref, hyp, ops, tag_numbers[:n], tag_numbers[n:]
+    ref_weight = np.fromiter(
+        (p.ref.weight if p.ref is not None else 0.0 if p.op == "C" else np.nan for p in pairs), np.float64, n
+    )
+    hyp_weight = np.fromiter(
+        (p.hyp.weight if p.hyp is not None else 0.0 if p.op == "C" else np.nan for p in pairs), np.float64, n
+    )
+    return ref, hyp, ops, tag_numbers[:n], tag_numbers[n:], ref_weight, hyp_weight
 
 
 def _identity(word: str) -> str:
