@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
-from iescore.pipeline.core.arrays import ranges, to_arrow, to_numpy
+from iescore.pipeline.core.arrays import ranges, slices, to_arrow, to_numpy
 from iescore.pipeline.core.corpus import parse_corpus
 from iescore.pipeline.core.documents import Corpus
 from iescore.pipeline.core.errors import InputError
@@ -314,7 +314,7 @@ class Lexicon:
         return np.asarray(mapping, np.int64)[to_numpy(encoded.indices)]
 
 
-def split_words(texts: Sequence[str]) -> tuple[pa.Array, np.ndarray]:
+def split_words(texts: Sequence[str] | pa.Array) -> tuple[pa.Array, np.ndarray]:
     """The words of each text (``str.split()``'s: maximal runs of non-blank characters), all texts'
     words in one Arrow array, and where each text's words end in it.
 
@@ -322,7 +322,7 @@ def split_words(texts: Sequence[str]) -> tuple[pa.Array, np.ndarray]:
     tests check every code point); it leaves empty strings where blanks lead, trail or repeat, which
     are dropped.
     """
-    pieces = pc.utf8_split_whitespace(arrow_strings(texts))
+    pieces = pc.utf8_split_whitespace(texts if isinstance(texts, pa.Array) else arrow_strings(texts))
     flat = pieces.flatten()
     kept = to_numpy(pc.binary_length(flat)) > 0
     owner = np.repeat(np.arange(len(texts)), to_numpy(pc.list_value_length(pieces)))
@@ -403,51 +403,98 @@ def read_trn(
     ``fold`` folds the case of each line, id included (``iescore sclite`` folds ASCII letters only,
     as sclite 2.10).
 
-    Only a line with a ``{`` or ``}`` goes through :func:`parse_items`; the others are split at
-    blanks, as :func:`parse_items` splits a text without braces.
+    The lines (Python's ``splitlines``, so that line numbers agree) are cut out of one UTF-8 buffer
+    and read as columns: the id is what lies between a line's last ``(`` and its final ``)``
+    (numpy over the bytes), blanks are trimmed and words split by Arrow. Only a line with a ``{``
+    or ``}`` goes through :func:`parse_items`; the others are split at blanks, as
+    :func:`parse_items` splits a text without braces.
     """
     _refuse_nul(text, source)
-    ids: list[str] = []
-    lines: list[int] = []
-    texts: list[str] = []  # each utterance's words, lower case
+    data = "\n".join(map(fold, text.splitlines())).encode("utf-8")
+    raw = np.frombuffer(data, np.uint8)
+    breaks = np.flatnonzero(raw == 10)
+    line_starts = np.concatenate(([0], breaks + 1)).astype(np.int64)
+    line_ends = np.concatenate((breaks, [len(raw)])).astype(np.int64)
+    if not len(raw):
+        line_starts = line_ends = np.zeros(0, np.int64)
+    buffer = pa.py_buffer(data)
+    trimmed = pc.utf8_rtrim_whitespace(slices(buffer, line_starts, line_ends))
+    offsets = np.frombuffer(trimmed.buffers()[1], np.int32)[trimmed.offset : trimmed.offset + len(trimmed) + 1]
+    # Trimming keeps each line's start: a line's text is its start to its start + trimmed length.
+    starts = line_starts
+    ends = line_starts + np.diff(offsets)
+    kept = ends > starts
+    comment = to_numpy(pc.match_substring(trimmed, ";;"))
+    if comment.any():  # a line whose first non-blank characters are ";;"
+        candidates = np.flatnonzero(comment)
+        lead = pc.utf8_ltrim_whitespace(trimmed.filter(to_arrow(comment)))
+        kept[candidates[to_numpy(pc.starts_with(lead, ";;"))]] = False
+    rows = np.flatnonzero(kept)
+    starts, ends = starts[rows], ends[rows]
+    numbers = rows + 1
+    # The id: from the line's last "(" to a final ")" with no parenthesis inside (as _TRN_LINE).
+    opens = np.flatnonzero(raw == ord("("))
+    closes = np.concatenate(([0], np.cumsum(raw == ord(")"), dtype=np.int64)))
+    last_char = ends - 1
+    last = np.searchsorted(opens, last_char) - 1
+    paren = opens[np.maximum(last, 0)] if len(opens) else np.zeros(len(rows), np.int64)
+    valid = (raw[last_char] == ord(")")) & (last >= 0) & (paren >= starts)
+    paren = np.where(valid, paren, last_char)
+    valid &= closes[last_char] - closes[paren + 1] == 0
+    first_error: tuple[int, str] | None = None
+    bad = np.flatnonzero(~valid)
+    if len(bad):
+        first_error = (int(numbers[bad[0]]), "utterance id '(ID)' expected at the end of the line")
+    uids = slices(buffer, paren + 1, np.maximum(last_char, paren + 1))
+    empty = valid & (to_numpy(pc.binary_length(pc.utf8_trim_whitespace(uids))) == 0)
+    empty_rows = np.flatnonzero(empty)
+    if len(empty_rows) and (first_error is None or numbers[empty_rows[0]] < first_error[0]):
+        first_error = (
+            int(numbers[empty_rows[0]]),
+            "empty utterance id '()': '(ID)' expected at the end of the line",
+        )
+    # Each id's first row (ids are numbered in order of first sight): a later row with it repeats it.
+    id_numbers = to_numpy(uids.dictionary_encode().indices).astype(np.int64)
+    new = np.ones(len(id_numbers), bool)
+    new[1:] = id_numbers[1:] > np.maximum.accumulate(id_numbers)[:-1]
+    seen_first = np.flatnonzero(new)
+    repeated = np.flatnonzero(~new)
+    if len(repeated) and (first_error is None or numbers[repeated[0]] < first_error[0]):
+        row = int(repeated[0])
+        first_error = (
+            int(numbers[row]),
+            f"utterance id ({uids[row].as_py()}) already on line {numbers[seen_first[id_numbers[row]]]}",
+        )
+    braces = np.concatenate(([0], np.cumsum((raw == ord("{")) | (raw == ord("}")), dtype=np.int64)))
+    braced = np.flatnonzero(braces[paren] - braces[starts] > 0)
     graphs: dict[int, tuple[Item, ...]] = {}
-    seen: dict[str, int] = {}
+    replaced: list[str] = []
     optional = speech_optional if optional_words else None
-    add_text, add_id, add_line = texts.append, ids.append, lines.append
-    for number, line in enumerate(text.splitlines(), 1):
-        end = line.rstrip()
-        if not end or ";;" in end and end.lstrip().startswith(";;"):
-            continue
-        # As _TRN_LINE: the id runs from the last "(" to a final ")" and holds no parenthesis.
-        k = end.rfind("(") if end[-1] == ")" else -1
-        if k < 0 or ")" in end[k + 1 : -1]:
-            raise InputError(source, number, "utterance id '(ID)' expected at the end of the line")
-        words, uid = end[:k], fold(end[k + 1 : -1])
-        if uid in seen or not uid.strip():
-            if not uid.strip():
-                raise InputError(
-                    source, number, "empty utterance id '()': '(ID)' expected at the end of the line"
-                )
-            raise InputError(source, number, f"utterance id ({uid}) already on line {seen[uid]}")
-        seen[uid] = number
-        if "{" in words or "}" in words:
-            items = parse_items(fold(words), 0, optional, source=source, line=number)
-            empty = _empty_alternative(words)
-            if empty is not None:
-                raise InputError(
-                    source, number, f"empty alternative at column {empty}: write '@' for no word"
-                )
-            if reference and not all(isinstance(item, Word) for item in items):
-                graphs[len(ids)] = tuple(items)
-                add_text("")
-            else:
-                add_text(" ".join(w.text for w in flatten(items)))
+    for row in braced.tolist():
+        number = int(numbers[row])
+        if first_error is not None and number >= first_error[0]:
+            break
+        words = data[starts[row] : paren[row]].decode("utf-8")
+        items = parse_items(words, 0, optional, source=source, line=number)
+        empty_at = _empty_alternative(words)
+        if empty_at is not None:
+            raise InputError(source, number, f"empty alternative at column {empty_at}: write '@' for no word")
+        if reference and not all(isinstance(item, Word) for item in items):
+            graphs[row] = tuple(items)
+            replaced.append("")
         else:
-            add_text(fold(words))
-        add_id(uid)
-        add_line(number)
-    words_array, bounds = split_words(texts)
-    return Transcript(ids, lines, lexicon.numbers(words_array), bounds, graphs)
+            replaced.append(" ".join(w.text for w in flatten(items)))
+    if first_error is not None:
+        raise InputError(source, *first_error)
+    utterances = slices(buffer, starts, paren)
+    if len(braced):
+        place = np.arange(len(rows), dtype=np.int64)
+        place[braced] = len(rows) + np.arange(len(braced))
+        utterances = pa.concat_arrays([utterances, arrow_strings(replaced).cast(pa.string())]).take(
+            to_arrow(place)
+        )
+    words_array, bounds = split_words(utterances)
+    return Transcript(uids.to_pylist(), numbers.tolist(), lexicon.numbers(words_array), bounds, graphs)
 
 
 def segments_transcript(segments: Sequence[Segment], lexicon: Lexicon, reference: bool = True) -> Transcript:
