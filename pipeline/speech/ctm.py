@@ -254,6 +254,18 @@ class FieldLines:
         encoded = self.column(rows, k).dictionary_encode()
         return encoded.dictionary.to_pylist(), to_numpy(encoded.indices).astype(np.int64)
 
+    def strings(self, rows: np.ndarray, k: int) -> list[str]:
+        """Field ``k`` of each of ``rows``."""
+        return self.column(rows, k).to_pylist() if len(rows) else []
+
+    def distinct_fields(self, fields: np.ndarray) -> tuple[list[str], np.ndarray]:
+        """The fields numbered ``fields`` (ascending): their distinct texts in order of first sight,
+        and each one's number among them."""
+        if not len(fields):
+            return [], np.zeros(0, np.int64)
+        encoded = slices(self.buffer, self.starts[fields], self.ends[fields]).dictionary_encode()
+        return encoded.dictionary.to_pylist(), to_numpy(encoded.indices).astype(np.int64)
+
     def is_na(self, rows: np.ndarray, k: int) -> np.ndarray:
         """Whether field ``k`` of each of ``rows`` is ``NA`` in any case."""
         at = self.starts[self.first[rows] + k]
