@@ -321,11 +321,9 @@ def _stm_ctm_columns(stm: Stm, ctm: Ctm, assignment: Assignment, options: StmOpt
         ref_tag_flat = token_tagged[ref_tokens[in_bulk]]
         hyp_rows = item_row[plain[hyp_owner]]
         hyp_flat = ctm_number[ctm.word[hyp_rows]]
-        ref_ends = np.cumsum(token_count[bulk]).tolist()
-        hyp_ends = np.cumsum(item_count[bulk]).tolist()
-        ref_list, hyp_list = ref_flat.tolist(), hyp_flat.tolist()
-        refs = [ref_list[a - c : a] for a, c in zip(ref_ends, token_count[bulk].tolist(), strict=True)]
-        hyps = [hyp_list[a - c : a] for a, c in zip(hyp_ends, item_count[bulk].tolist(), strict=True)]
+        # Each segment's words as a view of the joined ones (align_batch reads the joined arrays).
+        refs = np.split(ref_flat, np.cumsum(token_count[bulk])[:-1])
+        hyps = np.split(hyp_flat, np.cumsum(item_count[bulk])[:-1])
         batch = align_batch(refs, hyps, ref_flat=ref_flat, hyp_flat=hyp_flat)
         del refs, hyps
         at_ref, at_hyp = batch.ref, batch.hyp

@@ -390,57 +390,85 @@ def _refuse_nul(text: str, source: str) -> None:
         )
 
 
+# Line breaks of ``str.splitlines`` other than "\n" (a text without them splits at "\n" alone).
+_OTHER_BREAKS = "\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"
+# The UTF-8 bytes of the characters ``str.isspace`` calls blank: one table for ASCII, the sequences
+# of the others (none is above U+3000).
+_ASCII_BLANK = np.zeros(256, bool)
+_ASCII_BLANK[[c for c in range(128) if chr(c).isspace()]] = True
+_WIDE_BLANKS = [chr(c).encode("utf-8") for c in range(0x80, 0x3001) if chr(c).isspace()]
+
+
+def blanks(data: bytes) -> np.ndarray:
+    """Which bytes of UTF-8 ``data`` belong to a blank character (``str.isspace``)."""
+    raw = np.frombuffer(data, np.uint8)
+    blank = _ASCII_BLANK[raw]
+    if not data.isascii():
+        for lead in {b[0] for b in _WIDE_BLANKS}:
+            at = np.flatnonzero(raw == lead)
+            for sequence in (b for b in _WIDE_BLANKS if b[0] == lead):
+                here = at[at + len(sequence) <= len(raw)]
+                for k in range(1, len(sequence)):
+                    here = here[raw[here + k] == sequence[k]]
+                for k in range(len(sequence)):
+                    blank[here + k] = True
+    return blank
+
+
 def read_trn(
     text: str,
     source: str,
     lexicon: Lexicon,
     reference: bool = True,
     optional_words: bool = False,
-    fold: Callable[[str], str] = str.lower,
+    fold: Callable[[str], str] | None = str.lower,
 ) -> Transcript:
     """:func:`parse_trn` as columns: the same utterances, ids, lines and InputErrors.
 
     ``fold`` folds the case of each line, id included (``iescore sclite`` folds ASCII letters only,
-    as sclite 2.10).
+    as sclite 2.10); None: the text is folded already.
 
-    The lines (Python's ``splitlines``, so that line numbers agree) are cut out of one UTF-8 buffer
-    and read as columns: the id is what lies between a line's last ``(`` and its final ``)``
-    (numpy over the bytes), blanks are trimmed and words split by Arrow. Only a line with a ``{``
-    or ``}`` goes through :func:`parse_items`; the others are split at blanks, as
-    :func:`parse_items` splits a text without braces.
+    The lines (Python's ``splitlines``, so that line numbers agree) are read as columns of one
+    UTF-8 buffer with numpy: blanks (``str.isspace``'s) trimmed, the id cut from a line's last
+    ``(`` to its final ``)``, the words split at blanks before it. Only a line with a ``{`` or
+    ``}`` goes through :func:`parse_items`.
     """
     _refuse_nul(text, source)
-    data = "\n".join(map(fold, text.splitlines())).encode("utf-8")
+    if fold is not None:
+        text = "\n".join(map(fold, text.splitlines()))
+    elif any(character in text for character in _OTHER_BREAKS):
+        text = "\n".join(text.splitlines())
+    data = text.encode("utf-8")
     raw = np.frombuffer(data, np.uint8)
+    blank = blanks(data)
     breaks = np.flatnonzero(raw == 10)
-    line_starts = np.concatenate(([0], breaks + 1)).astype(np.int64)
-    line_ends = np.concatenate((breaks, [len(raw)])).astype(np.int64)
-    if not len(raw):
-        line_starts = line_ends = np.zeros(0, np.int64)
-    buffer = pa.py_buffer(data)
-    trimmed = pc.utf8_rtrim_whitespace(slices(buffer, line_starts, line_ends))
-    offsets = np.frombuffer(trimmed.buffers()[1], np.int32)[trimmed.offset : trimmed.offset + len(trimmed) + 1]
-    # Trimming keeps each line's start: a line's text is its start to its start + trimmed length.
-    starts = line_starts
-    ends = line_starts + np.diff(offsets)
+    starts = np.concatenate(([0], breaks + 1)).astype(np.int64)
+    ends = np.concatenate((breaks, [len(raw)])).astype(np.int64)
+    # Trailing blanks trimmed, a byte at a time on the lines that still end in one.
+    ending = np.flatnonzero(ends > starts)
+    while len(ending):
+        ending = ending[blank[ends[ending] - 1]]
+        ends[ending] -= 1
+        ending = ending[ends[ending] > starts[ending]]
     kept = ends > starts
-    comment = to_numpy(pc.match_substring(trimmed, ";;"))
-    if comment.any():  # a line whose first non-blank characters are ";;"
-        candidates = np.flatnonzero(comment)
-        lead = pc.utf8_ltrim_whitespace(trimmed.filter(to_arrow(comment)))
-        kept[candidates[to_numpy(pc.starts_with(lead, ";;"))]] = False
+    if b";;" in data:  # a line whose first non-blank characters are ";;"
+        lines = slices(pa.py_buffer(data), starts[kept], ends[kept])
+        comment = to_numpy(pc.match_substring(lines, ";;"))
+        lead = pc.utf8_ltrim_whitespace(lines.filter(to_arrow(comment)))
+        kept[np.flatnonzero(kept)[np.flatnonzero(comment)[to_numpy(pc.starts_with(lead, ";;"))]]] = False
     rows = np.flatnonzero(kept)
     starts, ends = starts[rows], ends[rows]
     numbers = rows + 1
+    buffer = pa.py_buffer(data)
     # The id: from the line's last "(" to a final ")" with no parenthesis inside (as _TRN_LINE).
     opens = np.flatnonzero(raw == ord("("))
-    closes = np.concatenate(([0], np.cumsum(raw == ord(")"), dtype=np.int64)))
+    closes = np.flatnonzero(raw == ord(")"))
     last_char = ends - 1
     last = np.searchsorted(opens, last_char) - 1
     paren = opens[np.maximum(last, 0)] if len(opens) else np.zeros(len(rows), np.int64)
     valid = (raw[last_char] == ord(")")) & (last >= 0) & (paren >= starts)
     paren = np.where(valid, paren, last_char)
-    valid &= closes[last_char] - closes[paren + 1] == 0
+    valid &= np.searchsorted(closes, last_char) == np.searchsorted(closes, paren + 1)
     first_error: tuple[int, str] | None = None
     bad = np.flatnonzero(~valid)
     if len(bad):
@@ -465,10 +493,12 @@ def read_trn(
             int(numbers[row]),
             f"utterance id ({uids[row].as_py()}) already on line {numbers[seen_first[id_numbers[row]]]}",
         )
-    braces = np.concatenate(([0], np.cumsum((raw == ord("{")) | (raw == ord("}")), dtype=np.int64)))
-    braced = np.flatnonzero(braces[paren] - braces[starts] > 0)
+    braced = np.zeros(0, np.int64)
+    if b"{" in data or b"}" in data:
+        braces = np.flatnonzero((raw == ord("{")) | (raw == ord("}")))
+        braced = np.flatnonzero(np.searchsorted(braces, paren) > np.searchsorted(braces, starts))
     graphs: dict[int, tuple[Item, ...]] = {}
-    replaced: list[str] = []
+    replaced: list[list[str]] = []
     optional = speech_optional if optional_words else None
     for row in braced.tolist():
         number = int(numbers[row])
@@ -481,19 +511,37 @@ def read_trn(
             raise InputError(source, number, f"empty alternative at column {empty_at}: write '@' for no word")
         if reference and not all(isinstance(item, Word) for item in items):
             graphs[row] = tuple(items)
-            replaced.append("")
+            replaced.append([])
         else:
-            replaced.append(" ".join(w.text for w in flatten(items)))
+            replaced.append([w.text for w in flatten(items)])
     if first_error is not None:
         raise InputError(source, *first_error)
-    utterances = slices(buffer, starts, paren)
+    # Words: runs of non-blank bytes before each kept line's id ("(" counts as a blank here).
+    blank[paren] = True
+    edge = np.diff(blank.view(np.int8), prepend=np.int8(1), append=np.int8(1))
+    del blank
+    word_starts, word_ends = np.flatnonzero(edge == -1), np.flatnonzero(edge == 1)
+    del edge
+    row_of_line = np.full(len(breaks) + 1, -1, np.int64)
+    row_of_line[rows] = np.arange(len(rows))
+    owner = row_of_line[np.searchsorted(breaks, word_starts)]
+    inside = owner >= 0
+    inside[inside] = word_starts[inside] < paren[owner[inside]]
     if len(braced):
-        place = np.arange(len(rows), dtype=np.int64)
-        place[braced] = len(rows) + np.arange(len(braced))
-        utterances = pa.concat_arrays([utterances, arrow_strings(replaced).cast(pa.string())]).take(
-            to_arrow(place)
+        is_braced = np.zeros(len(rows), bool)
+        is_braced[braced] = True
+        inside[inside] = ~is_braced[owner[inside]]
+    words_array = slices(buffer, word_starts[inside], word_ends[inside])
+    owner = owner[inside]
+    if len(braced):
+        extra = [w for words in replaced for w in words]
+        owner = np.concatenate((owner, np.repeat(braced, [len(words) for words in replaced])))
+        order = np.argsort(owner, kind="stable")
+        words_array = pa.concat_arrays([words_array, arrow_strings(extra).cast(pa.string())]).take(
+            to_arrow(order)
         )
-    words_array, bounds = split_words(utterances)
+        owner = owner[order]
+    bounds = np.concatenate(([0], np.cumsum(np.bincount(owner, minlength=len(rows))))).astype(np.int64)
     return Transcript(uids.to_pylist(), numbers.tolist(), lexicon.numbers(words_array), bounds, graphs)
 
 
@@ -625,11 +673,9 @@ def align_transcripts(
             ref_keys, hyp_keys = ref_flat, hyp_flat
         else:
             ref_keys, hyp_keys = key_of[ref_flat], key_of[hyp_flat]
-        # rapidfuzz reads Python lists fastest.
-        ref_lists, hyp_lists = (key_of[w] if not identity else w for w in (ref_words, hyp_words))
-        ref_lists, hyp_lists = ref_lists.tolist(), hyp_lists.tolist()
-        refs = [ref_lists[a:b] for a, b in zip(r_from.tolist(), r_to.tolist(), strict=True)]
-        hyps = [hyp_lists[a:b] for a, b in zip(h_from.tolist(), h_to.tolist(), strict=True)]
+        # Each utterance's keys as a view of the joined ones (align_batch reads the joined arrays).
+        refs = np.split(ref_keys, np.cumsum(r_to - r_from)[:-1])
+        hyps = np.split(hyp_keys, np.cumsum(h_to - h_from)[:-1])
         ref_flags = optional_of[ref_flat] if options.optional is not None else None
         hyp_flags = optional_of[hyp_flat] if options.optional is not None else None
         batch = align_batch(
