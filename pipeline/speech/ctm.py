@@ -145,6 +145,30 @@ class Ctm:
     channel_lines: np.ndarray
     channel_items: np.ndarray
 
+    @classmethod
+    def empty(cls, source: str) -> Ctm:
+        """A ctm without words."""
+        none, numbers = np.zeros(0), np.zeros(0, np.int64)
+        first = np.zeros(1, np.int64)
+        kinds = np.zeros(0, np.int8)
+        return cls(
+            source,
+            False,
+            [],
+            kinds,
+            numbers,
+            numbers,
+            none,
+            none,
+            none,
+            numbers,
+            first,
+            [],
+            [],
+            numbers,
+            first,
+        )
+
     @cached_property
     def channels(self) -> tuple[Channel, ...]:
         """The channels as objects (words and blocks), for the readers that walk a channel word by
@@ -309,6 +333,17 @@ class FieldLines:
         return values
 
 
+def runs(key: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Where each run of equal ``key`` values starts; the runs whose key had a run before (a file and
+    channel that come back after another), and for each the first run of its key."""
+    run_start = np.flatnonzero(np.diff(key, prepend=-1) != 0)
+    run_key = key[run_start]
+    keys, first_run = np.unique(run_key, return_index=True)
+    earlier = first_run[np.searchsorted(keys, run_key)]
+    again = np.flatnonzero(earlier != np.arange(len(run_key)))
+    return run_start, again, earlier[again]
+
+
 class Offences:
     """The input errors of a columnar read: the one sclite's line-by-line reading would meet first
     (the lowest line it is raised at, then the earliest check on that line) is raised."""
@@ -387,9 +422,7 @@ def parse_ctm(text: str, source: str, fold: Callable[[str], str] | None = ascii_
     rows, count = rows[good], count[good]
     if not len(rows):
         errors.raise_first()
-        empty = np.zeros(0)
-        return Ctm(source, False, [], empty.astype(np.int8), *[empty.astype(np.int64)] * 2, empty, empty, empty,
-                   empty.astype(np.int64), np.zeros(1, np.int64), [], [], empty.astype(np.int64), np.zeros(1, np.int64))  # fmt: skip
+        return Ctm.empty(source)
     number = rows + 1
     files, file_of = lines.distinct(rows, 0)
     names, name_of = lines.distinct(rows, 1)
@@ -397,18 +430,14 @@ def parse_ctm(text: str, source: str, fold: Callable[[str], str] | None = ascii_
     marker = np.array([_MARKERS.get(ascii_lower(t), WORD) for t in tokens], np.int8)
     kind = marker[token_of] if len(tokens) else np.zeros(0, np.int8)
     # Runs of one file and channel; a pair that comes back after another is refused.
-    key = file_of * max(len(names), 1) + name_of
-    run_start = np.flatnonzero(np.diff(key, prepend=-1) != 0)
-    run_key = key[run_start]
-    _, first_run = np.unique(run_key, return_index=True)
-    earlier = first_run[np.searchsorted(np.unique(run_key), run_key)]
-    again = np.flatnonzero(earlier != np.arange(len(run_key)))
-    run_end_line = np.append(number[run_start[1:]] - 1, 0)
-    errors.add(
-        number[run_start[again]], 3,
-        lambda k: f"file '{files[file_of[run_start[again[k]]]]}' channel '{names[name_of[run_start[again[k]]]]}' "
-        f"already ended on line {run_end_line[earlier[again[k]]]}: a ctm must keep each file and channel together",
-    )  # fmt: skip
+    run_start, again, earlier = runs(file_of * max(len(names), 1) + name_of)
+    if len(again):
+        first, following = run_start[again[0]], run_start[earlier[0] + 1]
+        errors.add_one(
+            int(number[first]), 3,
+            f"file '{files[file_of[first]]}' channel '{names[name_of[first]]}' already ended on line "
+            f"{number[following] - 1}: a ctm must keep each file and channel together",
+        )  # fmt: skip
     # Blocks: whether one is open before each row (the last BEGIN or END before it in its run).
     run_of = np.repeat(np.arange(len(run_start)), np.diff(np.append(run_start, len(rows))))
     changes = (kind == BEGIN) | (kind == END)

@@ -22,7 +22,6 @@ another, a malformed ``;; LABEL`` or ``;; CATEGORY`` line (sclite skips it silen
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -30,7 +29,16 @@ from functools import cached_property
 
 import numpy as np
 from iescore.pipeline.core.errors import InputError
-from iescore.pipeline.speech.ctm import WORD, Ctm, FieldLines, Offences, TimedItem, ascii_lower, fold_lines
+from iescore.pipeline.speech.ctm import (
+    WORD,
+    Ctm,
+    FieldLines,
+    Offences,
+    TimedItem,
+    ascii_lower,
+    fold_lines,
+    runs,
+)
 from iescore.pipeline.speech.words import parse_items
 
 IGNORE_MARKERS = ("ignore_time_segment_in_scoring", "ignoretimesegmentinscoring")
@@ -183,18 +191,14 @@ def parse_stm(text: str, source: str, fold: Callable[[str], str] | None = ascii_
     first_word = first_word + labelled
     files, file_of = lines.distinct(rows, 0)
     names, name_of = lines.distinct(rows, 1)
-    key = file_of * max(len(names), 1) + name_of
-    run_start = np.flatnonzero(np.diff(key, prepend=-1) != 0)
-    run_key = key[run_start]
-    keys, first_run = np.unique(run_key, return_index=True)
-    earlier = first_run[np.searchsorted(keys, run_key)]
-    again = np.flatnonzero(earlier != np.arange(len(run_key)))
-    run_last_line = np.append(number[run_start[1:] - 1], 0)
-    errors.add(
-        number[run_start[again]], 9,
-        lambda k: f"file '{files[file_of[run_start[again[k]]]]}' channel '{names[name_of[run_start[again[k]]]]}' "
-        f"already ended on line {run_last_line[earlier[again[k]]]}: an stm must keep each file and channel together",
-    )  # fmt: skip
+    run_start, again, earlier = runs(file_of * max(len(names), 1) + name_of)
+    if len(again):
+        first, last_of_earlier = run_start[again[0]], run_start[earlier[0] + 1] - 1
+        errors.add_one(
+            int(number[first]), 9,
+            f"file '{files[file_of[first]]}' channel '{names[name_of[first]]}' already ended on line "
+            f"{number[last_of_earlier]}: an stm must keep each file and channel together",
+        )  # fmt: skip
     new_run = np.zeros(len(rows), bool)
     new_run[run_start] = True
     earlier_begin = np.flatnonzero(~new_run[1:] & (begin[1:] < begin[:-1])) + 1
@@ -407,9 +411,9 @@ def assign(stm: Stm, ctm: Ctm, reduce_ref: bool = False, reduce_hyp: bool = Fals
         raise InputError(
             ctm.source,
             int(ctm.channel_lines[position]),
-            f"file '{ctm.channel_files[position]}' channel '{ctm.channel_names[position]}' has no segments at "
-            f"this place in the reference {stm.source} (the stm and the ctm must list files and channels in the "
-            "same order)",
+            f"file '{ctm.channel_files[position]}' channel '{ctm.channel_names[position]}' has no segments "
+            f"at this place in the reference {stm.source} (the stm and the ctm must list files and channels "
+            "in the same order)",
         )
     segment = np.concatenate(segment_parts) if segment_parts else np.zeros(0, np.int64)
     items = np.concatenate(item_parts) if item_parts else np.zeros(0, np.int64)

@@ -288,9 +288,12 @@ def _stm_ctm_columns(stm: Stm, ctm: Ctm, assignment: Assignment, options: StmOpt
     token_word = np.array([number(v) for v, _ in read], np.int64)
     token_tagged = np.array([number(t) for _, t in read], np.int64)
     token_plain = np.array(
-        [_plain_text(v, options) and "{" not in t and "}" not in t for (v, _), t in zip(read, stm.token_texts, strict=True)],
+        [
+            _plain_text(value, options) and "{" not in token and "}" not in token
+            for (value, _), token in zip(read, stm.token_texts, strict=True)
+        ],
         bool,
-    )  # fmt: skip
+    )
     ctm_number = np.array([number(t) for t in ctm.texts], np.int64)
     ctm_plain = np.array([_plain_text(t, options) for t in ctm.texts], bool)
     n = len(assignment.ids)

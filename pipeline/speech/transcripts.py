@@ -314,24 +314,6 @@ class Lexicon:
         return np.asarray(mapping, np.int64)[to_numpy(encoded.indices)]
 
 
-def split_words(texts: Sequence[str] | pa.Array) -> tuple[pa.Array, np.ndarray]:
-    """The words of each text (``str.split()``'s: maximal runs of non-blank characters), all texts'
-    words in one Arrow array, and where each text's words end in it.
-
-    Arrow's ``utf8_split_whitespace`` takes the same characters for blanks as ``str.isspace`` (the
-    tests check every code point); it leaves empty strings where blanks lead, trail or repeat, which
-    are dropped.
-    """
-    pieces = pc.utf8_split_whitespace(texts if isinstance(texts, pa.Array) else arrow_strings(texts))
-    flat = pieces.flatten()
-    kept = to_numpy(pc.binary_length(flat)) > 0
-    owner = np.repeat(np.arange(len(texts)), to_numpy(pc.list_value_length(pieces)))
-    counts = np.bincount(owner[kept], minlength=len(texts))
-    return flat.take(to_arrow(np.flatnonzero(kept), pa.int64())), np.concatenate(
-        ([0], np.cumsum(counts, dtype=np.int64))
-    )
-
-
 # Arrow arrays from Python strings without pyarrow's conversions (``pipeline.core.arrays`` for numbers):
 # the first of those imports pandas (about a quarter of a second), which nothing here needs.
 
@@ -434,8 +416,10 @@ def read_trn(
     ``}`` goes through :func:`parse_items`.
     """
     _refuse_nul(text, source)
+    written: list[str] | None = None  # the lines before folding (an error's column counts in them)
     if fold is not None:
-        text = "\n".join(map(fold, text.splitlines()))
+        written = text.splitlines()
+        text = "\n".join(map(fold, written))
     elif any(character in text for character in _OTHER_BREAKS):
         text = "\n".join(text.splitlines())
     data = text.encode("utf-8")
@@ -506,7 +490,11 @@ def read_trn(
             break
         words = data[starts[row] : paren[row]].decode("utf-8")
         items = parse_items(words, 0, optional, source=source, line=number)
-        empty_at = _empty_alternative(words)
+        if written is not None:
+            line = written[number - 1].rstrip()
+            empty_at = _empty_alternative(line[: line.rfind("(")])
+        else:
+            empty_at = _empty_alternative(words)
         if empty_at is not None:
             raise InputError(source, number, f"empty alternative at column {empty_at}: write '@' for no word")
         if reference and not all(isinstance(item, Word) for item in items):
