@@ -44,8 +44,9 @@ def test_blanks_are_the_blanks_of_str_split_for_every_code_point() -> None:
     expected = np.repeat([c.isspace() for c in characters], [len(c.encode("utf-8")) for c in characters])
     assert marked.tolist() == expected.tolist()
     lexicon = Lexicon()
-    transcript = read_trn("\x1c a\x1fb\u3000c\x85d\u2003 (u1)\u00a0\n", "f.trn", lexicon, fold=None)
+    transcript = read_trn("\x1f a\x1fb\u3000c\xa0d\u2003 (u1)\u2029\u205f\n", "f.trn", lexicon, fold=None)
     assert [lexicon.texts[w] for w in transcript.words] == ["a", "b", "c", "d"]
+    assert transcript.ids == ["u1"] and transcript.lines == [1]
 
 
 # -- random transcripts ------------------------------------------------------------------------------
