@@ -5,12 +5,14 @@ judged -1: pooled but not judged) and a run of QUERIES x DOCS retrieved document
 ties in score included): 1,000 x 1,000 (quick: 100 x 200). Then, interleaved whole processes:
 
 - ``iescore trec -m all_trec`` against ``trec_eval -m all_trec`` (each build named in
-  ``$IESCORE_TREC_EVAL``, else ``trec_eval`` on PATH); their outputs must be byte for byte equal;
+  ``$IESCORE_TREC_EVAL``, else ``trec_eval`` on PATH); their outputs must be byte for byte equal, but
+  for ``rbp`` with a build where trec_eval's uninitialised gain bounds come out otherwise (``-O2``);
 - ``iescore trec -m map -m P.10 -m ndcg_cut.10`` against the same with trec_eval, and against
   ``peers/pytrec_eval_run.py`` (pytrec_eval's own parsers, then its evaluator) when pytrec_eval is
   installed (``pip install -e '.[bench]'``).
 
-Target: ``-m all_trec`` within 1.2x of trec_eval (ratio: iescore's time over trec_eval's).
+Target: ``-m all_trec`` within 1.2x of trec_eval (ratio: iescore's time over trec_eval's), checked
+against the first build named (trec_eval as its Makefile builds it); the others are shown beside it.
 """
 
 from __future__ import annotations
@@ -51,14 +53,15 @@ def run(quick: bool, rounds: int) -> list[Row]:
         for measures, label, target in ((ALL_TREC, "-m all_trec", Target(1.2, at_most=True)),
                                         (THREE, "map P.10 ndcg_cut.10", None)):  # fmt: skip
             ours = iescore("trec", *measures, qrels, run_file)
-            for build in builds:
-                if measures is ALL_TREC and not same_output(str(build), qrels, run_file):
-                    raise RuntimeError(f"outputs differ: iescore trec and {build} -m all_trec")
+            for number, build in enumerate(builds):
+                note = output_note(str(build), qrels, run_file) if measures is ALL_TREC else None
                 timing = interleaved({"iescore": ours, "peer": [str(build), *measures, qrels, run_file]},
                                      rounds, warm_up=not quick)  # fmt: skip
+                # The target is checked against the first build (trec_eval as its Makefile builds it);
+                # another build (-O2) is shown beside it.
+                checked = target if number == 0 else None
                 rows.append(compare(f"{size}, {label}", timing, "iescore", "peer", f"trec_eval ({build})",
-                                    target, peer_over_ours=False,
-                                    note="equal output" if measures is ALL_TREC else None))  # fmt: skip
+                                    checked, peer_over_ours=False, note=note))  # fmt: skip
             if not builds:
                 note = not_found("trec_eval")
                 rows.append(without_peer(f"{size}, {label}", ours, rounds, not quick, note, target))
@@ -74,11 +77,18 @@ def run(quick: bool, rounds: int) -> list[Row]:
     return rows
 
 
-def same_output(trec_eval: str, qrels: str, run: str) -> bool:
-    """Whether ``iescore trec -m all_trec`` prints byte for byte what ``trec_eval -m all_trec`` prints."""
-    ours = subprocess.run(iescore("trec", *ALL_TREC, qrels, run), capture_output=True, check=True)
-    theirs = subprocess.run([trec_eval, *ALL_TREC, qrels, run], capture_output=True, check=True)
-    return ours.stdout == theirs.stdout
+def output_note(trec_eval: str, qrels: str, run: str) -> str:
+    """How ``iescore trec -m all_trec``'s output compares with this build's: byte for byte equal, or
+    equal but for ``rbp`` (trec_eval leaves the smallest and largest gain of rbp uninitialised, so its
+    value depends on the build: docs/trec.md). Any other difference stops the benchmark."""
+    ours = subprocess.run(iescore("trec", *ALL_TREC, qrels, run), capture_output=True, check=True).stdout
+    theirs = subprocess.run([trec_eval, *ALL_TREC, qrels, run], capture_output=True, check=True).stdout
+    if ours == theirs:
+        return "equal output"
+    differ = {a.split()[0] for a, b in zip(ours.splitlines(), theirs.splitlines(), strict=False) if a != b}
+    if len(ours.splitlines()) == len(theirs.splitlines()) and differ == {b"rbp"}:
+        return "equal output but rbp (this build's uninitialised gain bounds)"
+    raise RuntimeError(f"outputs differ: iescore trec and {trec_eval} -m all_trec")
 
 
 def generate(directory: Path, queries: int, docs: int, seed: int) -> tuple[str, str]:

@@ -14,10 +14,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from iescore.pipeline.core.lazy import pd
 from iescore.pipeline.core.measures import Counts
-from iescore.pipeline.muc.report import OBJECT, fill_content, worst_category
+from iescore.pipeline.muc.report import OBJECT, fill_content, slot_scores_lines, worst_category
 from iescore.pipeline.templette import (
     PAGE_DIVIDER,
-    f_measures_lines,
     grouped_counts,
     measure_row,
     name_heading,
@@ -119,18 +118,7 @@ def _page(
     for (tag,), counts in grouped_counts(objects, [C.instance_type]):
         lines.append(page_line(" " + tag.lower(), measure_row(counts, beta)))
     lines.append(divider)
-    lines.append(page_section("SLOT SCORES"))
-    by_slot = grouped_counts(fills, [C.instance_type, C.slot])
-    for tag in tags:
-        lines.append(name_heading(tag))
-        for (slot_tag, slot), counts in by_slot:
-            if slot_tag == tag:
-                lines.append(page_line("  " + str(slot).lower(), measure_row(counts, beta)))
-    lines.append(divider)
-    total = Counts.of(fills[C.category])
-    lines.append(page_line("ALL SLOTS", measure_row(total, beta)))
-    lines.append("")
-    lines.extend(f_measures_lines(total))
+    lines.extend(slot_scores_lines(fills, beta, tags))
     return "\n".join(lines) + "\n"
 
 

@@ -98,19 +98,28 @@ def _page(
     for type_name, counts in grouped_counts(objects, [C.instance_type]):
         lines.append(page_line(" " + type_name[0].lower(), measure_row(counts, beta)))
     lines.append(divider)
-    lines.append(page_section("SLOT SCORES"))
+    lines.extend(slot_scores_lines(fills, beta))
+    return "\n".join(lines) + "\n"
+
+
+def slot_scores_lines(fills: pd.DataFrame, beta: float, types: Sequence[str] | None = None) -> list[str]:
+    """The end of a score page: SLOT SCORES (each type's slots, the types in ``types`` order, or as
+    they come), the divider, the ALL SLOTS line and the F-measures."""
+    lines = [page_section("SLOT SCORES")]
     by_slot = grouped_counts(fills, [C.instance_type, C.slot])
-    for (type_name,) in dict.fromkeys((key[0],) for key, _ in by_slot):
+    for type_name in types if types is not None else dict.fromkeys(key[0] for key, _ in by_slot):
         lines.append(name_heading(type_name))
         for (slot_type, slot), counts in by_slot:
             if slot_type == type_name:
                 lines.append(page_line("  " + str(slot).lower(), measure_row(counts, beta)))
-    lines.append(divider)
     total = Counts.of(fills[C.category])
-    lines.append(page_line("ALL SLOTS", measure_row(total, beta)))
-    lines.append("")
-    lines.extend(f_measures_lines(total))
-    return "\n".join(lines) + "\n"
+    return [
+        *lines,
+        PAGE_DIVIDER,
+        page_line("ALL SLOTS", measure_row(total, beta)),
+        "",
+        *f_measures_lines(total),
+    ]
 
 
 def ie_report_summary(mapping: pa.Table) -> str:

@@ -653,35 +653,50 @@ def align_batch(
     costs: Costs = Costs(),
     ref_optional: Sequence[Sequence[bool] | None] | None = None,
     hyp_optional: Sequence[Sequence[bool] | None] | None = None,
-    *,
+) -> BatchAlignment:
+    """Align many plain reference sequences with their hypotheses by sclite's programme
+    (:func:`align_joined` on the sequences joined)."""
+    ref_lengths = np.fromiter(map(len, refs), np.int64, len(refs))
+    hyp_lengths = np.fromiter(map(len, hyps), np.int64, len(hyps))
+    return align_joined(
+        np.fromiter(chain.from_iterable(refs), np.int64, int(ref_lengths.sum())),
+        ref_lengths,
+        np.fromiter(chain.from_iterable(hyps), np.int64, int(hyp_lengths.sum())),
+        hyp_lengths,
+        costs,
+        _joined_flags(ref_optional, ref_lengths),
+        _joined_flags(hyp_optional, hyp_lengths),
+    )
+
+
+def align_joined(
+    ref_words: np.ndarray,
+    ref_lengths: np.ndarray,
+    hyp_words: np.ndarray,
+    hyp_lengths: np.ndarray,
+    costs: Costs = Costs(),
     ref_flags: np.ndarray | None = None,
     hyp_flags: np.ndarray | None = None,
-    ref_flat: np.ndarray | None = None,
-    hyp_flat: np.ndarray | None = None,
 ) -> BatchAlignment:
-    """Align many plain reference sequences with their hypotheses by sclite's programme.
+    """Align many plain reference sequences with their hypotheses by sclite's programme, given
+    joined: each side's words one sequence after the other (``ref_words``, ``hyp_words``), each
+    sequence's length, and which words are optional (``ref_flags``, ``hyp_flags``; None: none).
 
     Every document of at most ``REGION_CELLS`` cells goes whole through the programme
     (:func:`_align_linear`'s sums, comparisons and tie order, so sclite's choice among alignments
     of equal cost), all documents together (:func:`_programmes`). A larger document is cut into
     pieces along rapidfuzz's least-edit alignment (:func:`_cut_points`), and the pieces go through
     the programme with the others.
-
-    Callers that hold the words already joined may pass them too, as arrays over the concatenation
-    of each side: ``ref_flags``, ``hyp_flags`` (which words are optional, instead of
-    ``ref_optional``, ``hyp_optional``) and ``ref_flat``, ``hyp_flat`` (the words themselves).
     """
-    n_docs = len(refs)
-    ref_lengths = np.fromiter(map(len, refs), np.int64, n_docs)
-    hyp_lengths = np.fromiter(map(len, hyps), np.int64, n_docs)
+    n_docs = len(ref_lengths)
+    ref_lengths = np.asarray(ref_lengths, np.int64)
+    hyp_lengths = np.asarray(hyp_lengths, np.int64)
     ref_offsets = np.concatenate(([0], np.cumsum(ref_lengths, dtype=np.int64)))
     hyp_offsets = np.concatenate(([0], np.cumsum(hyp_lengths, dtype=np.int64)))
-    ref_words = _joined(refs, ref_flat, int(ref_offsets[-1]))
-    hyp_words = _joined(hyps, hyp_flat, int(hyp_offsets[-1]))
-    ref_opt = ref_flags if ref_flags is not None else _joined_flags(ref_optional, ref_lengths)
-    hyp_opt = hyp_flags if hyp_flags is not None else _joined_flags(hyp_optional, hyp_lengths)
-    ref_opt = ref_opt if ref_opt is not None and ref_opt.any() else None
-    hyp_opt = hyp_opt if hyp_opt is not None and hyp_opt.any() else None
+    ref_words = np.asarray(ref_words, np.int64)
+    hyp_words = np.asarray(hyp_words, np.int64)
+    ref_opt = ref_flags if ref_flags is not None and ref_flags.any() else None
+    hyp_opt = hyp_flags if hyp_flags is not None and hyp_flags.any() else None
 
     # The problems: whole documents, and the pieces of the large ones, in document order.
     doc = np.arange(n_docs)
@@ -725,13 +740,6 @@ def align_batch(
         int(ref_offsets[-1]),
         int(hyp_offsets[-1]),
     )
-
-
-def _joined(sequences: Sequence[Sequence[int]], flat: np.ndarray | None, total: int) -> np.ndarray:
-    """The words of every sequence, one after the other, as one int64 array."""
-    if flat is not None:
-        return np.asarray(flat, np.int64)
-    return np.fromiter(chain.from_iterable(sequences), np.int64, total)
 
 
 def _joined_flags(optional: Sequence[Sequence[bool] | None] | None, lengths: np.ndarray) -> np.ndarray | None:
@@ -921,7 +929,7 @@ def _on_best_paths(
     n, m = row_valid.sum(axis=1), col_valid.sum(axis=1)
     both = int(costs.deletion + costs.insertion)
     # No value exceeds a path's length times its dearest move: half the memory traffic in int16.
-    kind = np.int16 if (rows + cols) * max(both, most) < np.iinfo(np.int16).max else np.int32
+    kind = np.int16 if (rows + cols + 1) * max(both, most) < np.iinfo(np.int16).max else np.int32
     deletions = deletion.T.astype(kind)
     insertions = insertion.T.astype(kind)
     moves = np.where(equal, 0, np.where(either, both, least)).astype(kind).transpose(1, 2, 0)

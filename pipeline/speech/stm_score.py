@@ -31,7 +31,7 @@ from iescore.pipeline.speech.ctm import (
     parse_token,
     read_text,
 )
-from iescore.pipeline.speech.dp import Vocabulary, align_batch
+from iescore.pipeline.speech.dp import Vocabulary, align_batch, align_joined
 from iescore.pipeline.speech.netdp import NULL_ALT, NetItem, NetWord, Pair, align_networks, network
 from iescore.pipeline.speech.sclite.model import CategoryDef, LabelDef, ScoredSystem, Segment, SystemBuilder
 from iescore.pipeline.speech.stm import Assignment, Stm, assign, comment_labels, parse_stm
@@ -202,7 +202,7 @@ def score_stm_ctm(
     Segments are reported speaker by speaker (in order of first appearance). A segment whose words
     are plain on both sides (no alternation or ``<ALT_BEGIN>`` block, no ``@``, no optionally
     deletable word under -D, no fragment under -F, no -c) is aligned with the others in one call of
-    :func:`pipeline.speech.dp.align_batch`, its columns taken from the readers' columns; the others
+    :func:`pipeline.speech.dp.align_joined`, its columns taken from the readers' columns; the others
     go through :func:`align_all` as word networks.
     """
     ref_text = read_text(ref_path, ref_path, options.encoding) if ref_text is None else ref_text
@@ -324,11 +324,7 @@ def _stm_ctm_columns(stm: Stm, ctm: Ctm, assignment: Assignment, options: StmOpt
         ref_tag_flat = token_tagged[ref_tokens[in_bulk]]
         hyp_rows = item_row[plain[hyp_owner]]
         hyp_flat = ctm_number[ctm.word[hyp_rows]]
-        # Each segment's words as a view of the joined ones (align_batch reads the joined arrays).
-        refs = np.split(ref_flat, np.cumsum(token_count[bulk])[:-1])
-        hyps = np.split(hyp_flat, np.cumsum(item_count[bulk])[:-1])
-        batch = align_batch(refs, hyps, ref_flat=ref_flat, hyp_flat=hyp_flat)
-        del refs, hyps
+        batch = align_joined(ref_flat, token_count[bulk], hyp_flat, item_count[bulk])
         at_ref, at_hyp = batch.ref, batch.hyp
         has_ref, has_hyp = at_ref >= 0, at_hyp >= 0
         rows = np.where(has_hyp, hyp_rows[np.maximum(at_hyp, 0)] if len(hyp_rows) else 0, 0)

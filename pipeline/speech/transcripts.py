@@ -27,7 +27,7 @@ from iescore.pipeline.core.corpus import parse_corpus
 from iescore.pipeline.core.documents import Corpus
 from iescore.pipeline.core.errors import InputError
 from iescore.pipeline.speech.align import AlignOptions, costs_for, document_items, reference_items, word_key
-from iescore.pipeline.speech.dp import Alignment, Vocabulary, align, align_batch
+from iescore.pipeline.speech.dp import Alignment, Vocabulary, align, align_joined
 from iescore.pipeline.speech.glm import GlobalMap, filter_lines
 from iescore.pipeline.speech.words import Item, Word, flatten, parse_items, speech_optional, word_graph
 from iescore.schemas import SPEECH_SEGMENTS, SPEECH_TOTALS, SPEECH_WORDS
@@ -661,15 +661,9 @@ def align_transcripts(
             ref_keys, hyp_keys = ref_flat, hyp_flat
         else:
             ref_keys, hyp_keys = key_of[ref_flat], key_of[hyp_flat]
-        # Each utterance's keys as a view of the joined ones (align_batch reads the joined arrays).
-        refs = np.split(ref_keys, np.cumsum(r_to - r_from)[:-1])
-        hyps = np.split(hyp_keys, np.cumsum(h_to - h_from)[:-1])
         ref_flags = optional_of[ref_flat] if options.optional is not None else None
         hyp_flags = optional_of[hyp_flat] if options.optional is not None else None
-        batch = align_batch(
-            refs, hyps, costs, ref_flags=ref_flags, hyp_flags=hyp_flags, ref_flat=ref_keys, hyp_flat=hyp_keys
-        )
-        del refs, hyps
+        batch = align_joined(ref_keys, r_to - r_from, hyp_keys, h_to - h_from, costs, ref_flags, hyp_flags)
         ref_col = _take(ref_flat, batch.ref)
         hyp_col = _take(hyp_flat, batch.hyp)
         ref_opt = _take(optional_of, ref_col, False)

@@ -330,6 +330,8 @@ def rank(qrels: Qrels, run: Run, options: Options) -> Ranking:
     run_key = qcode[nq:] * ndocs + dcode[nq:]
     qrels_order = _refuse_duplicates(qrels_key, qrels, doc_dictionary, qid_dictionary, ndocs, "qrels")
     _refuse_duplicates(run_key, run, doc_dictionary, qid_dictionary, ndocs, "run")
+    run_docs = dcode[nq:]
+    del dcode
 
     qrels_queries = np.unique(qcode[:nq])
     run_queries = np.unique(qcode[nq:])
@@ -347,9 +349,14 @@ def rank(qrels: Qrels, run: Run, options: Options) -> Ranking:
 
     # Retrieved documents of the evaluated queries, ranked: score descending, docno descending.
     run_q = position[qcode[nq:]]
-    keep = np.flatnonzero(run_q >= 0)
-    order = keep[_ranking_order(run_q[keep], run.score[keep], dcode[nq:][keep], len(doc_dictionary))]
+    if (run_q >= 0).all():
+        order = _ranking_order(run_q, run.score, run_docs, len(doc_dictionary))
+    else:
+        keep = np.flatnonzero(run_q >= 0)
+        order = keep[_ranking_order(run_q[keep], run.score[keep], run_docs[keep], len(doc_dictionary))]
+    del run_docs
     sorted_q = run_q[order]
+    del run_q
     ranks = _ranks_within(sorted_q, len(evaluated))
     if options.max_docs < MAXLONG:
         cut = ranks < max(options.max_docs, 0)
@@ -357,11 +364,16 @@ def rank(qrels: Qrels, run: Run, options: Options) -> Ranking:
 
     # Relevance of each retrieved document: its grade, UNJUDGED for a negative grade, NONPOOL if absent.
     sorted_qrels_key = qrels_key[qrels_order]
-    found = np.searchsorted(sorted_qrels_key, run_key[order])
-    found = np.minimum(found, max(len(sorted_qrels_key) - 1, 0))
-    hit = (sorted_qrels_key[found] == run_key[order]) if len(sorted_qrels_key) else np.zeros(len(order), bool)
-    grades = qrels.rel[qrels_order][found] if len(sorted_qrels_key) else np.zeros(len(order), np.int64)
+    ranked_key = run_key[order]
+    del run_key, order
+    found = np.searchsorted(sorted_qrels_key, ranked_key)
+    np.minimum(found, max(len(sorted_qrels_key) - 1, 0), out=found)
+    hit = (sorted_qrels_key[found] == ranked_key) if len(sorted_qrels_key) else np.zeros(len(found), bool)
+    del ranked_key
+    grades = qrels.rel[qrels_order][found] if len(sorted_qrels_key) else np.zeros(len(found), np.int64)
+    del found
     rel = np.where(hit, np.where(grades >= 0, grades, UNJUDGED), NONPOOL)
+    del hit, grades
     if options.judged_only:
         judged = rel >= 0
         rel, sorted_q = rel[judged], sorted_q[judged]
@@ -951,15 +963,16 @@ def _refuse_duplicates(
 ) -> np.ndarray:
     """The stable order sorting ``keys``; an :class:`InputError` if a (query, document) repeats."""
     order = np.argsort(keys, kind="stable")
-    repeated = np.flatnonzero(keys[order][1:] == keys[order][:-1])
+    ordered = keys[order]
+    repeated = np.flatnonzero(ordered[1:] == ordered[:-1])
     if repeated.size:
         lines = source.lines[order]
         pairs = [(int(lines[i]), int(lines[i + 1])) for i in repeated]
         first, second = min(pairs, key=lambda pair: pair[1])
-        key = int(keys[order][repeated[0]])
+        key = int(ordered[repeated[0]])
         for i in repeated:
             if (int(lines[i]), int(lines[i + 1])) == (first, second):
-                key = int(keys[order][i])
+                key = int(ordered[i])
         raise InputError(
             source.source,
             second,

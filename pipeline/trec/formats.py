@@ -80,7 +80,7 @@ def read_run(path: str | Path, name: str | None = None) -> Run:
     name it ``name`` (default: ``path``)."""
     source = name or str(path)
     fields, lines = _read_fields(
-        path, source, RUN_FIELDS, "run", (0, 2, 4, 5), {4: pa.float64()}, trailing=True
+        path, source, RUN_FIELDS, "run", (0, 2, 4, 5), {4: pa.float64()}, trailing=True, last=5
     )
     score = _numbers(source, fields[4], lines)
     tag = fields[5][len(lines) - 1].as_py().decode("utf-8", "replace")
@@ -95,15 +95,25 @@ def _read_fields(
     wanted: tuple[int, ...],
     types: dict[int, pa.DataType],
     trailing: bool = False,
+    last: int | None = None,
 ) -> tuple[list[pa.Array | None], np.ndarray]:
+    """The ``wanted`` fields of every line of the file, and each entry's line number. ``last``: a
+    field of which only the last line's value is needed (a run's tag): the fast reader takes it from
+    the last line alone, so that its column holds that one value at the row of the last line."""
     try:
         data = Path(path).read_bytes()
     except OSError as error:
         raise InputError(source, 0, f"cannot read the {kind} file: {error.strerror or error}") from None
     _check_encoding(data, source, kind)
-    fast = _csv_fields(data, names, wanted, types)
+    fast = _csv_fields(data, names, tuple(k for k in wanted if k != last), types)
     if fast is not None:
         fields, lines = fast
+        if last is not None and len(lines):
+            # A regular file: its last line has every field, one delimiter between them.
+            end = len(data) - data.endswith(b"\n")
+            final = data[data.rfind(b"\n", 0, end) + 1 : end]
+            value = final.split(b"\t" if b"\t" in final else b" ")[last]
+            fields[last] = _last_only(value, len(lines))
     else:
         fields, lines = split_fields(data, len(names), source, " ".join(names), trailing, wanted)
     if not len(lines):
@@ -165,7 +175,7 @@ def _csv_fields(
             ),
             convert_options=csv.ConvertOptions(
                 include_columns=[columns[k] for k in wanted],
-                column_types={columns[k]: types.get(k, pa.large_binary()) for k in wanted},
+                column_types={columns[k]: types.get(k, pa.binary()) for k in wanted},
                 null_values=[],
                 strings_can_be_null=False,
             ),
@@ -242,9 +252,18 @@ def _gather(raw: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> pa.Array:
     offsets = np.zeros(len(starts) + 1, dtype=np.int64)
     np.cumsum(lengths, out=offsets[1:])
     index = np.arange(offsets[-1], dtype=np.int64) + np.repeat(starts - offsets[:-1], lengths)
+    large = offsets[-1] >= 2**31
+    kind, offsets = (pa.large_binary(), offsets) if large else (pa.binary(), offsets.astype(np.int32))
     return pa.Array.from_buffers(
-        pa.large_binary(), len(starts), [None, pa.py_buffer(offsets), pa.py_buffer(raw[index].tobytes())]
+        kind, len(starts), [None, pa.py_buffer(offsets), pa.py_buffer(raw[index].tobytes())]
     )
+
+
+def _last_only(value: bytes, length: int) -> pa.Array:
+    """A binary column of ``length`` rows holding ``value`` at its last row (empty before it)."""
+    offsets = np.zeros(length + 1, np.int32)
+    offsets[-1] = len(value)
+    return pa.Array.from_buffers(pa.binary(), length, [None, pa.py_buffer(offsets), pa.py_buffer(value)])
 
 
 def to_numpy(array: pa.Array, dtype: type) -> np.ndarray:
@@ -264,7 +283,7 @@ def _integers(source: str, column: pa.Array, lines: np.ndarray) -> np.ndarray:
         if pa.types.is_integer(column.type):
             grades = to_numpy(column.cast(pa.int64()), np.int64)
         else:
-            grades = to_numpy(column.cast(pa.large_string()).cast(pa.int64()), np.int64)
+            grades = to_numpy(_as_text(column).cast(pa.int64()), np.int64)
         if not len(grades) or np.abs(grades).max() <= LARGEST_GRADE:
             return grades
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
@@ -292,7 +311,7 @@ def _numbers(source: str, column: pa.Array, lines: np.ndarray) -> np.ndarray:
         if pa.types.is_floating(column.type):
             values = to_numpy(column, np.float64)
         else:
-            values = to_numpy(column.cast(pa.large_string()).cast(pa.float64()), np.float64)
+            values = to_numpy(_as_text(column).cast(pa.float64()), np.float64)
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
         values = None
     if values is not None and not np.isnan(values).any():
@@ -357,7 +376,7 @@ def run_from_table(table: pa.Table, source: str) -> Run:
         source,
         _binary(table.column(C.qid)),
         _binary(table.column(C.docno)),
-        to_numpy(score, np.float64).copy(),
+        to_numpy(score, np.float64),
         tag,
         _int64(table.column(C.line)),
     )
@@ -368,7 +387,7 @@ RUNID_KEY = b"trec_runid"
 
 def _text(source: str, column: pa.Array, what: str, lines: np.ndarray) -> pa.Array:
     try:
-        return column.cast(pa.large_string()).cast(pa.string())
+        return _as_text(column).cast(pa.string())
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
         pass
     for position, value in enumerate(column.to_pylist()):  # only on bad input: find its line
@@ -383,12 +402,19 @@ def _text(source: str, column: pa.Array, what: str, lines: np.ndarray) -> pa.Arr
     raise InputError(source, 0, f"a {what} is not UTF-8 text")  # pragma: no cover
 
 
+def _as_text(column: pa.Array) -> pa.Array:
+    """A binary column as UTF-8 text (checked), its buffers kept: string for binary, large_string for
+    large_binary (a file of more than 2 GiB of one field)."""
+    return column.cast(pa.large_string() if pa.types.is_large_binary(column.type) else pa.string())
+
+
 def _binary(column: pa.ChunkedArray) -> pa.Array:
-    return column.combine_chunks().cast(pa.large_binary())
+    return column.combine_chunks().cast(pa.binary())
 
 
 def _int64(column: pa.ChunkedArray) -> np.ndarray:
-    return to_numpy(column.combine_chunks(), np.int64).copy()
+    """The column as a read-only numpy view of its buffer (nothing writes into a run or qrels)."""
+    return to_numpy(column.combine_chunks(), np.int64)
 
 
 #: trec_eval 10.0's rel_info formats (``-R``) and results formats (``-T``): which are read here, and why

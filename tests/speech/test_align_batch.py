@@ -272,6 +272,9 @@ def test_bounded_substitution_costs_ask_for_few_cells_and_change_nothing(seed: i
         return table[r, h]
 
     refs, hyps = _random_documents(seed, 400, 12)
+    # One problem long enough that its bounds need 32-bit integers: (3 + 6,000 + 1) x 6 > 32,767.
+    refs.append([rng.randrange(12) for _ in range(3)])
+    hyps.append([rng.randrange(12) for _ in range(6000)])
     optional = [[w == 0 for w in ref] for ref in refs], [[w == 0 for w in hyp] for hyp in hyps]
     bounded = Costs(substitution=one, substitutions=substitutions, substitution_bounds=(1, 4))
     got = align_batch(refs, hyps, bounded, *optional)
