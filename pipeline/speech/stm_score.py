@@ -2,11 +2,13 @@
 sclite``'s model.
 
 stm reference (:func:`score_stm_ctm`): :func:`pipeline.speech.stm.assign` gives each stm segment its
-ctm words. ctm reference (:func:`score_ctm_ctm`): both sides are cut into chunks where both pause, as
-sclite's ``chop_WTOKE_2`` does. Each segment's two sides become word networks (alternations and
-``<ALT_BEGIN>`` blocks as alternatives) aligned by :func:`pipeline.speech.netdp.align_networks` with
-sclite's costs and tie rules (``-T``: its time costs); the pairs go into a
-:class:`~pipeline.speech.sclite.model.ScoredSystem` with the words' times and confidences.
+ctm words, all as columns; segments of plain words on both sides are aligned together from the
+columns, the others as word networks. ctm reference (:func:`score_ctm_ctm`): both sides are cut into
+chunks where both pause, as sclite's ``chop_WTOKE_2`` does. Each segment's two sides become word
+networks (alternations and ``<ALT_BEGIN>`` blocks as alternatives) aligned by
+:func:`pipeline.speech.netdp.align_networks` with sclite's costs and tie rules (``-T``: its time costs);
+the pairs go into a :class:`~pipeline.speech.sclite.model.ScoredSystem` with the words' times and
+confidences.
 
 sclite's word rules: ``(word)`` is optionally deletable under ``-D`` (it matches ``word``; left out it
 counts as correct); under ``-F`` a fragment (``te-``, ``-tion``) matches a word it begins (ends).
