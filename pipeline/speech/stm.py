@@ -22,26 +22,28 @@ another, a malformed ``;; LABEL`` or ``;; CATEGORY`` line (sclite skips it silen
 
 from __future__ import annotations
 
-import math
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 
+import numpy as np
 from iescore.pipeline.core.errors import InputError
 from iescore.pipeline.speech.ctm import (
-    BLANK,
-    Channel,
+    WORD,
     Ctm,
+    FieldLines,
+    Offences,
     TimedItem,
-    TimedWord,
     ascii_lower,
-    fields_of,
-    lines_of,
+    fold_lines,
+    runs,
 )
 from iescore.pipeline.speech.words import parse_items
 
 IGNORE_MARKERS = ("ignore_time_segment_in_scoring", "ignoretimesegmentinscoring")
 _FIELDS = "FILE CHANNEL SPEAKER BEGIN END [<LABELS>] TRANSCRIPT"
+_HEADER = re.compile(r"^;; (LABEL|CATEGORY) [^\n]*", re.MULTILINE)
 _QUOTED = re.compile(r'"([^"]*)"')
 
 
@@ -78,20 +80,56 @@ class Label:
 
 @dataclass(frozen=True)
 class Stm:
+    """An stm as columns, one entry per segment in file order: ``file``, ``channel``, ``speaker``,
+    ``labels`` (as written, or None), ``begin``, ``end``, ``line``, and its transcript's tokens
+    ``tokens[token_bounds[k]:token_bounds[k + 1]]``, numbers into ``token_texts`` (tokens as
+    written, ``;tags`` included)."""
+
     source: str
-    segments: tuple[StmSegment, ...]
     labels: tuple[Label, ...]
     categories: tuple[Label, ...]
+    file: list[str]
+    channel: list[str]
+    speaker: list[str]
+    segment_labels: list[str | None]
+    begin: np.ndarray
+    end: np.ndarray
+    line: np.ndarray
+    token_texts: list[str]
+    tokens: np.ndarray
+    token_bounds: np.ndarray
 
+    def __len__(self) -> int:
+        return len(self.file)
 
-def _number(field: str, what: str, source: str, line: int) -> float:
-    try:
-        value = float(field)
-    except ValueError:
-        raise InputError(source, line, f"{what} '{field}' is not a number ({_FIELDS} expected)") from None
-    if not math.isfinite(value):
-        raise InputError(source, line, f"{what} '{field}' is not a finite number")
-    return value
+    def text(self, k: int) -> str:
+        """Segment ``k``'s transcript, its tokens joined by single spaces."""
+        texts = self.token_texts
+        return " ".join(
+            texts[t] for t in self.tokens[self.token_bounds[k] : self.token_bounds[k + 1]].tolist()
+        )
+
+    @cached_property
+    def ignored(self) -> np.ndarray:
+        """Which segments are not scored (a token holding ``IGNORE_TIME_SEGMENT_IN_SCORING``)."""
+        marked = np.array(
+            [any(m in ascii_lower(t) for m in IGNORE_MARKERS) for t in self.token_texts], bool
+        )  # fmt: skip
+        if not len(marked):
+            return np.zeros(len(self), bool)
+        owner = np.repeat(np.arange(len(self)), np.diff(self.token_bounds))
+        return np.bincount(owner[marked[self.tokens]], minlength=len(self)) > 0
+
+    @cached_property
+    def segments(self) -> tuple[StmSegment, ...]:
+        """The segments as objects."""
+        return tuple(
+            StmSegment(
+                self.file[k], self.channel[k], self.speaker[k], float(self.begin[k]), float(self.end[k]),
+                self.segment_labels[k], self.text(k), int(self.line[k]),
+            )
+            for k in range(len(self))
+        )  # fmt: skip
 
 
 def comment_labels(text: str, source: str) -> tuple[tuple[Label, ...], tuple[Label, ...]]:
@@ -101,76 +139,116 @@ def comment_labels(text: str, source: str) -> tuple[tuple[Label, ...], tuple[Lab
     A description is kept as written (``\\\\`` stays two characters, as sclite prints it).
     """
     found: dict[str, dict[tuple[str, str, str], Label]] = {"LABEL": {}, "CATEGORY": {}}
-    for number, line in enumerate(lines_of(text), 1):
-        for kind in found:
-            if line.startswith(f";; {kind} "):
-                fields = _QUOTED.findall(line)
-                if len(fields) < 3:
-                    raise InputError(
-                        source,
-                        number,
-                        f'{len(fields)} quoted fields: ;; {kind} "ID" "TITLE" "DESCRIPTION" expected',
-                    )
-                key = (fields[0], fields[1], fields[2])
-                found[kind].setdefault(key, Label(*key, number))
+    number, counted = 1, 0
+    for match in _HEADER.finditer(text):
+        number += text.count("\n", counted, match.start())
+        counted = match.start()
+        kind, line = match.group(1), match.group()
+        fields = _QUOTED.findall(line)
+        if len(fields) < 3:
+            raise InputError(
+                source,
+                number,
+                f'{len(fields)} quoted fields: ;; {kind} "ID" "TITLE" "DESCRIPTION" expected',
+            )
+        key = (fields[0], fields[1], fields[2])
+        found[kind].setdefault(key, Label(*key, number))
     return tuple(found["LABEL"].values()), tuple(found["CATEGORY"].values())
 
 
 def parse_stm(text: str, source: str, fold: Callable[[str], str] | None = ascii_lower) -> Stm:
     """The segments and label headers of an stm text, each line folded by ``fold`` first (None:
-    case-sensitive); see the module docstring for what is refused."""
-    segments: list[StmSegment] = []
-    ended: dict[tuple[str, str], int] = {}
-    key: tuple[str, str] | None = None
-    previous_begin = -math.inf
-    for number, raw in enumerate(lines_of(text), 1):
-        if "\0" in raw:
-            raise InputError(source, number, "NUL byte in a text file")
-        if not raw.strip(BLANK) or raw.lstrip(BLANK).startswith(";"):
-            continue
-        line = raw if fold is None else fold(raw)
-        fields = fields_of(line, 5)
-        if len(fields) < 5:
-            raise InputError(source, number, f"{len(fields)} fields: {_FIELDS} expected")
-        file, channel, speaker, begin_field, end_field = fields[:5]
-        rest = fields[5].strip(BLANK) if len(fields) > 5 else ""
-        begin = _number(begin_field, "begin time", source, number)
-        end = _number(end_field, "end time", source, number)
-        if end < begin:
-            raise InputError(source, number, f"end time {end_field} before begin time {begin_field}")
-        labels = None
-        if rest.startswith("<"):
-            parts = fields_of(rest, 1)
-            labels, rest = parts[0], (parts[1] if len(parts) > 1 else "")
-            if not labels.endswith(">") or len(labels) < 2:
-                raise InputError(
-                    source, number, f"label field '{labels}' not closed by '>' (<LABEL,...> expected)"
-                )
-        here = (file, channel)
-        if here != key:
-            if here in ended:
-                raise InputError(
-                    source,
-                    number,
-                    f"file '{file}' channel '{channel}' already ended on line {ended[here]}: "
-                    "an stm must keep each file and channel together",
-                )
-            if key is not None:
-                ended[key] = segments[-1].line
-            key, previous_begin = here, -math.inf
-        if begin < previous_begin:
-            raise InputError(
-                source,
-                number,
-                f"begin time {begin_field} before the begin of the segment above: "
-                "segments of a channel must be in time order",
+    case-sensitive); see the module docstring for what is refused (the first offence in file
+    order). Fields are cut out of the text's bytes as columns (``pipeline.speech.ctm.FieldLines``)."""
+    lines = FieldLines(fold_lines(text, fold))
+    errors = Offences(source)
+    errors.add(lines.nul_lines(), 0, lambda k: "NUL byte in a text file")
+    rows = lines.data_lines(";")
+    count = lines.counts[rows]
+    few = count < 5
+    errors.add(rows[few] + 1, 1, lambda k: f"{count[few][k]} fields: {_FIELDS} expected")
+    rows, count = rows[~few], count[~few]
+    number = rows + 1
+    begin = lines.numbers(rows, 3, errors, 5, "begin time", _FIELDS)
+    end = lines.numbers(rows, 4, errors, 6, "end time", _FIELDS)
+    backwards = np.flatnonzero(end < begin)
+    if len(backwards):
+        k = int(backwards[0])
+        written = lines.strings(rows[k : k + 1], 3) + lines.strings(rows[k : k + 1], 4)
+        errors.add_one(int(number[k]), 7, f"end time {written[1]} before begin time {written[0]}")
+    first_word = lines.first[rows] + 5
+    labelled = np.zeros(len(rows), bool)
+    has_sixth = count > 5
+    labelled[has_sixth] = lines.raw[lines.starts[first_word[has_sixth]]] == ord("<")
+    label_rows = np.flatnonzero(labelled)
+    label_texts = lines.strings(rows[label_rows], 5)
+    for k, label in zip(label_rows.tolist(), label_texts, strict=True):
+        if not label.endswith(">") or len(label) < 2:
+            errors.add_one(
+                int(number[k]), 8, f"label field '{label}' not closed by '>' (<LABEL,...> expected)"
             )
-        previous_begin = begin
-        transcript = " ".join(fields_of(rest))
-        parse_items(transcript, source=source, line=number)  # unbalanced braces are an error here
-        segments.append(StmSegment(file, channel, speaker, begin, end, labels, transcript, number))
+            break
+    first_word = first_word + labelled
+    files, file_of = lines.distinct(rows, 0)
+    names, name_of = lines.distinct(rows, 1)
+    run_start, again, earlier = runs(file_of * max(len(names), 1) + name_of)
+    if len(again):
+        first, last_of_earlier = run_start[again[0]], run_start[earlier[0] + 1] - 1
+        errors.add_one(
+            int(number[first]), 9,
+            f"file '{files[file_of[first]]}' channel '{names[name_of[first]]}' already ended on line "
+            f"{number[last_of_earlier]}: an stm must keep each file and channel together",
+        )  # fmt: skip
+    new_run = np.zeros(len(rows), bool)
+    new_run[run_start] = True
+    earlier_begin = np.flatnonzero(~new_run[1:] & (begin[1:] < begin[:-1])) + 1
+    if len(earlier_begin):
+        k = int(earlier_begin[0])
+        errors.add_one(
+            int(number[k]), 10,
+            f"begin time {lines.strings(rows[k : k + 1], 3)[0]} before the begin of the segment above: "
+            "segments of a channel must be in time order",
+        )  # fmt: skip
+    # The transcript's tokens: fields from the first word to the end of the line.
+    token_counts = np.maximum(count - (first_word - lines.first[rows]), 0)
+    token_bounds = np.concatenate(([0], np.cumsum(token_counts))).astype(np.int64)
+    token_index = np.repeat(first_word, token_counts) + (
+        np.arange(token_bounds[-1]) - np.repeat(token_bounds[:-1], token_counts)
+    )
+    token_texts, tokens = lines.distinct_fields(token_index)
+    braced = np.array([("{" in t or "}" in t) for t in token_texts], bool)
+    if braced.any():
+        owner = np.repeat(np.arange(len(rows)), token_counts)
+        for k in np.unique(owner[braced[tokens]]).tolist():
+            if number[k] >= errors.first:
+                break
+            words = " ".join(token_texts[t] for t in tokens[token_bounds[k] : token_bounds[k + 1]].tolist())
+            try:
+                parse_items(words, source=source, line=int(number[k]))  # unbalanced braces
+            except InputError as error:
+                errors.add_one(int(number[k]), 11, error.message)
+                break
+    errors.raise_first()
+    segment_labels: list[str | None] = [None] * len(rows)
+    for k, label in zip(label_rows.tolist(), label_texts, strict=True):
+        segment_labels[k] = label
+    speakers, speaker_of = lines.distinct(rows, 2)
     labels_found, categories = comment_labels(text, source)
-    return Stm(source, tuple(segments), labels_found, categories)
+    return Stm(
+        source,
+        labels_found,
+        categories,
+        [files[f] for f in file_of.tolist()],
+        [names[c] for c in name_of.tolist()],
+        [speakers[s] for s in speaker_of.tolist()],
+        segment_labels,
+        begin,
+        end,
+        number.astype(np.int64),
+        token_texts,
+        tokens,
+        token_bounds,
+    )
 
 
 # -- giving hypothesis words to segments --------------------------------------------------------------
@@ -199,49 +277,37 @@ class Utterance:
 
 @dataclass(frozen=True)
 class Assignment:
-    utterances: tuple[Utterance, ...]
+    """The scored segments as columns, in scoring order: ``segment`` (the stm segment), ``ids``
+    (sclite's ``speaker-NNN``) and the ctm items given to each,
+    ``items[item_bounds[k]:item_bounds[k + 1]]`` (numbers of ``ctm``'s items, in file order)."""
+
+    stm: Stm
+    ctm: Ctm
+    segment: np.ndarray
+    ids: list[str]
+    items: np.ndarray
+    item_bounds: np.ndarray
     warnings: tuple[str, ...]  # sclite's messages on standard error for channels without hypothesis
     ignored_segments: int
     ignored_words: int  # hypothesis words that fell into ignored segments
 
-
-def _midpoint(item: TimedItem) -> float:
-    """Where sclite places an item: a word's midpoint; a block's largest word midpoint (0 if none)."""
-    if isinstance(item, TimedWord):
-        return item.midpoint
-    return max((w.midpoint for w in item.words()), default=0.0)
-
-
-def _runs(segments: Sequence[StmSegment]) -> list[list[StmSegment]]:
-    runs: list[list[StmSegment]] = []
-    for segment in segments:
-        if runs and (runs[-1][0].file, runs[-1][0].channel) == (segment.file, segment.channel):
-            runs[-1].append(segment)
-        else:
-            runs.append([segment])
-    return runs
+    @cached_property
+    def utterances(self) -> tuple[Utterance, ...]:
+        """The scored segments as objects."""
+        stm, items = self.stm, self.ctm.items(self.items)
+        out = []
+        for k, (s, uid) in enumerate(zip(self.segment.tolist(), self.ids, strict=True)):
+            given = tuple(items[self.item_bounds[k] : self.item_bounds[k + 1]])
+            out.append(
+                Utterance(
+                    uid, stm.speaker[s], stm.file[s], stm.channel[s], stm.segment_labels[s],
+                    float(stm.begin[s]), float(stm.end[s]), stm.text(s), given, int(stm.line[s]), k,
+                )
+            )  # fmt: skip
+        return tuple(out)
 
 
-def _word_count(items: Sequence[TimedItem]) -> int:
-    return sum(1 if isinstance(i, TimedWord) else len(i.words()) for i in items)
-
-
-def _keep_in_time(items: Sequence[TimedItem], begin: float, end: float) -> list[TimedItem]:
-    """``-m hyp``: the words that touch ``[begin, end]``; a block stays whole if any of its words does."""
-    kept: list[TimedItem] = []
-    for item in items:
-        words = [item] if isinstance(item, TimedWord) else item.words()
-        if any(not (w.begin > end or w.end < begin) for w in words):
-            kept.append(item)
-    return kept
-
-
-def assign(
-    stm: Stm,
-    ctm: Ctm,
-    reduce_ref: bool = False,
-    reduce_hyp: bool = False,
-) -> Assignment:
+def assign(stm: Stm, ctm: Ctm, reduce_ref: bool = False, reduce_hyp: bool = False) -> Assignment:
     """Give each stm segment the ctm words sclite gives it, channel by channel in file order.
 
     Within a channel a word belongs to the first segment whose end is after the word's midpoint (a
@@ -256,82 +322,112 @@ def assign(
     A stm channel with no ctm words at its place in the ctm is scored against nothing, with sclite's
     warning. A ctm channel left over when the stm has ended is an InputError at its first line
     (sclite stops: "Hyp file has more data than ref file").
+
+    sclite walks each channel's words with a cursor, giving a segment words while their midpoints
+    are before its end. That walk is a merge of the words' midpoints with the segments' ends, and a
+    merge depends only on the running maxima of the two sequences: word ``j`` goes to the first
+    segment whose running maximum end is above the running maximum midpoint up to ``j``, found for
+    every word at once by a binary search.
     """
     warnings: list[str] = []
-    utterances: list[Utterance] = []
-    counts: dict[str, int] = {}
+    rows_word = ctm.kind == WORD
+    row_begin = np.where(rows_word, ctm.begin, np.nan)
+    row_end = row_begin + ctm.duration
+    row_mid = np.where(rows_word, ctm.begin + ctm.duration / 2.0, -np.inf)
+    item_first = ctm.item_rows[:-1]
+    n_items = len(item_first)
+    item_mid = np.maximum.reduceat(row_mid, item_first) if n_items else np.zeros(0)
+    item_mid[np.isneginf(item_mid)] = 0.0
+    item_words = np.add.reduceat(rows_word.astype(np.int64), item_first) if n_items else np.zeros(0, np.int64)
+    segment_parts: list[np.ndarray] = []
+    item_parts: list[np.ndarray] = []
+    count_parts: list[np.ndarray] = []
     ignored_segments = ignored_words = 0
-    channels: list[Channel] = list(ctm.channels)
+    n = len(stm)
+    key_change = np.ones(n, bool)
+    if n:
+        key_change[1:] = [
+            (a, b) != (c, d)
+            for a, b, c, d in zip(stm.file[1:], stm.channel[1:], stm.file[:-1], stm.channel[:-1], strict=True)
+        ]
+    run_starts = np.flatnonzero(key_change).tolist() + [n]
     position = 0
-    for run in _runs(stm.segments):
-        first = run[0]
-        items: Sequence[TimedItem] = ()
-        if position >= len(channels):
+    channels = len(ctm.channel_files)
+    for first, stop_segment in zip(run_starts[:-1], run_starts[1:], strict=True):
+        file, channel = stm.file[first], stm.channel[first]
+        lo = hi = 0
+        if position >= channels:
             warnings.append(
                 "align_ctm_to_stm: Hyp files ends before ref but continuing for "
-                f"ref file/channel '{first.file}' '{first.channel}'."
+                f"ref file/channel '{file}' '{channel}'."
             )
-        elif (channels[position].file, channels[position].channel) == (first.file, first.channel):
-            items = channels[position].items
+        elif (ctm.channel_files[position], ctm.channel_names[position]) == (file, channel):
+            lo, hi = int(ctm.channel_items[position]), int(ctm.channel_items[position + 1])
             position += 1
         else:
-            hyp = channels[position]
             warnings.append(
                 "align_ctm_to_stm: File identifiers do not match but continuing. "
-                f"ref file/channel '{first.file}' '{first.channel}', next hyp '{hyp.file}' '{hyp.channel}'."
+                f"ref file/channel '{file}' '{channel}', next hyp "
+                f"'{ctm.channel_files[position]}' '{ctm.channel_names[position]}'."
             )
-        scored = [True] * len(run)
-        words = [w for item in items for w in ([item] if isinstance(item, TimedWord) else item.words())]
-        if reduce_ref and words:
-            start, stop = words[0].begin, words[-1].end
-            scored = [not (start >= s.end or stop <= s.begin) for s in run]
-        kept_items: Sequence[TimedItem] = items
+        run = np.arange(first, stop_segment)
+        seg_begin, seg_end = stm.begin[run], stm.end[run]
+        scored = np.ones(len(run), bool)
+        rows = np.arange(ctm.item_rows[lo], ctm.item_rows[hi])
+        words = rows[rows_word[rows]]
+        if reduce_ref and len(words):
+            start, stop = row_begin[words[0]], row_end[words[-1]]
+            scored = ~((start >= seg_end) | (stop <= seg_begin))
+        kept = np.ones(hi - lo, bool)
         if reduce_hyp:
-            spans = [s for s, keep in zip(run, scored, strict=True) if keep]
-            if spans:
-                kept_items = _keep_in_time(items, min(s.begin for s in spans), max(s.end for s in spans))
+            if scored.any():
+                span_lo, span_hi = seg_begin[scored].min(), seg_end[scored].max()
+                touching = rows_word[rows] & ~((row_begin[rows] > span_hi) | (row_end[rows] < span_lo))
+                kept = np.add.reduceat(touching, item_first[lo:hi] - item_first[lo]) > 0 if hi > lo else kept
             else:
-                kept_items = []
-        kept_ids = {id(item) for item in kept_items}
-        cursor = 0
-        for index, segment in enumerate(run):
-            if not scored[index]:
-                continue
-            if index == len(run) - 1:
-                stop = len(items)
-            else:
-                stop = cursor
-                while stop < len(items) and _midpoint(items[stop]) < segment.end:
-                    stop += 1
-            given = [item for item in items[cursor:stop] if id(item) in kept_ids]
-            cursor = stop
-            if segment.ignored:
-                ignored_segments += 1
-                ignored_words += _word_count(given)
-                continue
-            number = counts.get(segment.speaker, 0)
-            counts[segment.speaker] = number + 1
-            utterances.append(
-                Utterance(
-                    f"{segment.speaker}-{number:03d}",
-                    segment.speaker,
-                    segment.file,
-                    segment.channel,
-                    segment.labels,
-                    segment.begin,
-                    segment.end,
-                    segment.text,
-                    tuple(given),
-                    segment.line,
-                    len(utterances),
-                )
-            )
-    if position < len(channels):
-        extra = channels[position]
+                kept[:] = False
+        order = np.flatnonzero(scored)
+        mids = np.maximum.accumulate(item_mid[lo:hi]) if hi > lo else np.zeros(0)
+        stops = np.searchsorted(mids, np.maximum.accumulate(seg_end[order]), "left")
+        if len(order) and order[-1] == len(run) - 1:
+            stops[-1] = hi - lo
+        starts = np.concatenate(([0], stops[:-1])).astype(np.int64)
+        local = np.arange(hi - lo)
+        owner = np.repeat(np.arange(len(order)), stops - starts)
+        taken = kept[local[: len(owner)]] if len(owner) else np.zeros(0, bool)
+        given = local[: len(owner)][taken] + lo
+        counts = np.bincount(owner[taken], minlength=len(order))
+        ignored = stm.ignored[run[order]]
+        if ignored.any():
+            ignored_segments += int(ignored.sum())
+            owner_ignored = ignored[owner[taken]]
+            ignored_words += int(item_words[given[owner_ignored]].sum())
+            given = given[~owner_ignored]
+            counts = counts[~ignored]
+        segment_parts.append(run[order][~ignored])
+        item_parts.append(given)
+        count_parts.append(counts)
+    if position < channels:
         raise InputError(
             ctm.source,
-            extra.line,
-            f"file '{extra.file}' channel '{extra.channel}' has no segments at this place in the reference "
-            f"{stm.source} (the stm and the ctm must list files and channels in the same order)",
+            int(ctm.channel_lines[position]),
+            f"file '{ctm.channel_files[position]}' channel '{ctm.channel_names[position]}' has no segments "
+            f"at this place in the reference {stm.source} (the stm and the ctm must list files and channels "
+            "in the same order)",
         )
-    return Assignment(tuple(utterances), tuple(warnings), ignored_segments, ignored_words)
+    segment = np.concatenate(segment_parts) if segment_parts else np.zeros(0, np.int64)
+    items = np.concatenate(item_parts) if item_parts else np.zeros(0, np.int64)
+    counts = np.concatenate(count_parts) if count_parts else np.zeros(0, np.int64)
+    # sclite numbers each speaker's segments in scoring order.
+    numbers: dict[str, int] = {}
+    ids = []
+    for s in segment.tolist():
+        speaker = stm.speaker[s]
+        k = numbers.get(speaker, 0)
+        numbers[speaker] = k + 1
+        ids.append(f"{speaker}-{k:03d}")
+    item_bounds = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
+    return Assignment(
+        stm, ctm, segment.astype(np.int64), ids, items.astype(np.int64), item_bounds, tuple(warnings),
+        ignored_segments, ignored_words,
+    )  # fmt: skip

@@ -2,11 +2,13 @@
 sclite``'s model.
 
 stm reference (:func:`score_stm_ctm`): :func:`pipeline.speech.stm.assign` gives each stm segment its
-ctm words. ctm reference (:func:`score_ctm_ctm`): both sides are cut into chunks where both pause, as
-sclite's ``chop_WTOKE_2`` does. Each segment's two sides become word networks (alternations and
-``<ALT_BEGIN>`` blocks as alternatives) aligned by :func:`pipeline.speech.netdp.align_networks` with
-sclite's costs and tie rules (``-T``: its time costs); the pairs go into a
-:class:`~pipeline.speech.sclite.model.ScoredSystem` with the words' times and confidences.
+ctm words, all as columns; segments of plain words on both sides are aligned together from the
+columns, the others as word networks. ctm reference (:func:`score_ctm_ctm`): both sides are cut into
+chunks where both pause, as sclite's ``chop_WTOKE_2`` does. Each segment's two sides become word
+networks (alternations and ``<ALT_BEGIN>`` blocks as alternatives) aligned by
+:func:`pipeline.speech.netdp.align_networks` with sclite's costs and tie rules (``-T``: its time costs);
+the pairs go into a :class:`~pipeline.speech.sclite.model.ScoredSystem` with the words' times and
+confidences.
 
 sclite's word rules: ``(word)`` is optionally deletable under ``-D`` (it matches ``word``; left out it
 counts as correct); under ``-F`` a fragment (``te-``, ``-tion``) matches a word it begins (ends).
@@ -20,12 +22,22 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
+from iescore.pipeline.core.arrays import ranges
 from iescore.pipeline.core.errors import InputError
-from iescore.pipeline.speech.ctm import TimedItem, TimedWord, ascii_lower, parse_ctm, parse_token, read_text
-from iescore.pipeline.speech.dp import Vocabulary, align_batch
+from iescore.pipeline.speech.ctm import (
+    WORD,
+    Ctm,
+    TimedItem,
+    TimedWord,
+    ascii_lower,
+    parse_ctm,
+    parse_token,
+    read_text,
+)
+from iescore.pipeline.speech.dp import Vocabulary, align_batch, align_joined
 from iescore.pipeline.speech.netdp import NULL_ALT, NetItem, NetWord, Pair, align_networks, network
 from iescore.pipeline.speech.sclite.model import CategoryDef, LabelDef, ScoredSystem, Segment, SystemBuilder
-from iescore.pipeline.speech.stm import Utterance, assign, comment_labels, parse_stm
+from iescore.pipeline.speech.stm import Assignment, Stm, assign, comment_labels, parse_stm
 
 if TYPE_CHECKING:
     from iescore.pipeline.speech.sclite.segmentation import Segmentation
@@ -203,6 +215,12 @@ def score_stm_ctm(
     ``options.encoding``) unless given. Segments are numbered from ``sequence_start`` (sclite numbers
     the segments of all the systems of a run in one sequence). Labels and categories come from the
     ``;;`` headers of the reference, then of the hypothesis, each once.
+
+    Segments are reported speaker by speaker (in order of first appearance). A segment whose words
+    are plain on both sides (no alternation or ``<ALT_BEGIN>`` block, no ``@``, no optionally
+    deletable word under -D, no fragment under -F, no -c) is aligned with the others in one call of
+    :func:`pipeline.speech.dp.align_joined`, its columns taken from the readers' columns; the others
+    go through :func:`align_all` as word networks.
     """
     ref_text = read_text(ref_path, ref_path, options.encoding) if ref_text is None else ref_text
     hyp_text = read_text(hyp_path, hyp_path, options.encoding) if hyp_text is None else hyp_text
@@ -212,33 +230,28 @@ def score_stm_ctm(
     hyp_labels, hyp_categories = comment_labels(hyp_text, hyp_path)
     labels = list(dict.fromkeys((x.id, x.title, x.description) for x in stm.labels + hyp_labels))
     categories = list(dict.fromkeys((x.id, x.title, x.description) for x in stm.categories + hyp_categories))
-    builder = SystemBuilder()
-    tagged: list[tuple[str | None, str | None]] = []
-    by_speaker: dict[str, list[Utterance]] = {}
-    for utterance in assignment.utterances:
-        by_speaker.setdefault(utterance.speaker, []).append(utterance)
-    units: list[tuple[list[NetItem], list[NetItem]]] = []
-    segments: list[Segment] = []
-    for utterances in by_speaker.values():
-        for u in utterances:
-            segment = Segment(
-                f"({u.id})",
-                u.speaker,
-                u.file,
-                u.channel,
-                u.begin,
-                u.end,
-                tuple(u.labels[1:-1].split(",")) if u.labels else (),
-                sequence_start + u.sequence,
+    scored = assignment.segment
+    speaker_rank: dict[str, int] = {}
+    speaker_code = np.array(
+        [speaker_rank.setdefault(stm.speaker[s], len(speaker_rank)) for s in scored.tolist()]
+    )
+    order = np.argsort(speaker_code, kind="stable") if len(scored) else np.zeros(0, np.int64)
+    segments = []
+    for k in order.tolist():
+        s = int(scored[k])
+        label = stm.segment_labels[s]
+        segments.append(
+            Segment(
+                f"({assignment.ids[k]})", stm.speaker[s], stm.file[s], stm.channel[s],
+                float(stm.begin[s]), float(stm.end[s]),
+                tuple(label[1:-1].split(",")) if label else (), sequence_start + k,
             )
-            units.append((text_items(u.ref_text, options), timed_items(u.hyp, options, ctm.has_confidence)))
-            segments.append(segment)
-    weighted = options.weights is not None
-    aligned = align_all(units, weights=options.weights, segmentation=options.segmentation)
-    for segment, pairs in zip(segments, aligned, strict=True):
-        builder.add(segment, [_row(p, ctm.has_confidence, weighted) for p in pairs])
-        tagged.extend((p.ref.tagged if p.ref else None, p.hyp.tagged if p.hyp else None) for p in pairs)
-    system = builder.build(
+        )  # fmt: skip
+    columns = _stm_ctm_columns(stm, ctm, assignment, options)
+    system = _system(
+        columns,
+        order,
+        segments,
         title=title,
         ref_file=ref_path,
         hyp_file=hyp_path,
@@ -251,8 +264,250 @@ def score_stm_ctm(
     )
     _keep_times(system, ("hyp_t1", "hyp_t2") + (("hyp_conf",) if ctm.has_confidence else ()))
     _keep_weights(system, options.weights)
-    _add_tagged(system, builder, tagged)
     return system, list(assignment.warnings)
+
+
+@dataclass
+class _Columns:
+    """Every scored segment's pairs, segment ``k``'s at ``bounds[k]:bounds[k + 1]`` (in assignment
+    order): words and sgml forms as numbers of ``strings`` (-1: none), times and confidences (NaN:
+    none)."""
+
+    strings: list[str]
+    bounds: np.ndarray
+    ref: np.ndarray
+    hyp: np.ndarray
+    ops: np.ndarray
+    ref_t1: np.ndarray
+    ref_t2: np.ndarray
+    hyp_t1: np.ndarray
+    hyp_t2: np.ndarray
+    hyp_conf: np.ndarray
+    ref_tagged: np.ndarray
+    hyp_tagged: np.ndarray
+    ref_weight: np.ndarray  # -w's word weights (NaN: none, or no -w)
+    hyp_weight: np.ndarray
+
+
+def _stm_ctm_columns(stm: Stm, ctm: Ctm, assignment: Assignment, options: StmOptions) -> _Columns:
+    """The pairs of every scored segment (see :func:`score_stm_ctm`)."""
+    strings: list[str] = []
+    index: dict[str, int] = {}
+
+    def number(text: str | None) -> int:
+        if text is None:
+            return -1
+        found = index.get(text)
+        if found is None:
+            found = index[text] = len(strings)
+            strings.append(text)
+        return found
+
+    # Reference tokens read once each: the word, its sgml form, whether it is plain.
+    read = [parse_token(t) for t in stm.token_texts]
+    token_word = np.array([number(v) for v, _ in read], np.int64)
+    token_tagged = np.array([number(t) for _, t in read], np.int64)
+    token_plain = np.array(
+        [
+            _plain_text(value, options) and "{" not in token and "}" not in token
+            for (value, _), token in zip(read, stm.token_texts, strict=True)
+        ],
+        bool,
+    )
+    ctm_number = np.array([number(t) for t in ctm.texts], np.int64)
+    ctm_plain = np.array([_plain_text(t, options) for t in ctm.texts], bool)
+    n = len(assignment.ids)
+    segment = assignment.segment
+    token_from = stm.token_bounds[segment]
+    token_count = stm.token_bounds[segment + 1] - token_from
+    ref_tokens = stm.tokens[ranges(token_from, token_count)]
+    item_count = np.diff(assignment.item_bounds)
+    item_row = ctm.item_rows[assignment.items]
+    row_plain = np.zeros(len(item_row), bool)
+    single = ctm.item_rows[assignment.items + 1] - item_row == 1
+    row_plain[single] = ctm_plain[np.maximum(ctm.word[item_row[single]], 0)] & (
+        ctm.kind[item_row[single]] == WORD
+    )
+    ref_owner = np.repeat(np.arange(n), token_count)
+    hyp_owner = np.repeat(np.arange(n), item_count)
+    plain = np.ones(n, bool)
+    plain[ref_owner[~token_plain[ref_tokens]]] = False
+    plain[hyp_owner[~row_plain]] = False
+    if options.char_align or options.weights is not None or options.segmentation is not None:
+        plain[:] = False  # -c, -w and -S align every segment as networks
+    bulk = np.flatnonzero(plain)
+    confidence = ctm.has_confidence
+    pieces: list[tuple[np.ndarray, ...]] = []  # per segment group: segments, bounds, then the columns
+    if len(bulk):
+        in_bulk = plain[ref_owner]
+        ref_flat = token_word[ref_tokens[in_bulk]]
+        ref_tag_flat = token_tagged[ref_tokens[in_bulk]]
+        hyp_rows = item_row[plain[hyp_owner]]
+        hyp_flat = ctm_number[ctm.word[hyp_rows]]
+        batch = align_joined(ref_flat, token_count[bulk], hyp_flat, item_count[bulk])
+        at_ref, at_hyp = batch.ref, batch.hyp
+        has_ref, has_hyp = at_ref >= 0, at_hyp >= 0
+        rows = np.where(has_hyp, hyp_rows[np.maximum(at_hyp, 0)] if len(hyp_rows) else 0, 0)
+        none = np.full(len(at_ref), np.nan)
+        begin = np.where(has_hyp, ctm.begin[rows] if len(ctm.begin) else none, np.nan)
+        end = np.where(has_hyp, (ctm.begin + ctm.duration)[rows] if len(ctm.begin) else none, np.nan)
+        conf = none
+        if confidence:
+            stated = ctm.confidence[rows] if len(ctm.confidence) else none
+            conf = np.where(has_hyp, np.where(np.isnan(stated), 0.0, stated.astype(np.float32)), np.nan)
+        pieces.append(
+            (
+                bulk,
+                batch.bounds,
+                np.where(has_ref, ref_flat[np.maximum(at_ref, 0)] if len(ref_flat) else -1, -1),
+                np.where(has_hyp, hyp_flat[np.maximum(at_hyp, 0)] if len(hyp_flat) else -1, -1),
+                batch.ops,
+                none,
+                none,
+                begin,
+                end,
+                conf,
+                np.where(has_ref, ref_tag_flat[np.maximum(at_ref, 0)] if len(ref_tag_flat) else -1, -1),
+                _hyp_tagged(ctm, rows, ctm_number, has_hyp),
+                none,
+                none,
+            )
+        )
+    others = np.flatnonzero(~plain)
+    if len(others):
+        items = ctm.items(assignment.items[~plain[hyp_owner]])
+        bounds = np.concatenate(([0], np.cumsum(item_count[others]))).tolist()
+        units = [
+            (text_items(stm.text(int(segment[k])), options), timed_items(items[a:b], options, confidence))
+            for k, a, b in zip(others.tolist(), bounds[:-1], bounds[1:], strict=True)
+        ]
+        aligned = align_all(units, weights=options.weights, segmentation=options.segmentation)
+        pieces.append(_network_piece(others, aligned, number, confidence, options.weights is not None))
+    return _join(pieces, n, strings)
+
+
+def _plain_text(text: str, options: StmOptions) -> bool:
+    """Whether a word is aligned as a plain word (see :func:`_plain`): not the empty alternative
+    ``@``, not optionally deletable under -D, not a fragment under -F."""
+    return _plain(net_words(text, options))
+
+
+def _hyp_tagged(ctm: Ctm, rows: np.ndarray, ctm_number: np.ndarray, present: np.ndarray) -> np.ndarray:
+    """The string numbers of the sgml forms of the ctm words ``rows`` (-1: none, or no word)."""
+    tag = ctm.tagged[rows] if len(ctm.tagged) else np.full(len(rows), -1)
+    return np.where(present & (tag >= 0), ctm_number[np.maximum(tag, 0)] if len(ctm_number) else -1, -1)
+
+
+def _network_piece(
+    segments: np.ndarray,
+    aligned: list[list[Pair]],
+    number: Callable[[str | None], int],
+    confidence: bool,
+    weighted: bool = False,
+) -> tuple[np.ndarray, ...]:
+    """The columns of segments aligned as networks (as :func:`_stm_ctm_columns`' pieces)."""
+    pairs = [p for one in aligned for p in one]
+    rows = [_row(p, confidence, weighted) for p in pairs]
+
+    def floats(i: int) -> np.ndarray:
+        return np.array([np.nan if r[i] is None else r[i] for r in rows], np.float64)
+
+    return (
+        segments,
+        np.concatenate(([0], np.cumsum([len(one) for one in aligned]))).astype(np.int64),
+        np.array([number(r[0]) for r in rows], np.int64),
+        np.array([number(r[1]) for r in rows], np.int64),
+        np.frombuffer("".join(r[2] for r in rows).encode("ascii"), np.uint8),
+        *(floats(i) for i in range(3, 8)),
+        np.array([number(p.ref.tagged if p.ref else None) for p in pairs], np.int64),
+        np.array([number(p.hyp.tagged if p.hyp else None) for p in pairs], np.int64),
+        *((floats(8), floats(9)) if weighted else (np.full(len(rows), np.nan),) * 2),
+    )
+
+
+def _join(pieces: list[tuple[np.ndarray, ...]], n: int, strings: list[str]) -> _Columns:
+    """The pieces' columns (each: its segments, their bounds, then the columns) in segment order."""
+    sizes = np.zeros(n, np.int64)
+    start = np.zeros(n, np.int64)
+    offset = 0
+    for piece in pieces:
+        segments, bounds = piece[0], piece[1]
+        sizes[segments] = np.diff(bounds)
+        start[segments] = bounds[:-1] + offset
+        offset += int(bounds[-1])
+    taken = ranges(start, sizes)
+    kinds = (np.int64, np.int64, np.uint8) + (np.float64,) * 5 + (np.int64, np.int64) + (np.float64,) * 2
+    columns = [
+        np.concatenate([piece[c] for piece in pieces]).astype(kind, copy=False)[taken]
+        if pieces
+        else np.zeros(0, kind)
+        for c, kind in zip(range(2, 14), kinds, strict=True)
+    ]
+    return _Columns(strings, np.concatenate(([0], np.cumsum(sizes))).astype(np.int64), *columns)
+
+
+def _system(columns: _Columns, order: np.ndarray, segments: list[Segment], **fields: object) -> ScoredSystem:
+    """The system of ``columns`` with its segments in ``order``. Texts are numbered as
+    :class:`SystemBuilder` numbers them: words in order of first sight along the pairs (reference,
+    then hypothesis), then the sgml forms (all the reference's, then the hypothesis')."""
+    sizes = np.diff(columns.bounds)[order]
+    taken = ranges(columns.bounds[:-1][order], sizes)
+    c = {
+        name: getattr(columns, name)[taken]
+        for name in (
+            "ref",
+            "hyp",
+            "ops",
+            "ref_t1",
+            "ref_t2",
+            "hyp_t1",
+            "hyp_t2",
+            "hyp_conf",
+            "ref_tagged",
+            "hyp_tagged",
+            "ref_weight",
+            "hyp_weight",
+        )
+    }
+    renumber = np.full(len(columns.strings) + 1, -1, np.int64)  # the last entry: -1 stays -1
+    texts: list[str] = []
+
+    def number_in_order(sequence: np.ndarray) -> None:
+        seen = sequence[sequence >= 0]
+        seen = seen[renumber[seen] < 0]
+        distinct, first = np.unique(seen, return_index=True)
+        fresh = distinct[np.argsort(first)]
+        renumber[fresh] = len(texts) + np.arange(len(fresh))
+        texts.extend(columns.strings[k] for k in fresh.tolist())
+
+    words = np.empty(2 * len(c["ref"]), np.int64)
+    words[0::2], words[1::2] = c["ref"], c["hyp"]
+    number_in_order(words)
+    tagged = bool((c["ref_tagged"] >= 0).any() or (c["hyp_tagged"] >= 0).any())
+    if tagged:
+        number_in_order(np.concatenate((c["ref_tagged"], c["hyp_tagged"])))
+
+    def floats(values: np.ndarray) -> np.ndarray | None:
+        return None if not len(values) or np.isnan(values).all() else values
+
+    return ScoredSystem(
+        segments=segments,
+        bounds=np.concatenate(([0], np.cumsum(sizes))).astype(np.int64),
+        ref=renumber[c["ref"]],
+        hyp=renumber[c["hyp"]],
+        ops=c["ops"],
+        texts=texts,
+        ref_t1=floats(c["ref_t1"]),
+        ref_t2=floats(c["ref_t2"]),
+        hyp_t1=floats(c["hyp_t1"]),
+        hyp_t2=floats(c["hyp_t2"]),
+        hyp_conf=floats(c["hyp_conf"]),
+        ref_tagged=renumber[c["ref_tagged"]] if tagged else None,
+        hyp_tagged=renumber[c["hyp_tagged"]] if tagged else None,
+        ref_weight=floats(c["ref_weight"]),
+        hyp_weight=floats(c["hyp_weight"]),
+        **fields,  # type: ignore[arg-type]
+    )
 
 
 def align_all(

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
-from iescore.pipeline.core.arrays import ranges, to_arrow, to_numpy
+from iescore.pipeline.core.arrays import ranges, slices, to_arrow, to_numpy
 from iescore.pipeline.core.corpus import parse_corpus
 from iescore.pipeline.core.documents import Corpus
 from iescore.pipeline.core.errors import InputError
@@ -314,24 +314,6 @@ class Lexicon:
         return np.asarray(mapping, np.int64)[to_numpy(encoded.indices)]
 
 
-def split_words(texts: Sequence[str]) -> tuple[pa.Array, np.ndarray]:
-    """The words of each text (``str.split()``'s: maximal runs of non-blank characters), all texts'
-    words in one Arrow array, and where each text's words end in it.
-
-    Arrow's ``utf8_split_whitespace`` takes the same characters for blanks as ``str.isspace`` (the
-    tests check every code point); it leaves empty strings where blanks lead, trail or repeat, which
-    are dropped.
-    """
-    pieces = pc.utf8_split_whitespace(arrow_strings(texts))
-    flat = pieces.flatten()
-    kept = to_numpy(pc.binary_length(flat)) > 0
-    owner = np.repeat(np.arange(len(texts)), to_numpy(pc.list_value_length(pieces)))
-    counts = np.bincount(owner[kept], minlength=len(texts))
-    return flat.take(to_arrow(np.flatnonzero(kept), pa.int64())), np.concatenate(
-        ([0], np.cumsum(counts, dtype=np.int64))
-    )
-
-
 # Arrow arrays from Python strings without pyarrow's conversions (``pipeline.core.arrays`` for numbers):
 # the first of those imports pandas (about a quarter of a second), which nothing here needs.
 
@@ -390,64 +372,165 @@ def _refuse_nul(text: str, source: str) -> None:
         )
 
 
+# Line breaks of ``str.splitlines`` other than "\n" (a text without them splits at "\n" alone).
+_OTHER_BREAKS = "\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"
+# The UTF-8 bytes of the characters ``str.isspace`` calls blank: one table for ASCII, the sequences
+# of the others (none is above U+3000).
+_ASCII_BLANK = np.zeros(256, bool)
+_ASCII_BLANK[[c for c in range(128) if chr(c).isspace()]] = True
+_WIDE_BLANKS = [chr(c).encode("utf-8") for c in range(0x80, 0x3001) if chr(c).isspace()]
+
+
+def blanks(data: bytes) -> np.ndarray:
+    """Which bytes of UTF-8 ``data`` belong to a blank character (``str.isspace``)."""
+    raw = np.frombuffer(data, np.uint8)
+    blank = _ASCII_BLANK[raw]
+    if not data.isascii():
+        for lead in {b[0] for b in _WIDE_BLANKS}:
+            at = np.flatnonzero(raw == lead)
+            for sequence in (b for b in _WIDE_BLANKS if b[0] == lead):
+                here = at[at + len(sequence) <= len(raw)]
+                for k in range(1, len(sequence)):
+                    here = here[raw[here + k] == sequence[k]]
+                for k in range(len(sequence)):
+                    blank[here + k] = True
+    return blank
+
+
 def read_trn(
     text: str,
     source: str,
     lexicon: Lexicon,
     reference: bool = True,
     optional_words: bool = False,
-    fold: Callable[[str], str] = str.lower,
+    fold: Callable[[str], str] | None = str.lower,
 ) -> Transcript:
     """:func:`parse_trn` as columns: the same utterances, ids, lines and InputErrors.
 
     ``fold`` folds the case of each line, id included (``iescore sclite`` folds ASCII letters only,
-    as sclite 2.10).
+    as sclite 2.10); None: the text is folded already.
 
-    Only a line with a ``{`` or ``}`` goes through :func:`parse_items`; the others are split at
-    blanks, as :func:`parse_items` splits a text without braces.
+    The lines (Python's ``splitlines``, so that line numbers agree) are read as columns of one
+    UTF-8 buffer with numpy: blanks (``str.isspace``'s) trimmed, the id cut from a line's last
+    ``(`` to its final ``)``, the words split at blanks before it. Only a line with a ``{`` or
+    ``}`` goes through :func:`parse_items`.
     """
     _refuse_nul(text, source)
-    ids: list[str] = []
-    lines: list[int] = []
-    texts: list[str] = []  # each utterance's words, lower case
+    written: list[str] | None = None  # the lines before folding (an error's column counts in them)
+    if fold is not None:
+        written = text.splitlines()
+        text = "\n".join(map(fold, written))
+    elif any(character in text for character in _OTHER_BREAKS):
+        text = "\n".join(text.splitlines())
+    data = text.encode("utf-8")
+    raw = np.frombuffer(data, np.uint8)
+    blank = blanks(data)
+    breaks = np.flatnonzero(raw == 10)
+    starts = np.concatenate(([0], breaks + 1)).astype(np.int64)
+    ends = np.concatenate((breaks, [len(raw)])).astype(np.int64)
+    # Trailing blanks trimmed, a byte at a time on the lines that still end in one.
+    ending = np.flatnonzero(ends > starts)
+    while len(ending):
+        ending = ending[blank[ends[ending] - 1]]
+        ends[ending] -= 1
+        ending = ending[ends[ending] > starts[ending]]
+    kept = ends > starts
+    if b";;" in data:  # a line whose first non-blank characters are ";;"
+        lines = slices(pa.py_buffer(data), starts[kept], ends[kept])
+        comment = to_numpy(pc.match_substring(lines, ";;"))
+        lead = pc.utf8_ltrim_whitespace(lines.filter(to_arrow(comment)))
+        kept[np.flatnonzero(kept)[np.flatnonzero(comment)[to_numpy(pc.starts_with(lead, ";;"))]]] = False
+    rows = np.flatnonzero(kept)
+    starts, ends = starts[rows], ends[rows]
+    numbers = rows + 1
+    buffer = pa.py_buffer(data)
+    # The id: from the line's last "(" to a final ")" with no parenthesis inside (as _TRN_LINE).
+    opens = np.flatnonzero(raw == ord("("))
+    closes = np.flatnonzero(raw == ord(")"))
+    last_char = ends - 1
+    last = np.searchsorted(opens, last_char) - 1
+    paren = opens[np.maximum(last, 0)] if len(opens) else np.zeros(len(rows), np.int64)
+    valid = (raw[last_char] == ord(")")) & (last >= 0) & (paren >= starts)
+    paren = np.where(valid, paren, last_char)
+    valid &= np.searchsorted(closes, last_char) == np.searchsorted(closes, paren + 1)
+    first_error: tuple[int, str] | None = None
+    bad = np.flatnonzero(~valid)
+    if len(bad):
+        first_error = (int(numbers[bad[0]]), "utterance id '(ID)' expected at the end of the line")
+    uids = slices(buffer, paren + 1, np.maximum(last_char, paren + 1))
+    empty = valid & (to_numpy(pc.binary_length(pc.utf8_trim_whitespace(uids))) == 0)
+    empty_rows = np.flatnonzero(empty)
+    if len(empty_rows) and (first_error is None or numbers[empty_rows[0]] < first_error[0]):
+        first_error = (
+            int(numbers[empty_rows[0]]),
+            "empty utterance id '()': '(ID)' expected at the end of the line",
+        )
+    # Each id's first row (ids are numbered in order of first sight): a later row with it repeats it.
+    id_numbers = to_numpy(uids.dictionary_encode().indices).astype(np.int64)
+    new = np.ones(len(id_numbers), bool)
+    new[1:] = id_numbers[1:] > np.maximum.accumulate(id_numbers)[:-1]
+    seen_first = np.flatnonzero(new)
+    repeated = np.flatnonzero(~new)
+    if len(repeated) and (first_error is None or numbers[repeated[0]] < first_error[0]):
+        row = int(repeated[0])
+        first_error = (
+            int(numbers[row]),
+            f"utterance id ({uids[row].as_py()}) already on line {numbers[seen_first[id_numbers[row]]]}",
+        )
+    braced = np.zeros(0, np.int64)
+    if b"{" in data or b"}" in data:
+        braces = np.flatnonzero((raw == ord("{")) | (raw == ord("}")))
+        braced = np.flatnonzero(np.searchsorted(braces, paren) > np.searchsorted(braces, starts))
     graphs: dict[int, tuple[Item, ...]] = {}
-    seen: dict[str, int] = {}
+    replaced: list[list[str]] = []
     optional = speech_optional if optional_words else None
-    add_text, add_id, add_line = texts.append, ids.append, lines.append
-    for number, line in enumerate(text.splitlines(), 1):
-        end = line.rstrip()
-        if not end or ";;" in end and end.lstrip().startswith(";;"):
-            continue
-        # As _TRN_LINE: the id runs from the last "(" to a final ")" and holds no parenthesis.
-        k = end.rfind("(") if end[-1] == ")" else -1
-        if k < 0 or ")" in end[k + 1 : -1]:
-            raise InputError(source, number, "utterance id '(ID)' expected at the end of the line")
-        words, uid = end[:k], fold(end[k + 1 : -1])
-        if uid in seen or not uid.strip():
-            if not uid.strip():
-                raise InputError(
-                    source, number, "empty utterance id '()': '(ID)' expected at the end of the line"
-                )
-            raise InputError(source, number, f"utterance id ({uid}) already on line {seen[uid]}")
-        seen[uid] = number
-        if "{" in words or "}" in words:
-            items = parse_items(fold(words), 0, optional, source=source, line=number)
-            empty = _empty_alternative(words)
-            if empty is not None:
-                raise InputError(
-                    source, number, f"empty alternative at column {empty}: write '@' for no word"
-                )
-            if reference and not all(isinstance(item, Word) for item in items):
-                graphs[len(ids)] = tuple(items)
-                add_text("")
-            else:
-                add_text(" ".join(w.text for w in flatten(items)))
+    for row in braced.tolist():
+        number = int(numbers[row])
+        if first_error is not None and number >= first_error[0]:
+            break
+        words = data[starts[row] : paren[row]].decode("utf-8")
+        items = parse_items(words, 0, optional, source=source, line=number)
+        if written is not None:
+            line = written[number - 1].rstrip()
+            empty_at = _empty_alternative(line[: line.rfind("(")])
         else:
-            add_text(fold(words))
-        add_id(uid)
-        add_line(number)
-    words_array, bounds = split_words(texts)
-    return Transcript(ids, lines, lexicon.numbers(words_array), bounds, graphs)
+            empty_at = _empty_alternative(words)
+        if empty_at is not None:
+            raise InputError(source, number, f"empty alternative at column {empty_at}: write '@' for no word")
+        if reference and not all(isinstance(item, Word) for item in items):
+            graphs[row] = tuple(items)
+            replaced.append([])
+        else:
+            replaced.append([w.text for w in flatten(items)])
+    if first_error is not None:
+        raise InputError(source, *first_error)
+    # Words: runs of non-blank bytes before each kept line's id ("(" counts as a blank here).
+    blank[paren] = True
+    edge = np.diff(blank.view(np.int8), prepend=np.int8(1), append=np.int8(1))
+    del blank
+    word_starts, word_ends = np.flatnonzero(edge == -1), np.flatnonzero(edge == 1)
+    del edge
+    row_of_line = np.full(len(breaks) + 1, -1, np.int64)
+    row_of_line[rows] = np.arange(len(rows))
+    owner = row_of_line[np.searchsorted(breaks, word_starts)]
+    inside = owner >= 0
+    inside[inside] = word_starts[inside] < paren[owner[inside]]
+    if len(braced):
+        is_braced = np.zeros(len(rows), bool)
+        is_braced[braced] = True
+        inside[inside] = ~is_braced[owner[inside]]
+    words_array = slices(buffer, word_starts[inside], word_ends[inside])
+    owner = owner[inside]
+    if len(braced):
+        extra = [w for words in replaced for w in words]
+        owner = np.concatenate((owner, np.repeat(braced, [len(words) for words in replaced])))
+        order = np.argsort(owner, kind="stable")
+        words_array = pa.concat_arrays([words_array, arrow_strings(extra).cast(pa.string())]).take(
+            to_arrow(order)
+        )
+        owner = owner[order]
+    bounds = np.concatenate(([0], np.cumsum(np.bincount(owner, minlength=len(rows))))).astype(np.int64)
+    return Transcript(uids.to_pylist(), numbers.tolist(), lexicon.numbers(words_array), bounds, graphs)
 
 
 def segments_transcript(segments: Sequence[Segment], lexicon: Lexicon, reference: bool = True) -> Transcript:

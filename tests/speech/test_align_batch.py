@@ -21,13 +21,13 @@ from iescore.pipeline.speech.transcripts import (
     Lexicon,
     align_segments,
     align_transcripts,
+    blanks,
     columns_report_json,
     parse_trn,
     read_trn,
     render_columns,
     render_report,
     report_json,
-    split_words,
 )
 from iescore.pipeline.speech.words import flatten, speech_optional
 from iescore.tasks.campaign.outputs import json_text
@@ -36,14 +36,17 @@ from iescore.tasks.cli.main import main
 SCLITE = Path(__file__).resolve().parents[3] / "shared" / "external" / "sctk" / "sclite-test1"
 
 
-def test_split_words_takes_the_blanks_of_str_split_for_every_code_point() -> None:
-    # Arrow's utf8_split_whitespace must split where str.split() does: every code point between two
-    # letters, plus leading, trailing and repeated blanks.
-    texts = [f"a{chr(c)}b" for c in range(0x110000) if not 0xD800 <= c < 0xE000]
-    texts += ["  a  b ", "", "   ", "\x1c a\x1fb\u3000c\x85d", "x"]
-    words, bounds = split_words(texts)
-    values = words.to_pylist()
-    assert [values[bounds[k] : bounds[k + 1]] for k in range(len(texts))] == [t.split() for t in texts]
+def test_blanks_are_the_blanks_of_str_split_for_every_code_point() -> None:
+    # read_trn splits words and trims lines where str.split() and str.rstrip() do: blanks() must mark
+    # exactly the UTF-8 bytes of the characters str.isspace calls blank, for every code point.
+    characters = [chr(c) for c in range(0x110000) if not 0xD800 <= c < 0xE000]
+    marked = blanks("".join(characters).encode("utf-8"))
+    expected = np.repeat([c.isspace() for c in characters], [len(c.encode("utf-8")) for c in characters])
+    assert marked.tolist() == expected.tolist()
+    lexicon = Lexicon()
+    transcript = read_trn("\x1f a\x1fb\u3000c\xa0d\u2003 (u1)\u2029\u205f\n", "f.trn", lexicon, fold=None)
+    assert [lexicon.texts[w] for w in transcript.words] == ["a", "b", "c", "d"]
+    assert transcript.ids == ["u1"] and transcript.lines == [1]
 
 
 # -- random transcripts ------------------------------------------------------------------------------

@@ -89,13 +89,18 @@ def nce(system: ScoredSystem, speakers: list[str]) -> tuple[float, list[float]]:
     _, t = speaker_counts(system)
     sum_c_sys = sum_i_sys = 0.0
     per = []
+    # Each speaker's hypothesis words, in column order, as one slice of the columns sorted by speaker.
+    by_speaker = np.argsort(spk_of_col, kind="stable")
+    by_speaker = by_speaker[words[by_speaker]]
+    edges = np.searchsorted(spk_of_col[by_speaker], np.arange(len(speakers) + 1))
     for k in range(len(speakers)):
-        mask = words & (spk_of_col == k)
-        if not mask.any():
+        mine = by_speaker[edges[k] : edges[k + 1]]
+        if not len(mine):
             per.append(0.0)
             continue
-        sum_c = float(np.sum(np.log(conf[mask & correct]) * log2e))
-        sum_i = float(np.sum(np.log(1.0 - conf[mask & ~correct]) * log2e))
+        right = correct[mine]
+        sum_c = float(np.sum(np.log(conf[mine[right]]) * log2e))
+        sum_i = float(np.sum(np.log(1.0 - conf[mine[~right]]) * log2e))
         h = h_of_c(int(t[k, 0]), int(t[k, 1] + t[k, 3]))
         with np.errstate(all="ignore"):
             per.append(float(np.float64(h + sum_c + sum_i) / np.float64(h)))

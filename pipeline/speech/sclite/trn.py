@@ -176,9 +176,9 @@ def score_trn(
     ref_text = read_text(ref_path) if ref_text is None else ref_text
     hyp_text = read_text(hyp_path) if hyp_text is None else hyp_text
     lexicon = Lexicon()
-    fold: Callable[[str], str] = options.fold
+    fold: Callable[[str], str] | None = options.fold
     if options.fold_by_character:  # folded whole, once, as line by line
-        ref_text, hyp_text, fold = fold(ref_text), fold(hyp_text), _identity
+        ref_text, hyp_text, fold = options.fold(ref_text), options.fold(hyp_text), None
     refs = read_trn(ref_text, ref_path, lexicon, reference=True, fold=fold)
     hyps = read_trn(hyp_text, hyp_path, lexicon, reference=False, fold=fold)
     align_options = AlignOptions("levenshtein", None, None, key=_identity)
