@@ -884,7 +884,17 @@ def report_data(
         marks=marks,
         alignments=alignments,
         pair_tests={test.name: (test.label, test.title) for test in kind.pair_tests} or None,
+        holm_floor=_holm_floor(significance),
     )
+
+
+def _holm_floor(significance: pa.Table) -> str | None:
+    """The board's ``holm_floor_note`` for the page, when the campaign's resamples are too few."""
+    pairs = significance.num_rows
+    resamples = significance.column(C.resamples)[0].as_py() if pairs else None
+    if resamples is None or resamples >= stats.resamples_for_holm(pairs):
+        return None
+    return holm_floor_note(pairs, resamples)
 
 
 def next_pairs(n_systems: int, n_pairs: int) -> np.ndarray:
