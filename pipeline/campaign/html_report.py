@@ -1898,12 +1898,11 @@ th,td{padding:3px 8px;border-bottom:1px solid #e5e7eb;text-align:left;vertical-a
 th{background:#f6f8fa;font-weight:600}
 .num{text-align:right;font-variant-numeric:tabular-nums}
 .scroll{overflow:auto;max-width:100%}
-.rows{max-height:70vh}
+.rows{contain:strict}
 table.board,.board thead,.board tbody{display:block}
 .board thead{position:sticky;top:0;z-index:1;background:#f6f8fa}
-.board tbody{position:relative}
 .board tr{display:grid;grid-template-columns:var(--columns)}
-.board tbody tr{position:absolute;left:0;right:0;height:24px;contain:strict}
+.board tbody tr{height:24px;contain:strict}
 .board td{white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
 figure{margin:12px 0}
 figcaption{color:#57606a;font-size:12px}
@@ -1981,8 +1980,8 @@ let order = Array.from({ length: count }, (_, i) => i);
 let shown = order;
 let rowHeight = 0;
 let drawn = "";
-// The body is as tall as all the rows shown; the rows drawn sit at their places in it. They are kept and
-// given other systems' texts as the board scrolls: only texts and places change.
+// The body is as tall as all the rows shown; the rows drawn follow a padding as tall as the rows above
+// them. They are kept and given other systems' texts as the board scrolls: only texts change.
 const drawnRows = [];
 const boardRow = () => {
   const tr = document.createElement("tr");
@@ -1993,14 +1992,13 @@ const boardRow = () => {
   }
   return tr;
 };
-const fillRow = (tr, row, at) => {
+const fillRow = (tr, row) => {
   for (let column = 0; column < cells.length; column++) {
     const text = tr.cells[column].firstChild;
     const wanted = textOf(column, row);
     if (text.data !== wanted) text.data = wanted;
   }
   tr.cells[nameColumn].title = signatures[row];
-  tr.style.top = at * rowHeight + "px";
 };
 function drawBoard(again) {
   if (rowHeight === 0 && shown.length > 0) {
@@ -2008,16 +2006,22 @@ function drawBoard(again) {
     body.append(drawnRows[0]);
     rowHeight = drawnRows[0].getBoundingClientRect().height || 24;
   }
-  body.style.height = shown.length * rowHeight + "px";
-  const top = Math.max(0, view.scrollTop - table.tHead.offsetHeight);
-  const height = Math.min(window.innerHeight, parseFloat(getComputedStyle(view).maxHeight) || Infinity);
+  // The box is as tall as the rows shown, up to 70% of the window, and fixed at that: what changes
+  // inside it is laid out without the rest of the page.
+  const head = table.tHead.offsetHeight;
+  const frame = view.offsetHeight - view.clientHeight;  // a horizontal scroll bar
+  const height = Math.min(0.7 * window.innerHeight, head + shown.length * rowHeight + frame);
+  view.style.height = height + "px";
+  const top = Math.max(0, view.scrollTop - head);
   const first = Math.max(0, Math.min(shown.length, Math.floor(top / rowHeight) - BEYOND));
   const last = Math.min(shown.length, Math.ceil((top + height) / rowHeight) + BEYOND);
   if (!again && drawn === first + ":" + last) return;
   drawn = first + ":" + last;
   while (drawnRows.length > last - first) drawnRows.pop().remove();
   while (drawnRows.length < last - first) drawnRows.push(body.appendChild(boardRow()));
-  drawnRows.forEach((tr, i) => fillRow(tr, shown[first + i], first + i));
+  drawnRows.forEach((tr, i) => fillRow(tr, shown[first + i]));
+  body.style.paddingTop = first * rowHeight + "px";
+  body.style.height = (shown.length - first) * rowHeight + "px";
 }
 // A browser sends at most one scroll event a frame: each draws the rows then in view.
 view.addEventListener("scroll", () => drawBoard(false), { passive: true });
@@ -2142,9 +2146,8 @@ function draw(chosen) {
   }
 }
 for (let index = 0; index < n; index++) {
-  const option = new Option(index + 1 + ". " + names[index], String(index));
-  option.selected = index < board.shown;
-  chooser.append(option);
+  const chosen = index < board.shown;
+  chooser.append(new Option(index + 1 + ". " + names[index], String(index), chosen, chosen));
 }
 const best = (count) => Array.from({ length: Math.max(0, Math.min(n, count)) }, (_, i) => i);
 top.addEventListener("change", () => {
