@@ -1,6 +1,6 @@
 """The campaign page of 1,000 systems in headless Chromium: time to its load event and to scroll to its end.
 
-    python benchmarks/bench_page.py [--systems 1000] [--keep PAGE.html]
+    python benchmarks/bench_page.py [--systems 1000] [--rounds 3] [--page PAGE.html]
 
 Generates a campaign of ``--systems`` systems the way ``bench_scale`` does (templette, 20 documents,
 1,000 resamples), runs ``iescore campaign`` once to make its page, then opens the page in headless
@@ -14,7 +14,10 @@ browser and measures:
   one viewport per animation frame (each frame laid out and painted before the next scroll).
 
 Target (issue: campaigns at shared-task scale): the page of 1,000 systems under 5 MB, opened and
-scrolled in under 2 s. ``--quick``: 40 systems, one round.
+scrolled in under 2 s. The figures are wall times on the machine as it is: a frame of a trivial page
+takes tens of milliseconds on a loaded machine, and the scroll takes one frame per viewport, so compare
+runs at a like load (printed). ``--quick``: 40 systems, one round. ``--page``: measure a page already
+made.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ import argparse
 import contextlib
 import json
 import os
+import select
 import shutil
 import statistics
 import subprocess
@@ -38,6 +42,8 @@ import bench_scale  # noqa: E402
 from timing import Row, Target, load_average  # noqa: E402
 
 SYSTEMS, QUICK_SYSTEMS = 1000, 40
+#: Seconds to wait for any message from the browser before giving up.
+TIMEOUT = 300
 BROWSERS = ("/usr/bin/chromium", "chromium", "chromium-browser", "google-chrome")
 
 #: Scrolls the board's scroller, then the page, to the end, a viewport per frame; resolves to the ms taken.
@@ -139,6 +145,8 @@ class Browser:
 
     def _receive(self) -> dict[str, Any]:
         while b"\0" not in self._buffer:
+            if not select.select([self._reader], [], [], TIMEOUT)[0]:
+                raise RuntimeError(f"the browser said nothing for {TIMEOUT} s")
             chunk = os.read(self._reader, 1 << 16)
             if not chunk:
                 raise RuntimeError("the browser closed its pipe")
@@ -201,18 +209,24 @@ def run(quick: bool, rounds: int) -> list[Row]:
 
 
 def rows_of(systems: int, size: float, runs: list[dict[str, float]], before: str, after: str) -> list[Row]:
+    """Two rows: the page opened and scrolled (seconds, median of the rounds, against 2 s) and its size
+    (against 5 MB)."""
     whole = [r["load"] + r["scroll"] for r in runs]
     load = statistics.median(r["load"] for r in runs)
     scroll = statistics.median(r["scroll"] for r in runs)
-    target = Target(2.0, at_most=True)
+    seconds, megabytes = Target(2.0, at_most=True, of="seconds"), Target(1.0, at_most=True)
     total = statistics.median(whole)
+    ratio = size * 2**20 / 5e6
     return [
-        Row(f"campaign page, {systems:,} systems, opened and scrolled in headless Chromium", peer="2 s",
-            iescore_s=total, peer_s=2.0, ratio=total / 2.0, ratio_min=min(whole) / 2.0,
-            ratio_max=max(whole) / 2.0, ratio_is="(load + scroll) / 2 s", target=str(target),
-            met=target.met(total), runs=len(runs), load_before=before, load_after=after,
-            note=f"load event {load:.2f} s, scroll to the end {scroll:.2f} s (medians); page {size:.2f} MiB "
-            f"(< 5 MB); {runs[0]['rows']} board rows in the DOM"),
+        Row(f"campaign page, {systems:,} systems, opened and scrolled in headless Chromium",
+            iescore_s=total, target=str(seconds), met=seconds.met(total), runs=len(runs),
+            load_before=before, load_after=after,
+            note=f"load event {load:.2f} s, then the board and the page scrolled to their ends a viewport a "
+            f"frame {scroll:.2f} s (medians; range of the sums {min(whole):.2f}-{max(whole):.2f} s); "
+            f"{runs[0]['rows']} board rows in the document"),
+        Row(f"campaign page, {systems:,} systems, size", peer="5 MB", ratio=ratio, ratio_min=ratio,
+            ratio_max=ratio, ratio_is="page / 5 MB", target=str(megabytes), met=megabytes.met(ratio), runs=1,
+            load_before=before, load_after=after, note=f"{size:.2f} MiB"),
     ]  # fmt: skip
 
 

@@ -301,9 +301,9 @@ def render_campaign_html(report: CampaignReport) -> str:
     )
     few = f'<p class="note">{_e(report.few_units)}.</p>\n' if report.few_units else ""
     if pairings:
-        documents = _documents_section(report, systems)
+        documents = _documents_section(report)
     elif chains:
-        documents = _coref_documents_section(report, systems)
+        documents = _coref_documents_section(report)
     elif "alignments" in report.sections and report.alignments is not None:
         documents = _alignments_section(report, systems)
     else:
@@ -448,7 +448,8 @@ class _StringTable:
 
 
 def _embedded_data(report: CampaignReport, systems: list[str]) -> dict[str, Any]:
-    """The JSON for section 5: string table, systems, and per document its text, reference fills, pairings.
+    """The JSON for section 5: string table, and per document its text, reference fills and each system's
+    pairings (systems in the order ``systems``, the page's list in ``board-data``).
 
     A document's reference fills (type, slot, fill, span) are listed once for all systems; a pairing
     points into that list. Offsets are converted to UTF-16 code units, which is what JavaScript strings
@@ -920,7 +921,7 @@ def _undefined_note(ranked: list[SystemRow], keys: tuple[str, ...], headline: st
     return note
 
 
-def _coref_documents_section(report: CampaignReport, systems: list[str]) -> str:
+def _coref_documents_section(report: CampaignReport) -> str:
     views = report.coref or []
     documents = "".join(
         f'<option value="{index}">{_e(view.doc_id)}</option>' for index, view in enumerate(views)
@@ -1704,7 +1705,7 @@ def _rounded(value: float | None) -> float | None:
     return None if value is None else round(value, 6)
 
 
-def _documents_section(report: CampaignReport, systems: list[str]) -> str:
+def _documents_section(report: CampaignReport) -> str:
     documents = "".join(
         f'<option value="{index}">{_e(document.doc_id)}</option>'
         for index, document in enumerate(report.documents)
