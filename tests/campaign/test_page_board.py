@@ -190,7 +190,7 @@ def test_the_script_draws_only_the_rows_in_view(big: tuple, seen: tuple) -> None
 
 
 def test_the_board_filters_by_name_and_cluster(big: tuple, seen: tuple) -> None:
-    found, _ = seen
+    found, dom = seen
     rows = board_rows(big[1])
     # Case does not matter: "RUN-1" finds run-1, run-10 ... run-19, run-100 ... run-199 (111 names) but
     # run-150, renamed.
@@ -202,6 +202,8 @@ def test_the_board_filters_by_name_and_cluster(big: tuple, seen: tuple) -> None:
     assert [row[0] for row in found["cluster"]] == [str(rank) for rank in range(21, 31)]
     # The name with markup is found by its text, and shown as text.
     assert [row[1] for row in found["evil"]] == [EVIL]
+    assert f">{html.escape(EVIL, quote=False)}</td>" in dom  # the cell's text, its markup escaped
+    assert "<b>bold</b></td>" not in dom
 
 
 def test_the_board_sorts_by_a_column_both_ways(big: tuple, seen: tuple) -> None:
