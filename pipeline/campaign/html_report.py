@@ -1902,8 +1902,9 @@ th{background:#f6f8fa;font-weight:600}
 .rows{contain:strict}
 table.board,.board thead,.board tbody{display:block}
 .board thead{position:sticky;top:0;z-index:1;background:#f6f8fa}
+.board tbody{position:relative}
 .board tr{display:grid;grid-template-columns:var(--columns)}
-.board tbody tr{height:24px;contain:strict}
+.board tbody tr{position:absolute;left:0;right:0;height:24px;contain:strict}
 .board td{white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
 figure{margin:12px 0}
 figcaption{color:#57606a;font-size:12px}
@@ -1976,14 +1977,14 @@ const textOf = (column, row) => (column === nameColumn ? names[row] : cells[colu
 const filter = document.getElementById("board-filter");
 const clusterFilter = document.getElementById("board-cluster");
 const boardStatus = document.getElementById("board-status");
-const BEYOND = 5;
 let order = Array.from({ length: count }, (_, i) => i);
 let shown = order;
 let rowHeight = 0;
 let drawn = "";
-// The body is as tall as all the rows shown; the rows drawn follow a padding as tall as the rows above
-// them. They are kept and given other systems' texts as the board scrolls: only texts change.
-const drawnRows = [];
+// The body is as tall as all the rows shown, and each row drawn sits at its own place in it. A row that
+// stays in view as the board scrolls is left as it is; rows that leave are given the texts of rows that
+// come, so a scroll changes only what it brings into view.
+let drawnRows = new Map();
 const boardRow = () => {
   const tr = document.createElement("tr");
   for (let column = 0; column < cells.length; column++) {
@@ -1993,19 +1994,20 @@ const boardRow = () => {
   }
   return tr;
 };
-const fillRow = (tr, row) => {
+const fillRow = (tr, row, at) => {
   for (let column = 0; column < cells.length; column++) {
     const text = tr.cells[column].firstChild;
     const wanted = textOf(column, row);
     if (text.data !== wanted) text.data = wanted;
   }
   tr.cells[nameColumn].title = signatures[row];
+  tr.style.top = at * rowHeight + "px";
 };
 function drawBoard(again) {
   if (rowHeight === 0 && shown.length > 0) {
-    drawnRows.push(boardRow());
-    body.append(drawnRows[0]);
-    rowHeight = drawnRows[0].getBoundingClientRect().height || 24;
+    const first = body.appendChild(boardRow());
+    rowHeight = first.getBoundingClientRect().height || 24;
+    first.remove();
   }
   // The box is as tall as the rows shown, up to 70% of the window, and fixed at that: what changes
   // inside it is laid out without the rest of the page.
@@ -2013,16 +2015,30 @@ function drawBoard(again) {
   const frame = view.offsetHeight - view.clientHeight;  // a horizontal scroll bar
   const height = Math.min(0.7 * window.innerHeight, head + shown.length * rowHeight + frame);
   view.style.height = height + "px";
+  body.style.height = shown.length * rowHeight + "px";
+  // The rows in view, and as many again above and below: drawn before they are scrolled to.
   const top = Math.max(0, view.scrollTop - head);
-  const first = Math.max(0, Math.min(shown.length, Math.floor(top / rowHeight) - BEYOND));
-  const last = Math.min(shown.length, Math.ceil((top + height) / rowHeight) + BEYOND);
+  const beyond = Math.max(10, Math.ceil(height / rowHeight));
+  const first = Math.max(0, Math.min(shown.length, Math.floor(top / rowHeight) - beyond));
+  const last = Math.min(shown.length, Math.ceil((top + height) / rowHeight) + beyond);
   if (!again && drawn === first + ":" + last) return;
   drawn = first + ":" + last;
-  while (drawnRows.length > last - first) drawnRows.pop().remove();
-  while (drawnRows.length < last - first) drawnRows.push(body.appendChild(boardRow()));
-  drawnRows.forEach((tr, i) => fillRow(tr, shown[first + i]));
-  body.style.paddingTop = first * rowHeight + "px";
-  body.style.height = (shown.length - first) * rowHeight + "px";
+  const kept = new Map();
+  const spare = [];
+  for (const [at, tr] of drawnRows) {
+    if (!again && at >= first && at < last) kept.set(at, tr);
+    else spare.push(tr);
+  }
+  spare.sort((a, b) => a.offsetTop - b.offsetTop);
+  let next = 0;
+  for (let at = first; at < last; at++) {
+    if (kept.has(at)) continue;
+    const tr = next < spare.length ? spare[next++] : body.appendChild(boardRow());
+    fillRow(tr, shown[at], at);
+    kept.set(at, tr);
+  }
+  for (const tr of spare.slice(next)) tr.remove();
+  drawnRows = kept;
 }
 // A browser sends at most one scroll event a frame: each draws the rows then in view.
 view.addEventListener("scroll", () => drawBoard(false), { passive: true });
