@@ -1962,8 +1962,9 @@ _BOARD_SCRIPT = _compact(
 const board = JSON.parse(document.getElementById("board-data").textContent);
 const names = board.systems;
 const n = names.length;
-// The leaderboard: only the rows in view (and a few beyond) are in the document; spacer rows stand for
-// the others, so the scroll bar is the whole board's. Sorting and filtering reorder row numbers only.
+// The leaderboard: only the rows in view (and a window's height beyond) are in the document, in a body
+// as tall as all the rows, so the scroll bar is the whole board's. Sorting and filtering reorder row
+// numbers only.
 const view = document.querySelector("#leaderboard .rows");
 const table = view.querySelector("table.board");
 const body = table.tBodies[0];
