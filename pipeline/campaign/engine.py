@@ -722,12 +722,22 @@ def leaderboard_text(
             f"Holm: the p-value adjusted by Holm's correction for multiple comparisons over all {pairs} "
             "pairs (significance.csv)"
         )
-        resamples = significance.column(C.resamples)[0].as_py() if pairs else None
-        if resamples is not None and resamples < stats.resamples_for_holm(pairs):
-            lines.append(holm_floor_note(pairs, resamples))
+        floor = holm_floor(significance)
+        if floor is not None:
+            lines.append(floor)
     if units is not None and units < FEW_UNITS:
         lines.append(few_units_note(units, unit))
     return "\n".join(lines) + "\n"
+
+
+def holm_floor(significance: pa.Table) -> str | None:
+    """The ``holm_floor_note`` of a campaign's significance table (every pair), said on its board and
+    page, when its resamples are too few for Holm to mark any pair; None otherwise."""
+    pairs = significance.num_rows
+    resamples = significance.column(C.resamples)[0].as_py() if pairs else None
+    if resamples is None or resamples >= stats.resamples_for_holm(pairs):
+        return None
+    return holm_floor_note(pairs, resamples)
 
 
 def holm_floor_note(pairs: int, resamples: int) -> str:
@@ -884,6 +894,7 @@ def report_data(
         marks=marks,
         alignments=alignments,
         pair_tests={test.name: (test.label, test.title) for test in kind.pair_tests} or None,
+        holm_floor=holm_floor(significance),
     )
 
 

@@ -2,14 +2,18 @@
 
 The page opens without a network: CSS, JavaScript and the SVG plots are inline, and its Content Security
 Policy (``default-src 'none'``, the one script allowed by its hash) refuses anything else, so neither a
-forgotten link nor text smuggled in through the data can load or run anything. Sections 1-4 are static
-HTML and SVG rendered here and read with JavaScript disabled; section 5, the per-document view, is drawn
-in the browser from data embedded once as JSON.
+forgotten link nor text smuggled in through the data can load or run anything. The plots and the heat
+map are static HTML and SVG rendered here; the leaderboard, the significance matrix and the per-document
+view are drawn in the browser from data embedded once as JSON (``board-data``: each system's name once,
+the board's cells column by column, one bit per pair; ``data``: the per-document view). The leaderboard
+draws only the rows in view, so a board of a thousand systems opens and scrolls as fast as one of ten;
+the plots and the heat map show the best ``PLOT_SYSTEMS`` and ``HEAT_SYSTEMS``.
 
 Every string that comes from the campaign (titles, system, type and slot names, signatures) goes through
-``html.escape(quote=True)``; document texts and fills only ever reach the page inside the JSON, with
-``<``, ``>`` and ``&`` written as ``\\u003c``, ``\\u003e`` and ``\\u0026`` so no text can close the script
-element, and the browser puts them on screen with ``textContent`` and ``createTextNode``, never as markup.
+``html.escape(quote=True)`` where it is written into the HTML; in the JSON (names, signatures, document
+texts and fills) ``<``, ``>`` and ``&`` are written as ``\\u003c``, ``\\u003e`` and ``\\u0026`` so no text
+can close the script element, and the browser puts them on screen with ``textContent``, ``createTextNode``
+and ``new Option``, never as markup.
 
 Sizes: the JSON holds each document text once, the reference fills of a document once (whatever the number
 of systems), every other string once in a string table, and a pairing as seven integers. 100 systems x 100
@@ -214,6 +218,9 @@ class CampaignReport:
     #: The family's own pair tests shown in the significance cells, by the name ``corrected`` gives
     #: their p-values under: name -> (short label in a cell, what the legend calls it).
     pair_tests: dict[str, tuple[str, str]] | None = None
+    #: What the page says under its leaderboard when the campaign's resamples are too few for any pair to
+    #: be significant after the correction (the text board's note).
+    holm_floor: str | None = None
 
     @property
     def label(self) -> str:
@@ -229,6 +236,8 @@ MATRIX_SHOWN = 20
 MATRIX_DETAILED = 100
 #: The heat map shows this many best systems.
 HEAT_SYSTEMS = 100
+#: The interval plot and the precision-recall plot draw this many best systems.
+PLOT_SYSTEMS = 100
 
 
 def render_campaign_html(report: CampaignReport) -> str:
@@ -292,14 +301,15 @@ def render_campaign_html(report: CampaignReport) -> str:
     )
     few = f'<p class="note">{_e(report.few_units)}.</p>\n' if report.few_units else ""
     if pairings:
-        documents = _documents_section(report, systems)
+        documents = _documents_section(report)
     elif chains:
-        documents = _coref_documents_section(report, systems)
+        documents = _coref_documents_section(report)
     elif "alignments" in report.sections and report.alignments is not None:
         documents = _alignments_section(report, systems)
     else:
         documents = ""
-    board_data = script_json(_board_data(report, systems))
+    board = _pairings_board(report, ranked) if pairings else _measures_board(report, ranked)
+    board_data = script_json(_board_data(report, systems, board))
     parts = [
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n',
         f'<meta http-equiv="Content-Security-Policy" content="{_e(policy)}">\n',
@@ -310,7 +320,7 @@ def render_campaign_html(report: CampaignReport) -> str:
         f'<p class="legend">{legend}</p>\n',
         few,
         nav,
-        _leaderboard_section(report, ranked) if pairings else _measures_leaderboard_section(report, ranked),
+        (_leaderboard_section if pairings else _measures_leaderboard_section)(report, ranked, board),
         _precision_recall_section(ranked, report.beta, report.label) if pairings else "",
         _heat_map_section(report, systems),
         _significance_section(report, systems),
@@ -438,7 +448,8 @@ class _StringTable:
 
 
 def _embedded_data(report: CampaignReport, systems: list[str]) -> dict[str, Any]:
-    """The JSON for section 5: string table, systems, and per document its text, reference fills, pairings.
+    """The JSON for section 5: string table, and per document its text, reference fills and each system's
+    pairings (systems in the order ``systems``, the page's list in ``board-data``).
 
     A document's reference fills (type, slot, fill, span) are listed once for all systems; a pairing
     points into that list. Offsets are converted to UTF-16 code units, which is what JavaScript strings
@@ -497,7 +508,6 @@ def _embedded_data(report: CampaignReport, systems: list[str]) -> dict[str, Any]
         documents.append({"id": document.doc_id, "text": document.text, "refs": references, "pairings": rows})
     return {
         "strings": table.strings,
-        "systems": systems,
         "disagreeing": disagreeing,
         "documents": documents,
     }
@@ -649,7 +659,7 @@ def _embedded_rows(documents: list[DocumentView], rows: pa.Table, systems: list[
         for position, document in enumerate(documents)
     ]
     text = (
-        f'{{"strings":{dumps(strings)},"systems":{dumps(systems)},"disagreeing":{dumps(disagreeing)},'
+        f'{{"strings":{dumps(strings)},"disagreeing":{dumps(disagreeing)},'
         f'"documents":[{",".join(documents)}]}}'
     )
     return _script_safe(text)
@@ -716,73 +726,29 @@ def _span(span: tuple[int, int] | None, offset: list[int] | None) -> tuple[int, 
 # ------------------------------------------------------------------------------------ static sections
 
 
-def _leaderboard_section(report: CampaignReport, ranked: list[SystemRow]) -> str:
-    """The leaderboard of a family with ``pairings``: COR INC MIS SPU, REC PRE F in percent, F's interval
-    and p(next); then the interval plot of F."""
+def _leaderboard_section(report: CampaignReport, ranked: list[SystemRow], board: _Board) -> str:
+    """The leaderboard of a family with ``pairings`` (``board``: ``_pairings_board``), its legend, then the
+    interval plot of F."""
     f_name = report.label
-    rows = []
-    for row, lower in zip(ranked, [*ranked[1:], None], strict=True):
-        low, high = row.intervals.get("F", (None, None))
-        counts = "".join(
-            f'<td class="num">{_count(row.counts.get(key))}</td>' for key in ("COR", "INC", "MIS", "SPU")
-        )
-        measures = "".join(
-            f'<td class="num">{_percent(row.measures.get(key))}</td>' for key in ("REC", "PRE", "F")
-        )
-        # p(next), as the text leaderboard: approximate randomization against the next system down.
-        following = None if lower is None else _comparison(report.significance, row.system, lower.system)
-        p_next = "" if lower is None else _p(None if following is None else following[2])
-        rows.append(
-            f'<tr><td class="num">{row.rank}</td><td title="{_e(row.signature)}">{_e(row.system)}</td>'
-            f'{counts}{measures}<td class="num">{_interval(low, high)}</td>'
-            f'<td class="num p-next">{_e(p_next)}</td>{_rank_cells(report, row.system)}</tr>'
-        )
-    signatures = "".join(
-        f"<li><b>{_e(row.system)}</b>: <code>{_e(row.signature)}</code></li>" for row in ranked
-    )
     return (
         '<section id="leaderboard"><h2>1. Leaderboard</h2>\n'
-        + _board_controls()
-        + '<div class="scroll"><table class="board">'
-        '<thead><tr><th class="num">Rank</th><th>System</th><th class="num">COR</th><th class="num">INC</th>'
-        '<th class="num">MIS</th><th class="num">SPU</th><th class="num">REC %</th><th class="num">PRE %</th>'
-        f'<th class="num">{f_name} %</th><th class="num">{f_name} confidence interval</th>'
-        f'<th class="num">p(next)</th>{_rank_heads(report)}</tr></thead>\n<tbody>'
-        + "\n".join(rows)
-        + "</tbody></table></div>\n"
+        + _board_table(report, board)
         + f'<p class="legend">{_beta_note(report.beta, f_name)}<b>p(next)</b>: p-value of approximate '
         f"randomization over documents for the difference in {f_name} between the system and the next "
-        f"one down.{_rank_legend(report)}{_undefined_note(ranked, ('REC', 'PRE', 'F'), 'F', f_name)}</p>\n"
+        f"one down.{_rank_legend(report)}{_marks_legend(report)}"
+        f"{_undefined_note(ranked, ('REC', 'PRE', 'F'), 'F', f_name)}</p>\n"
+        + _board_notes(report)
         + _f_interval_plot(ranked, f_name, "F", True)
-        + f'<details><summary>Signatures</summary><ul class="signatures">{signatures}</ul></details>\n'
-        "</section>\n"
+        + _SIGNATURES
+        + "</section>\n"
     )
 
 
-def _measures_leaderboard_section(report: CampaignReport, ranked: list[SystemRow]) -> str:
-    """The leaderboard of measures (every family without ``pairings``): the kind's shown measures in its
-    unit, the headline's interval and p(next); then the interval plot of the headline."""
+def _measures_leaderboard_section(report: CampaignReport, ranked: list[SystemRow], board: _Board) -> str:
+    """The leaderboard of measures (every family without ``pairings``; ``board``: ``_measures_board``),
+    its legend, then the interval plot of the headline."""
     label = report.label
     columns = report.columns or {report.headline: label}
-    percent = report.percent
-    rows = []
-    for row, lower in zip(ranked, [*ranked[1:], None], strict=True):
-        low, high = row.intervals.get(report.headline, (None, None))
-        measures = "".join(
-            f'<td class="num">{_value(row.measures.get(key), percent)}</td>' for key in columns
-        )
-        following = None if lower is None else _comparison(report.significance, row.system, lower.system)
-        p_next = "" if lower is None else _p(None if following is None else following[2])
-        rows.append(
-            f'<tr><td class="num">{row.rank}</td><td title="{_e(row.signature)}">{_e(row.system)}</td>'
-            f'{measures}<td class="num">{_interval(low, high, percent)}</td>'
-            f'<td class="num p-next">{_e(p_next)}</td>{_rank_cells(report, row.system)}</tr>'
-        )
-    suffix = " %" if percent else ""
-    head = "".join(f'<th class="num">{_e(name)}{suffix}</th>' for name in columns.values())
-    signatures = "".join(
-        f"<li><b>{_e(row.system)}</b>: <code>{_e(row.signature)}</code></li>" for row in ranked
-    )
     if "chains" in report.sections:
         legend = (
             f'<p class="legend">Each metric&#8217;s F1 is computed from its counts summed over documents; '
@@ -792,51 +758,134 @@ def _measures_leaderboard_section(report: CampaignReport, ranked: list[SystemRow
     else:
         legend = (
             f'<p class="legend">Every measure is computed from the statistics summed over '
-            f"{_e(report.unit)}, {'in percent' if percent else 'as a fraction of 1'}; "
+            f"{_e(report.unit)}, {'in percent' if report.percent else 'as a fraction of 1'}; "
             f"{_e(report.ranking_note or 'ranked by ' + label)}. "
         )
     return (
         '<section id="leaderboard"><h2>1. Leaderboard</h2>\n'
-        + _board_controls()
-        + '<div class="scroll"><table class="board">'
-        f'<thead><tr><th class="num">Rank</th><th>System</th>{head}'
-        f'<th class="num">{_e(label)} confidence interval</th><th class="num">p(next)</th>'
-        f"{_rank_heads(report)}</tr></thead>\n"
-        "<tbody>"
-        + "\n".join(rows)
-        + "</tbody></table></div>\n"
+        + _board_table(report, board)
         + legend
         + f"<b>p(next)</b>: p-value of approximate "
         f"randomization over {_e(report.unit)} for the difference in {_e(label)} between the system and the "
-        f"next one down.{_rank_legend(report)}"
+        f"next one down.{_rank_legend(report)}{_marks_legend(report)}"
         f"{_undefined_note(ranked, tuple(columns), report.headline, label)}</p>\n"
-        + _f_interval_plot(ranked, label, report.headline, percent)
-        + f'<details><summary>Signatures</summary><ul class="signatures">{signatures}</ul></details>\n'
-        "</section>\n"
+        + _board_notes(report)
+        + _f_interval_plot(ranked, label, report.headline, report.percent)
+        + _SIGNATURES
+        + "</section>\n"
     )
 
 
-def _board_controls() -> str:
-    """The leaderboard's filter (by system name); a click on a column's heading sorts by it."""
+@dataclass(frozen=True)
+class _Board:
+    """The leaderboard's columns, each once for every row (best first): its heading, the class of its
+    cells, and its cells' texts (``None``: the system's name, read from the page's list of systems)."""
+
+    headings: list[str]
+    classes: list[str]
+    cells: list[list[str] | None]
+
+
+def _pairings_board(report: CampaignReport, ranked: list[SystemRow]) -> _Board:
+    """The leaderboard of a family with ``pairings``: COR INC MIS SPU, REC PRE F in percent, F's interval,
+    p(next) and the rank range and cluster."""
+    f_name = report.label
+    headings = ["Rank", "System", "COR", "INC", "MIS", "SPU", "REC %", "PRE %", f"{f_name} %"]
+    headings += [f"{f_name} confidence interval", "p(next)"]
+    cells: list[list[str] | None] = [[str(row.rank) for row in ranked], None]
+    cells += [[_count(row.counts.get(key)) for row in ranked] for key in ("COR", "INC", "MIS", "SPU")]
+    cells += [[_percent(row.measures.get(key)) for row in ranked] for key in ("REC", "PRE", "F")]
+    cells.append([_interval(*row.intervals.get("F", (None, None))) for row in ranked])
+    cells.append(_p_next(report, ranked))
+    return _with_ranks(report, ranked, _Board(headings, _number_classes(headings), cells))
+
+
+def _measures_board(report: CampaignReport, ranked: list[SystemRow]) -> _Board:
+    """The leaderboard of measures: the kind's shown measures in its unit, the headline's interval, p(next)
+    and the rank range and cluster."""
+    label, percent = report.label, report.percent
+    columns = report.columns or {report.headline: label}
+    suffix = " %" if percent else ""
+    headings = ["Rank", "System", *(f"{name}{suffix}" for name in columns.values())]
+    headings += [f"{label} confidence interval", "p(next)"]
+    cells: list[list[str] | None] = [[str(row.rank) for row in ranked], None]
+    cells += [[_value(row.measures.get(key), percent) for row in ranked] for key in columns]
+    cells.append([_interval(*row.intervals.get(report.headline, (None, None)), percent) for row in ranked])
+    cells.append(_p_next(report, ranked))
+    return _with_ranks(report, ranked, _Board(headings, _number_classes(headings), cells))
+
+
+def _number_classes(headings: list[str]) -> list[str]:
+    """Every column but the system's holds numbers; p(next)'s cells are marked for the tests and styles."""
+    return [
+        "" if heading == "System" else "num p-next" if heading == "p(next)" else "num" for heading in headings
+    ]
+
+
+def _p_next(report: CampaignReport, ranked: list[SystemRow]) -> list[str]:
+    """p(next), as the text leaderboard: approximate randomization against the next system down (blank
+    for the last)."""
+    shown = []
+    for row, lower in zip(ranked, [*ranked[1:], None], strict=True):
+        following = None if lower is None else _comparison(report.significance, row.system, lower.system)
+        shown.append("" if lower is None else _p(None if following is None else following[2]))
+    return shown
+
+
+def _with_ranks(report: CampaignReport, ranked: list[SystemRow], board: _Board) -> _Board:
+    """``board`` with the rank range and the rank cluster of each system, when the report has them."""
+    if report.ranks is None:
+        return board
+    ranges, clusters = [], []
+    for row in ranked:
+        low, high, cluster = report.ranks[row.system]
+        ranges.append(str(low) if low == high else f"{low}\u2013{high}")
+        clusters.append(str(cluster))
+    headings, classes = [*board.headings, "Rank range", "Cluster"], [*board.classes, "num", "num"]
+    return _Board(headings, classes, [*board.cells, ranges, clusters])
+
+
+def _board_table(report: CampaignReport, board: _Board) -> str:
+    """The leaderboard's controls and its table, headings only: the page's script draws the rows in view
+    from ``_board_data`` (a thousand rows laid out at once make a page slow to open and to scroll).
+    Each column is as wide as its widest cell, so that the columns stay put whichever rows are drawn."""
+    names = [row.system for row in sorted(report.leaderboard, key=lambda row: row.rank)]
+    widths = []
+    for heading, cells in zip(board.headings, board.cells, strict=True):
+        texts = names if cells is None else cells
+        widest = max((_text_width(text, 14.0) for text in texts), default=0.0)
+        word = max(_text_width(part, 14.0) * 1.08 for part in heading.split())  # headings in bold, wrapped
+        widths.append(math.ceil(max(widest, word)) + 18)
+    columns = " ".join(f"{width}px" for width in widths)
+    headings = "".join(
+        f'<th class="num">{_e(heading)}</th>' if cls else f"<th>{_e(heading)}</th>"
+        for heading, cls in zip(board.headings, board.classes, strict=True)
+    )
+    clusters = (
+        ' <label>Cluster <input type="number" id="board-cluster" min="1" placeholder="all"></label>'
+        if report.ranks is not None
+        else ""
+    )
     return (
         '<div class="controls"><label>Filter systems <input type="search" id="board-filter" '
-        'placeholder="part of a name"></label> <span class="legend">Click a column&#8217;s heading to sort '
-        "by it (again: the other way).</span></div>\n"
+        f'placeholder="part of a name"></label>{clusters} <span class="legend" id="board-status"></span> '
+        '<span class="legend">Click a column&#8217;s heading to sort by it (again: the other way).</span>'
+        "</div>\n"
+        "<noscript><p><b>The leaderboard needs JavaScript;</b> every row is in leaderboard.txt, "
+        "leaderboard.csv and leaderboard.json.</p></noscript>\n"
+        f'<div class="scroll rows"><table class="board" style="--columns:{columns};width:{sum(widths)}px">'
+        f"<thead><tr>{headings}</tr></thead>\n<tbody></tbody></table></div>\n"
     )
 
 
-def _rank_heads(report: CampaignReport) -> str:
-    if report.ranks is None:
-        return ""
-    return '<th class="num">Rank range</th><th class="num">Cluster</th>'
+def _board_notes(report: CampaignReport) -> str:
+    """What the text board says under its legend and the page says under the leaderboard: that no pair can
+    be significant after the correction with the campaign's resamples."""
+    return f'<p class="note">{_e(report.holm_floor)}.</p>\n' if report.holm_floor else ""
 
 
-def _rank_cells(report: CampaignReport, system: str) -> str:
-    if report.ranks is None:
-        return ""
-    low, high, cluster = report.ranks[system]
-    shown = str(low) if low == high else f"{low}&#8211;{high}"
-    return f'<td class="num">{shown}</td><td class="num">{cluster}</td>'
+#: The systems' signatures, listed by the page's script from ``_board_data`` when the reader opens them.
+_SIGNATURES = '<details id="signatures"><summary>Signatures</summary><ul class="signatures"></ul></details>\n'
 
 
 def _rank_legend(report: CampaignReport) -> str:
@@ -851,6 +900,16 @@ def _rank_legend(report: CampaignReport) -> str:
     )
 
 
+def _marks_legend(report: CampaignReport) -> str:
+    """The board's sentence on what marks a pair in the significance matrix."""
+    if not report.correction:
+        return ""
+    return (
+        f" The significance matrix marks a pair where its {_e(report.correction)}-adjusted approximate "
+        f"randomization p-value is below &alpha; = {_e(_number(report.alpha))}."
+    )
+
+
 def _undefined_note(ranked: list[SystemRow], keys: tuple[str, ...], headline: str, label: str) -> str:
     """The legend's sentence on undefined values, where the board shows one: what the dash means, and
     where a system whose headline is undefined ranks."""
@@ -862,15 +921,10 @@ def _undefined_note(ranked: list[SystemRow], keys: tuple[str, ...], headline: st
     return note
 
 
-def _coref_documents_section(report: CampaignReport, systems: list[str]) -> str:
+def _coref_documents_section(report: CampaignReport) -> str:
     views = report.coref or []
     documents = "".join(
         f'<option value="{index}">{_e(view.doc_id)}</option>' for index, view in enumerate(views)
-    )
-    ranks = {row.system: row.rank for row in report.leaderboard}
-    options = "".join(
-        f'<option value="{index}">{_e(f"{ranks[name]}. {name}" if name in ranks else name)}</option>'
-        for index, name in enumerate(systems)
     )
     shown = len(views)
     count = (
@@ -889,7 +943,7 @@ def _coref_documents_section(report: CampaignReport, systems: list[str]) -> str:
         '<span class="spu">spurious</span> mentions are marked.</p>\n'
         "<noscript><p><b>This section needs JavaScript.</b></p></noscript>\n"
         '<div class="controls"><label>Document <select id="doc-select">'
-        f'{documents}</select></label> <label>System <select id="system-select">{options}</select></label> '
+        f'{documents}</select></label> <label>System <select id="system-select"></select></label> '
         '<span id="doc-status" class="legend"></span></div>\n'
         '<div class="chains"><div><h3>Key</h3><ol id="key-chains"></ol></div>'
         '<div><h3>Response</h3><ol id="response-chains"></ol></div></div>\n</section>\n'
@@ -905,7 +959,6 @@ def _coref_data(report: CampaignReport, systems: list[str]) -> dict[str, Any]:
         return [[[m.text, m.start, m.end, m.status] for m in chain] for chain in side]
 
     return {
-        "systems": systems,
         "documents": [
             {
                 "id": view.doc_id,
@@ -929,8 +982,10 @@ def _f_interval_plot(ranked: list[SystemRow], f_name: str, key: str, percent: bo
 
     The axis covers the values shown (F and interval ends of every system), padded to whole ticks, and
     its title says when it is zoomed. Names are written whole: the names' column is as wide as the
-    longest.
+    longest. Only the ``PLOT_SYSTEMS`` best are drawn (the caption says so); the leaderboard has every
+    interval.
     """
+    everyone, ranked = len(ranked), ranked[:PLOT_SYSTEMS]
     plot_width, value_width, row_height, top = 520, 150, 20, 12
     label_width = max(190, math.ceil(max((_text_width(row.system) for row in ranked), default=0)) + 16)
     height = top + row_height * len(ranked) + 34
@@ -978,6 +1033,12 @@ def _f_interval_plot(ranked: list[SystemRow], f_name: str, key: str, percent: bo
         f"<figcaption>{f_name} (dot) and its bootstrap confidence interval (bar) per system, by rank; the "
         f"axis runs from {_tick(axis.low, percent)} to {_tick(axis.high, percent)}{unit}"
         + (" (zoomed: not the whole scale)." if axis.zoomed else ".")
+        + (
+            f" The {len(ranked)} best of the {everyone} systems are drawn; the leaderboard has every "
+            "interval."
+            if everyone > len(ranked)
+            else ""
+        )
         + "</figcaption></figure>\n"
     )
 
@@ -991,8 +1052,10 @@ def _precision_recall_section(ranked: list[SystemRow], beta: float, f_name: str)
     points, every system is named in a column right of the plot, in the order of the points' heights,
     joined to its point by a thin line. Beyond, each point is labelled with its rank beside it where a
     place is free and nearer its own point than any other (``_rank_labels``); the others are named in the
-    column, and no label beside a point lies across a line to the column.
+    column, and no label beside a point lies across a line to the column. Only the ``PLOT_SYSTEMS`` best
+    are plotted (the caption says so).
     """
+    everyone, ranked = len(ranked), ranked[:PLOT_SYSTEMS]
     plotted = []
     unplotted = []
     for row in ranked:
@@ -1121,6 +1184,8 @@ def _precision_recall_section(ranked: list[SystemRow], beta: float, f_name: str)
         )
     if unplotted:
         caption += " Not plotted (recall or precision undefined): " + ", ".join(unplotted) + "."
+    if everyone > len(ranked):
+        caption += f" The {len(ranked)} best of the {everyone} systems are plotted."
     return (
         '<section id="pr"><h2>2. Precision against recall</h2>\n<figure><div class="scroll">'
         f'<svg class="plot" width="{width}" height="{height}" viewBox="0 0 {width} {height}" role="img" '
@@ -1489,18 +1554,13 @@ def _significance_section(report: CampaignReport, systems: list[str]) -> str:
             f"<b>{_e(label)}</b>, the p-value of {_e(title)}, and <b>{_e(label)} Holm</b>, it adjusted by "
             f"{_e(report.correction or 'Holm')}&#8217;s correction over all {pairs} pairs. "
         )
-    options = "".join(
-        f'<option value="{index}"{" selected" if index < MATRIX_SHOWN else ""}>'
-        f"{index + 1}. {_e(name)}</option>"
-        for index, name in enumerate(systems)
-    )
     detailed = min(n, MATRIX_DETAILED)
     return (
         f'<section id="significance"><h2>{4 if "pairings" in report.sections else 3}. '
         f"Significance of differences in {f_name}</h2>\n"
         '<div class="controls"><label>Best <input type="number" id="matrix-top" min="1" '
         f'max="{max(n, 1)}" value="{min(n, MATRIX_SHOWN)}"> systems</label> <label>or these (Ctrl-click): '
-        f'<select id="matrix-systems" multiple size="6">{options}</select></label></div>\n'
+        '<select id="matrix-systems" multiple size="6"></select></label></div>\n'
         "<noscript><p><b>The matrix needs JavaScript;</b> every pair is in significance.csv and "
         "significance.parquet.</p></noscript>\n"
         '<div class="scroll"><table class="significance" id="matrix"></table></div>\n'
@@ -1577,11 +1637,13 @@ def _alignments_section(report: CampaignReport, systems: list[str]) -> str:
     )
 
 
-def _board_data(report: CampaignReport, systems: list[str]) -> dict[str, Any]:
+def _board_data(report: CampaignReport, systems: list[str], board: _Board) -> dict[str, Any]:
     """What the page's script needs of the leaderboard and the pairs, each value once: the systems (best
-    first) and their headline values; whether each pair is marked (one bit per pair, in the order
-    (0, 1), (0, 2), ..., (1, 2), ..., base64); the p-values of the pairs among the ``MATRIX_DETAILED``
-    best (``labels`` of them per pair, in the same pair order, null where not tested)."""
+    first) and their headline values; the leaderboard's rows (``rows``: each column's cells as the page
+    shows them, column by column, the system's name by its index in ``systems``; each row's signature);
+    whether each pair is marked (one bit per pair, in the order (0, 1), (0, 2), ..., (1, 2), ...,
+    base64); the p-values of the pairs among the ``MATRIX_DETAILED`` best (``labels`` of them per pair,
+    in the same pair order, null where not tested)."""
     n = len(systems)
     values = {row.system: _defined(row.measures.get(report.headline)) for row in report.leaderboard}
     mark_on = "randomization Holm" if report.correction else None
@@ -1619,6 +1681,11 @@ def _board_data(report: CampaignReport, systems: list[str]) -> dict[str, Any]:
     return {
         "systems": systems,
         "values": [values.get(system) for system in systems],
+        "rows": {
+            "cells": board.cells,
+            "classes": board.classes,
+            "signatures": [row.signature for row in sorted(report.leaderboard, key=lambda row: row.rank)],
+        },
         "percent": report.percent,
         "label": report.label,
         "alpha": report.alpha,
@@ -1638,15 +1705,10 @@ def _rounded(value: float | None) -> float | None:
     return None if value is None else round(value, 6)
 
 
-def _documents_section(report: CampaignReport, systems: list[str]) -> str:
+def _documents_section(report: CampaignReport) -> str:
     documents = "".join(
         f'<option value="{index}">{_e(document.doc_id)}</option>'
         for index, document in enumerate(report.documents)
-    )
-    ranks = {row.system: row.rank for row in report.leaderboard}
-    options = "".join(
-        f'<option value="{index}">{_e(f"{ranks[name]}. {name}" if name in ranks else name)}</option>'
-        for index, name in enumerate(systems)
     )
     shown = len(report.documents)
     count = (
@@ -1663,7 +1725,7 @@ def _documents_section(report: CampaignReport, systems: list[str]) -> str:
         "click a row to outline its extents in the text.</p>\n"
         "<noscript><p><b>This section needs JavaScript.</b></p></noscript>\n"
         '<div class="controls"><label>Document <select id="doc-select">'
-        f'{documents}</select></label> <label>System <select id="system-select">{options}</select></label> '
+        f'{documents}</select></label> <label>System <select id="system-select"></select></label> '
         '<span id="doc-status" class="legend"></span></div>\n'
         '<div class="docview"><pre id="doc-text"></pre><div class="scroll pairings"><table id="pairings">'
         "<thead><tr><th>Type</th><th>Slot</th><th>Reference fill</th><th>Hypothesis fill</th>"
@@ -1837,6 +1899,13 @@ th,td{padding:3px 8px;border-bottom:1px solid #e5e7eb;text-align:left;vertical-a
 th{background:#f6f8fa;font-weight:600}
 .num{text-align:right;font-variant-numeric:tabular-nums}
 .scroll{overflow:auto;max-width:100%}
+.rows{contain:strict}
+table.board,.board thead,.board tbody{display:block}
+.board thead{position:sticky;top:0;z-index:1;background:#f6f8fa}
+.board tbody{position:relative}
+.board tr{display:grid;grid-template-columns:var(--columns)}
+.board tbody tr{position:absolute;left:0;right:0;height:24px;contain:strict}
+.board td{white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
 figure{margin:12px 0}
 figcaption{color:#57606a;font-size:12px}
 svg.plot text{font-size:11px;fill:#1b1f24}
@@ -1891,12 +1960,100 @@ _BOARD_SCRIPT = _compact(
 "use strict";
 (() => {
 const board = JSON.parse(document.getElementById("board-data").textContent);
-const table = document.querySelector("table.board");
+const names = board.systems;
+const n = names.length;
+// The leaderboard: only the rows in view (and a window's height beyond) are in the document, in a body
+// as tall as all the rows, so the scroll bar is the whole board's. Sorting and filtering reorder row
+// numbers only.
+const view = document.querySelector("#leaderboard .rows");
+const table = view.querySelector("table.board");
 const body = table.tBodies[0];
-const rows = Array.from(body.rows);
+const cells = board.rows.cells;
+const classes = board.rows.classes;
+const signatures = board.rows.signatures;
+const count = signatures.length;
+const nameColumn = cells.indexOf(null);
+const clusterColumn = cells.length - 1;
+const textOf = (column, row) => (column === nameColumn ? names[row] : cells[column][row]);
 const filter = document.getElementById("board-filter");
-const sortKey = (row, column) => {
-  const text = row.cells[column].textContent;
+const clusterFilter = document.getElementById("board-cluster");
+const boardStatus = document.getElementById("board-status");
+let order = Array.from({ length: count }, (_, i) => i);
+let shown = order;
+let rowHeight = 0;
+let drawn = "";
+// The body is as tall as all the rows shown, and each row drawn sits at its own place in it. A row that
+// stays in view as the board scrolls is left as it is; rows that leave are given the texts of rows that
+// come, so a scroll changes only what it brings into view.
+let drawnRows = new Map();
+const boardRow = () => {
+  const tr = document.createElement("tr");
+  for (let column = 0; column < cells.length; column++) {
+    const td = tr.insertCell();
+    if (classes[column]) td.className = classes[column];
+    td.append(document.createTextNode(""));
+  }
+  return tr;
+};
+const fillRow = (tr, row, at) => {
+  for (let column = 0; column < cells.length; column++) {
+    const text = tr.cells[column].firstChild;
+    const wanted = textOf(column, row);
+    if (text.data !== wanted) text.data = wanted;
+  }
+  tr.cells[nameColumn].title = signatures[row];
+  tr.style.top = at * rowHeight + "px";
+};
+function drawBoard(again) {
+  if (rowHeight === 0 && shown.length > 0) {
+    const first = body.appendChild(boardRow());
+    rowHeight = first.getBoundingClientRect().height || 24;
+    first.remove();
+  }
+  // The box is as tall as the rows shown, up to 70% of the window, and fixed at that: what changes
+  // inside it is laid out without the rest of the page.
+  const head = table.tHead.offsetHeight;
+  const frame = view.offsetHeight - view.clientHeight;  // a horizontal scroll bar
+  const height = Math.min(0.7 * window.innerHeight, head + shown.length * rowHeight + frame);
+  view.style.height = height + "px";
+  body.style.height = shown.length * rowHeight + "px";
+  // The rows in view, and as many again above and below: drawn before they are scrolled to.
+  const top = Math.max(0, view.scrollTop - head);
+  const beyond = Math.max(10, Math.ceil(height / rowHeight));
+  const first = Math.max(0, Math.min(shown.length, Math.floor(top / rowHeight) - beyond));
+  const last = Math.min(shown.length, Math.ceil((top + height) / rowHeight) + beyond);
+  if (!again && drawn === first + ":" + last) return;
+  drawn = first + ":" + last;
+  const kept = new Map();
+  const spare = [];
+  for (const [at, tr] of drawnRows) {
+    if (!again && at >= first && at < last) kept.set(at, tr);
+    else spare.push(tr);
+  }
+  spare.sort((a, b) => a.offsetTop - b.offsetTop);
+  let next = 0;
+  for (let at = first; at < last; at++) {
+    if (kept.has(at)) continue;
+    const tr = next < spare.length ? spare[next++] : body.appendChild(boardRow());
+    fillRow(tr, shown[at], at);
+    kept.set(at, tr);
+  }
+  for (const tr of spare.slice(next)) tr.remove();
+  drawnRows = kept;
+}
+// A browser sends at most one scroll event a frame: each draws the rows then in view.
+view.addEventListener("scroll", () => drawBoard(false), { passive: true });
+window.addEventListener("resize", () => drawBoard(false));
+function selectRows() {
+  const wanted = filter.value.toLowerCase();
+  const cluster = clusterFilter ? clusterFilter.value.trim() : "";
+  shown = order.filter((row) => (wanted === "" || names[row].toLowerCase().includes(wanted)) &&
+    (cluster === "" || cells[clusterColumn][row] === cluster));
+  boardStatus.textContent = shown.length === count ? "" : shown.length + " of " + count + " systems shown.";
+  view.scrollTop = 0;
+  drawBoard(true);
+}
+const sortKey = (text) => {
   const number = parseFloat(text.replace(/^[<\\[]/, ""));
   return Number.isNaN(number) ? text : number;
 };
@@ -1908,26 +2065,37 @@ table.tHead.addEventListener("click", (event) => {
   const column = heading.cellIndex;
   ascending = column === sortColumn ? !ascending : true;
   sortColumn = column;
-  const keyed = rows.map((row, index) => [sortKey(row, column), index, row]);
-  keyed.sort((x, y) => {
-    const a = x[0], b = y[0];
-    let order;
-    if (typeof a === "number" && typeof b === "number") order = a - b;
-    else if (typeof a === "number") order = -1;
-    else if (typeof b === "number") order = 1;
-    else order = a < b ? -1 : a > b ? 1 : 0;
-    return (ascending ? order : -order) || x[1] - y[1];
+  const keys = Array.from({ length: count }, (_, row) => sortKey(textOf(column, row)));
+  const place = new Int32Array(count);
+  order.forEach((row, i) => { place[row] = i; });
+  order = order.slice().sort((x, y) => {
+    const a = keys[x], b = keys[y];
+    let sign;
+    if (typeof a === "number" && typeof b === "number") sign = a - b;
+    else if (typeof a === "number") sign = -1;
+    else if (typeof b === "number") sign = 1;
+    else sign = a < b ? -1 : a > b ? 1 : 0;
+    return (ascending ? sign : -sign) || place[x] - place[y];
   });
-  body.append(...keyed.map((entry) => entry[2]));
+  selectRows();
 });
-filter.addEventListener("input", () => {
-  const wanted = filter.value.toLowerCase();
-  for (const row of rows) {
-    row.hidden = wanted !== "" && !row.cells[1].textContent.toLowerCase().includes(wanted);
+filter.addEventListener("input", selectRows);
+if (clusterFilter) clusterFilter.addEventListener("input", selectRows);
+drawBoard(true);
+const listed = document.getElementById("signatures");
+listed.addEventListener("toggle", () => {
+  const list = listed.querySelector("ul");
+  if (!listed.open || list.childElementCount > 0) return;
+  for (let row = 0; row < count; row++) {
+    const item = document.createElement("li");
+    const name = document.createElement("b");
+    name.textContent = names[row];
+    const code = document.createElement("code");
+    code.textContent = signatures[row];
+    item.append(name, ": ", code);
+    list.append(item);
   }
 });
-const names = board.systems;
-const n = names.length;
 const bits = Uint8Array.from(atob(board.marks), (c) => c.charCodeAt(0));
 const pairIndex = (a, b) => a * (2 * n - a - 1) / 2 + (b - a - 1);
 const marked = (a, b) => {
@@ -1995,6 +2163,10 @@ function draw(chosen) {
     }
   }
 }
+for (let index = 0; index < n; index++) {
+  const chosen = index < board.shown;
+  chooser.append(new Option(index + 1 + ". " + names[index], String(index), chosen, chosen));
+}
 const best = (count) => Array.from({ length: Math.max(0, Math.min(n, count)) }, (_, i) => i);
 top.addEventListener("change", () => {
   const chosen = best(parseInt(top.value, 10) || 0);
@@ -2014,10 +2186,16 @@ _SCRIPT = _compact(
 "use strict";
 (() => {
 const data = JSON.parse(document.getElementById("data").textContent);
+const board = JSON.parse(document.getElementById("board-data").textContent);
+const systems = board.systems;
 const strings = data.strings;
 const disagreeing = new Set(data.disagreeing);
 const docSelect = document.getElementById("doc-select");
 const systemSelect = document.getElementById("system-select");
+systems.forEach((name, index) => {
+  const ranked = index < board.rows.cells[0].length ? board.rows.cells[0][index] + ". " + name : name;
+  systemSelect.append(new Option(ranked, String(index)));
+});
 const textView = document.getElementById("doc-text");
 const table = document.getElementById("pairings");
 const status = document.getElementById("doc-status");
@@ -2077,7 +2255,7 @@ function focus(ranges) {
 function render() {
   const doc = data.documents[Number(docSelect.value)];
   const system = Number(systemSelect.value);
-  if (!doc || !(system >= 0 && system < data.systems.length)) return;
+  if (!doc || !(system >= 0 && system < systems.length)) return;
   const refs = doc.refs;
   const rows = doc.pairings[system] || [];
   const spans = [];
@@ -2130,14 +2308,14 @@ function render() {
 function choose() {
   const params = new URLSearchParams(location.hash.slice(1));
   const doc = data.documents.findIndex((d) => d.id === params.get("doc"));
-  const system = data.systems.indexOf(params.get("system"));
+  const system = systems.indexOf(params.get("system"));
   if (doc >= 0) docSelect.value = String(doc);
   if (system >= 0) systemSelect.value = String(system);
 }
 
 function changed() {
   const doc = data.documents[Number(docSelect.value)];
-  const system = data.systems[Number(systemSelect.value)];
+  const system = systems[Number(systemSelect.value)];
   if (doc && system !== undefined) {
     history.replaceState(null, "", "#" + new URLSearchParams({doc: doc.id, system: system}));
   }
@@ -2173,8 +2351,14 @@ _COREF_SCRIPT = _compact(
 "use strict";
 (() => {
 const data = JSON.parse(document.getElementById("data").textContent);
+const board = JSON.parse(document.getElementById("board-data").textContent);
+const systems = board.systems;
 const docSelect = document.getElementById("doc-select");
 const systemSelect = document.getElementById("system-select");
+systems.forEach((name, index) => {
+  const ranked = index < board.rows.cells[0].length ? board.rows.cells[0][index] + ". " + name : name;
+  systemSelect.append(new Option(ranked, String(index)));
+});
 const keyList = document.getElementById("key-chains");
 const responseList = document.getElementById("response-chains");
 const status = document.getElementById("doc-status");
@@ -2201,7 +2385,7 @@ function fill(list, chains, flagged, flagClass) {
 function render() {
   const doc = data.documents[Number(docSelect.value)];
   const system = Number(systemSelect.value);
-  if (!doc || !(system >= 0 && system < data.systems.length)) return;
+  if (!doc || !(system >= 0 && system < systems.length)) return;
   const response = doc.responses[system];
   fill(keyList, doc.key, new Set(response.split), "split");
   fill(responseList, response.chains, new Set(response.merged), "merged");
@@ -2211,7 +2395,7 @@ function render() {
 
 function changed() {
   const doc = data.documents[Number(docSelect.value)];
-  const system = data.systems[Number(systemSelect.value)];
+  const system = systems[Number(systemSelect.value)];
   if (doc && system !== undefined) {
     history.replaceState(null, "", "#" + new URLSearchParams({doc: doc.id, system: system}));
   }
@@ -2220,7 +2404,7 @@ function changed() {
 
 const params = new URLSearchParams(location.hash.slice(1));
 const chosenDoc = data.documents.findIndex((d) => d.id === params.get("doc"));
-const chosenSystem = data.systems.indexOf(params.get("system"));
+const chosenSystem = systems.indexOf(params.get("system"));
 if (chosenDoc >= 0) docSelect.value = String(chosenDoc);
 if (chosenSystem >= 0) systemSelect.value = String(chosenSystem);
 docSelect.addEventListener("change", changed);

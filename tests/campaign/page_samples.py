@@ -10,6 +10,7 @@ that the precision-recall plot's points sit close together.
 from __future__ import annotations
 
 import base64
+import html
 import json
 import re
 
@@ -131,3 +132,18 @@ def marked_pairs(page: str) -> set[tuple[str, str]]:
     bits = base64.b64decode(data["marks"])
     pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
     return {pair for k, pair in enumerate(pairs) if bits[k >> 3] >> (k & 7) & 1}
+
+
+def board_rows(page: str) -> list[list[str]]:
+    """The leaderboard's rows as the page's script draws them: each row's cell texts, from the page's data
+    (each column once, the system's name by its place in the list of systems)."""
+    data = board_data(page)
+    names, cells = data["systems"], data["rows"]["cells"]
+    count = len(data["rows"]["signatures"])
+    return [[names[i] if column is None else column[i] for column in cells] for i in range(count)]
+
+
+def board_headings(page: str) -> list[str]:
+    """The leaderboard's column headings, as the page writes them (unescaped)."""
+    head = re.search(r'<table class="board"[^>]*><thead><tr>(.*?)</tr></thead>', page, re.S).group(1)
+    return [html.unescape(text) for text in re.findall(r"<th[^>]*>(.*?)</th>", head)]

@@ -27,7 +27,7 @@ from pathlib import Path
 
 import pytest
 from iescore.pipeline.campaign.html_report import MATRIX_SHOWN, render_campaign_html
-from page_samples import sample_report
+from page_samples import board_rows, sample_report
 from test_html_report import chromium, console_lines, find_browser, overlaps
 
 # Boxes are [left, top, right, bottom]: client rectangles for HTML, SVG user units (getBBox) in plots,
@@ -279,9 +279,7 @@ def test_undefined_values_read_undefined(case: tuple) -> None:
     assert last.measures["F"] is None
     rows = {row["name"]: row for row in found["interval"]["rows"]}
     assert rows[last.system]["dot"] == [] and rows[last.system]["value"] == "undefined"
-    board = re.search(r'<table class="board">(.*?)</table>', page, re.S).group(1)
-    row = next(r for r in re.findall(r"<tr>(.*?)</tr>", board, re.S) if html.escape(last.system) in r)
-    cells = re.findall(r"<td[^>]*>([^<]*)</td>", row)
+    cells = next(row for row in board_rows(page) if row[1] == last.system)
     assert cells[-3:] == ["-", "-", ""]  # F, its interval, p(next) (the last system has no next)
     legend = re.search(r'</table></div>\n<p class="legend">(.*?)</p>', page, re.S).group(1)
     assert "&#8220;-&#8221;: undefined (a ratio whose denominator is 0), not 0." in legend
