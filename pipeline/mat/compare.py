@@ -10,31 +10,30 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
+from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 from iescore.pipeline.core.arrays import strings, to_arrow, to_numpy
 from iescore.pipeline.core.errors import InputError
-from iescore.pipeline.mat.files import FilePair
 from iescore.pipeline.mat.labels import LabelRules, annotation_table
 from iescore.pipeline.mat.readers import read_documents
 from iescore.schemas import MAT_DOCUMENTS, C
 
 
 def ingest(
-    pairs: Sequence[FilePair],
+    files: Sequence[tuple[str, str | Path]],
     side: str,
     file_type: str,
     rules: LabelRules,
     encoding: str | None = None,
     overlay: bool = False,
 ) -> tuple[pa.Table, pa.Table]:
-    """The documents (``schemas.MAT_DOCUMENTS``) and annotations (``schemas.MAT_ANNOTATIONS``) of
-    ``side`` ("ref" or "hyp") of ``pairs``, in document key order."""
+    """The documents (``schemas.MAT_DOCUMENTS``) and annotations (``schemas.MAT_ANNOTATIONS``) of the
+    files ``(document key, path)`` of ``side`` ("ref" or "hyp"), in document key order."""
     if side not in ("ref", "hyp"):
         raise ValueError(f"side must be 'ref' or 'hyp', not {side!r}")
-    files = [(pair.key, pair.ref if side == "ref" else pair.hyp) for pair in pairs]
     documents = read_documents(files, file_type, encoding, overlay, rules.known_labels())
     n = len(documents.keys)
     table = pa.Table.from_arrays(

@@ -66,7 +66,10 @@ def pair_spans(annotations: pa.Table) -> pa.Table:
     ``hyp_index`` are the annotations' ``index`` (-1 for none), the absent side's label and offsets
     null. Rows sorted by file, chunk, position, then indices.
     """
-    content = annotations.filter(pc.equal(annotations.column(C.kind), scalar("content")))
+    # Only the columns pairing reads (the text columns stay where they are).
+    wanted = annotations.select([C.file, C.side, C.label, C.start, C.end, C.index])
+    is_content = pc.equal(annotations.column(C.kind), scalar("content"))
+    content = wanted if pc.all(is_content).as_py() is not False else wanted.filter(is_content)
     # Files and labels as integer codes of their sorted names (shared by both sides): every comparison
     # below is on integers.
     file_code, file_names = _sorted_codes(content.column(C.file))

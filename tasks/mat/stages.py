@@ -50,10 +50,9 @@ class IngestAnnotations(Stage):
 
     def produce(self) -> dict[str, pa.Table]:
         options = self.options
-        files = [(key, Path(self.input_file(f"doc{k}"))) for k, key in enumerate(options["keys"])]
-        pairs = [FilePair(key, path, path) for key, path in files]
+        files = [(key, self.input_file(f"doc{k}")) for k, key in enumerate(options["keys"])]
         documents, annotations = ingest(
-            pairs,
+            files,
             options["side"],
             options["file_type"],
             rules_from_options(options["rules"]),
