@@ -94,18 +94,32 @@ def pair_spans(annotations: pa.Table) -> pa.Table:
         np.concatenate([r_file, h_file]), np.concatenate([r_start, h_start]), np.concatenate([r_end, h_end])
     )
     ref_chunk, hyp_chunk = chunk[:n_ref], chunk[n_ref:]
-    cand_r, cand_h = overlap_pairs(r_file, r_start, r_end, h_file, h_start, h_end)
+    n_chunks = int(chunk.max()) + 1 if len(chunk) else 0
+    refs_in = np.bincount(ref_chunk, minlength=n_chunks)
+    hyps_in = np.bincount(hyp_chunk, minlength=n_chunks)
+    # A chunk of one annotation a side holds one overlapping pair (two spans that did not overlap would
+    # be two chunks): its pair is read off the chunk. Overlaps are searched only among the annotations
+    # of the chunks with more on one side.
+    simple_chunk = (refs_in == 1) & (hyps_in == 1)
+    ref_of_chunk = np.full(n_chunks, -1, np.int64)
+    ref_of_chunk[ref_chunk] = np.arange(n_ref)
+    hyp_of_chunk = np.full(n_chunks, -1, np.int64)
+    hyp_of_chunk[hyp_chunk] = np.arange(n_hyp)
+    simple_r, simple_h = ref_of_chunk[simple_chunk], hyp_of_chunk[simple_chunk]
+    shared = (refs_in > 0) & (hyps_in > 0) & ~simple_chunk
+    sub_r, sub_h = np.flatnonzero(shared[ref_chunk]), np.flatnonzero(shared[hyp_chunk])
+    found_r, found_h = overlap_pairs(
+        r_file[sub_r], r_start[sub_r], r_end[sub_r], h_file[sub_h], h_start[sub_h], h_end[sub_h]
+    )
+    cand_r = np.concatenate([simple_r, sub_r[found_r]]).astype(np.int64)
+    cand_h = np.concatenate([simple_h, sub_h[found_h]]).astype(np.int64)
     overlap, union = pair_lengths(r_start, r_end, h_start, h_end, cand_r, cand_h)
     same_label = r_label[cand_r] == h_label[cand_h]
     similarity = np.round(LABEL_WEIGHT * same_label + SPAN_WEIGHT * overlap / np.maximum(union, 1), 12)
 
-    n_chunks = int(chunk.max()) + 1 if len(chunk) else 0
-    refs_in = np.bincount(ref_chunk, minlength=n_chunks)
-    hyps_in = np.bincount(hyp_chunk, minlength=n_chunks)
     cand_chunk = ref_chunk[cand_r]
-    simple = (refs_in[cand_chunk] == 1) & (hyps_in[cand_chunk] == 1)
-    chosen = [np.flatnonzero(simple)]
-    complex_pairs = np.flatnonzero(~simple)
+    chosen = [np.arange(len(simple_r))]
+    complex_pairs = np.arange(len(simple_r), len(cand_r))
     if len(complex_pairs):
         # Ranks only of the annotations in those chunks (only the order within a chunk matters).
         r_rank = _canonical_rank(np.unique(cand_r[complex_pairs]), r_start, r_end, r_label, r_index)
