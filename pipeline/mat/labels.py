@@ -125,7 +125,8 @@ def annotation_table(documents: DocumentColumns, side: str, rules: LabelRules) -
     """
     sizes = documents.sizes
     n = int(sizes.sum())
-    encoded = documents.labels.dictionary_encode()
+    labels = documents.labels
+    encoded = labels if pa.types.is_dictionary(labels.type) else labels.dictionary_encode()
     label_code = to_numpy(encoded.indices).astype(np.int64)
     source_names = encoded.dictionary.to_pylist()
     # Which labels are tokens depends on the document (a CoNLL file names its own), so the kind of a
@@ -207,7 +208,7 @@ def annotation_table(documents: DocumentColumns, side: str, rules: LabelRules) -
             to_arrow(documents.ends[kept].astype(np.int64)),
             attribute_text,
             to_arrow(position[kept]),
-            documents.labels.take(to_arrow(kept)),
+            encoded.take(to_arrow(kept)).cast(pa.string()),
         ],
         schema=MAT_ANNOTATIONS,
     )

@@ -103,8 +103,9 @@ def document_of(
 @dataclass(frozen=True)
 class DocumentColumns:
     """The documents of one side as columns, in key order: each document's key, source, signal and
-    token labels (as :class:`Document` has them), and every span's label, start, end and attributes,
-    document after document in file order (``sizes``: how many spans each document has). ``attributes``
+    token labels (as :class:`Document` has them), and every span's label (a string or a dictionary
+    array), start, end and attributes, document after document in file order (``sizes``: how many spans
+    each document has). ``attributes``
     None: every span's are empty (the common case, kept without a dict per span)."""
 
     keys: tuple[str, ...]
@@ -376,6 +377,7 @@ def _plain_mat_json(files: Sequence[tuple[str, str | Path]]) -> DocumentColumns 
     span_document = set_document[span_set]
     starts, ends = offsets[:, 0].copy(), offsets[:, 1].copy()
     lengths = to_numpy(pc.utf8_length(signals)).astype(np.int64)
+    label_codes = types.dictionary_encode()
     if not ((starts >= 0) & (starts <= ends) & (ends <= lengths[span_document])).all():
         return None
     return DocumentColumns(
@@ -383,7 +385,7 @@ def _plain_mat_json(files: Sequence[tuple[str, str | Path]]) -> DocumentColumns 
         tuple(str(path) for _, path in files),
         signals,
         np.bincount(span_document, minlength=len(files)).astype(np.int64),
-        types.take(to_arrow(span_set)),
+        pa.DictionaryArray.from_arrays(label_codes.indices.take(to_arrow(span_set)), label_codes.dictionary),
         starts,
         ends,
         None,
