@@ -311,7 +311,6 @@ def run_scoring(plan: MatPlan, store: PathLike | None = None, workers: int = 1) 
     :class:`~iescore.sources.StagesFailedError` when a run with a store stopped."""
     from iescore.pipeline.core.signature import SIGNATURE_KEY
     from iescore.pipeline.mat.outputs import MatTables
-    from iescore.schemas import C
     from iescore.tasks.cli.common import check_store_option
     from iescore.tasks.mat.stages import NOTES_KEY
 
@@ -320,12 +319,11 @@ def run_scoring(plan: MatPlan, store: PathLike | None = None, workers: int = 1) 
     artifacts = run_specs([plan.spec], store, workers)
     tally = plan.spec["inputs"]["counts"]
     scores = artifacts.table(plan.spec, "scores")
-    documents = artifacts.table(tally["inputs"]["hyp"], "documents").to_pandas()
     return MatTables(
         scores=scores.to_pandas(),
         counts=artifacts.table(tally, "counts").to_pandas(),
-        pairs=artifacts.table(tally["inputs"]["pairs"], "pairs").to_pandas(),
-        signals=dict(zip(documents[C.file], documents[C.signal], strict=True)),
+        pair_table=artifacts.table(tally["inputs"]["pairs"], "pairs"),
+        documents=artifacts.table(tally["inputs"]["hyp"], "documents"),
         signature=scores.schema.metadata[SIGNATURE_KEY].decode(),
         notes=tuple(json.loads(scores.schema.metadata.get(NOTES_KEY, b"[]"))),
     )

@@ -10,69 +10,83 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
+from pathlib import Path
 
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+from iescore.pipeline.core.arrays import strings, to_arrow, to_numpy
 from iescore.pipeline.core.errors import InputError
-from iescore.pipeline.core.lazy import pd
-from iescore.pipeline.mat.files import FilePair
-from iescore.pipeline.mat.labels import LabelRules, annotation_frame
-from iescore.pipeline.mat.readers import read_document
-from iescore.schemas import C
-
-DOCUMENT_COLUMNS = ("file", "side", "source", "signal", "signal_sha256")
+from iescore.pipeline.mat.labels import LabelRules, annotation_table
+from iescore.pipeline.mat.readers import read_documents
+from iescore.schemas import MAT_DOCUMENTS, C
 
 
 def ingest(
-    pairs: Sequence[FilePair],
+    files: Sequence[tuple[str, str | Path]],
     side: str,
     file_type: str,
     rules: LabelRules,
     encoding: str | None = None,
     overlay: bool = False,
-) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The documents and annotations of ``side`` ("ref" or "hyp") of ``pairs``."""
+) -> tuple[pa.Table, pa.Table]:
+    """The documents (``schemas.MAT_DOCUMENTS``) and annotations (``schemas.MAT_ANNOTATIONS``) of the
+    files ``(document key, path)`` of ``side`` ("ref" or "hyp"), in document key order."""
     if side not in ("ref", "hyp"):
         raise ValueError(f"side must be 'ref' or 'hyp', not {side!r}")
-    documents = {}
-    for pair in pairs:
-        path = pair.ref if side == "ref" else pair.hyp
-        documents[pair.key] = read_document(path, file_type, encoding, overlay, rules.known_labels())
-    table = pd.DataFrame(
-        {
-            C.file: list(documents),
-            C.side: side,
-            C.source: [str(documents[k].source) for k in documents],
-            C.signal: [documents[k].signal for k in documents],
-            "signal_sha256": [
-                hashlib.sha256(documents[k].signal.encode("utf-8")).hexdigest() for k in documents
-            ],
-        },
-        columns=list(DOCUMENT_COLUMNS),
+    documents = read_documents(files, file_type, encoding, overlay, rules.known_labels())
+    n = len(documents.keys)
+    table = pa.Table.from_arrays(
+        [
+            strings(list(documents.keys)),
+            strings([side]).take(to_arrow(np.zeros(n, np.int64))),
+            strings(list(documents.sources)),
+            documents.signals,
+            strings(_signal_digests(documents.signals)),
+        ],
+        schema=MAT_DOCUMENTS,
     )
-    return table.sort_values(C.file, kind="stable").reset_index(drop=True), annotation_frame(
-        documents, side, rules
-    )
+    return table, annotation_table(documents, side, rules)
 
 
-def check_signals(ref_documents: pd.DataFrame, hyp_documents: pd.DataFrame) -> None:
-    """Every document's reference and hypothesis signals must be equal; else InputError naming the
-    hypothesis file, the line and column and the first differing character."""
-    ref = ref_documents.set_index(C.file)
-    # Equal digests are equal signals: only the documents that differ (or lack a reference) are looked at.
-    ref_digest = hyp_documents[C.file].map(ref["signal_sha256"])
-    differing = hyp_documents[(ref_digest != hyp_documents["signal_sha256"]).to_numpy()]
-    for row in differing.itertuples(index=False):
-        if row.file not in ref.index:
-            raise InputError(row.source, 0, "no reference document for this hypothesis")
-        other = ref.loc[row.file]
-        a, b = other[C.signal], row.signal
-        k = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
-        line = b.count("\n", 0, k) + 1
-        column = k - (b.rfind("\n", 0, k) + 1) + 1
-        ref_char = repr(a[k]) if k < len(a) else "the end of the signal"
-        hyp_char = repr(b[k]) if k < len(b) else "the end of the signal"
-        raise InputError(
-            row.source,
-            0,
-            f"its signal differs from the reference's ({other['source']}) at character {k} (line {line}, "
-            f"column {column}): reference {ref_char}, hypothesis {hyp_char}",
-        )
+def _signal_digests(signals: pa.Array) -> list[str]:
+    """sha256 of each signal's UTF-8 bytes, read from the array's buffers (no Python string each)."""
+    signals = signals.cast(pa.large_string())
+    offsets = np.frombuffer(signals.buffers()[1], dtype=np.int64)[
+        signals.offset : signals.offset + len(signals) + 1
+    ]
+    data = memoryview(signals.buffers()[2]) if signals.buffers()[2] is not None else memoryview(b"")
+    return [
+        hashlib.sha256(data[a:b]).hexdigest()
+        for a, b in zip(offsets[:-1].tolist(), offsets[1:].tolist(), strict=True)
+    ]
+
+
+def check_signals(ref_documents: pa.Table, hyp_documents: pa.Table) -> None:
+    """Every document's reference and hypothesis signals must be equal (``MAT_DOCUMENTS`` tables); else
+    InputError naming the hypothesis file, the line and column and the first differing character."""
+    # Equal digests are equal signals: only the first document that differs (or lacks a reference) is
+    # looked at.
+    ref_row = pc.index_in(hyp_documents.column(C.file), value_set=ref_documents.column(C.file))
+    ref_digest = ref_documents.column("signal_sha256").take(ref_row)
+    same = pc.fill_null(pc.equal(ref_digest, hyp_documents.column("signal_sha256")), False)
+    differing = np.flatnonzero(~to_numpy(same))
+    if not len(differing):
+        return
+    row = int(differing[0])
+    hyp = {name: hyp_documents.column(name)[row].as_py() for name in (C.file, C.source, C.signal)}
+    found = ref_row[row].as_py()
+    if found is None:
+        raise InputError(hyp[C.source], 0, "no reference document for this hypothesis")
+    a, b = ref_documents.column(C.signal)[found].as_py(), hyp[C.signal]
+    k = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
+    line = b.count("\n", 0, k) + 1
+    column = k - (b.rfind("\n", 0, k) + 1) + 1
+    ref_char = repr(a[k]) if k < len(a) else "the end of the signal"
+    hyp_char = repr(b[k]) if k < len(b) else "the end of the signal"
+    raise InputError(
+        hyp[C.source],
+        0,
+        f"its signal differs from the reference's ({ref_documents.column(C.source)[found].as_py()}) at "
+        f"character {k} (line {line}, column {column}): reference {ref_char}, hypothesis {hyp_char}",
+    )

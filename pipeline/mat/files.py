@@ -12,6 +12,7 @@ hypothesis basename.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -46,7 +47,8 @@ def file_pairs(
     if problem:
         raise InputError("--file_re", 0, problem)
     hyp_dir, reference_dir = Path(directory), Path(ref_dir)
-    names = sorted(p.name for p in hyp_dir.iterdir() if p.is_file())
+    with os.scandir(hyp_dir) as entries:
+        names = sorted(entry.name for entry in entries if entry.is_file())
     if file_type == "brat":
         names = [n for n in names if n.endswith(".ann")]
     if file_re is not None:  # matched in linear time: no pattern can hang the run
@@ -60,6 +62,7 @@ def file_pairs(
         )
         raise InputError(str(hyp_dir), 0, what)
     pairs = []
+    reference_files = _file_names(reference_dir)
     for name in chosen:
         ref_name = name
         if ref_fsuff_off and ref_name.endswith(ref_fsuff_off):
@@ -67,7 +70,8 @@ def file_pairs(
         if ref_fsuff_on:
             ref_name += ref_fsuff_on
         ref_path = reference_dir / ref_name
-        if not ref_path.is_file():
+        found = ref_name in reference_files if os.sep not in ref_name else ref_path.is_file()
+        if not found:
             raise InputError(
                 str(hyp_dir / name),
                 0,
@@ -75,6 +79,15 @@ def file_pairs(
             )
         pairs.append(FilePair(name, hyp_dir / name, ref_path))
     return pairs
+
+
+def _file_names(directory: Path) -> set[str]:
+    """The names of the regular files (links followed) in ``directory``; none when it cannot be listed."""
+    try:
+        with os.scandir(directory) as entries:
+            return {entry.name for entry in entries if entry.is_file()}
+    except OSError:
+        return set()
 
 
 def check_sides(file: str | None, ref_file: str | None, directory: str | None, ref_dir: str | None) -> None:

@@ -21,21 +21,19 @@ no alias matches keeps its label.
 
 from __future__ import annotations
 
-import itertools
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import pyarrow as pa
+from iescore.pipeline.core.arrays import strings, to_arrow, to_numpy
 from iescore.pipeline.core.errors import InputError
-from iescore.pipeline.core.lazy import pd
-from iescore.pipeline.mat.readers import Document
+from iescore.pipeline.mat.readers import DocumentColumns
 from iescore.pipeline.mat.task import MAT_TOKEN_LABEL, Alias, MatTask
-from iescore.schemas import C
+from iescore.schemas import MAT_ANNOTATIONS
 
 DEFAULT_TOKEN_LABELS = (MAT_TOKEN_LABEL,)
-ANNOTATION_COLUMNS = ("file", "side", "kind", "label", "start", "end", "attributes", "index", "source_label")
 
 
 @dataclass(frozen=True)
@@ -118,65 +116,106 @@ def label_rules(
     return LabelRules(content, token, (), tuple(classes), ignored)
 
 
-def annotation_frame(documents: Mapping[str, Document], side: str, rules: LabelRules) -> pd.DataFrame:
-    """The annotations of one side (``documents``: document key -> document) under ``rules``.
+def annotation_table(documents: DocumentColumns, side: str, rules: LabelRules) -> pa.Table:
+    """The annotations of one side (``documents``: its documents as columns) under ``rules``.
 
-    Columns of ``schemas.MAT_ANNOTATIONS``; ``index`` is the annotation's position among the spans of
-    its file as read (before anything is dropped), so rows can be traced to the input.
+    A ``schemas.MAT_ANNOTATIONS`` table; ``index`` is the annotation's position among the spans of its
+    file as read (before anything is dropped), so rows can be traced to the input. The rules are worked
+    out once per distinct label (and token set), then applied to every row through its label's code.
     """
-    docs = [documents[key] for key in sorted(documents)]
-    sizes = [len(document.labels) for document in docs]
-    source_label = np.array(list(itertools.chain.from_iterable(d.labels for d in docs)), dtype=object)
-    attributes = list(itertools.chain.from_iterable(d.attributes for d in docs))
+    sizes = documents.sizes
+    n = int(sizes.sum())
+    labels = documents.labels
+    encoded = labels if pa.types.is_dictionary(labels.type) else labels.dictionary_encode()
+    label_code = to_numpy(encoded.indices).astype(np.int64)
+    source_names = encoded.dictionary.to_pylist()
     # Which labels are tokens depends on the document (a CoNLL file names its own), so the kind of a
     # row is looked up by (token set of its document, label): a small table over distinct values.
-    token_sets = [rules.token | (d.token_labels if not rules.from_task else frozenset()) for d in docs]
-    set_codes, distinct_sets = pd.factorize(pd.Series(token_sets, dtype=object))
-    label_codes, distinct_labels = pd.factorize(pd.Series(source_label, dtype=object))
+    token_sets = [
+        rules.token | (tokens if not rules.from_task else frozenset())
+        for tokens in documents.token_labels or (frozenset(),) * len(sizes)
+    ]
+    distinct_sets = list(dict.fromkeys(token_sets))
+    set_code = np.array([distinct_sets.index(tokens) for tokens in token_sets], dtype=np.int64)
     kinds = np.array(
-        [[_kind(label, rules, tokens) or "" for label in distinct_labels] for tokens in distinct_sets],
-        dtype=object,
-    ).reshape(len(distinct_sets), len(distinct_labels))
-    kind = kinds[np.repeat(set_codes, sizes), label_codes] if len(source_label) else source_label
-    label = source_label.copy()
+        [[_KIND_CODES[_kind(label, rules, tokens)] for label in source_names] for tokens in distinct_sets],
+        dtype=np.int64,
+    ).reshape(len(distinct_sets), len(source_names))
+    kind = kinds[np.repeat(set_code, sizes), label_code] if n else np.zeros(0, np.int64)
+    content = kind == _KIND_CODES["content"]
+    # Labels after aliases: names beyond the source labels are appended as they are met.
+    names = list(source_names)
+    label = label_code.copy()
     aliased = {alias.label for alias in rules.aliases}
-    for row in np.flatnonzero((kind == "content") & np.isin(source_label, list(aliased))):
-        label[row] = _alias(source_label[row], attributes[row], rules.aliases)
-    attribute_text = np.full(len(attributes), "{}", dtype=object)
-    for row in np.flatnonzero(np.fromiter(map(bool, attributes), dtype=bool, count=len(attributes))):
-        attribute_text[row] = json.dumps(attributes[row], sort_keys=True, ensure_ascii=False, default=str)
-    kept = np.flatnonzero(kind != "")
-    # Built as Arrow columns, then one conversion: pandas makes its string columns from Arrow's buffers,
-    # not from half a million Python strings each.
-    files = pa.array(sorted(documents), type=pa.string())
-    file_index = np.repeat(np.arange(len(docs), dtype=np.int64), sizes)[kept]
-    empty = np.zeros(0, np.int64)
-    table = pa.table(
-        {
-            C.file: files.take(pa.array(file_index)),
-            C.side: pa.array([side], type=pa.string()).take(pa.array(np.zeros(len(kept), np.int64))),
-            C.kind: pa.array(kind[kept], type=pa.string()),
-            C.label: pa.array(label[kept], type=pa.string()),
-            C.start: (np.concatenate([d.starts for d in docs]) if docs else empty)[kept].astype(np.int64),
-            C.end: (np.concatenate([d.ends for d in docs]) if docs else empty)[kept].astype(np.int64),
-            C.attributes: pa.array(attribute_text[kept], type=pa.string()),
-            C.index: (np.concatenate([np.arange(n, dtype=np.int64) for n in sizes]) if docs else empty)[kept],
-            C.source_label: pa.array(source_label[kept], type=pa.string()),
-        }
+    alias_rows = np.flatnonzero(
+        content & np.isin(label_code, [k for k, x in enumerate(names) if x in aliased])
     )
-    frame = table.select(list(ANNOTATION_COLUMNS)).to_pandas()
-    return apply_classes(frame, rules)
-
-
-def apply_classes(frame: pd.DataFrame, rules: LabelRules) -> pd.DataFrame:
-    """Equivalence classes and ignored labels on a frame of annotations (content rows only)."""
+    if len(alias_rows) and documents.attributes is None:  # no attributes: one answer per label
+        code_of = {name: k for k, name in enumerate(names)}
+        alias_code = np.arange(len(names))
+        for code in np.unique(label_code[alias_rows]):
+            name = _alias(names[code], {}, rules.aliases)
+            if name not in code_of:
+                code_of[name] = len(names)
+                names.append(name)
+            alias_code[code] = code_of[name]
+        label[alias_rows] = alias_code[label_code[alias_rows]]
+    elif len(alias_rows):
+        code_of = {name: k for k, name in enumerate(names)}
+        for row in alias_rows:
+            attributes = documents.attributes[row] if documents.attributes is not None else {}
+            name = _alias(names[label_code[row]], attributes, rules.aliases)
+            if name not in code_of:
+                code_of[name] = len(names)
+                names.append(name)
+            label[row] = code_of[name]
+    # Equivalence classes (content rows only), then --ignore on the label before or after its class.
     member_class = {member: name for name, members in rules.classes for member in members}
-    content = (frame[C.kind] == "content").to_numpy()
-    before = frame[C.label]
-    after = before.map(member_class).fillna(before) if member_class else before
-    dropped = content & (before.isin(rules.ignore) | after.isin(rules.ignore)).to_numpy()
-    frame = frame.assign(label=np.where(content, after, before))
-    return frame[~dropped].reset_index(drop=True)
+    classed = [member_class.get(name, name) for name in names]
+    code_of = {name: k for k, name in enumerate(names)}
+    for name in classed:
+        if name not in code_of:
+            code_of[name] = len(names)
+            names.append(name)
+    class_code = np.array(
+        [code_of[name] for name in classed] + list(range(len(classed), len(names))), dtype=np.int64
+    )
+    ignored = np.array([name in rules.ignore for name in names], dtype=bool)
+    dropped = content & (ignored[label] | ignored[class_code[label]])
+    label = np.where(content, class_code[label], label)
+    kept = np.flatnonzero((kind != _KIND_CODES[None]) & ~dropped)
+    attribute_text: pa.Array
+    if documents.attributes is None:
+        attribute_text = strings(["{}"]).take(to_arrow(np.zeros(len(kept), np.int64)))
+    else:
+        texts = [
+            json.dumps(documents.attributes[row], sort_keys=True, ensure_ascii=False, default=str)
+            if documents.attributes[row]
+            else "{}"
+            for row in kept
+        ]
+        attribute_text = pa.array(texts, type=pa.string())
+    file_index = np.repeat(np.arange(len(sizes), dtype=np.int64), sizes)
+    first = np.cumsum(sizes) - sizes
+    position = np.arange(n, dtype=np.int64) - np.repeat(first, sizes)
+    return pa.Table.from_arrays(
+        [
+            strings(list(documents.keys)).take(to_arrow(file_index[kept])),
+            strings([side]).take(to_arrow(np.zeros(len(kept), np.int64))),
+            strings(["", "content", "token"]).take(to_arrow(kind[kept])),
+            strings(names).take(to_arrow(label[kept])),
+            to_arrow(documents.starts[kept].astype(np.int64)),
+            to_arrow(documents.ends[kept].astype(np.int64)),
+            attribute_text,
+            to_arrow(position[kept]),
+            encoded.take(to_arrow(kept)).cast(pa.string()),
+        ],
+        schema=MAT_ANNOTATIONS,
+    )
+
+
+#: A row's kind as a code: not scored, content, token.
+_KIND_CODES = {None: 0, "content": 1, "token": 2}
 
 
 def _kind(label: str, rules: LabelRules, tokens: Iterable[str]) -> str | None:

@@ -12,9 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import numpy as np
+import pyarrow as pa
 from iescore.pipeline.core.lazy import pd
 from iescore.pipeline.mat.confidence import DEFAULT_RESAMPLES, DEFAULT_SEED
 from iescore.pipeline.mat.csv_output import CSV_FILES, EXCEL_SEPARATOR, score_csv, text_csv
@@ -50,16 +52,28 @@ class MatOptions:
 
 @dataclass(frozen=True)
 class MatTables:
-    """What the MAT stages made: ``scores`` (MAT_SCORES), ``counts`` (MAT_COUNTS), ``pairs``
-    (MAT_PAIRS), ``signals`` (file -> its signal), the score ``signature`` and the ``notes`` (tables
-    left out, and why)."""
+    """What the MAT stages made: ``scores`` (MAT_SCORES), ``counts`` (MAT_COUNTS), ``pair_table``
+    (MAT_PAIRS), ``documents`` (the hypothesis's MAT_DOCUMENTS), the score ``signature`` and the
+    ``notes`` (tables left out, and why). The pairs and the signals become Python objects only when an
+    output asks for them (details, confusability, JSON)."""
 
     scores: pd.DataFrame
     counts: pd.DataFrame
-    pairs: pd.DataFrame
-    signals: Mapping[str, str]
+    pair_table: pa.Table
+    documents: pa.Table
     signature: str
     notes: tuple[str, ...] = ()
+
+    @cached_property
+    def pairs(self) -> pd.DataFrame:
+        """The pairs as a frame."""
+        return self.pair_table.to_pandas()
+
+    @cached_property
+    def signals(self) -> dict[str, str]:
+        """Each document's signal, by file."""
+        files, signals = (self.documents.column(name).to_pylist() for name in (C.file, C.signal))
+        return dict(zip(files, signals, strict=True))
 
 
 @dataclass(frozen=True)
@@ -91,7 +105,7 @@ def report_tables(tables: MatTables, options: MatOptions) -> dict[str, pd.DataFr
     """Each table's reported rows (per file, then the corpus; ``pipeline.mat.tables.report_rows``), in
     MATScore's order, with the accuracy columns in fixed-span tables and, with ``confidence``, the
     confidence columns after each measure."""
-    present = set(tables.scores[C.table])
+    present = set(tables.scores[C.table].unique())
     reported = {}
     for table in TABLES:
         if table not in present:

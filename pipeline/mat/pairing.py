@@ -23,9 +23,11 @@ taken. The same annotations in any order therefore pair the same way.
 from __future__ import annotations
 
 import numpy as np
-from iescore.pipeline.core.lazy import pd
+import pyarrow as pa
+import pyarrow.compute as pc
+from iescore.pipeline.core.arrays import scalar, strings, to_arrow, to_numpy
 from iescore.pipeline.core.spans import overlap_chunks, overlap_pairs, pair_lengths
-from iescore.schemas import C
+from iescore.schemas import MAT_PAIRS, C
 
 LABEL_WEIGHT = 0.1
 SPAN_WEIGHT = 0.9
@@ -57,22 +59,26 @@ PAIR_COLUMNS = (
 )
 
 
-def pair_spans(annotations: pd.DataFrame) -> pd.DataFrame:
-    """Pair the content annotations of both sides (columns of ``schemas.MAT_ANNOTATIONS``).
+def pair_spans(annotations: pa.Table) -> pa.Table:
+    """Pair the content annotations of both sides (a ``schemas.MAT_ANNOTATIONS`` table).
 
-    One row per pair and per unpaired annotation (columns :data:`PAIR_COLUMNS`, those of
-    ``schemas.MAT_PAIRS``): ``ref_index``/``hyp_index`` are the annotations' ``index`` (-1 for none),
-    the absent side's label and offsets null. Rows sorted by file, chunk, position, then indices.
+    One row per pair and per unpaired annotation (a ``schemas.MAT_PAIRS`` table): ``ref_index``/
+    ``hyp_index`` are the annotations' ``index`` (-1 for none), the absent side's label and offsets
+    null. Rows sorted by file, chunk, position, then indices.
     """
-    content = annotations[annotations[C.kind] == "content"]
-    # Files and labels as integer codes (shared by both sides): every comparison below is on integers.
-    file_code, file_names = pd.factorize(content[C.file], sort=True)
-    label_code, label_names = pd.factorize(content[C.label], sort=True)
-    is_ref = (content[C.side] == "ref").to_numpy()
-    is_hyp = (content[C.side] == "hyp").to_numpy()
-    starts_all = content[C.start].to_numpy(np.int64)
-    ends_all = content[C.end].to_numpy(np.int64)
-    index_all = content[C.index].to_numpy(np.int64)
+    # Only the columns pairing reads (the text columns stay where they are).
+    wanted = annotations.select([C.file, C.side, C.label, C.start, C.end, C.index])
+    is_content = pc.equal(annotations.column(C.kind), scalar("content"))
+    content = wanted if pc.all(is_content).as_py() is not False else wanted.filter(is_content)
+    # Files and labels as integer codes of their sorted names (shared by both sides): every comparison
+    # below is on integers.
+    file_code, file_names = _sorted_codes(content.column(C.file))
+    label_code, label_names = _sorted_codes(content.column(C.label))
+    is_ref = to_numpy(pc.equal(content.column(C.side), scalar("ref")))
+    is_hyp = to_numpy(pc.equal(content.column(C.side), scalar("hyp")))
+    starts_all = to_numpy(content.column(C.start)).astype(np.int64, copy=False)
+    ends_all = to_numpy(content.column(C.end)).astype(np.int64, copy=False)
+    index_all = to_numpy(content.column(C.index)).astype(np.int64, copy=False)
     r_file, h_file = file_code[is_ref], file_code[is_hyp]
     r_start, r_end, h_start, h_end = (
         starts_all[is_ref],
@@ -88,18 +94,32 @@ def pair_spans(annotations: pd.DataFrame) -> pd.DataFrame:
         np.concatenate([r_file, h_file]), np.concatenate([r_start, h_start]), np.concatenate([r_end, h_end])
     )
     ref_chunk, hyp_chunk = chunk[:n_ref], chunk[n_ref:]
-    cand_r, cand_h = overlap_pairs(r_file, r_start, r_end, h_file, h_start, h_end)
+    n_chunks = int(chunk.max()) + 1 if len(chunk) else 0
+    refs_in = np.bincount(ref_chunk, minlength=n_chunks)
+    hyps_in = np.bincount(hyp_chunk, minlength=n_chunks)
+    # A chunk of one annotation a side holds one overlapping pair (two spans that did not overlap would
+    # be two chunks): its pair is read off the chunk. Overlaps are searched only among the annotations
+    # of the chunks with more on one side.
+    simple_chunk = (refs_in == 1) & (hyps_in == 1)
+    ref_of_chunk = np.full(n_chunks, -1, np.int64)
+    ref_of_chunk[ref_chunk] = np.arange(n_ref)
+    hyp_of_chunk = np.full(n_chunks, -1, np.int64)
+    hyp_of_chunk[hyp_chunk] = np.arange(n_hyp)
+    simple_r, simple_h = ref_of_chunk[simple_chunk], hyp_of_chunk[simple_chunk]
+    shared = (refs_in > 0) & (hyps_in > 0) & ~simple_chunk
+    sub_r, sub_h = np.flatnonzero(shared[ref_chunk]), np.flatnonzero(shared[hyp_chunk])
+    found_r, found_h = overlap_pairs(
+        r_file[sub_r], r_start[sub_r], r_end[sub_r], h_file[sub_h], h_start[sub_h], h_end[sub_h]
+    )
+    cand_r = np.concatenate([simple_r, sub_r[found_r]]).astype(np.int64)
+    cand_h = np.concatenate([simple_h, sub_h[found_h]]).astype(np.int64)
     overlap, union = pair_lengths(r_start, r_end, h_start, h_end, cand_r, cand_h)
     same_label = r_label[cand_r] == h_label[cand_h]
     similarity = np.round(LABEL_WEIGHT * same_label + SPAN_WEIGHT * overlap / np.maximum(union, 1), 12)
 
-    n_chunks = int(chunk.max()) + 1 if len(chunk) else 0
-    refs_in = np.bincount(ref_chunk, minlength=n_chunks)
-    hyps_in = np.bincount(hyp_chunk, minlength=n_chunks)
     cand_chunk = ref_chunk[cand_r]
-    simple = (refs_in[cand_chunk] == 1) & (hyps_in[cand_chunk] == 1)
-    chosen = [np.flatnonzero(simple)]
-    complex_pairs = np.flatnonzero(~simple)
+    chosen = [np.arange(len(simple_r))]
+    complex_pairs = np.arange(len(simple_r), len(cand_r))
     if len(complex_pairs):
         # Ranks only of the annotations in those chunks (only the order within a chunk matters).
         r_rank = _canonical_rank(np.unique(cand_r[complex_pairs]), r_start, r_end, r_label, r_index)
@@ -126,7 +146,6 @@ def pair_spans(annotations: pd.DataFrame) -> pd.DataFrame:
     )
     sim = np.concatenate([ps, np.zeros(len(unpaired_ref) + len(unpaired_hyp))])
     has_r, has_h = rows_r >= 0, rows_h >= 0
-    safe_r, safe_h = np.maximum(rows_r, 0), np.maximum(rows_h, 0)
 
     def pick(values: np.ndarray, rows: np.ndarray, present: np.ndarray, fill: int = 0) -> np.ndarray:
         # ``values[rows]`` where present, ``fill`` elsewhere (row -1), as int64.
@@ -134,44 +153,56 @@ def pair_spans(annotations: pd.DataFrame) -> pd.DataFrame:
             return np.full(len(rows), fill, np.int64)
         return np.where(present, values[np.maximum(rows, 0)], fill).astype(np.int64)
 
-    def names(codes: np.ndarray, table: pd.Index) -> pd.Categorical:
-        # Code -1 (no annotation) is null. Categorical: no string is copied per row.
-        return pd.Categorical.from_codes(codes, categories=pd.Index(np.asarray(table, dtype=object)))
-
-    def nullable(values: np.ndarray, present: np.ndarray) -> pd.arrays.IntegerArray:
-        return pd.arrays.IntegerArray(values, ~present)
-
     file_of = np.where(has_r, pick(r_file, rows_r, has_r), pick(h_file, rows_h, has_h))
-    del safe_r, safe_h
     r_start_at, h_start_at = pick(r_start, rows_r, has_r), pick(h_start, rows_h, has_h)
-    frame = pd.DataFrame(
-        {
-            C.file: names(file_of, file_names),
-            C.type: pd.Categorical.from_codes(kind, categories=list(PAIR_TYPES)),
-            C.ref_index: pick(r_index, rows_r, has_r, -1),
-            C.hyp_index: pick(h_index, rows_h, has_h, -1),
-            C.reflabel: names(pick(r_label, rows_r, has_r, -1), label_names),
-            C.refstart: nullable(r_start_at, has_r),
-            C.refend: nullable(pick(r_end, rows_r, has_r), has_r),
-            C.hyplabel: names(pick(h_label, rows_h, has_h, -1), label_names),
-            C.hypstart: nullable(h_start_at, has_h),
-            C.hypend: nullable(pick(h_end, rows_h, has_h), has_h),
-            C.similarity: sim.astype(np.float64),
-            C.chunk: np.where(has_r, pick(ref_chunk, rows_r, has_r), pick(hyp_chunk, rows_h, has_h)),
-        },
-        columns=list(PAIR_COLUMNS),
-    )
+    chunk_of = np.where(has_r, pick(ref_chunk, rows_r, has_r), pick(hyp_chunk, rows_h, has_h))
+    ref_at, hyp_at = pick(r_index, rows_r, has_r, -1), pick(h_index, rows_h, has_h, -1)
     position = np.where(has_r, r_start_at, h_start_at)
     # Order: chunk, position, ref index, hyp index. Chunks are numbered in (file, start) order, so
     # (chunk, position) is one int64 key unless offsets are huge; then the four keys are sorted as such.
-    chunk_of = frame[C.chunk].to_numpy()
-    ref_at, hyp_at = frame[C.ref_index].to_numpy(), frame[C.hyp_index].to_numpy()
     span = int(position.max()) + 1 if len(position) else 1
     if len(position) and int(chunk_of.max()) < 2**62 // span:
         order = np.lexsort((hyp_at, ref_at, chunk_of * span + position))
     else:
         order = np.lexsort((hyp_at, ref_at, position, chunk_of))
-    return frame.iloc[order].reset_index(drop=True)
+    has_r, has_h, rows_r, rows_h = has_r[order], has_h[order], rows_r[order], rows_h[order]
+
+    def names(codes: np.ndarray, table: pa.Array, present: np.ndarray) -> pa.Array:
+        # Null where the side is absent; the strings taken from the few distinct names.
+        return table.take(to_arrow(codes, mask=~present))
+
+    def nullable(values: np.ndarray, rows: np.ndarray, present: np.ndarray) -> pa.Array:
+        return to_arrow(pick(values, rows, present), mask=~present)
+
+    return pa.Table.from_arrays(
+        [
+            file_names.take(to_arrow(file_of[order])),
+            strings(list(PAIR_TYPES)).take(to_arrow(kind[order].astype(np.int64))),
+            to_arrow(ref_at[order]),
+            to_arrow(hyp_at[order]),
+            names(pick(r_label, rows_r, has_r), label_names, has_r),
+            nullable(r_start, rows_r, has_r),
+            nullable(r_end, rows_r, has_r),
+            names(pick(h_label, rows_h, has_h), label_names, has_h),
+            nullable(h_start, rows_h, has_h),
+            nullable(h_end, rows_h, has_h),
+            to_arrow(sim[order].astype(np.float64)),
+            to_arrow(chunk_of[order].astype(np.int64)),
+        ],
+        schema=MAT_PAIRS,
+    )
+
+
+def _sorted_codes(column: pa.ChunkedArray) -> tuple[np.ndarray, pa.Array]:
+    """Each value's code in the sorted distinct values, and those values (a string array)."""
+    encoded = column.combine_chunks().dictionary_encode() if len(column) else None
+    if encoded is None:
+        return np.zeros(0, np.int64), strings([])
+    dictionary = encoded.dictionary
+    order = to_numpy(pc.sort_indices(dictionary)).astype(np.int64)
+    rank = np.empty(len(order), np.int64)
+    rank[order] = np.arange(len(order))
+    return rank[to_numpy(encoded.indices).astype(np.int64)], dictionary.take(to_arrow(order))
 
 
 def _assign(

@@ -30,11 +30,15 @@ import itertools
 import json
 import re
 import xml.parsers.expat
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.json as pa_json
+from iescore.pipeline.core.arrays import to_arrow, to_numpy
 from iescore.pipeline.core.errors import InputError
 from iescore.pipeline.core.filebytes import read_bytes
 
@@ -93,6 +97,66 @@ def document_of(
         np.fromiter((span.end for span in spans), np.int64, len(spans)),
         tuple(span.attributes for span in spans),
         token_labels,
+    )
+
+
+@dataclass(frozen=True)
+class DocumentColumns:
+    """The documents of one side as columns, in key order: each document's key, source, signal and
+    token labels (as :class:`Document` has them), and every span's label (a string or a dictionary
+    array), start, end and attributes, document after document in file order (``sizes``: how many spans
+    each document has). ``attributes``
+    None: every span's are empty (the common case, kept without a dict per span)."""
+
+    keys: tuple[str, ...]
+    sources: tuple[str, ...]
+    signals: pa.Array
+    sizes: np.ndarray
+    labels: pa.Array
+    starts: np.ndarray
+    ends: np.ndarray
+    attributes: tuple[dict, ...] | None = None
+    token_labels: tuple[frozenset[str], ...] = ()
+
+    @classmethod
+    def of(cls, documents: Mapping[str, Document]) -> DocumentColumns:
+        """The columns of documents read one by one (document key -> document), in key order."""
+        keys = sorted(documents)
+        docs = [documents[key] for key in keys]
+        attributes = tuple(itertools.chain.from_iterable(d.attributes for d in docs))
+        return cls(
+            tuple(keys),
+            tuple(d.source for d in docs),
+            pa.array([d.signal for d in docs], type=pa.string()),
+            np.array([len(d.labels) for d in docs], dtype=np.int64),
+            pa.array(list(itertools.chain.from_iterable(d.labels for d in docs)), type=pa.string()),
+            np.concatenate([d.starts for d in docs]).astype(np.int64) if docs else np.zeros(0, np.int64),
+            np.concatenate([d.ends for d in docs]).astype(np.int64) if docs else np.zeros(0, np.int64),
+            attributes if any(attributes) else None,
+            tuple(d.token_labels for d in docs),
+        )
+
+
+def read_documents(
+    files: Sequence[tuple[str, str | Path]],
+    file_type: str,
+    encoding: str | None = None,
+    overlay: bool = False,
+    known: Iterable[str] = (),
+) -> DocumentColumns:
+    """Read the files ``(key, path)`` of one side (as :func:`read_document` reads each) into columns.
+
+    MAT JSON files are parsed together by Arrow's JSON reader when every one has the plain shape (one
+    object per file on one line, spans ``[start, end]`` without attribute values, attribute names as
+    strings, every span inside its signal: what MAT and the benchmarks write); otherwise, and for the
+    other types, file by file, so that a bad file is refused with its line and what was expected."""
+    ordered = sorted(files, key=lambda item: item[0])
+    if file_type == "mat-json" and not overlay:
+        columns = _plain_mat_json(ordered)
+        if columns is not None:
+            return columns
+    return DocumentColumns.of(
+        {key: read_document(path, file_type, encoding, overlay, known) for key, path in ordered}
     )
 
 
@@ -225,6 +289,107 @@ def read_mat_json(path: Path) -> Document:
         np.array(starts, np.int64),
         np.array(ends, np.int64),
         tuple(attribute_rows),
+    )
+
+
+#: The shape of a plain MAT JSON file as Arrow reads it (other fields are not read).
+_PLAIN_MAT_JSON = pa.schema(
+    [
+        ("signal", pa.string()),
+        ("version", pa.int64()),
+        (
+            "asets",
+            pa.list_(
+                pa.struct(
+                    [
+                        ("type", pa.string()),
+                        ("hasSpan", pa.bool_()),
+                        ("attrs", pa.list_(pa.string())),
+                        ("annots", pa.list_(pa.list_(pa.int64()))),
+                    ]
+                )
+            ),
+        ),
+    ]
+)
+_BOM = b"\xef\xbb\xbf"
+
+
+def _plain_mat_json(files: Sequence[tuple[str, str | Path]]) -> DocumentColumns | None:
+    """The MAT JSON files ``(key, path)`` as columns when all are plain (see :func:`read_documents`),
+    parsed as one newline-delimited JSON text by Arrow; None when any is not (or cannot be read), for
+    the file-by-file reader to read or refuse.
+
+    What Arrow reads differently from ``json.loads`` sends the files to the file-by-file reader: a file
+    on several lines or empty, a byte-order mark, bytes that are not UTF-8, a missing or null field
+    whose absence has a meaning (``version``, ``asets``, ``hasSpan``, ``attrs``, ``annots``), a
+    duplicate key, a number that is not a plain integer."""
+    try:
+        datas = [read_bytes(str(path)).rstrip(b" \t\r\n") for _, path in files]
+    except OSError:
+        return None
+    if not datas or any(
+        not data or b"\n" in data or b"\r" in data or data.startswith(_BOM) for data in datas
+    ):
+        return None
+    joined = b"\n".join(datas)
+    try:
+        whole = np.array([0, len(joined)], dtype=np.int64)
+        pa.Array.from_buffers(
+            pa.large_string(), 1, [None, pa.py_buffer(whole), pa.py_buffer(joined)]
+        ).validate(full=True)
+        table = pa_json.read_json(
+            pa.py_buffer(joined),
+            read_options=pa_json.ReadOptions(use_threads=False, block_size=min(len(joined) + 1, 1 << 30)),
+            parse_options=pa_json.ParseOptions(
+                explicit_schema=_PLAIN_MAT_JSON, unexpected_field_behavior="ignore"
+            ),
+        )
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        return None
+    if table.num_rows != len(files):
+        return None
+    table = table.combine_chunks()
+    signals, versions, asets = (table.column(name).chunk(0) for name in ("signal", "version", "asets"))
+    if signals.null_count or versions.null_count or asets.null_count:
+        return None
+    if (to_numpy(versions) > MAX_MAT_JSON_VERSION).any():
+        return None
+    sets = asets.flatten()
+    if sets.null_count:
+        return None
+    types, spanful, attrs, annots = (sets.field(name) for name in ("type", "hasSpan", "attrs", "annots"))
+    if types.null_count or spanful.null_count or attrs.null_count or annots.null_count:
+        return None
+    if attrs.flatten().null_count:
+        return None
+    set_document = to_numpy(pc.list_parent_indices(asets)).astype(np.int64)
+    keep = to_numpy(spanful)
+    spans_per_set = to_numpy(pc.list_value_length(annots)).astype(np.int64) * keep
+    pairs = annots.flatten()  # spanless sets' spans included: dropped below
+    if pairs.null_count or (to_numpy(pc.list_value_length(pairs)) != 2).any():
+        return None
+    values = pairs.flatten()
+    if values.null_count:
+        return None
+    offsets = to_numpy(values).reshape(-1, 2)[np.repeat(keep, to_numpy(pc.list_value_length(annots)))]
+    span_set = np.repeat(np.arange(len(sets), dtype=np.int64), spans_per_set)
+    span_document = set_document[span_set]
+    starts, ends = offsets[:, 0].copy(), offsets[:, 1].copy()
+    lengths = to_numpy(pc.utf8_length(signals)).astype(np.int64)
+    label_codes = types.dictionary_encode()
+    if not ((starts >= 0) & (starts <= ends) & (ends <= lengths[span_document])).all():
+        return None
+    return DocumentColumns(
+        tuple(key for key, _ in files),
+        tuple(str(path) for _, path in files),
+        signals,
+        np.bincount(span_document, minlength=len(files)).astype(np.int64),
+        pa.DictionaryArray.from_arrays(label_codes.indices.take(to_arrow(span_set)), label_codes.dictionary),
+        starts,
+        ends,
+        None,
+        (frozenset(),) * len(files),
     )
 
 

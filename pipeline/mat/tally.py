@@ -12,6 +12,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+from iescore.pipeline.core.arrays import filled, scalar, strings
 from iescore.pipeline.core.lazy import pd
 from iescore.schemas import C
 
@@ -43,27 +46,29 @@ CLASH_COLUMNS = {
 
 
 def tag_counts(
-    annotations: pd.DataFrame, pairs: pd.DataFrame, files: Sequence[str], labels: Sequence[str] | None = None
+    annotations: pa.Table, pairs: pa.Table, files: Sequence[str], labels: Sequence[str] | None = None
 ) -> pd.DataFrame:
-    """The ``MAT_COUNTS`` rows of the tag table: one per (file, tag) for every file of ``files`` and
-    every label of ``labels`` (default: the sorted labels of the content annotations of both sides),
-    zeros included, so that every document brings its ``test_units`` and counts as a test doc."""
-    content = annotations[annotations[C.kind] == "content"]
+    """The ``MAT_COUNTS`` rows of the tag table (``annotations``: ``MAT_ANNOTATIONS`` of both sides;
+    ``pairs``: ``MAT_PAIRS``): one per (file, tag) for every file of ``files`` and every label of
+    ``labels`` (default: the sorted labels of the content annotations of both sides), zeros included,
+    so that every document brings its ``test_units`` and counts as a test doc."""
+    is_content = pc.equal(annotations.column(C.kind), scalar("content"))
     if labels is None:
-        labels = sorted(pd.unique(content[C.label]).tolist())
+        found = pc.unique(annotations.column(C.label).filter(is_content))
+        labels = sorted(found.to_pylist())
     files = sorted(files)
-    file_index = pd.Index(files, dtype=object)
-    label_index = pd.Index(list(labels), dtype=object)
+    file_index = strings(list(files))
+    label_index = strings(list(labels))
     names = COUNTS_COLUMNS[3:]
     width = len(names)
     column_of = {name: k for k, name in enumerate(names)}
 
     # Every pair row adds to one or two cells per side: (file, label, column) -> +1.
     type_names = ["match", "missing", "spurious", *CLASH_COLUMNS]
-    kind = _codes(pd.Index(type_names, dtype=object), pairs[C.type], "pair type")
-    f = _codes(file_index, pairs[C.file], "file")
-    ref_label = label_index.get_indexer(pairs[C.reflabel])
-    hyp_label = label_index.get_indexer(pairs[C.hyplabel])
+    kind = _codes(strings(type_names), pairs.column(C.type), "pair type")
+    f = _codes(file_index, pairs.column(C.file), "file")
+    ref_label = filled(pc.index_in(pairs.column(C.reflabel), value_set=label_index), -1).astype(np.int64)
+    hyp_label = filled(pc.index_in(pairs.column(C.hyplabel), value_set=label_index), -1).astype(np.int64)
     is_clash = kind >= 3
     ref_detail = np.array([0, 0, 0, *(column_of[c[0]] for c in CLASH_COLUMNS.values())])[kind]
     hyp_detail = np.array([0, 0, 0, *(column_of[c[1]] for c in CLASH_COLUMNS.values())])[kind]
@@ -84,8 +89,7 @@ def tag_counts(
     flat = np.bincount(np.concatenate(cells), minlength=len(files) * len(labels) * width)
     values = flat.reshape(len(files) * len(labels), width).astype(np.int64)
 
-    tokens = annotations[(annotations[C.kind] == "token") & (annotations[C.side] == "hyp")]
-    per_file = np.bincount(_codes(file_index, tokens[C.file], "file"), minlength=len(files))
+    per_file = hypothesis_tokens(annotations, files)
     values[:, column_of[C.test_units]] = np.repeat(per_file, len(labels))
     frame = pd.DataFrame(values, columns=list(names))
     frame.insert(0, "tag", np.tile(np.asarray(list(labels), dtype=object), len(files)))
@@ -94,8 +98,19 @@ def tag_counts(
     return frame
 
 
-def _codes(index: pd.Index, values: pd.Series, what: str) -> np.ndarray:
-    codes = index.get_indexer(values)
+def hypothesis_tokens(annotations: pa.Table, files: Sequence[str]) -> np.ndarray:
+    """The test toks of each of ``files``: its hypothesis token annotations (``MAT_ANNOTATIONS``)."""
+    tokens = pc.and_(
+        pc.equal(annotations.column(C.kind), scalar("token")),
+        pc.equal(annotations.column(C.side), scalar("hyp")),
+    )
+    codes = _codes(strings(list(files)), annotations.column(C.file).filter(tokens), "file")
+    return np.bincount(codes, minlength=len(files)).astype(np.int64)
+
+
+def _codes(index: pa.Array, values: pa.ChunkedArray | pa.Array, what: str) -> np.ndarray:
+    codes = filled(pc.index_in(values, value_set=index), -1).astype(np.int64)
     if (codes < 0).any():
-        raise ValueError(f"{what} {values.iloc[int(np.argmax(codes < 0))]!r} is not among {list(index)[:10]}")
-    return codes.astype(np.int64)
+        missing = values[int(np.argmax(codes < 0))].as_py()
+        raise ValueError(f"{what} {missing!r} is not among {index.to_pylist()[:10]}")
+    return codes

@@ -19,7 +19,7 @@ import hashlib
 import operator
 import os
 import stat
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -191,6 +191,29 @@ def file_spec(path: str | Path, keep: bool = False) -> dict[str, str]:
             hasher.update(f"{name}\0{_digest(str(file), info.st_size, info.st_mtime_ns)}\0".encode())
         return {"file": resolved, "sha256": hasher.hexdigest()}
     return {"file": resolved, "sha256": _digest(resolved, status.st_size, status.st_mtime_ns, keep)}
+
+
+def file_specs(paths: Sequence[str | Path], keep: bool = False) -> list[dict[str, str]]:
+    """``file_spec`` of each of ``paths`` (many files of a few directories: a MAT corpus), each directory
+    resolved once: a regular file that is not a link resolves to its resolved directory and its name."""
+    directories: dict[str, str] = {}
+    specs = []
+    for path in paths:
+        parent, name = os.path.split(os.fspath(path))
+        try:
+            status = os.lstat(path)
+        except OSError:
+            status = None
+        if status is None or not stat.S_ISREG(status.st_mode) or name in ("", ".", ".."):
+            specs.append(file_spec(path, keep))  # a link, a directory, or an error to report: as one file
+            continue
+        if parent not in directories:
+            directories[parent] = os.path.realpath(parent or ".")
+        resolved = os.path.join(directories[parent], name)
+        specs.append(
+            {"file": resolved, "sha256": _digest(resolved, status.st_size, status.st_mtime_ns, keep)}
+        )
+    return specs
 
 
 def prefetch_digests(paths: Iterable[str | Path], threads: int = 2) -> None:

@@ -30,9 +30,9 @@ from iescore.pipeline.mat.fixed import FIXED_UNITS, TokenTableError, fixed_span_
 from iescore.pipeline.mat.labels import LabelRules, rules_from_options
 from iescore.pipeline.mat.measures import score_table
 from iescore.pipeline.mat.pairing import pair_spans
-from iescore.pipeline.mat.tally import tag_counts
-from iescore.schemas import MAT_ANNOTATIONS, MAT_COUNTS, MAT_DOCUMENTS, MAT_PAIRS, MAT_SCORES
-from iescore.tasks.core.base import Stage, file_spec, stage_spec
+from iescore.pipeline.mat.tally import hypothesis_tokens, tag_counts
+from iescore.schemas import MAT_COUNTS, MAT_SCORES, C
+from iescore.tasks.core.base import Stage, file_specs, stage_spec
 
 #: Parquet metadata key of the counts' notes (JSON list): fixed-span tables left out, and why.
 NOTES_KEY = b"mat_notes"
@@ -50,20 +50,16 @@ class IngestAnnotations(Stage):
 
     def produce(self) -> dict[str, pa.Table]:
         options = self.options
-        files = [(key, Path(self.input_file(f"doc{k}"))) for k, key in enumerate(options["keys"])]
-        pairs = [FilePair(key, path, path) for key, path in files]
+        files = [(key, self.input_file(f"doc{k}")) for k, key in enumerate(options["keys"])]
         documents, annotations = ingest(
-            pairs,
+            files,
             options["side"],
             options["file_type"],
             rules_from_options(options["rules"]),
             options["encoding"],
             options["overlay"],
         )
-        return {
-            "documents": pa.Table.from_pandas(documents, schema=MAT_DOCUMENTS, preserve_index=False),
-            "annotations": pa.Table.from_pandas(annotations, schema=MAT_ANNOTATIONS, preserve_index=False),
-        }
+        return {"documents": documents, "annotations": annotations}
 
 
 class PairSpans(Stage):
@@ -74,13 +70,9 @@ class PairSpans(Stage):
     OUTPUTS = ("pairs",)
 
     def produce(self) -> dict[str, pa.Table]:
-        check_signals(self._frame("ref", "documents"), self._frame("hyp", "documents"))
-        annotations = pd.concat([self._frame("ref", "annotations"), self._frame("hyp", "annotations")])
-        pairs = pair_spans(annotations)
-        return {"pairs": pa.Table.from_pandas(pairs, schema=MAT_PAIRS, preserve_index=False)}
-
-    def _frame(self, role: str, name: str) -> pd.DataFrame:
-        return self.input_table(role, name).to_pandas()
+        check_signals(self.input_table("ref", "documents"), self.input_table("hyp", "documents"))
+        annotations = pa.concat_tables([self.input_table(role, "annotations") for role in ("ref", "hyp")])
+        return {"pairs": pair_spans(annotations)}
 
 
 class TallySpans(Stage):
@@ -91,17 +83,17 @@ class TallySpans(Stage):
     OUTPUTS = ("counts", "statistics")
 
     def produce(self) -> dict[str, pa.Table]:
-        documents = self.input_table("hyp", "documents").to_pandas()
-        annotations = pd.concat(
-            [self.input_table(role, "annotations").to_pandas() for role in ("ref", "hyp")], ignore_index=True
-        )
-        pairs = self.input_table("pairs", "pairs").to_pandas()
-        counts = [tag_counts(annotations, pairs, list(documents["file"]))]
+        documents = self.input_table("hyp", "documents")
+        files = documents.column(C.file).to_pylist()
+        annotations = pa.concat_tables([self.input_table(role, "annotations") for role in ("ref", "hyp")])
+        counts = [tag_counts(annotations, self.input_table("pairs", "pairs"), files)]
         fixed, notes = fixed_span_counts_hook(documents, annotations, self.options.get("fixed_units", []))
         frame = pd.concat(counts + fixed, ignore_index=True)
         metadata = {
             SIGNATURE_KEY: self.options["signature"].encode(),
-            TEST_UNITS_KEY: _test_units(annotations, documents),
+            TEST_UNITS_KEY: json.dumps(
+                dict(zip(files, hypothesis_tokens(annotations, files).tolist(), strict=True))
+            ).encode(),
             NOTES_KEY: json.dumps(notes).encode(),
         }
         statistics = mat_statistics(frame)
@@ -135,20 +127,24 @@ class Report(Stage):
 
 
 def fixed_span_counts_hook(
-    documents: pd.DataFrame, annotations: pd.DataFrame, units: Sequence[str]
+    documents: pa.Table, annotations: pa.Table, units: Sequence[str]
 ) -> tuple[list[pd.DataFrame], list[str]]:
     """The ``MAT_COUNTS`` rows of the fixed-span tables named in ``units`` (token, pseudo_token,
     character; ``pipeline.mat.fixed``), and the notes of the tables left out: a token table that cannot
     be computed (no token annotations, a content boundary inside a token) is left out with its reason,
     as MATScore leaves it out, and the other tables are still made."""
-    signals = dict(zip(documents["file"], documents["signal"], strict=True))
     frames: list[pd.DataFrame] = []
     notes: list[str] = []
-    for unit in FIXED_UNITS:
-        if unit not in units:
-            continue
+    wanted = [unit for unit in FIXED_UNITS if unit in units]
+    if not wanted:
+        return frames, notes
+    signals = dict(
+        zip(documents.column(C.file).to_pylist(), documents.column(C.signal).to_pylist(), strict=True)
+    )
+    frame = annotations.to_pandas()
+    for unit in wanted:
         try:
-            frames.append(fixed_span_counts(signals, annotations, unit))
+            frames.append(fixed_span_counts(signals, frame, unit))
         except TokenTableError as error:
             notes.append(str(error))
     return frames, notes
@@ -183,12 +179,11 @@ def mat_tally_spec(
     sides = {}
     digests = {}
     for side in ("ref", "hyp"):
-        inputs = {}
-        for k, pair in enumerate(pairs):
-            path = pair.ref if side == "ref" else pair.hyp
-            inputs[f"doc{k}"] = file_spec(path, keep=True)
-            if file_types[side] == "brat":
-                inputs[f"txt{k}"] = file_spec(Path(path).with_suffix(".txt"), keep=True)
+        paths = [pair.ref if side == "ref" else pair.hyp for pair in pairs]
+        inputs = {f"doc{k}": spec for k, spec in enumerate(file_specs(paths, keep=True))}
+        if file_types[side] == "brat":
+            texts = file_specs([Path(path).with_suffix(".txt") for path in paths], keep=True)
+            inputs.update({f"txt{k}": spec for k, spec in enumerate(texts)})
         digests[side] = _combined_digest(inputs)
         sides[side] = stage_spec(
             "IngestMatAnnotations",
@@ -233,12 +228,6 @@ def rules_options(rules: LabelRules) -> dict[str, Any]:
         "ignore": sorted(rules.ignore),
         "from_task": rules.from_task,
     }
-
-
-def _test_units(annotations: pd.DataFrame, documents: pd.DataFrame) -> bytes:
-    tokens = annotations[(annotations["kind"] == "token") & (annotations["side"] == "hyp")]
-    per_file = tokens.groupby("file").size()
-    return json.dumps({f: int(per_file.get(f, 0)) for f in documents["file"]}).encode()
 
 
 def _combined_digest(inputs: Mapping[str, Mapping[str, str]]) -> str:

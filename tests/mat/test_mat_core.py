@@ -13,17 +13,19 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 import pytest
 from iescore.pipeline.core.errors import InputError
 from iescore.pipeline.mat import MAT, mat_statistics
 from iescore.pipeline.mat.compare import check_signals
 from iescore.pipeline.mat.files import file_pairs
-from iescore.pipeline.mat.labels import annotation_frame, label_rules
+from iescore.pipeline.mat.labels import annotation_table, label_rules
 from iescore.pipeline.mat.measures import rates, score_table
 from iescore.pipeline.mat.pairing import pair_spans
-from iescore.pipeline.mat.readers import Span, document_of, read_document
+from iescore.pipeline.mat.readers import DocumentColumns, Span, document_of, read_document
 from iescore.pipeline.mat.tally import DETAIL_COLUMNS, tag_counts
 from iescore.pipeline.mat.task import read_task_file
+from iescore.schemas import MAT_ANNOTATIONS
 from iescore.tasks.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -31,15 +33,21 @@ SAMPLE = ROOT / "data" / "mat-sample"
 COLUMNS = ["file", "side", "kind", "label", "start", "end", "attributes", "index", "source_label"]
 
 
-def _annotations(rows: list[tuple]) -> pd.DataFrame:
-    """Rows ``(file, side, label, start, end)`` (content) as an annotations frame, indices by position."""
+def _annotations(rows: list[tuple]) -> pa.Table:
+    """Rows ``(file, side, label, start, end)`` (content) as an annotations table, indices by position."""
     out = []
     counters: dict[tuple[str, str], int] = {}
     for file, side, label, start, end in rows:
         k = counters.get((file, side), 0)
         counters[(file, side)] = k + 1
         out.append((file, side, "content", label, start, end, "{}", k, label))
-    return pd.DataFrame(out, columns=COLUMNS).astype({"start": np.int64, "end": np.int64, "index": np.int64})
+    frame = pd.DataFrame(out, columns=COLUMNS).astype({"start": np.int64, "end": np.int64, "index": np.int64})
+    return pa.Table.from_pandas(frame, schema=MAT_ANNOTATIONS, preserve_index=False)
+
+
+def _pairs(annotations: pa.Table) -> pd.DataFrame:
+    """The pairs of ``annotations`` as a frame."""
+    return pair_spans(annotations).to_pandas()
 
 
 def _types(pairs: pd.DataFrame) -> list[tuple]:
@@ -54,14 +62,14 @@ def _types(pairs: pd.DataFrame) -> list[tuple]:
 
 def test_touching_spans_do_not_pair():
     # ref [0,5) and hyp [5,9) only touch: two chunks, a missing and a spurious.
-    pairs = pair_spans(_annotations([("d", "ref", "X", 0, 5), ("d", "hyp", "X", 5, 9)]))
+    pairs = _pairs(_annotations([("d", "ref", "X", 0, 5), ("d", "hyp", "X", 5, 9)]))
     assert sorted(_types(pairs)) == [("missing", 0, -1), ("spurious", -1, 0)]
 
 
 def test_one_a_side_pairs_whatever_the_similarity():
     # ref X [0,10), hyp Y [9,12): one chunk, one each: a clash (tagplusoverlap), similarity
     # 0.1 x 0 + 0.9 x 1/12 = 0.075.
-    pairs = pair_spans(_annotations([("d", "ref", "X", 0, 10), ("d", "hyp", "Y", 9, 12)]))
+    pairs = _pairs(_annotations([("d", "ref", "X", 0, 10), ("d", "hyp", "Y", 9, 12)]))
     assert _types(pairs) == [("tagplusoverlap", 0, 0)]
     assert pairs["similarity"].iloc[0] == pytest.approx(0.075)
 
@@ -69,7 +77,7 @@ def test_one_a_side_pairs_whatever_the_similarity():
 def test_assignment_maximizes_total_similarity_and_leaves_the_rest_unpaired():
     # ref A [0,10) X; hyps B [0,4) X (sim 0.1 + 0.9 x 4/10 = 0.46) and C [2,10) Y (0.9 x 8/10 = 0.72):
     # one ref, two hyps; the assignment takes C (0.72 > 0.46) and B is spurious although it overlaps A.
-    pairs = pair_spans(
+    pairs = _pairs(
         _annotations([("d", "ref", "X", 0, 10), ("d", "hyp", "X", 0, 4), ("d", "hyp", "Y", 2, 10)])
     )
     assert sorted(_types(pairs)) == [("spurious", -1, 0), ("tagplusundermark", 0, 1)]
@@ -79,7 +87,7 @@ def test_assignment_prefers_two_pairs_over_one_better_pair():
     # refs R0 [0,4) X, R1 [4,10) X; hyp H0 [0,10) X, H1 [3,5) X. Pairs: R0-H0 0.1+0.9x4/10=0.46,
     # R0-H1 0.1+0.9x1/5=0.28, R1-H0 0.1+0.9x6/10=0.64, R1-H1 0.1+0.9x1/7=0.2286.
     # R0-H0 + R1-H1 = 0.6886 < R0-H1 + R1-H0 = 0.92: the optimum pairs R0-H1 and R1-H0.
-    pairs = pair_spans(
+    pairs = _pairs(
         _annotations(
             [
                 ("d", "ref", "X", 0, 4),
@@ -103,7 +111,7 @@ def test_pairing_does_not_depend_on_input_order():
     ]
     results = set()
     for perm in itertools.permutations(rows):
-        pairs = pair_spans(_annotations(list(perm)))
+        pairs = _pairs(_annotations(list(perm)))
         results.add(
             tuple(
                 sorted(
@@ -119,7 +127,7 @@ def test_pairing_does_not_depend_on_input_order():
 def test_nested_annotations_on_one_side_are_scored():
     # MAT 1.3 could not score these ("undefined"): ref X [0,10) with Y [2,4) inside; hyp X [0,10), Y [2,4).
     # One chunk of four; the assignment pairs equal spans: two matches.
-    pairs = pair_spans(
+    pairs = _pairs(
         _annotations(
             [
                 ("d", "ref", "X", 0, 10),
@@ -148,7 +156,7 @@ def test_nested_annotations_on_one_side_are_scored():
 def test_span_details(ref, hyp, expected, ref_column, hyp_column):
     annotations = _annotations([("d", "ref", *ref), ("d", "hyp", *hyp)])
     pairs = pair_spans(annotations)
-    assert list(pairs["type"]) == [expected]
+    assert pairs.column("type").to_pylist() == [expected]
     counts = tag_counts(annotations, pairs, ["d"]).set_index("tag")
     # One clash: refclash 1 under the ref label, in exactly one ref detail column; hypclash likewise.
     assert counts.loc[ref[0], "refclash"] == 1 and counts.loc[ref[0], ref_column] == 1
@@ -284,8 +292,8 @@ def test_conll_bio_and_bioes_chunks_as_seqeval(tmp_path):
 
 
 def test_differing_signals_name_the_first_differing_character():
-    ref = pd.DataFrame({"file": ["a"], "source": ["ref/a"], "signal": ["ab\ncd"], "signal_sha256": ["1"]})
-    hyp = pd.DataFrame({"file": ["a"], "source": ["hyp/a"], "signal": ["ab\nxd"], "signal_sha256": ["2"]})
+    ref = pa.table({"file": ["a"], "source": ["ref/a"], "signal": ["ab\ncd"], "signal_sha256": ["1"]})
+    hyp = pa.table({"file": ["a"], "source": ["hyp/a"], "signal": ["ab\nxd"], "signal_sha256": ["2"]})
     with pytest.raises(
         InputError, match=r"hyp/a: .* at character 3 \(line 2, column 1\): reference 'c', hypothesis 'x'"
     ):
@@ -306,13 +314,18 @@ def _documents() -> dict:
     return {"d": document_of("d", "Ann IBM x y", spans)}
 
 
+def _labelled(documents: dict, side: str, rules) -> pd.DataFrame:
+    """The annotations of ``documents`` under ``rules``, as a frame."""
+    return annotation_table(DocumentColumns.of(documents), side, rules).to_pandas()
+
+
 def test_equivalence_classes_and_ignore():
     # PLACE = CITY + TOWN. Ignoring TOWN (a member) drops TOWN only; ignoring PLACE drops both.
-    member = annotation_frame(
+    member = _labelled(
         _documents(), "ref", label_rules(equivalence_classes=[("PLACE", "CITY,TOWN")], ignore="TOWN")
     )
     assert sorted(member.loc[member["kind"] == "content", "label"]) == ["ENAMEX", "ENAMEX", "PLACE"]
-    both = annotation_frame(
+    both = _labelled(
         _documents(), "ref", label_rules(equivalence_classes=[("PLACE", "CITY,TOWN")], ignore="PLACE")
     )
     assert sorted(both.loc[both["kind"] == "content", "label"]) == ["ENAMEX", "ENAMEX"]
@@ -327,7 +340,7 @@ def test_task_file_aliases_and_content_labels(tmp_path):
         'content = ["ENAMEX", "CITY"]\ntoken = ["lex"]\n\n[[alias]]\nlabel = "ENAMEX"\n'
         'attributes = { type = "PERSON" }\nname = "PERSON"\n',
     )
-    frame = annotation_frame(_documents(), "hyp", label_rules(task=read_task_file(task)))
+    frame = _labelled(_documents(), "hyp", label_rules(task=read_task_file(task)))
     # ENAMEX type=PERSON -> PERSON; ENAMEX type=ORG keeps ENAMEX; CITY content; TOWN not in the task.
     assert list(frame.loc[frame["kind"] == "content", "label"]) == ["PERSON", "ENAMEX", "CITY"]
 

@@ -12,8 +12,8 @@ import json
 from pathlib import Path
 
 import pytest
-from iescore.pipeline.mat.labels import annotation_frame, label_rules
-from iescore.pipeline.mat.readers import Span, document_of
+from iescore.pipeline.mat.labels import annotation_table, label_rules
+from iescore.pipeline.mat.readers import DocumentColumns, Span, document_of
 from iescore.pipeline.mat.task import BUILT_IN_TASKS, Alias, MatTask, read_task_file, resolve_task
 from iescore.tasks.cli.main import main
 
@@ -182,7 +182,8 @@ def test_aliases_of_an_xml_task_rename_annotations(tmp_path):
         Span("DATE", 8, 9, {}),
         Span("lex", 0, 3, {}),
     )
-    frame = annotation_frame({"d": document_of("d", "IBM Ann x", spans)}, "hyp", label_rules(task=task))
+    columns = DocumentColumns.of({"d": document_of("d", "IBM Ann x", spans)})
+    frame = annotation_table(columns, "hyp", label_rules(task=task)).to_pandas()
     # ENAMEX type=ORGANIZATION -> ORG; ENAMEX type=PERSON keeps ENAMEX; DATE is not in the task.
     assert list(frame.loc[frame["kind"] == "content", "label"]) == ["ORG", "ENAMEX"]
     assert list(frame.loc[frame["kind"] == "token", "label"]) == ["lex"]
