@@ -268,7 +268,7 @@ def pair_tests(
 
 
 #: The most cells of one run of pairs' (statistics x resamples x pairs) sums ``pair_tests`` holds at once.
-_PAIR_CELLS = 6000000
+_PAIR_CELLS = 2_000_000
 
 
 def _consecutive(positions: np.ndarray) -> bool:
