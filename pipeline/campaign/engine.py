@@ -547,8 +547,8 @@ def significance_table(
     """The ``SIGNIFICANCE`` table of a campaign: every pair of systems (in ``statistics.systems`` order, a
     before b) compared on the headline: paired bootstrap, approximate randomization, the paired t-test
     over units when the headline is a mean of per-unit values (``CampaignKind.per_unit_mean``), and the
-    randomization and t-test p-values adjusted by Holm's correction over every pair (``stats.holm``; m is
-    the number of pairs with a p-value)."""
+    randomization and t-test p-values adjusted by Holm's correction over every pair
+    (``stats.holm_adjusted``; m is the number of pairs with a p-value)."""
     tests = stats.pair_tests(statistics, statistics.family.headline, resamples, seed, options)
     return _significance_rows(kind, statistics, tests, resamples, seed)
 
@@ -569,7 +569,7 @@ def pair_test_columns(
                 p_value = test.p_value(prepared[a], prepared[b])
                 p_values[row] = np.nan if p_value is None else p_value
         raw, adjusted = test.columns
-        columns[raw], columns[adjusted] = p_values, stats.holm(p_values)
+        columns[raw], columns[adjusted] = p_values, stats.holm_adjusted(p_values)
     return columns
 
 
@@ -596,8 +596,8 @@ def _significance_rows(
         C.resamples: pa.array(np.full(n_pairs, resamples, dtype=np.int64)),
         C.seed: pa.array(np.full(n_pairs, seed, dtype=np.int64)),
         C.t_test_p: _floats(t_values),
-        C.randomization_p_holm: _floats(stats.holm(tests.randomization_p)),
-        C.t_test_p_holm: _floats(stats.holm(t_values)),
+        C.randomization_p_holm: _floats(stats.holm_adjusted(tests.randomization_p)),
+        C.t_test_p_holm: _floats(stats.holm_adjusted(t_values)),
     }
     if kind.pair_tests:
         systems = statistics.systems

@@ -413,15 +413,18 @@ def paired_t_tests(
     return np.concatenate(p_values) if p_values else np.zeros(0)
 
 
-def holm(p_values: Sequence[float | None] | np.ndarray) -> np.ndarray:
-    """Holm's step-down adjusted p-values (Holm 1979) over the m p-values given (None or NaN stays NaN and
-    is not counted in m): the i-th smallest becomes ``max_{j <= i} min(1, (m - j + 1) p_(j))`` (equal
+def holm(p_values: Sequence[float | None]) -> list[float | None]:
+    """Holm's step-down adjusted p-values (``holm_adjusted``) as a list, None where undefined."""
+    adjusted = holm_adjusted(np.array([np.nan if p is None else p for p in p_values], dtype=np.float64))
+    return [None if np.isnan(value) else value for value in adjusted.tolist()]
+
+
+def holm_adjusted(p_values: np.ndarray) -> np.ndarray:
+    """Holm's step-down adjusted p-values (Holm 1979) over the m p-values given (NaN, undefined, stays NaN
+    and is not counted in m): the i-th smallest becomes ``max_{j <= i} min(1, (m - j + 1) p_(j))`` (equal
     p-values in the order given), so "adjusted p < alpha" controls the family-wise error rate of the m
     comparisons at alpha."""
-    if isinstance(p_values, np.ndarray):
-        values = p_values.astype(np.float64)
-    else:
-        values = np.array([np.nan if p is None else p for p in p_values], dtype=np.float64)
+    values = np.asarray(p_values, dtype=np.float64)
     adjusted = np.full(len(values), np.nan)
     present = np.flatnonzero(~np.isnan(values))
     order = present[np.argsort(values[present], kind="stable")]

@@ -29,13 +29,14 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_holm_by_hand_with_an_undefined_p_value_and_ties() -> None:
     # m = 3 defined p-values, sorted 0.01, 0.03, 0.04 (the undefined one is not counted):
     # 0.01 * 3 = 0.03; max(0.03, 0.03 * 2 = 0.06) = 0.06; max(0.06, 0.04 * 1) = 0.06.
-    adjusted = stats.holm([0.01, None, 0.04, 0.03])
+    adjusted = stats.holm_adjusted(np.array([0.01, np.nan, 0.04, 0.03]))
     assert adjusted[0] == pytest.approx(0.03)
     assert math.isnan(adjusted[1])
     assert adjusted[2:].tolist() == pytest.approx([0.06, 0.06])
+    assert stats.holm([0.01, None, 0.04, 0.03])[1] is None
     # Equal p-values: 0.2 * 2 = 0.4 for the first, max(0.4, 0.2 * 1) = 0.4; capped at 1: 0.6 * 2 -> 1.
-    assert stats.holm(np.array([0.2, 0.2])).tolist() == pytest.approx([0.4, 0.4])
-    assert stats.holm([0.6, 0.7]).tolist() == [1.0, 1.0]
+    assert stats.holm_adjusted(np.array([0.2, 0.2])).tolist() == pytest.approx([0.4, 0.4])
+    assert stats.holm([0.6, 0.7]) == [1.0, 1.0]
 
 
 def test_every_pair_is_in_the_order_of_pair_index() -> None:
