@@ -139,7 +139,11 @@ def main() -> None:
             bench_campaign.report(result["full"])
             bench_campaign.report(result["one"])
             share = result["one"]["wall"] / result["full"]["wall"]
-            print(f"  page {result['full']['page_mib']} MiB, rerun {share:.1%} of the full run")
+            cpu_share = result["one"]["cpu"] / result["full"]["cpu"]
+            print(
+                f"  page {result['full']['page_mib']} MiB, rerun {share:.1%} of the full run "
+                f"(CPU of the process tree: {cpu_share:.1%}; on a shared machine the steadier figure)"
+            )
 
 
 if __name__ == "__main__":

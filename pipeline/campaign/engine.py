@@ -423,15 +423,15 @@ def campaign_summary(
             row[C.signature] = signed[standing.system]
     board = table_from_rows(rows, LEADERBOARD)
     ranked = table.select(list(dict.fromkeys(board.column(C.system).to_pylist())))
-    comparisons = reuse.comparisons_reusing(
+    tests = reuse.pairs_reusing(
         ranked,
         same,
         previous,
-        lambda some, pairs: stats.paired_significance(
+        lambda some, pairs: stats.pair_tests(
             some, some.family.headline, resamples=resamples, seed=seed, options=family_options, pairs=pairs
         ),
     )
-    significance = _significance_rows(kind, ranked, comparisons, resamples, seed, evidence)
+    significance = _significance_rows(kind, ranked, tests, resamples, seed, evidence)
     return {
         "leaderboard": board,
         "significance": significance,
@@ -531,7 +531,7 @@ def previous_summary(
         systems=systems,
         rows=rows,
         intervals=intervals,
-        comparisons=reuse.comparisons_from_table(tables["significance"]),
+        pairs=reuse.pairs_from_table(tables["significance"]),
         categories=categories,
         unchanged=frozenset(name for name in unchanged if name in systems and name in rows),
     )
@@ -547,67 +547,71 @@ def significance_table(
     """The ``SIGNIFICANCE`` table of a campaign: every pair of systems (in ``statistics.systems`` order, a
     before b) compared on the headline: paired bootstrap, approximate randomization, the paired t-test
     over units when the headline is a mean of per-unit values (``CampaignKind.per_unit_mean``), and the
-    randomization and t-test p-values adjusted by Holm's correction over every pair (``stats.holm``; m is
-    the number of pairs with a p-value)."""
-    comparisons = stats.paired_significance(
-        statistics, statistics.family.headline, resamples=resamples, seed=seed, options=options
-    )
-    return _significance_rows(kind, statistics, comparisons, resamples, seed)
+    randomization and t-test p-values adjusted by Holm's correction over every pair
+    (``stats.holm_adjusted``; m is the number of pairs with a p-value)."""
+    tests = stats.pair_tests(statistics, statistics.family.headline, resamples, seed, options)
+    return _significance_rows(kind, statistics, tests, resamples, seed)
 
 
 def pair_test_columns(
-    kind: CampaignKind, comparisons: Sequence[stats.Comparison], evidence: Mapping[str, pa.Table] | None
-) -> dict[str, list[float | None]]:
-    """The kind's own pair tests (``CampaignKind.pair_tests``) of every compared pair, on each system's
-    ``evidence``: each test's p-values and their Holm adjustment over all pairs, by SIGNIFICANCE column.
-    Without evidence (a table made from statistics alone) they are null."""
-    columns: dict[str, list[float | None]] = {}
+    kind: CampaignKind, comparisons: Sequence[tuple[str, str]], evidence: Mapping[str, pa.Table] | None
+) -> dict[str, np.ndarray]:
+    """The kind's own pair tests (``CampaignKind.pair_tests``) of every compared pair (names a, b), on each
+    system's ``evidence``: each test's p-values and their Holm adjustment over all pairs, by SIGNIFICANCE
+    column, NaN where undefined. Without evidence (a table made from statistics alone) they are all NaN."""
+    columns: dict[str, np.ndarray] = {}
     for test in kind.pair_tests:
-        if evidence is None:
-            p_values: list[float | None] = [None] * len(comparisons)
-        else:
-            prepared = {
-                name: test.prepare(evidence[name])
-                for name in dict.fromkeys(n for c in comparisons for n in (c.a, c.b))
-            }
-            p_values = [test.p_value(prepared[c.a], prepared[c.b]) for c in comparisons]
+        p_values = np.full(len(comparisons), np.nan)
+        if evidence is not None:
+            names = dict.fromkeys(name for pair in comparisons for name in pair)
+            prepared = {name: test.prepare(evidence[name]) for name in names}
+            for row, (a, b) in enumerate(comparisons):
+                p_value = test.p_value(prepared[a], prepared[b])
+                p_values[row] = np.nan if p_value is None else p_value
         raw, adjusted = test.columns
-        columns[raw], columns[adjusted] = p_values, stats.holm(p_values)
+        columns[raw], columns[adjusted] = p_values, stats.holm_adjusted(p_values)
     return columns
 
 
 def _significance_rows(
     kind: CampaignKind,
     statistics: UnitStatistics,
-    comparisons: Sequence[stats.Comparison],
+    tests: stats.PairTests,
     resamples: int,
     seed: int,
     evidence: Mapping[str, pa.Table] | None = None,
 ) -> pa.Table:
-    t_values = stats.paired_t_tests(statistics) if kind.is_per_unit_mean() else [None] * len(comparisons)
-    adjusted = stats.holm([c.randomization_p for c in comparisons])
-    t_adjusted = stats.holm(t_values)
-    own = pair_test_columns(kind, comparisons, evidence)
-    rows = [
-        {
-            C.system_a: c.a,
-            C.system_b: c.b,
-            C.measure: statistics.family.headline,
-            C.delta: c.delta,
-            C.paired_bootstrap_p: c.paired_bootstrap_p,
-            C.randomization_p: c.randomization_p,
-            C.resamples: resamples,
-            C.seed: seed,
-            C.t_test_p: t_p,
-            C.randomization_p_holm: holm_p,
-            C.t_test_p_holm: holm_t,
-            **{column: values[k] for column, values in own.items()},
-        }
-        for k, (c, t_p, holm_p, holm_t) in enumerate(
-            zip(comparisons, t_values, adjusted, t_adjusted, strict=True)
-        )
-    ]
-    return table_from_rows(rows, SIGNIFICANCE)
+    """The ``SIGNIFICANCE`` table of ``tests`` (pairs of ``statistics.systems``), column by column."""
+    n_pairs = len(tests.a)
+    nothing = np.full(n_pairs, np.nan)
+    t_values = stats.paired_t_tests(statistics) if kind.is_per_unit_mean() else nothing
+    names = pa.array(list(statistics.systems), pa.string())
+    columns: dict[str, pa.Array] = {
+        C.system_a: names.take(pa.array(tests.a)),
+        C.system_b: names.take(pa.array(tests.b)),
+        C.measure: pa.array(np.full(n_pairs, statistics.family.headline, dtype=object), pa.string()),
+        C.delta: _floats(tests.delta),
+        C.paired_bootstrap_p: _floats(tests.paired_bootstrap_p),
+        C.randomization_p: _floats(tests.randomization_p),
+        C.resamples: pa.array(np.full(n_pairs, resamples, dtype=np.int64)),
+        C.seed: pa.array(np.full(n_pairs, seed, dtype=np.int64)),
+        C.t_test_p: _floats(t_values),
+        C.randomization_p_holm: _floats(stats.holm_adjusted(tests.randomization_p)),
+        C.t_test_p_holm: _floats(stats.holm_adjusted(t_values)),
+    }
+    if kind.pair_tests:
+        systems = statistics.systems
+        named = [(systems[a], systems[b]) for a, b in zip(tests.a.tolist(), tests.b.tolist(), strict=True)]
+        own = pair_test_columns(kind, named, evidence)
+        columns.update({column: _floats(values) for column, values in own.items()})
+    arrays = [columns.get(field.name, pa.nulls(n_pairs, field.type)) for field in SIGNIFICANCE]
+    return pa.Table.from_arrays(arrays, schema=SIGNIFICANCE)
+
+
+def _floats(values: np.ndarray) -> pa.Array:
+    """A float64 column of ``values``, NaN (undefined) as null."""
+    values = np.asarray(values, dtype=np.float64)
+    return pa.array(values, pa.float64(), mask=np.isnan(values))
 
 
 def board_rows(kind: CampaignKind, board: pa.Table, scaled: bool = True) -> list[dict[str, Any]]:
@@ -617,19 +621,21 @@ def board_rows(kind: CampaignKind, board: pa.Table, scaled: bool = True) -> list
     rows: dict[str, dict[str, Any]] = {}
     signatures: dict[str, str] = {}
     scale = kind.scale if scaled else (lambda value: value)
-    for row in board.to_pylist():
-        wide = rows.setdefault(
-            row[C.system],
-            {C.rank: row[C.rank], C.system: row[C.system], **json.loads(row[C.attributes])},
-        )
-        measure = row[C.measure]
+    columns = (C.system, C.rank, C.measure, C.value, C.low, C.high, C.attributes, C.signature)
+    # Column by column (a long table has a row per system and column of the board).
+    for system, rank, measure, value, low, high, attributes, signature in zip(
+        *(board.column(name).to_pylist() for name in columns), strict=True
+    ):
+        wide = rows.get(system)
+        if wide is None:
+            wide = rows[system] = {C.rank: rank, C.system: system, **json.loads(attributes)}
         if measure in kind.counts:
-            wide[measure] = int(row[C.value])
+            wide[measure] = int(value)
         else:
-            wide[measure] = scale(row[C.value])
+            wide[measure] = scale(value)
             if measure in kind.interval_measures:
-                wide[f"{measure}_low"], wide[f"{measure}_high"] = scale(row[C.low]), scale(row[C.high])
-        signatures[row[C.system]] = row[C.signature]
+                wide[f"{measure}_low"], wide[f"{measure}_high"] = scale(low), scale(high)
+        signatures[system] = signature
     # The attributes in their JSON's order (sorted keys), as the leaderboard table keeps them.
     named = [C.rank, C.system, *(k for k in next(iter(rows.values()), {}) if k in kind.attributes)]
     return [
@@ -720,7 +726,7 @@ def leaderboard_text(
         )
         lines.append(
             f"Holm: the p-value adjusted by Holm's correction for multiple comparisons over all {pairs} "
-            "pairs (significance.csv)"
+            f"pairs ({significance_file(pairs)})"
         )
         floor = holm_floor(significance)
         if floor is not None:
@@ -738,6 +744,18 @@ def holm_floor(significance: pa.Table) -> str | None:
     if resamples is None or resamples >= stats.resamples_for_holm(pairs):
         return None
     return holm_floor_note(pairs, resamples)
+
+
+#: The most pairs a campaign's output directory writes as ``significance.csv`` too (100 systems): beyond,
+#: its pairs are in ``significance.parquet`` only (at 1,000 systems a CSV of 499,500 rows, some 50 MB,
+#: which no spreadsheet reads well and which every rerun would write again whole).
+SIGNIFICANCE_CSV_PAIRS = 4950
+
+
+def significance_file(pairs: int) -> str:
+    """The output directory's file that holds every pair's tests, as the board names it: the CSV up to
+    ``SIGNIFICANCE_CSV_PAIRS`` pairs, else the Parquet table."""
+    return "significance.csv" if pairs <= SIGNIFICANCE_CSV_PAIRS else "significance.parquet"
 
 
 def holm_floor_note(pairs: int, resamples: int) -> str:

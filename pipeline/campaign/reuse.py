@@ -8,7 +8,7 @@ swaps). So, with the same units, seed, resamples and family options:
 - a system's bootstrap intervals are a function of its own statistics (``bootstrap_intervals`` works
   column by column after one product of the draws with the statistics);
 - a pair's delta and both p-values are a function of the two systems' statistics
-  (``paired_significance``: after the same products, each pair's arithmetic is its own). With a and b
+  (``pair_tests``: after the same products, each pair's arithmetic is its own). With a and b
   swapped (the ranking changed their order), delta is exactly negated and both p-values are the same
   bits: floating-point rounding is symmetric (``fl(x - y) = -fl(y - x)``), and every test compares
   absolute values.
@@ -44,7 +44,8 @@ from typing import Any
 
 import numpy as np
 import pyarrow as pa
-from iescore.pipeline.campaign.stats import Comparison, Interval
+import pyarrow.compute as pc
+from iescore.pipeline.campaign.stats import Interval, PairTests, every_pair
 from iescore.pipeline.core.family import Family, UnitStatistics
 from iescore.schemas import SUMMARY_CATEGORIES, SUMMARY_SYSTEMS, SUMMARY_UNITS, C
 
@@ -62,12 +63,20 @@ CategorySums = tuple[list[str], np.ndarray]
 
 
 @dataclass(frozen=True, eq=False)
+class PairTable:
+    """A summary's pair tests: ``tests`` (``a`` and ``b`` positions among ``systems``)."""
+
+    systems: tuple[str, ...]
+    tests: PairTests
+
+
+@dataclass(frozen=True, eq=False)
 class Previous:
     """A previous summary's record and results (see the module doc).
 
     ``settings``: what its draws and measures depended on (resamples, seed, family, options), compared
     with the current ones as given; ``systems``: name -> its statistics; ``rows``: name -> its
-    leaderboard row as a dict; ``comparisons``: (a, b) -> the pair's test, a ranked above b then;
+    leaderboard row as a dict; ``pairs``: its pairs' tests (``PairTable``, a ranked above b then);
     ``intervals``: name -> measure -> Interval; ``categories``: name -> its categories and their sums
     (``category_sums``); ``unchanged``: the systems whose inputs are the very artifacts the previous
     summary read (the caller's judgement, by content address).
@@ -78,7 +87,7 @@ class Previous:
     systems: Mapping[str, SystemValues]
     rows: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     intervals: Mapping[str, Mapping[str, Interval]] = field(default_factory=dict)
-    comparisons: Mapping[tuple[str, str], Comparison] = field(default_factory=dict)
+    pairs: PairTable | None = None
     categories: Mapping[str, CategorySums] = field(default_factory=dict)
     unchanged: frozenset[str] = frozenset()
 
@@ -246,53 +255,86 @@ def intervals_reusing(
     }
 
 
-def comparisons_reusing(
+def pairs_reusing(
     ranked: UnitStatistics,
     same: set[str],
     previous: Previous | None,
-    compute: Callable[[UnitStatistics, list[tuple[int, int]] | None], list[Comparison]],
-) -> list[Comparison]:
-    """Every pair's test in ``paired_significance``'s order over ``ranked``: ``previous``'s for a pair of
-    two systems in ``same`` (delta negated when their order flipped), the others from ``compute``
-    (``paired_significance`` with ``pairs``; None: all of them)."""
-    systems = ranked.systems
-    found: dict[tuple[int, int], Comparison] = {}
-    missing: list[tuple[int, int]] = []
-    for a in range(len(systems) - 1):
-        for b in range(a + 1, len(systems)):
-            both = systems[a] in same and systems[b] in same
-            old = _previous_pair(previous, systems[a], systems[b]) if both else None
-            if old is None:
-                missing.append((a, b))
-            else:
-                found[(a, b)] = old
-    if missing:
-        # Nothing reused: every pair, by the very call a summary without a record makes (``pairs=None``,
-        # whose order ``missing`` follows).
-        found.update(zip(missing, compute(ranked, missing if found else None), strict=True))
-    return [found[(a, b)] for a in range(len(systems) - 1) for b in range(a + 1, len(systems))]
+    compute: Callable[[UnitStatistics, np.ndarray | None], PairTests],
+) -> PairTests:
+    """Every pair's test in ``stats.pair_tests``' order over ``ranked``: ``previous``'s for a pair of two
+    systems in ``same`` (delta negated when their order flipped), the others from ``compute``
+    (``stats.pair_tests`` with ``pairs``; None: all of them)."""
+    n_systems = len(ranked.systems)
+    pairs = every_pair(n_systems)
+    rows = _previous_rows(ranked.systems, same, previous, pairs)
+    if previous is None or previous.pairs is None or not rows.any():
+        # Nothing reused: every pair, by the very call a summary without a record makes.
+        return compute(ranked, None)
+    old = previous.pairs.tests
+    found = rows != 0
+    taken = np.abs(rows[found]) - 1
+    flipped = rows[found] < 0
+    delta = np.full(len(pairs), np.nan)
+    bootstrap, shuffled = delta.copy(), delta.copy()
+    delta[found] = np.where(flipped, -old.delta[taken], old.delta[taken])
+    bootstrap[found] = old.paired_bootstrap_p[taken]
+    shuffled[found] = old.randomization_p[taken]
+    missing = np.flatnonzero(~found)
+    if len(missing):
+        fresh = compute(ranked, pairs[missing])
+        delta[missing] = fresh.delta
+        bootstrap[missing] = fresh.paired_bootstrap_p
+        shuffled[missing] = fresh.randomization_p
+    return PairTests(pairs[:, 0].copy(), pairs[:, 1].copy(), delta, bootstrap, shuffled)
 
 
-def _previous_pair(previous: Previous | None, a: str, b: str) -> Comparison | None:
-    if previous is None:
-        return None
-    old = previous.comparisons.get((a, b))
-    if old is not None:
-        return old
-    flipped = previous.comparisons.get((b, a))
-    if flipped is None:
-        return None
-    delta = None if flipped.delta is None else -flipped.delta
-    return Comparison(a, b, delta, flipped.paired_bootstrap_p, flipped.randomization_p)
+def _previous_rows(
+    systems: Sequence[str], same: set[str], previous: Previous | None, pairs: np.ndarray
+) -> np.ndarray:
+    """For each of ``pairs`` (positions among ``systems``), the row of ``previous``'s pair tests of the
+    same two systems plus one (negative when it lists them in the other order), when both are in
+    ``same``; else 0."""
+    rows = np.zeros(len(pairs), dtype=np.int64)
+    if previous is None or previous.pairs is None or not same:
+        return rows
+    old = previous.pairs
+    n_old = len(old.systems)
+    position = {name: i for i, name in enumerate(old.systems)}
+    where = np.array([position.get(name, -1) if name in same else -1 for name in systems], dtype=np.int64)
+    a, b = where[pairs[:, 0]], where[pairs[:, 1]]
+    both = (a >= 0) & (b >= 0)
+    keys = old.tests.a * n_old + old.tests.b
+    order = np.argsort(keys, kind="stable")
+    sorted_keys = keys[order]
+
+    def look_up(first: np.ndarray, second: np.ndarray) -> np.ndarray:
+        wanted = first * n_old + second
+        at = np.minimum(np.searchsorted(sorted_keys, wanted), max(len(sorted_keys) - 1, 0))
+        hit = both & (len(sorted_keys) > 0)
+        hit &= sorted_keys[at] == wanted if len(sorted_keys) else False
+        return np.where(hit, order[at] + 1, 0)
+
+    forward = look_up(a, b)
+    backward = look_up(b, a)
+    return np.where(forward > 0, forward, -backward)
 
 
-def comparisons_from_table(significance: pa.Table) -> dict[tuple[str, str], Comparison]:
-    """A significance table's pairs as Comparisons, by (system_a, system_b)."""
-    columns = [
-        significance.column(name).to_pylist()
-        for name in (C.system_a, C.system_b, C.delta, C.paired_bootstrap_p, C.randomization_p)
+def pairs_from_table(significance: pa.Table) -> PairTable:
+    """A significance table's pair tests (``PairTable``): its systems in order of first mention."""
+    named = pa.chunked_array(
+        significance.column(C.system_a).chunks + significance.column(C.system_b).chunks, pa.string()
+    )
+    systems = pc.unique(named)
+    a, b = (
+        pc.index_in(significance.column(name), value_set=systems).to_numpy(zero_copy_only=False)
+        for name in (C.system_a, C.system_b)
+    )
+    arrays = [
+        np.asarray(significance.column(name).to_numpy(zero_copy_only=False), dtype=np.float64)
+        for name in (C.delta, C.paired_bootstrap_p, C.randomization_p)
     ]
-    return {(a, b): Comparison(a, b, d, p, q) for a, b, d, p, q in zip(*columns, strict=True)}
+    tests = PairTests(np.asarray(a, np.int64), np.asarray(b, np.int64), *arrays)
+    return PairTable(tuple(systems.to_pylist()), tests)
 
 
 def _lists(arrays: Sequence[np.ndarray], value_type: pa.DataType) -> pa.Array:

@@ -109,12 +109,76 @@ def paired_significance(
     options: Mapping[str, Any] | None = None,
     pairs: Sequence[tuple[int, int]] | None = None,
 ) -> list[Comparison]:
-    """Two-sided paired significance of ``measure(a) - measure(b)`` for every pair of systems.
+    """Two-sided paired significance of ``measure(a) - measure(b)`` for every pair of systems, as
+    Comparisons: ``pair_tests``'s results (see there) with the systems' names, ``None`` where undefined.
+    One Comparison per unordered pair, ``a`` before ``b`` in ``systems`` order, pairs in the order (0, 1),
+    (0, 2), ..., (1, 2), ... (or ``pairs``' order)."""
+    tests = pair_tests(
+        statistics,
+        measure,
+        resamples,
+        seed,
+        options=_options(statistics.family, beta, options),
+        pairs=None if pairs is None else np.asarray(list(pairs), dtype=np.int64).reshape(-1, 2),
+    )
+    systems = statistics.systems
+    return [
+        Comparison(systems[a], systems[b], None, None, None)
+        if np.isnan(delta)
+        else Comparison(systems[a], systems[b], float(delta), float(bootstrap), float(shuffled))
+        for a, b, delta, bootstrap, shuffled in zip(
+            tests.a.tolist(),
+            tests.b.tolist(),
+            tests.delta.tolist(),
+            tests.paired_bootstrap_p.tolist(),
+            tests.randomization_p.tolist(),
+            strict=True,
+        )
+    ]
 
-    ``measure`` defaults to the family's headline (templette: F). One Comparison per unordered pair,
-    ``a`` before ``b`` in ``systems`` order, pairs in the order (0, 1), (0, 2), ..., (1, 2), ...;
-    ``delta`` is the difference on the full unit set. With ``R = resamples``, both p-values count the
-    observed statistic itself, so they lie in [1/(1+R), 1]:
+
+@dataclass(frozen=True, eq=False)
+class PairTests:
+    """The tests of pairs of systems as arrays, one element per pair: ``a`` and ``b`` (positions among the
+    statistics' systems, ``a < b``), ``delta = measure(a) - measure(b)`` on the full unit set and both
+    p-values, NaN where ``delta`` is undefined."""
+
+    a: np.ndarray
+    b: np.ndarray
+    delta: np.ndarray
+    paired_bootstrap_p: np.ndarray
+    randomization_p: np.ndarray
+
+    def take(self, rows: np.ndarray) -> PairTests:
+        """These pairs' ``rows``, in that order."""
+        return PairTests(*(getattr(self, name)[rows] for name in PAIR_TEST_FIELDS))
+
+
+#: The arrays of ``PairTests``, in order.
+PAIR_TEST_FIELDS = ("a", "b", "delta", "paired_bootstrap_p", "randomization_p")
+
+
+def every_pair(n_systems: int) -> np.ndarray:
+    """Every pair ``(a, b)``, ``a < b``, of ``n_systems`` in the order (0, 1), (0, 2), ..., (1, 2), ...,
+    as an (n(n-1)/2, 2) int64 array (row ``pair_index(n, a, b)`` is ``(a, b)``)."""
+    a, b = np.triu_indices(n_systems, k=1)
+    return np.stack([a, b], axis=1).astype(np.int64)
+
+
+def pair_tests(
+    statistics: UnitStatistics,
+    measure: str | None = None,
+    resamples: int = 1000,
+    seed: int = 12345,
+    options: Mapping[str, Any] | None = None,
+    pairs: np.ndarray | None = None,
+) -> PairTests:
+    """Two-sided paired significance of ``measure(a) - measure(b)`` for every pair of systems (or for
+    ``pairs``, an (n, 2) array of positions ``a < b``, in that order).
+
+    ``measure`` defaults to the family's headline (templette: F); ``delta`` is the difference on the full
+    unit set. With ``R = resamples``, both p-values count the observed statistic itself, so they lie in
+    [1/(1+R), 1]:
 
     * Paired bootstrap (Koehn 2004; Berg-Kirkpatrick et al. 2012), in its shifted (centred) two-sided
       form: draw R unit resamples with replacement (as ``bootstrap_intervals`` does, the same for
@@ -130,78 +194,85 @@ def paired_significance(
     shared by every pair. A resample or shuffle in which the measure is undefined for either side counts
     as not extreme; differences closer than 1e-12 to the threshold count as ties (rounding noise), hence
     extreme. With ``delta`` undefined (the measure undefined for ``a`` or ``b`` on the full set) all three
-    values are ``None``.
+    values are NaN.
 
-    ``pairs`` (positions ``(a, b)`` in ``systems``, ``a < b``) limits the comparisons to those pairs, in
-    that order: each gets exactly the values it gets in the full list (the same draws and the same
-    products of them with every system's statistics; a pair's arithmetic after that is its own), which is
-    what lets a campaign's rerun test only the pairs of the systems that changed
-    (``pipeline.campaign.reuse``).
+    A pair gets exactly the values it gets in the full list whatever ``pairs`` holds (the same draws and
+    the same products of them with every system's statistics; a pair's arithmetic after that is its own,
+    element by element), which is what lets a campaign's rerun test only the pairs of the systems that
+    changed (``pipeline.campaign.reuse``).
 
-    Cost: two (R x U) @ (U x KS) matrix products, then work of order R x K per pair; memory of order
-    R x KS, never R x U per pair.
+    Cost: two (R x U) @ (U x KS) matrix products, then, per pair, the measure alone (``Family.measure``) on
+    R bootstrap and 2R shuffled sums; memory of order R x KS, never R x U per pair.
     """
     family = statistics.family
-    options = _options(family, beta, options)
-    column = family.measure_index(family.headline if measure is None else measure)
+    options = family.resolve(options)
+    name = family.headline if measure is None else measure
+    family.measure_index(name)  # an unknown measure is an error
     _check_resamples(resamples)
-
-    def measure_of(sums: np.ndarray) -> np.ndarray:
-        return family.measures(sums, options)[..., column]
-
     n_systems, n_units, width = statistics.values.shape
-    systems = statistics.systems
+    if pairs is None:
+        pairs = every_pair(n_systems)
+    pairs = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
+    bad = (pairs[:, 0] < 0) | (pairs[:, 0] >= pairs[:, 1]) | (pairs[:, 1] >= n_systems)
+    if bad.any():
+        a, b = pairs[int(np.flatnonzero(bad)[0])]
+        raise ValueError(f"pair {(int(a), int(b))}: positions a < b among {n_systems} systems expected")
+
     matrix = _unit_matrix(statistics)
     totals = statistics.totals()  # (S, K)
-    observed = measure_of(totals)  # (S,)
+    observed = family.measure(totals, name, options)  # (S,)
 
     weights, rng = _drawn_resamples(seed, resamples, n_units)
-    resampled = measure_of((weights @ matrix).reshape(resamples, n_systems, width))  # (R, S)
+    resampled = family.measure((weights @ matrix).reshape(resamples, n_systems, width), name, options)
     del weights
     swaps = rng.integers(0, 2, size=(resamples, n_units)).astype(np.float64)
     # Swapping units Z between a and b moves Z @ (x_b - x_a) from b's total to a's: one product of Z
-    # with every system's statistics serves all pairs.
-    swapped_in = (swaps @ matrix).reshape(resamples, n_systems, width)  # (R, S, K)
+    # with every system's statistics serves all pairs. Kept statistic-major, (K, R, S), so that each
+    # statistic of many pairs' sums is one contiguous plane for the measure's arithmetic.
+    swapped_in = (swaps @ matrix).reshape(resamples, n_systems, width)
+    swapped_in = np.ascontiguousarray(swapped_in.transpose(2, 0, 1))
     del swaps
 
-    wanted: dict[int, list[int]] = {}
-    for a, b in pairs or ():
-        if not 0 <= a < b < n_systems:
-            raise ValueError(f"pair {(a, b)}: positions a < b among {n_systems} systems expected")
-        wanted.setdefault(a, []).append(b)
-    found: dict[tuple[int, int], Comparison] = {}
-    comparisons: list[Comparison] = []
-    for a in range(n_systems - 1):
-        if pairs is None:
-            chosen = range(a + 1, n_systems)
-            others: slice | np.ndarray = slice(a + 1, n_systems)  # every b after a, handled at once
-        elif a in wanted:
-            chosen = wanted[a]
-            others = np.array(chosen, dtype=np.int64)
-        else:
-            continue
-        delta = observed[a] - observed[others]  # (k,)
-        threshold = np.abs(delta) - _TIE
-        # NaN compares False, so a resample or shuffle undefined on either side is not extreme.
-        bootstrap_delta = resampled[:, a, None] - resampled[:, others]  # (R, k)
-        bootstrap_extreme = (np.abs(bootstrap_delta - delta) >= threshold).sum(axis=0)
-        moved = swapped_in[:, others, :] - swapped_in[:, a, None, :]  # (R, k, K)
-        shuffled_delta = measure_of(totals[a] + moved) - measure_of(totals[others] - moved)
-        shuffled_extreme = (np.abs(shuffled_delta) >= threshold).sum(axis=0)
-        for offset, b in enumerate(chosen):
-            if np.isnan(delta[offset]):
-                comparison = Comparison(systems[a], systems[b], None, None, None)
-            else:
-                comparison = Comparison(
-                    systems[a],
-                    systems[b],
-                    float(delta[offset]),
-                    (1 + int(bootstrap_extreme[offset])) / (1 + resamples),
-                    (1 + int(shuffled_extreme[offset])) / (1 + resamples),
-                )
-            comparisons.append(comparison)
-            found[(a, b)] = comparison
-    return comparisons if pairs is None else [found[pair] for pair in pairs]
+    n_pairs = len(pairs)
+    bootstrap_extreme = np.zeros(n_pairs, dtype=np.int64)
+    shuffled_extreme = np.zeros(n_pairs, dtype=np.int64)
+    delta = observed[pairs[:, 0]] - observed[pairs[:, 1]]
+    threshold = np.abs(delta) - _TIE
+    # Pairs in runs of one ``a`` (the usual order), a run cut so that its (K, R, pairs) sums stay small.
+    starts = np.flatnonzero(np.diff(pairs[:, 0], prepend=-1) != 0)
+    ends = np.append(starts[1:], n_pairs) if n_pairs else starts
+    per_run = max(1, _PAIR_CELLS // max(1, resamples * width))
+    for start, end in zip(starts.tolist(), ends.tolist(), strict=True):
+        a = int(pairs[start, 0])
+        for low in range(start, end, per_run):
+            high = min(end, low + per_run)
+            others = pairs[low:high, 1]
+            chosen = slice(int(others[0]), int(others[-1]) + 1) if _consecutive(others) else others
+            limit = threshold[low:high]
+            # NaN compares False, so a resample or shuffle undefined on either side is not extreme.
+            bootstrap_delta = resampled[:, a, None] - resampled[:, chosen]  # (R, k)
+            bootstrap_delta -= delta[low:high]
+            np.abs(bootstrap_delta, out=bootstrap_delta)
+            bootstrap_extreme[low:high] = (bootstrap_delta >= limit).sum(axis=0)
+            moved = swapped_in[:, :, chosen] - swapped_in[:, :, a, None]  # (K, R, k)
+            side_a = moved + totals[a][:, None, None]
+            side_b = totals[chosen].T[:, None, :] - moved
+            shuffled = family.measure(side_a.transpose(1, 2, 0), name, options)
+            shuffled -= family.measure(side_b.transpose(1, 2, 0), name, options)
+            np.abs(shuffled, out=shuffled)
+            shuffled_extreme[low:high] = (shuffled >= limit).sum(axis=0)
+    undefined = np.isnan(delta)
+    bootstrap_p = np.where(undefined, np.nan, (1 + bootstrap_extreme) / (1 + resamples))
+    randomization_p = np.where(undefined, np.nan, (1 + shuffled_extreme) / (1 + resamples))
+    return PairTests(pairs[:, 0].copy(), pairs[:, 1].copy(), delta, bootstrap_p, randomization_p)
+
+
+#: The most cells of one run of pairs' (statistics x resamples x pairs) sums ``pair_tests`` holds at once.
+_PAIR_CELLS = 2_000_000
+
+
+def _consecutive(positions: np.ndarray) -> bool:
+    return bool(len(positions)) and int(positions[-1]) - int(positions[0]) == len(positions) - 1
 
 
 @dataclass(frozen=True)
@@ -309,19 +380,19 @@ def paired_t_test(a: np.ndarray, b: np.ndarray) -> float | None:
 
 def paired_t_tests(
     statistics: UnitStatistics, measure: str | None = None, options: Mapping[str, Any] | None = None
-) -> list[float | None]:
+) -> np.ndarray:
     """The paired t-test's p-value of every pair of systems on ``measure`` (default: the headline), in
-    ``paired_significance``'s pair order, for a measure that is a mean of per-unit values (TREC's MAP,
-    P_10...): each unit's value is the family's measure of that unit's statistics alone, and the test
-    pairs the units where both systems' values are defined (a TREC query a run did not answer is not
-    paired). None where ``paired_t_test`` is undefined."""
+    ``pair_tests``' pair order, NaN where ``paired_t_test`` is undefined, for a measure that is a mean of
+    per-unit values (TREC's MAP, P_10...): each unit's value is the family's measure of that unit's
+    statistics alone, and the test pairs the units where both systems' values are defined (a TREC query
+    a run did not answer is not paired)."""
     family = statistics.family
-    column = family.measure_index(family.headline if measure is None else measure)
+    name = family.headline if measure is None else measure
     from scipy.special import stdtr  # Student's t distribution function
 
-    per_unit = family.measures(statistics.values, family.resolve(options))[..., column]  # (S, U)
+    per_unit = family.measure(statistics.values, name, family.resolve(options))  # (S, U)
     n_systems = len(statistics.systems)
-    p_values: list[float | None] = []
+    p_values = []
     # Each system a against every b after it at once: the same sums as ``paired_t_test`` of each pair,
     # over the units both define.
     for a in range(n_systems - 1):
@@ -338,21 +409,28 @@ def paired_t_tests(
         with np.errstate(divide="ignore", invalid="ignore"):
             t = mean / (sd / np.sqrt(n))
             p = np.minimum(1.0, 2.0 * stdtr(np.maximum(n - 1, 1), -np.abs(t)))
-        p_values += [float(value) if ok else None for value, ok in zip(p, defined, strict=True)]
-    return p_values
+        p_values.append(np.where(defined, p, np.nan))
+    return np.concatenate(p_values) if p_values else np.zeros(0)
 
 
 def holm(p_values: Sequence[float | None]) -> list[float | None]:
-    """Holm's step-down adjusted p-values (Holm 1979) over the m p-values given (None stays None and is
-    not counted in m): the i-th smallest becomes ``max_{j <= i} min(1, (m - j + 1) p_(j))``, so "adjusted
-    p < alpha" controls the family-wise error rate of the m comparisons at alpha."""
-    present = [(p, i) for i, p in enumerate(p_values) if p is not None]
-    m = len(present)
-    adjusted: list[float | None] = [None] * len(p_values)
-    running = 0.0
-    for rank, (p, i) in enumerate(sorted(present)):
-        running = max(running, min(1.0, (m - rank) * p))
-        adjusted[i] = running
+    """Holm's step-down adjusted p-values (``holm_adjusted``) as a list, None where undefined."""
+    adjusted = holm_adjusted(np.array([np.nan if p is None else p for p in p_values], dtype=np.float64))
+    return [None if np.isnan(value) else value for value in adjusted.tolist()]
+
+
+def holm_adjusted(p_values: np.ndarray) -> np.ndarray:
+    """Holm's step-down adjusted p-values (Holm 1979) over the m p-values given (NaN, undefined, stays NaN
+    and is not counted in m): the i-th smallest becomes ``max_{j <= i} min(1, (m - j + 1) p_(j))`` (equal
+    p-values in the order given), so "adjusted p < alpha" controls the family-wise error rate of the m
+    comparisons at alpha."""
+    values = np.asarray(p_values, dtype=np.float64)
+    adjusted = np.full(len(values), np.nan)
+    present = np.flatnonzero(~np.isnan(values))
+    order = present[np.argsort(values[present], kind="stable")]
+    m = len(order)
+    scaled = np.minimum(1.0, (m - np.arange(m)).astype(np.float64) * values[order])
+    adjusted[order] = np.maximum.accumulate(scaled) if m else scaled
     return adjusted
 
 
@@ -438,7 +516,7 @@ def bootstrap_measure(
     n_systems, n_units, width = statistics.values.shape
     weights, _ = _drawn_resamples(seed, resamples, n_units)
     sums = (weights @ _unit_matrix(statistics)).reshape(resamples, n_systems, width)
-    return family.measures(sums, options)[..., column]
+    return family.measure(sums, family.measure_names[column], options)
 
 
 def rank_ranges(resampled: np.ndarray, confidence: float = 0.95) -> tuple[np.ndarray, np.ndarray]:

@@ -31,8 +31,10 @@ import pyarrow.compute as pc
 from iescore.pipeline.core.lookup import positions
 from iescore.schemas import STATISTICS, C
 
-#: ``formula(sums[..., K] as float64, options) -> values[..., M]``; NaN where undefined.
-Formula = Callable[[np.ndarray, Mapping[str, Any]], np.ndarray]
+#: ``formula(sums[..., K] as float64, options) -> values[..., M]``; NaN where undefined. A family whose
+#: formula is ``selective`` takes a third argument too, the positions of the measures wanted, and returns
+#: those alone in that order (``values[..., len(wanted)]``).
+Formula = Callable[..., np.ndarray]
 
 
 @dataclass(frozen=True, eq=False)
@@ -57,6 +59,9 @@ class Family:
     #: The measures where lower is better (an error rate: WER); a campaign ranked by one of them ranks
     #: the lowest first. Every other measure: higher is better.
     lower_better: tuple[str, ...] = ()
+    #: Whether the formula can compute some measures alone (see ``Formula``): a campaign's pair tests
+    #: need the headline of millions of sums, and nothing else.
+    selective: bool = False
 
     def __post_init__(self) -> None:
         for attribute in ("statistic_names", "measure_names", "counts", "lower_better"):
@@ -100,6 +105,26 @@ class Family:
                 f"family {self.name!r}: its formula gave shape {values.shape}, expected {expected}"
             )
         return values
+
+    def measure(self, sums: np.ndarray, measure: str, options: Mapping[str, Any] | None = None) -> np.ndarray:
+        """One measure of summed statistics ``[..., K]`` as ``[...]`` float64, NaN where undefined: the
+        value :meth:`measures` gives for it, computed alone when the formula is ``selective``."""
+        index = self.measure_index(measure)
+        if not self.selective:
+            return self.measures(sums, options)[..., index]
+        sums = np.asarray(sums, dtype=np.float64)
+        if sums.shape[-1:] != (len(self.statistic_names),):
+            raise ValueError(
+                f"family {self.name!r}: sums must have a last axis of {len(self.statistic_names)} "
+                f"statistics {self.statistic_names}, got shape {sums.shape}"
+            )
+        values = np.asarray(self.formula(sums, self.resolve(options), (index,)), dtype=np.float64)
+        if values.shape != (*sums.shape[:-1], 1):
+            raise ValueError(
+                f"family {self.name!r}: its formula gave shape {values.shape} for one measure, expected "
+                f"{(*sums.shape[:-1], 1)}"
+            )
+        return values[..., 0]
 
     def resolve(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
         """The family's default options updated with ``options``; an option it does not take is an error."""

@@ -10,7 +10,7 @@ prints), by slot; measures REC, PRE, F with the run's ``beta``, UND, OVG, SUB an
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -26,9 +26,11 @@ POINTS = ("COR", "INC", "PAR", "MIS", "SPU", "NON")
 POINT_MEASURES = ("REC", "PRE", "F", "UND", "OVG", "SUB", "ERR")
 
 
-def point_measures(sums: np.ndarray, options: Mapping[str, Any]) -> np.ndarray:
+def point_measures(
+    sums: np.ndarray, options: Mapping[str, Any], wanted: Sequence[int] | None = None
+) -> np.ndarray:
     """REC, PRE, F, UND, OVG, SUB and ERR of summed points (``pipeline.core.measures``'s formulas), NaN
-    where undefined.
+    where undefined; with ``wanted`` (positions in ``POINT_MEASURES``) those measures alone, in that order.
 
     REC = (COR + PAR/2) / POS, PRE = (COR + PAR/2) / ACT, F = (beta^2 + 1)(COR + PAR/2) / (beta^2 POS +
     ACT), UND = MIS / POS, OVG = SPU / ACT, SUB = (INC + PAR/2) / (COR + PAR + INC), ERR = (INC + PAR/2
@@ -44,20 +46,23 @@ def point_measures(sums: np.ndarray, options: Mapping[str, Any]) -> np.ndarray:
     possible = cor + inc + par + mis
     actual = cor + inc + par + spu
     b2 = beta * beta
+    # Each measure's (numerator, denominator), made only when the measure is wanted.
     ratios = (
-        (matched, possible),
-        (matched, actual),
-        ((b2 + 1.0) * matched, b2 * possible + actual),
-        (mis, possible),
-        (spu, actual),
-        (inc + 0.5 * par, cor + par + inc),
-        (inc + 0.5 * par + mis + spu, cor + par + inc + mis + spu),
+        lambda: (matched, possible),
+        lambda: (matched, actual),
+        lambda: ((b2 + 1.0) * matched, b2 * possible + actual),
+        lambda: (mis, possible),
+        lambda: (spu, actual),
+        lambda: (inc + 0.5 * par, cor + par + inc),
+        lambda: (inc + 0.5 * par + mis + spu, cor + par + inc + mis + spu),
     )
-    out = np.full((*sums.shape[:-1], len(ratios)), np.nan)
-    for index, (numerator, denominator) in enumerate(ratios):
+    chosen = range(len(ratios)) if wanted is None else wanted
+    out = np.full((*sums.shape[:-1], len(chosen)), np.nan)
+    for position, index in enumerate(chosen):
+        numerator, denominator = ratios[index]()
         result = np.full(numerator.shape, np.nan)
         np.divide(numerator, denominator, out=result, where=denominator != 0)
-        out[..., index] = result
+        out[..., position] = result
     return out
 
 
@@ -71,6 +76,7 @@ TEMPLETTE = Family(
     formula=point_measures,
     counts=POINTS,
     options={"beta": 1.0},
+    selective=True,
 )
 
 

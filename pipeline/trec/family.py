@@ -63,11 +63,15 @@ def trec_family(measures: Sequence[str], headline: str | None = None) -> Family:
     measures = tuple(measures)
     geometric = np.array([name in _GEOMETRIC for name in measures])
 
-    def formula(sums: np.ndarray, options: Mapping[str, Any]) -> np.ndarray:
+    def formula(
+        sums: np.ndarray, options: Mapping[str, Any], wanted: Sequence[int] | None = None
+    ) -> np.ndarray:
         queries = sums[..., :1]
+        chosen = slice(None) if wanted is None else np.asarray(wanted, dtype=np.int64)
+        values = sums[..., 1:] if wanted is None else sums[..., 1 + chosen]
         with np.errstate(divide="ignore", invalid="ignore"):
-            means = np.where(queries > 0, sums[..., 1:] / queries, np.nan)
-        return np.where(geometric, np.exp(means), means)
+            means = np.where(queries > 0, values / queries, np.nan)
+        return np.where(geometric[chosen], np.exp(means), means)
 
     return Family(
         name="trec",
@@ -78,6 +82,7 @@ def trec_family(measures: Sequence[str], headline: str | None = None) -> Family:
         categories="query",
         formula=formula,
         counts=(QUERIES,),
+        selective=True,
     )
 
 

@@ -2,8 +2,10 @@
 
 Layout of the output directory::
 
-    leaderboard.txt  leaderboard.csv  leaderboard.json  significance.csv  report.html
+    leaderboard.txt  leaderboard.csv  leaderboard.json  report.html
     significance.parquet                     every pair's tests (``SIGNIFICANCE``, fractions of 1)
+    significance.csv                         the same in the kind's unit, for campaigns of at most
+                                             ``SIGNIFICANCE_CSV_PAIRS`` pairs (100 systems)
     systems/index.csv                        system name -> its directory
     systems/<slug>-<digest>/...              the system's files (its kind's ``TaskKind.system_files``:
                                              a templette system's report.txt, scores.json and score
@@ -38,6 +40,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 from iescore.pipeline.campaign.engine import (
     MAPPING_VIEW_COLUMNS,
+    SIGNIFICANCE_CSV_PAIRS,
     Campaign,
     PageRows,
     board_order,
@@ -226,7 +229,9 @@ def run_jobs(
 
 
 def write_campaign_files(directory: Path, campaign: Campaign, summary: Stage, systems: list[str]) -> None:
-    """The campaign's own files: leaderboard.txt, .json and .csv, significance.csv, systems/index.csv."""
+    """The campaign's own files: leaderboard.txt, .json and .csv, significance.parquet, significance.csv
+    (up to ``SIGNIFICANCE_CSV_PAIRS`` pairs; a larger campaign's directory has none, and an earlier
+    run's is removed: it would be stale), systems/index.csv."""
     kind = campaign.kind
     board, significance, units = summary_tables(summary)
     write_text(directory / "leaderboard.txt", board_text(kind, board, significance, units))
@@ -238,7 +243,11 @@ def write_campaign_files(directory: Path, campaign: Campaign, summary: Stage, sy
         directory / "leaderboard.csv",
         directory / "significance.parquet",
     )
-    write_text(directory / "significance.csv", csv_text(significance_rows(kind, significance)))
+    csv_path = directory / "significance.csv"
+    if significance.num_rows <= SIGNIFICANCE_CSV_PAIRS:
+        write_text(csv_path, csv_text(significance_rows(kind, significance)))
+    else:
+        csv_path.unlink(missing_ok=True)
     index = [{"system": name, "directory": f"systems/{output_name(name)}"} for name in systems]
     write_text(directory / "systems" / "index.csv", csv_text(pa.Table.from_pylist(index)))
 

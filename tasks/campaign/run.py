@@ -181,8 +181,9 @@ def run_campaign(graph: CampaignGraph) -> tuple[int, Outcome]:
         write_text(request.tasks_log, json_text(log))
     if status != EXIT_OK:
         return status, outcome
-    board, significance, _ = summary_tables(summary)
-    write_leaderboard(campaign.kind, board, significance, request.json, request.csv)
+    if request.json or request.csv:
+        board, significance, _ = summary_tables(summary)
+        write_leaderboard(campaign.kind, board, significance, request.json, request.csv)
     pages = list(graph.pages)
     if graph.output:
         write_campaign_outputs(graph.output, campaign, summary, graph.reports, request.workers, pages)

@@ -29,6 +29,7 @@ import luigi.worker
 from iescore.tasks.core import progress as progress_events
 from iescore.tasks.core.base import INPUT_ERROR_PREFIX
 from iescore.tasks.core.orphans import ParentWatch
+from iescore.tasks.core.store import is_s3
 from iescore.tasks.core.task import STAGE_BUILT, STAGE_FOUND, StageTask
 from luigi.execution_summary import LuigiStatusCode
 
@@ -152,8 +153,9 @@ def run(
     outcome.ran = sorted(ran)
     outcome.reused = sorted((reused or set()) | events.ended(FOUND))
     if scheduler_host:  # not done when this client looked, done now, not by this client: by another
-        others = events.tasks.keys() - (reused or set()) - ran
-        outcome.elsewhere = sorted(task_id for task_id in others if events.tasks[task_id].complete())
+        graph = events.graph()
+        others = graph.keys() - (reused or set()) - ran
+        outcome.elsewhere = sorted(task_id for task_id in others if graph[task_id].complete())
     explanations = dict(events.explanations)
     for task_id in events.ended(FAILED):
         error = _explanation(factory.scheduler.fetch_error(task_id).get("error"))
@@ -264,16 +266,35 @@ class _Events:
         self.tasks: dict[str, StageTask] = {}
         self.flags: dict[str, Any] = {}
         self.explanations: dict[str, str] = {}
+        #: Coarse tasks of a local store found complete when discovered: their inner stages do not run.
+        self.unexpanded: list[StageTask] = []
         for root in roots:
             self.add(root)
 
     def add(self, task: StageTask) -> None:
         """A task of the graph (a root, or a task's dependency), with its flag, and the stages it builds
-        in its run (a coarse task's inner stages) with theirs."""
-        if task.task_id not in self.flags:
-            for each in [task, *task.inner_stages()]:
-                self.tasks[each.task_id] = each
-                self.flags[each.task_id] = RawValue("b", PENDING)
+        in its run (a coarse task's inner stages) with theirs. A coarse task of a local store already
+        complete runs none of them, and gets none: making each inner stage's task costs far more than
+        looking at the task's outputs (a campaign's rerun discovers every system's task, complete but
+        one). An S3 store's tasks are not looked at twice (a request each)."""
+        if task.task_id in self.flags:
+            return
+        inner: list[StageTask] = []
+        if task.cut is not None:
+            if not is_s3(task.store) and task.complete():
+                self.unexpanded.append(task)
+            else:
+                inner = task.inner_stages()
+        for each in [task, *inner]:
+            self.tasks[each.task_id] = each
+            self.flags[each.task_id] = RawValue("b", PENDING)
+
+    def graph(self) -> dict[str, StageTask]:
+        """Every task of the graph by id, the inner stages of the unexpanded tasks too."""
+        every = dict(self.tasks)
+        for task in self.unexpanded:
+            every.update((each.task_id, each) for each in task.inner_stages())
+        return every
 
     def ended(self, how: int) -> set[str]:
         return {task_id for task_id, flag in self.flags.items() if flag.value == how}

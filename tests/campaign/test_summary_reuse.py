@@ -19,7 +19,7 @@ import numpy as np
 import pyarrow.parquet as pq
 import pytest
 from iescore.pipeline.campaign import reuse, stats
-from iescore.pipeline.campaign.stats import Comparison, Interval
+from iescore.pipeline.campaign.stats import Interval, PairTests
 from iescore.pipeline.core.family import UnitStatistics
 from iescore.pipeline.templette import TEMPLETTE
 from iescore.tasks.cli.main import main
@@ -27,7 +27,7 @@ from iescore.tasks.cli.main import main
 ROOT = Path(__file__).resolve().parents[2]
 
 SETTINGS = {"resamples": 200, "seed": 5, "family": "templette", "options": {"beta": 1.0}}
-STALE = Comparison("?", "?", 0.123, 0.456, 0.789)
+STALE = (0.123, 0.456, 0.789)  # a planted delta and p-values: were they reused, it would show
 
 
 def counts(rng: np.random.Generator, systems: int, units: int) -> np.ndarray:
@@ -40,16 +40,41 @@ def statistics_of(values: np.ndarray, names: list[str], units: list[str] | None 
 
 
 def spied_pairs(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, int]]:
-    """The pairs every later ``paired_significance`` call is asked to test, as they are asked."""
+    """The pairs every later ``pair_tests`` call is asked to test, as they are asked."""
     pairs: list[tuple[int, int]] = []
-    original = stats.paired_significance
+    original = stats.pair_tests
 
-    def spy(*args: object, **kwargs: object) -> list[Comparison]:
-        pairs.extend(kwargs.get("pairs") or [])  # type: ignore[arg-type]
+    def spy(*args: object, **kwargs: object) -> PairTests:
+        given = kwargs.get("pairs")
+        if given is not None:
+            pairs.extend(tuple(pair) for pair in np.asarray(given).tolist())
         return original(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(stats, "paired_significance", spy)
+    monkeypatch.setattr(stats, "pair_tests", spy)
     return pairs
+
+
+def rows(tests: PairTests, systems: tuple[str, ...]) -> list[tuple]:
+    """Pair tests as comparable rows: names, then delta and p-values (None where undefined)."""
+    values = [getattr(tests, name).tolist() for name in stats.PAIR_TEST_FIELDS]
+    return [
+        (systems[a], systems[b], *(None if np.isnan(v) else v for v in rest))
+        for a, b, *rest in zip(*values, strict=True)
+    ]
+
+
+def cold_pairs(statistics: UnitStatistics) -> list[tuple]:
+    return rows(stats.pair_tests(statistics, resamples=200, seed=5), statistics.systems)
+
+
+def planted(table: reuse.PairTable, where: np.ndarray) -> reuse.PairTable:
+    """``table`` with ``STALE`` values in the rows ``where`` says."""
+    tests = table.tests
+    stale = [
+        np.where(where, value, getattr(tests, name))
+        for value, name in zip(STALE, stats.PAIR_TEST_FIELDS[2:], strict=True)
+    ]
+    return reuse.PairTable(table.systems, PairTests(tests.a, tests.b, *stale))
 
 
 def spied_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
@@ -99,13 +124,13 @@ def previous_of(statistics: UnitStatistics, ranked: list[str], settings: dict = 
         for i, name in enumerate(statistics.systems)
     }
     intervals = stats.bootstrap_intervals(statistics, resamples=200, seed=5)
-    comparisons = stats.paired_significance(statistics.select(ranked), resamples=200, seed=5)
+    tests = stats.pair_tests(statistics.select(ranked), resamples=200, seed=5)
     return reuse.Previous(
         settings=settings,
         units=statistics.units,
         systems=own,
         intervals=intervals,
-        comparisons={(c.a, c.b): c for c in comparisons},
+        pairs=reuse.PairTable(tuple(ranked), tests),
     )
 
 
@@ -113,11 +138,10 @@ def run_with_reuse(statistics: UnitStatistics, ranked: list[str], previous: reus
     computed_pairs: list[tuple[str, str]] = []
     computed_systems: list[str] = []
 
-    def test_pairs(some: UnitStatistics, pairs: list[tuple[int, int]] | None) -> list[Comparison]:
-        n = len(some.systems)
-        every = [(a, b) for a in range(n) for b in range(a + 1, n)]
-        computed_pairs.extend((some.systems[a], some.systems[b]) for a, b in pairs or every)
-        return stats.paired_significance(some, resamples=200, seed=5, pairs=pairs)
+    def test_pairs(some: UnitStatistics, pairs: np.ndarray | None) -> PairTests:
+        every = stats.every_pair(len(some.systems)) if pairs is None else pairs
+        computed_pairs.extend((some.systems[a], some.systems[b]) for a, b in every.tolist())
+        return stats.pair_tests(some, resamples=200, seed=5, pairs=pairs)
 
     def intervals(some: UnitStatistics) -> dict:
         computed_systems.extend(some.systems)
@@ -125,8 +149,9 @@ def run_with_reuse(statistics: UnitStatistics, ranked: list[str], previous: reus
 
     same = reuse.same_statistics(previous, statistics, SETTINGS)
     found_intervals = reuse.intervals_reusing(statistics, same, previous, intervals)
-    comparisons = reuse.comparisons_reusing(statistics.select(ranked), same, previous, test_pairs)
-    return found_intervals, comparisons, computed_systems, computed_pairs
+    ranked_statistics = statistics.select(ranked)
+    tests = reuse.pairs_reusing(ranked_statistics, same, previous, test_pairs)
+    return found_intervals, rows(tests, ranked_statistics.systems), computed_systems, computed_pairs
 
 
 def test_only_the_changed_systems_intervals_and_pairs_are_computed_and_the_results_are_a_cold_runs() -> None:
@@ -140,7 +165,7 @@ def test_only_the_changed_systems_intervals_and_pairs_are_computed_and_the_resul
     changed = statistics_of(new, names)
     found, comparisons, computed_systems, computed_pairs = run_with_reuse(changed, ranked, previous)
     assert found == stats.bootstrap_intervals(changed, resamples=200, seed=5)
-    assert comparisons == stats.paired_significance(changed.select(ranked), resamples=200, seed=5)
+    assert comparisons == cold_pairs(changed.select(ranked))
     assert computed_systems == ["c"]
     assert sorted(computed_pairs) == [("c", "a"), ("c", "b"), ("c", "d"), ("c", "e")]
 
@@ -151,19 +176,23 @@ def test_a_stale_result_of_a_changed_system_is_never_taken() -> None:
     old = counts(rng, 4, 25)
     previous = previous_of(statistics_of(old, names), names)
     # Plant wrong values where the changed system b is involved: were any reused, it would show.
-    planted = {pair: (STALE if "b" in pair else c) for pair, c in previous.comparisons.items()}
+    pairs = previous.pairs
+    assert pairs is not None
+    involved = (np.array(pairs.systems)[pairs.tests.a] == "b") | (
+        np.array(pairs.systems)[pairs.tests.b] == "b"
+    )
     poisoned_intervals = {
         name: ({"F": Interval(0.5, 0.5)} if name == "b" else v) for name, v in previous.intervals.items()
     }
     previous = reuse.Previous(
-        previous.settings, previous.units, previous.systems, {}, poisoned_intervals, planted
+        previous.settings, previous.units, previous.systems, {}, poisoned_intervals, planted(pairs, involved)
     )
     new = old.copy()
     new[1, 7, 0] += 1  # one point of system b in one document
     changed = statistics_of(new, names)
     found, comparisons, _, computed = run_with_reuse(changed, names, previous)
     assert found == stats.bootstrap_intervals(changed, resamples=200, seed=5)
-    assert comparisons == stats.paired_significance(changed, resamples=200, seed=5)
+    assert comparisons == cold_pairs(changed)
     assert len(computed) == 3
 
 
@@ -174,21 +203,22 @@ def test_other_units_or_settings_reuse_nothing(what: str) -> None:
     values = counts(rng, 3, 20)
     units = [f"d{u:03d}" for u in range(20)]
     previous = previous_of(statistics_of(values, names, units), names)
-    planted = reuse.Previous(
+    assert previous.pairs is not None
+    stale = reuse.Previous(
         {**SETTINGS, "seed": 6} if what == "settings" else SETTINGS,
         previous.units,
         previous.systems,
         {},
         {name: {"F": Interval(0.5, 0.5)} for name in names},
-        dict.fromkeys(previous.comparisons, STALE),
+        planted(previous.pairs, np.ones(len(previous.pairs.tests.a), dtype=bool)),
     )
     if what == "units":  # a unit more (of zeros for everyone): other draws, nothing reusable
         values = np.concatenate([values, np.zeros((3, 1, len(TEMPLETTE.statistic_names)))], axis=1)
         units = [*units, "d999"]
     current = statistics_of(values, names, units)
-    found, comparisons, computed_systems, _ = run_with_reuse(current, names, planted)
+    found, comparisons, computed_systems, _ = run_with_reuse(current, names, stale)
     assert found == stats.bootstrap_intervals(current, resamples=200, seed=5)
-    assert comparisons == stats.paired_significance(current, resamples=200, seed=5)
+    assert comparisons == cold_pairs(current)
     assert computed_systems == names
 
 
@@ -275,7 +305,7 @@ def test_a_rerun_after_one_system_changed_writes_what_a_cold_run_writes(
 
     # s3 becomes the best system: its pairs change, and its order against every other system flips.
     write_system(data, "s3", chosen, 0.01, 99)
-    original = stats.paired_significance
+    original = stats.pair_tests
     pairs = spied_pairs(monkeypatch)
     read = spied_reads(monkeypatch)
     # Two workers: the changed chain is one chain, run here (so the spies see its pairs and reads); the
@@ -283,7 +313,7 @@ def test_a_rerun_after_one_system_changed_writes_what_a_cold_run_writes(
     run_campaign(data, tmp_path / "store", tmp_path / "warm", workers=2)
     assert len(pairs) == 4  # the rerun tested s3's four pairs only
     assert read == ["s3"]  # and read s3's statistics only
-    monkeypatch.setattr(stats, "paired_significance", original)
+    monkeypatch.setattr(stats, "pair_tests", original)
     run_campaign(data, tmp_path / "cold-store", tmp_path / "cold")
     capsys.readouterr()
 
@@ -323,13 +353,13 @@ def test_a_kind_campaign_rerun_after_one_system_changed_writes_what_a_cold_run_w
     run_campaign(tmp_path / "data", tmp_path / "store", tmp_path / "warm")
 
     drop_annotation(sample / "less-location", "b.json", 0)  # one system changes
-    original = stats.paired_significance
+    original = stats.pair_tests
     pairs = spied_pairs(monkeypatch)
     read = spied_reads(monkeypatch)
     run_campaign(tmp_path / "data", tmp_path / "store", tmp_path / "warm")
     assert len(pairs) == 3  # the changed system's three pairs only
     assert read == ["less-location"]
-    monkeypatch.setattr(stats, "paired_significance", original)
+    monkeypatch.setattr(stats, "pair_tests", original)
     run_campaign(tmp_path / "data", tmp_path / "cold-store", tmp_path / "cold")
     capsys.readouterr()
     same_outputs(tmp_path / "warm", tmp_path / "cold")
