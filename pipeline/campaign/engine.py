@@ -913,6 +913,7 @@ def report_data(
         alignments=alignments,
         pair_tests={test.name: (test.label, test.title) for test in kind.pair_tests} or None,
         holm_floor=holm_floor(significance),
+        pairs_file=significance_file(significance.num_rows),
     )
 
 

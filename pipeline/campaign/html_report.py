@@ -221,6 +221,9 @@ class CampaignReport:
     #: What the page says under its leaderboard when the campaign's resamples are too few for any pair to
     #: be significant after the correction (the text board's note).
     holm_floor: str | None = None
+    #: The output directory's file beside significance.parquet that also lists every pair, as the board
+    #: names it (significance.csv for campaigns up to 100 systems; beyond, the Parquet file alone).
+    pairs_file: str = "significance.csv"
 
     @property
     def label(self) -> str:
@@ -1555,14 +1558,16 @@ def _significance_section(report: CampaignReport, systems: list[str]) -> str:
             f"{_e(report.correction or 'Holm')}&#8217;s correction over all {pairs} pairs. "
         )
     detailed = min(n, MATRIX_DETAILED)
+    files = "significance.parquet"
+    if report.pairs_file != files:
+        files = f"{_e(report.pairs_file)} and {files}"
     return (
         f'<section id="significance"><h2>{4 if "pairings" in report.sections else 3}. '
         f"Significance of differences in {f_name}</h2>\n"
         '<div class="controls"><label>Best <input type="number" id="matrix-top" min="1" '
         f'max="{max(n, 1)}" value="{min(n, MATRIX_SHOWN)}"> systems</label> <label>or these (Ctrl-click): '
         '<select id="matrix-systems" multiple size="6"></select></label></div>\n'
-        "<noscript><p><b>The matrix needs JavaScript;</b> every pair is in significance.csv and "
-        "significance.parquet.</p></noscript>\n"
+        f"<noscript><p><b>The matrix needs JavaScript;</b> every pair is in {files}.</p></noscript>\n"
         '<div class="scroll"><table class="significance" id="matrix"></table></div>\n'
         '<p class="legend">Each cell compares the row system with the column system: first line, '
         f"{f_name}(row) "
@@ -1571,7 +1576,7 @@ def _significance_section(report: CampaignReport, systems: list[str]) -> str:
         f"({report.resamples} resamples, seed {report.seed}); <b>ar</b>, the p-value of approximate "
         f"randomization{more_legend}"
         f"The cells show p-values for pairs among the {detailed} best systems and marks for every pair; "
-        f"all {pairs} pairs with their p-values are in significance.csv and significance.parquet. "
+        f"all {pairs} pairs with their p-values are in {files}. "
         "&#8220;-&#8221;: pair not tested.</p></section>\n"
     )
 
