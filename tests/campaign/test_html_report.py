@@ -529,7 +529,17 @@ def chromium(browser: str, url: str, profile: Path, *options: str) -> subprocess
         *options,
         url,
     ]
-    result = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
+    try:
+        result = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
+    except subprocess.TimeoutExpired as hung:
+        # Seen once on a loaded machine: a page that starts a download (the workbench's save) dumped its
+        # whole document, then chromium did not exit. The document is what the test reads; anything
+        # short of a whole one is still a failure.
+        out = (hung.stdout or b"").decode() if isinstance(hung.stdout, bytes) else hung.stdout or ""
+        err = (hung.stderr or b"").decode() if isinstance(hung.stderr, bytes) else hung.stderr or ""
+        if "--dump-dom" not in options or not out.rstrip().endswith("</html>"):
+            raise
+        return subprocess.CompletedProcess(command, 0, out, err)
     assert result.returncode == 0, f"chromium exited with {result.returncode}:\n{result.stderr[-3000:]}"
     return result
 
