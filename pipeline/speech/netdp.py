@@ -133,11 +133,15 @@ def _times(word: NetWord) -> tuple[float, float]:
     return (word.begin or 0.0, word.end or 0.0)
 
 
+def _null_alt_alone(ref: NetWord | None, hyp: NetWord | None) -> bool:
+    """The empty alternative ``@`` against no word: sclite's time and weight costs give it 0.001."""
+    word = ref if hyp is None else hyp if ref is None else None
+    return word is not None and word.text == NULL_ALT
+
+
 def time_cost(ref: NetWord | None, hyp: NetWord | None) -> float:
     """sclite's ``wwd_time_WORD`` (``-T``)."""
-    if hyp is None and ref is not None and ref.text == NULL_ALT:
-        return 0.001
-    if ref is None and hyp is not None and hyp.text == NULL_ALT:
+    if _null_alt_alone(ref, hyp):
         return 0.001
     if ref is None:
         assert hyp is not None
@@ -152,9 +156,7 @@ def time_cost(ref: NetWord | None, hyp: NetWord | None) -> float:
 
 def weight_cost(ref: NetWord | None, hyp: NetWord | None) -> float:
     """sclite's ``wwd_weight_WORD`` (``-w``)."""
-    if hyp is None and ref is not None and ref.text == NULL_ALT:
-        return 0.001
-    if ref is None and hyp is not None and hyp.text == NULL_ALT:
+    if _null_alt_alone(ref, hyp):
         return 0.001
     if ref is None:
         assert hyp is not None

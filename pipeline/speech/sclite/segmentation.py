@@ -28,7 +28,7 @@ of order).
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from iescore.pipeline.core.errors import InputError
@@ -123,9 +123,10 @@ def _build(items: Sequence[NetItem], start: _Node, end: _Node) -> None:
         here = there
 
 
-def _split_words(start: _Node, ascii_too: bool, split: Callable[[str, bool], list[str]]) -> None:
-    """sclite's ``expand_words_to_chars`` over its depth-first traversal: each word longer than one
-    byte whose characters differ from it becomes a chain of its characters."""
+def _walk(start: _Node, depth_first: bool) -> Iterator[_Node]:
+    """The network's nodes from ``start``, each once, in sclite's order: each node's successors are
+    queued before it is given (at the front depth first, at the back breadth first), so the caller
+    may change its arcs."""
     visited = {id(start)}
     fringe: deque[_Node] = deque([start])
     while fringe:
@@ -133,7 +134,14 @@ def _split_words(start: _Node, ascii_too: bool, split: Callable[[str, bool], lis
         for arc in node.outs:
             if id(arc.end) not in visited:
                 visited.add(id(arc.end))
-                fringe.appendleft(arc.end)
+                (fringe.appendleft if depth_first else fringe.append)(arc.end)
+        yield node
+
+
+def _split_words(start: _Node, ascii_too: bool, split: Callable[[str, bool], list[str]]) -> None:
+    """sclite's ``expand_words_to_chars`` over its depth-first traversal: each word longer than one
+    byte whose characters differ from it becomes a chain of its characters."""
+    for node in _walk(start, depth_first=True):
         for arc in list(node.outs):
             word = arc.word
             if word is None or len(word.text) <= 1:
@@ -159,16 +167,7 @@ def _split_words(start: _Node, ascii_too: bool, split: Callable[[str, bool], lis
 def _connect(start: _Node, segmentation: Segmentation) -> None:
     """sclite's ``Network_fully_connect_cond``: from each arc (breadth-first), the runs of at most
     ``longest`` arcs whose words joined are a lexicon word, each added as one arc."""
-    arcs: list[_Arc] = []
-    visited = {id(start)}
-    fringe: deque[_Node] = deque([start])
-    while fringe:
-        node = fringe.popleft()
-        for arc in node.outs:
-            if id(arc.end) not in visited:
-                visited.add(id(arc.end))
-                fringe.append(arc.end)
-        arcs.extend(node.outs)
+    arcs = [arc for node in _walk(start, depth_first=False) for arc in node.outs]
     for base in arcs:
         assert base.word is not None
         _extend(base, base, base.word, segmentation.longest - 1, segmentation.words)
