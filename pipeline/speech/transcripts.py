@@ -416,12 +416,12 @@ def read_trn(
     ``}`` goes through :func:`parse_items`.
     """
     _refuse_nul(text, source)
-    written: list[str] | None = None  # the lines before folding (an error's column counts in them)
-    if fold is not None:
-        written = text.splitlines()
-        text = "\n".join(map(fold, written))
-    elif any(character in text for character in _OTHER_BREAKS):
+    if any(character in text for character in _OTHER_BREAKS):
         text = "\n".join(text.splitlines())
+    written = text  # before folding (an error's column counts in its lines); folding keeps the lines
+    written_lines: list[str] = []  # its lines, split at the first line that needs one
+    if fold is not None:
+        text = fold(text)
     data = text.encode("utf-8")
     raw = np.frombuffer(data, np.uint8)
     blank = blanks(data)
@@ -490,8 +490,9 @@ def read_trn(
             break
         words = data[starts[row] : paren[row]].decode("utf-8")
         items = parse_items(words, 0, optional, source=source, line=number)
-        if written is not None:
-            line = written[number - 1].rstrip()
+        if fold is not None:
+            written_lines = written_lines or written.split("\n")
+            line = written_lines[number - 1].rstrip()
             empty_at = _empty_alternative(line[: line.rfind("(")])
         else:
             empty_at = _empty_alternative(words)

@@ -14,8 +14,16 @@ from typing import Any
 
 
 def json_text(value: Any) -> str:
-    """``value`` as indented JSON text with a final newline; NaN written as null, Infinity refused."""
-    return json.dumps(_nan_to_none(value), indent=2, allow_nan=False) + "\n"
+    """``value`` as indented JSON text with a final newline; NaN written as null, Infinity refused.
+
+    Most values hold no NaN (and only dicts and lists): they are encoded as they are, and only a value
+    the encoder refuses is copied with its NaNs as None, then encoded again (an Infinity is refused
+    then too). Copying every value first took a third of the time of a large report.
+    """
+    try:
+        return json.dumps(value, indent=2, allow_nan=False) + "\n"
+    except (ValueError, TypeError):
+        return json.dumps(_nan_to_none(value), indent=2, allow_nan=False) + "\n"
 
 
 def _nan_to_none(value: Any) -> Any:
