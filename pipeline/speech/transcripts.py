@@ -384,7 +384,9 @@ _WIDE_BLANKS = [chr(c).encode("utf-8") for c in range(0x80, 0x3001) if chr(c).is
 def blanks(data: bytes) -> np.ndarray:
     """Which bytes of UTF-8 ``data`` belong to a blank character (``str.isspace``)."""
     raw = np.frombuffer(data, np.uint8)
-    blank = _ASCII_BLANK[raw]
+    blank = raw <= 32  # every ASCII blank is a byte up to the space; those bytes looked up
+    at = np.flatnonzero(blank)
+    blank[at] = _ASCII_BLANK[raw[at]]
     if not data.isascii():
         for lead in {b[0] for b in _WIDE_BLANKS}:
             at = np.flatnonzero(raw == lead)
@@ -511,9 +513,11 @@ def read_trn(
     del blank
     word_starts, word_ends = np.flatnonzero(edge == -1), np.flatnonzero(edge == 1)
     del edge
+    # Each word's kept line (-1: a comment or blank line), from where each line's words begin.
     row_of_line = np.full(len(breaks) + 1, -1, np.int64)
     row_of_line[rows] = np.arange(len(rows))
-    owner = row_of_line[np.searchsorted(breaks, word_starts)]
+    first_words = np.searchsorted(word_starts, np.concatenate(([0], breaks + 1)))
+    owner = np.repeat(row_of_line, np.diff(first_words, append=len(word_starts)))
     inside = owner >= 0
     inside[inside] = word_starts[inside] < paren[owner[inside]]
     if len(braced):
