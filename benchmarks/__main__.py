@@ -1,7 +1,7 @@
 """Run every benchmark and print one table of figures, ratios and targets.
 
     python -m benchmarks [--quick] [--only NAME ...] [--rounds N] [--json OUT.json] [--markdown OUT.md]
-    python -m benchmarks --from-json OUT.json [--markdown OUT.md]     # the table of a saved run
+    python -m benchmarks --from-json OUT.json [MORE.json ...] [--markdown OUT.md]  # tables of saved runs
 
 Each ``benchmarks/bench_*.py`` defines ``run(quick, rounds) -> list[Row]``: it generates its data,
 then times iescore and its peers as whole processes, interleaved (see ``benchmarks/timing.py``).
@@ -77,11 +77,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--json", help="also write the run (rows, machine, date) here as JSON")
     parser.add_argument("--markdown", help="also write the table here (Markdown, for the README)")
-    parser.add_argument("--from-json", help="print the table of a run saved with --json; run nothing")
+    parser.add_argument(
+        "--from-json", nargs="+", metavar="JSON",
+        help="print the table of each run saved with --json, one after the other; run nothing",
+    )  # fmt: skip
     args = parser.parse_args(argv)
     if args.from_json:
-        run = json.loads(Path(args.from_json).read_text())
-        _publish(run, args.markdown)
+        _publish([json.loads(Path(path).read_text()) for path in args.from_json], args.markdown)
         return 0
     names = discover()
     if args.only:
@@ -102,7 +104,7 @@ def main(argv: list[str] | None = None) -> int:
         "rounds": rounds,
         "rows": [dataclasses.asdict(row) for row in rows],
     }
-    _publish(run, args.markdown)
+    _publish([run], args.markdown)
     print(
         f"\n{len(names)} benchmark(s) in {time.perf_counter() - started:.1f} s"
         f"{' (quick: a smoke check, not a measurement)' if args.quick else ''}"
@@ -113,11 +115,14 @@ def main(argv: list[str] | None = None) -> int:
     return 1 if failed else 0
 
 
-def _publish(run: dict[str, Any], path: str | None) -> None:
-    """Print the table of ``run`` (and write it to ``path``), under a line naming the run."""
-    kind = "quick smoke check" if run["quick"] else f"{run['rounds']} interleaved rounds"
-    heading = f"Run of {run['date']}: {run['machine']}, Python {run['python']}, {kind}."
-    text = f"{heading}\n\n{markdown(run['rows'])}\n"
+def _publish(runs: list[dict[str, Any]], path: str | None) -> None:
+    """Print the table of each run (and write them to ``path``), each under a line naming its run."""
+    texts = []
+    for run in runs:
+        kind = "quick smoke check" if run["quick"] else f"{run['rounds']} interleaved rounds"
+        heading = f"Run of {run['date']}: {run['machine']}, Python {run['python']}, {kind}."
+        texts.append(f"{heading}\n\n{markdown(run['rows'])}\n")
+    text = "\n".join(texts)
     if path:
         Path(path).write_text(text)
     print(text)

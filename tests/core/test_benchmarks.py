@@ -121,3 +121,22 @@ def test_the_readme_is_short_current_and_names_files_that_exist() -> None:
     assert "## Figures (filled from the run of" in text
     for path in re.findall(r"`((?:benchmarks|tests)/[^`\s]*)`", text):
         assert list(ROOT.glob(path)), path
+
+
+def test_saved_runs_print_one_table_each_under_the_line_naming_their_run(tmp_path: Path, capsys) -> None:
+    """``--from-json A B``: two runs saved apart (the quiet windows of a long measurement) in one text."""
+    import dataclasses
+    import json
+
+    paths = []
+    for date, work in (("2026-01-01 10:00 UTC", "clef"), ("2026-01-02 11:00 UTC", "trec")):
+        run = {"date": date, "machine": "m", "python": "3", "quick": False, "rounds": 2,
+               "rows": [dataclasses.asdict(timing.Row(work, note="n"))]}  # fmt: skip
+        paths.append(tmp_path / f"{work}.json")
+        paths[-1].write_text(json.dumps(run))
+    out = tmp_path / "figures.md"
+    assert _runner().main(["--from-json", *map(str, paths), "--markdown", str(out)]) == 0
+    text = out.read_text()
+    assert capsys.readouterr().out == text + "\n"
+    first, second = text.index("Run of 2026-01-01 10:00 UTC"), text.index("Run of 2026-01-02 11:00 UTC")
+    assert first < text.index("| clef |") < second < text.index("| trec |")
