@@ -1,7 +1,7 @@
 """Run every benchmark and print one table of figures, ratios and targets.
 
     python -m benchmarks [--quick] [--only NAME ...] [--rounds N] [--json OUT.json] [--markdown OUT.md]
-    python -m benchmarks --from-json OUT.json [MORE.json ...] [--markdown OUT.md]  # tables of saved runs
+    python -m benchmarks --from-json OUT.json [MORE.json ...] [--only NAME ...] [--markdown OUT.md]
 
 Each ``benchmarks/bench_*.py`` defines ``run(quick, rounds) -> list[Row]``: it generates its data,
 then times iescore and its peers as whole processes, interleaved (see ``benchmarks/timing.py``).
@@ -71,7 +71,10 @@ def main(argv: list[str] | None = None) -> int:
         prog="python -m benchmarks", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--quick", action="store_true", help="small sizes, one round: a smoke check")
-    parser.add_argument("--only", nargs="+", metavar="NAME", help="these benchmarks (bench_coref or coref)")
+    parser.add_argument(
+        "--only", nargs="+", metavar="NAME",
+        help="these benchmarks (bench_coref or coref); with --from-json, the rows they gave",
+    )  # fmt: skip
     parser.add_argument(
         "--rounds", type=int, help="interleaved rounds of each comparison (default 5; quick 1)"
     )
@@ -83,7 +86,11 @@ def main(argv: list[str] | None = None) -> int:
     )  # fmt: skip
     args = parser.parse_args(argv)
     if args.from_json:
-        _publish([json.loads(Path(path).read_text()) for path in args.from_json], args.markdown)
+        runs = [json.loads(Path(path).read_text()) for path in args.from_json]
+        if args.only:  # the rows these benchmarks gave
+            names = {name if name.startswith("bench_") else f"bench_{name}" for name in args.only}
+            runs = [{**run, "rows": [r for r in run["rows"] if r.get("bench") in names]} for run in runs]
+        _publish([run for run in runs if run["rows"]], args.markdown)
         return 0
     names = discover()
     if args.only:

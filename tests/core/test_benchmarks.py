@@ -118,7 +118,7 @@ def test_the_readme_is_short_current_and_names_files_that_exist() -> None:
     text = (BENCHMARKS / "README.md").read_text()
     assert len(text.splitlines()) < 200
     assert not re.search(r"\bissues?\s*#?\s*\d+", text, re.I)
-    assert "## Figures (filled from the run of" in text
+    assert "## Figures (filled from the run" in text
     for path in re.findall(r"`((?:benchmarks|tests)/[^`\s]*)`", text):
         assert list(ROOT.glob(path)), path
 
@@ -130,8 +130,9 @@ def test_saved_runs_print_one_table_each_under_the_line_naming_their_run(tmp_pat
 
     paths = []
     for date, work in (("2026-01-01 10:00 UTC", "clef"), ("2026-01-02 11:00 UTC", "trec")):
+        rows = [timing.Row(f"{work} row", note="n", bench=f"bench_{work}"), timing.Row("x", bench="bench_x")]
         run = {"date": date, "machine": "m", "python": "3", "quick": False, "rounds": 2,
-               "rows": [dataclasses.asdict(timing.Row(work, note="n"))]}  # fmt: skip
+               "rows": [dataclasses.asdict(row) for row in rows]}  # fmt: skip
         paths.append(tmp_path / f"{work}.json")
         paths[-1].write_text(json.dumps(run))
     out = tmp_path / "figures.md"
@@ -139,4 +140,9 @@ def test_saved_runs_print_one_table_each_under_the_line_naming_their_run(tmp_pat
     text = out.read_text()
     assert capsys.readouterr().out == text + "\n"
     first, second = text.index("Run of 2026-01-01 10:00 UTC"), text.index("Run of 2026-01-02 11:00 UTC")
-    assert first < text.index("| clef |") < second < text.index("| trec |")
+    assert first < text.index("| clef row |") < second < text.index("| trec row |")
+    # --only: the rows those benchmarks gave; a run left without rows is not printed.
+    assert _runner().main(["--from-json", *map(str, paths), "--only", "trec", "--markdown", str(out)]) == 0
+    text = out.read_text()
+    assert "| trec row |" in text and "| clef row |" not in text and "| x |" not in text
+    assert "2026-01-01" not in text
