@@ -236,55 +236,56 @@ def _parse(
     if bad.any():
         row = int(np.flatnonzero(bad)[0])
         raise fail(row, f"expected {FORMAT}: 5, 7, 9, ... fields separated by '||', found {counts[row]}")
-    # Field k of the flat list (line by line) is text[field_start[k]:field_end[k]].
-    first_field = np.cumsum(counts) - counts
-    last_field = first_field + counts - 1
-    n_fields = int(counts.sum())
-    field_start = np.empty(n_fields, dtype=np.int64)
-    field_end = np.empty(n_fields, dtype=np.int64)
-    opens = np.zeros(n_fields, dtype=bool)
-    opens[first_field] = True
-    field_start[first_field] = line_start
-    field_start[~opens] = separator + 2
-    closes = np.zeros(n_fields, dtype=bool)
-    closes[last_field] = True
-    field_end[last_field] = line_end
-    field_end[~closes] = separator
-    position = np.arange(n_fields) - np.repeat(first_field, counts)
-    is_offset = position >= 3
-    offset_owner = np.repeat(np.arange(len(counts)), counts)[is_offset]
-    offset_start, offset_end = field_start[is_offset], field_end[is_offset]
-    offsets = _offsets(data, text, offset_start, offset_end)
+    # Line i's separators are separator[first_sep[i]:first_sep[i] + counts[i] - 1]. Its fields 0 to 2
+    # end at its first three separators; its offsets (fields 3 on) start after its separators from the
+    # third on and end at the next one, the last at the line end. No array per field is made.
+    first_sep = np.cumsum(counts - 1) - (counts - 1)
+    is_offset = np.ones(len(separator), dtype=bool)
+    is_offset[first_sep] = False
+    is_offset[first_sep + 1] = False
+    offset_start = separator[is_offset] + 2
+    is_offset[first_sep + 2] = False
+    n_offsets = counts - 3
+    last_offset = np.cumsum(n_offsets) - 1
+    offset_end = np.empty(len(offset_start), dtype=np.int64)
+    ends_at_line = np.zeros(len(offset_start), dtype=bool)
+    ends_at_line[last_offset] = True
+    offset_end[~ends_at_line] = separator[is_offset]
+    offset_end[last_offset] = line_end
+    del is_offset, ends_at_line
+    offsets = _offsets(text, offset_start, offset_end)
     if offsets is None:  # something else than digits: the first such field is the error
         offset_text = slices(data, offset_start, offset_end)
         digits = to_numpy(pc.match_substring_regex(offset_text, _DIGITS))
         index = int(np.flatnonzero(~digits)[0])
         raise fail(
-            int(offset_owner[index]),
+            int(np.searchsorted(last_offset, index)),
             f"expected an offset, a whole number 0 or more written in digits, found "
             f"{offset_text[index].as_py()!r}",
         )
-    same_mention = offset_owner[1:] == offset_owner[:-1]
-    decreasing = same_mention & (offsets[1:] < offsets[:-1])
+    decreasing = offsets[1:] < offsets[:-1]
+    decreasing[last_offset[:-1]] = False  # from one mention's last offset to the next one's first
     if decreasing.any():
         index = int(np.flatnonzero(decreasing)[0])
         raise fail(
-            int(offset_owner[index]),
+            int(np.searchsorted(last_offset, index)),
             f"expected offsets in increasing order (each piece's start <= end <= the next piece's start), "
             f"found {offsets[index + 1]} after {offsets[index]}",
         )
+    field_ends = [separator[first_sep + k] for k in range(3)]
+    field_starts = [line_start, field_ends[0] + 2, field_ends[1] + 2]
 
     def field(k: int, rows: np.ndarray | None = None) -> pa.Array:
-        at = first_field + k if rows is None else first_field[rows] + k
-        return slices(data, field_start[at], field_end[at])
+        if rows is None:
+            return slices(data, field_starts[k], field_ends[k])
+        return slices(data, field_starts[k][rows], field_ends[k][rows])
 
     # eval.pl keys every mention by its first field: an empty one is a mention of no report.
-    empty_report = field_end[first_field] == field_start[first_field]
+    empty_report = field_ends[0] == field_starts[0]
     if empty_report.any():
         raise fail(int(np.flatnonzero(empty_report)[0]), f"expected {FORMAT}: the report field is empty")
     if nbest or one_code:  # Task 2's checks of the code field see every line, replaced or not
         checked = _codes(field(2), nbest, one_code, fail)
-    n_offsets = counts - 3
     report = field(0)
     # A later line with the same report and offsets replaces an earlier one: the last row of each
     # (report, offsets) pair of codes. Only the kept rows' other fields are cut out of the text.
@@ -407,27 +408,26 @@ def _separators(text: np.ndarray) -> np.ndarray:
     return pipes[(within % 2 == 0) & (within + 2 <= np.bincount(run)[run])]
 
 
-def _offsets(data: pa.Buffer, text: np.ndarray, start: np.ndarray, end: np.ndarray) -> np.ndarray | None:
-    """The offsets fields ``text[start[k]:end[k]]`` as int64, or None when one is not 1 to 18 digits.
-
-    Arrow's cast parses them; it also takes a sign and ``0x``, so a field is accepted only when it is as
-    long as its value's decimal digits, or, for the few that are longer (leading zeros), when the
-    digits pattern says so.
-    """
+def _offsets(text: np.ndarray, start: np.ndarray, end: np.ndarray) -> np.ndarray | None:
+    """The offsets fields ``text[start[k]:end[k]]`` as int64, or None when one is not 1 to 18 digits
+    (int64 holds any 18 digits). Read a decimal place at a time for all fields at once."""
     length = end - start
-    if len(length) and (length.min() < 1 or length.max() > 18):
+    if not len(length):
+        return np.zeros(0, dtype=np.int64)
+    shortest, longest = int(length.min()), int(length.max())
+    if shortest < 1 or longest > 18:
         return None
-    try:
-        values = to_numpy(pc.cast(slices(data, start, end), pa.int64())).copy()
-    except pa.ArrowInvalid:
-        return None
-    if len(values) and values.min() < 0:
-        return None
-    longer = np.flatnonzero(length != _decimal_digits(values))
-    if len(longer):
-        digits = pc.match_substring_regex(slices(data, start[longer], end[longer]), _DIGITS)
-        if not to_numpy(digits).all():
+    values = np.zeros(len(start), dtype=np.int64)
+    for place in range(longest):
+        live = None if place < shortest else np.flatnonzero(length > place)
+        at = start + place if live is None else start[live] + place
+        digit = text[at].astype(np.int64) - 48
+        if (digit.min() < 0) or (digit.max() > 9):
             return None
+        if live is None:
+            values = values * 10 + digit
+        else:
+            values[live] = values[live] * 10 + digit
     return values
 
 
