@@ -471,23 +471,24 @@ def _bytes_codes(values: np.ndarray, counts: np.ndarray) -> np.ndarray:
 
 def offset_keys(offsets: np.ndarray, n_offsets: np.ndarray) -> pa.Array:
     """eval.pl's key of each mention: its offsets joined by ``-``, written from the integers (``010`` is
-    ``10``). The digits are written into one buffer, a decimal place at a time for all offsets at once."""
+    ``10``). Every offset is written right-aligned in a row of a byte grid (a decimal place a column,
+    then a ``-`` column), and the bytes wanted are taken row by row with one mask."""
     values = np.asarray(offsets, dtype=np.int64)
+    n_offsets = np.asarray(n_offsets, dtype=np.int64)
     digits = _decimal_digits(values)
+    width = int(digits.max(initial=1))
+    grid = np.empty((len(values), width + 1), dtype=np.uint8)
+    rest = values.copy()
+    for column in range(width - 1, -1, -1):
+        grid[:, column] = rest % 10 + ord("0")
+        rest //= 10
+    grid[:, width] = ord("-")
+    wanted = np.arange(width + 1) >= (width - digits)[:, None]
     last = np.cumsum(n_offsets) - 1  # each mention's last offset: no ``-`` after it
-    dash = np.ones(len(values), dtype=np.int64)
-    dash[last[n_offsets > 0]] = 0
-    ends = np.cumsum(digits + dash)
-    starts = ends - digits - dash
-    text = np.empty(int(ends[-1]) if len(ends) else 0, dtype=np.uint8)
-    text[(starts + digits)[dash == 1]] = ord("-")
-    rest, place = values.copy(), starts + digits - 1
-    for k in range(int(digits.max(initial=0))):
-        live = np.flatnonzero(digits > k)
-        text[place[live] - k] = ord("0") + rest[live] % 10
-        rest[live] //= 10
+    wanted[last[n_offsets > 0], width] = False
+    ends = np.cumsum(digits + wanted[:, width])
     bounds = np.concatenate([[0], ends])[np.concatenate([[0], np.cumsum(n_offsets)])].astype(np.int32)
-    buffers = [None, pa.py_buffer(bounds), pa.py_buffer(text)]
+    buffers = [None, pa.py_buffer(bounds), pa.py_buffer(grid[wanted])]
     return pa.Array.from_buffers(pa.string(), len(n_offsets), buffers)
 
 
