@@ -67,6 +67,7 @@ FRAME_COLUMNS = (
 )
 _WARNINGS_SHOWN = 20  # replacement warnings written out per directory; the rest are counted
 _POWERS = 10 ** np.arange(1, 19, dtype=np.int64)  # 10, 100, ..., 10**18
+_CHUNK = 1 << 20  # bytes of text compared at a time when looking for line ends and separators
 
 
 @dataclass
@@ -216,7 +217,7 @@ def _parse(
     Lines, fields and offsets are found on the bytes with numpy (line ends, ``||`` separators, digits),
     and the text fields are cut out of the buffer by Arrow without a Python string per line.
     """
-    line_end = np.flatnonzero(text == 10)
+    line_end = _where(text, 10)
     line_start = np.concatenate([[0], line_end[:-1] + 1]).astype(np.int64)
     file_of_line = np.searchsorted(file_ends, line_end, side="right")
     first_line = np.searchsorted(file_of_line, np.arange(len(file_ends)), side="left")
@@ -396,16 +397,26 @@ def _replaced(
 
 def _separators(text: np.ndarray) -> np.ndarray:
     """Where each ``||`` separator of ``text`` starts (module doc: left to right, not overlapping)."""
-    pipe = text == 124
-    separator = np.flatnonzero(pipe[:-1] & pipe[1:])
+    parts = [np.zeros(0, dtype=np.int64)]
+    for at in range(0, len(text), _CHUNK):  # each window one byte longer: a pair across the cut is found
+        pipe = text[at : at + _CHUNK + 1] == 124
+        parts.append(np.flatnonzero(pipe[:-1] & pipe[1:]) + at)
+    separator = np.concatenate(parts)
     if not (separator[1:] == separator[:-1] + 1).any():
         return separator
-    pipes = np.flatnonzero(pipe)  # a run of three or more pipes: its even positions, left to right
+    pipes = _where(text, 124)  # a run of three or more pipes: its even positions, left to right
     new_run = np.ones(len(pipes), dtype=bool)
     new_run[1:] = pipes[1:] != pipes[:-1] + 1
     run = np.cumsum(new_run) - 1
     within = pipes - pipes[new_run][run]
     return pipes[(within % 2 == 0) & (within + 2 <= np.bincount(run)[run])]
+
+
+def _where(text: np.ndarray, byte: int) -> np.ndarray:
+    """The positions of ``byte`` in ``text`` (int64), found a chunk at a time: no mask of the whole text."""
+    parts = [np.zeros(0, dtype=np.int64)]
+    parts += [np.flatnonzero(text[at : at + _CHUNK] == byte) + at for at in range(0, len(text), _CHUNK)]
+    return np.concatenate(parts)
 
 
 def _offsets(text: np.ndarray, start: np.ndarray, end: np.ndarray) -> np.ndarray | None:
@@ -418,16 +429,15 @@ def _offsets(text: np.ndarray, start: np.ndarray, end: np.ndarray) -> np.ndarray
     if shortest < 1 or longest > 18:
         return None
     values = np.zeros(len(start), dtype=np.int64)
-    for place in range(longest):
-        live = None if place < shortest else np.flatnonzero(length > place)
-        at = start + place if live is None else start[live] + place
-        digit = text[at].astype(np.int64) - 48
-        if (digit.min() < 0) or (digit.max() > 9):
+    at = np.empty(len(start), dtype=np.int64)
+    for place in range(longest):  # in place: no whole-column temporary per decimal place
+        np.add(start, place, out=at)
+        digit = text[np.minimum(at, len(text) - 1, out=at)] - np.uint8(48)  # a digit is 0 to 9
+        live = None if place < shortest else length > place
+        if (digit if live is None else digit[live]).max(initial=0) > 9:
             return None
-        if live is None:
-            values = values * 10 + digit
-        else:
-            values[live] = values[live] * 10 + digit
+        np.multiply(values, 10, out=values, where=live if live is not None else True)
+        np.add(values, digit, out=values, where=live if live is not None else True)
     return values
 
 
