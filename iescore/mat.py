@@ -320,8 +320,8 @@ def run_scoring(plan: MatPlan, store: PathLike | None = None, workers: int = 1) 
     tally = plan.spec["inputs"]["counts"]
     scores = artifacts.table(plan.spec, "scores")
     return MatTables(
-        scores=scores.to_pandas(),
-        counts=artifacts.table(tally, "counts").to_pandas(),
+        scores=scores,
+        counts=artifacts.table(tally, "counts"),
         pair_table=artifacts.table(tally["inputs"]["pairs"], "pairs"),
         documents=artifacts.table(tally["inputs"]["hyp"], "documents"),
         signature=scores.schema.metadata[SIGNATURE_KEY].decode(),
@@ -342,7 +342,10 @@ def mat_scores(tables: MatTables, options: MatOptions) -> MatScores:
     frames["details"] = details_frame(tables.pairs, tables.signals)
     frames["confusability"] = confusability_rows(tables.pairs)
     frames.update({"pairs": tables.pairs, "counts": tables.counts, "scores": tables.scores})
-    arrow = {name: pa.Table.from_pandas(frame, preserve_index=False) for name, frame in frames.items()}
+    arrow = {
+        name: frame if isinstance(frame, pa.Table) else pa.Table.from_pandas(frame, preserve_index=False)
+        for name, frame in frames.items()
+    }
     return MatScores(arrow, tables.signature, tables.notes)
 
 

@@ -67,6 +67,7 @@ FRAME_COLUMNS = (
 )
 _WARNINGS_SHOWN = 20  # replacement warnings written out per directory; the rest are counted
 _POWERS = 10 ** np.arange(1, 19, dtype=np.int64)  # 10, 100, ..., 10**18
+_CHUNK = 1 << 20  # bytes of text compared at a time when looking for line ends and separators
 
 
 @dataclass
@@ -216,7 +217,7 @@ def _parse(
     Lines, fields and offsets are found on the bytes with numpy (line ends, ``||`` separators, digits),
     and the text fields are cut out of the buffer by Arrow without a Python string per line.
     """
-    line_end = np.flatnonzero(text == 10)
+    line_end = _where(text, 10)
     line_start = np.concatenate([[0], line_end[:-1] + 1]).astype(np.int64)
     file_of_line = np.searchsorted(file_ends, line_end, side="right")
     first_line = np.searchsorted(file_of_line, np.arange(len(file_ends)), side="left")
@@ -236,55 +237,56 @@ def _parse(
     if bad.any():
         row = int(np.flatnonzero(bad)[0])
         raise fail(row, f"expected {FORMAT}: 5, 7, 9, ... fields separated by '||', found {counts[row]}")
-    # Field k of the flat list (line by line) is text[field_start[k]:field_end[k]].
-    first_field = np.cumsum(counts) - counts
-    last_field = first_field + counts - 1
-    n_fields = int(counts.sum())
-    field_start = np.empty(n_fields, dtype=np.int64)
-    field_end = np.empty(n_fields, dtype=np.int64)
-    opens = np.zeros(n_fields, dtype=bool)
-    opens[first_field] = True
-    field_start[first_field] = line_start
-    field_start[~opens] = separator + 2
-    closes = np.zeros(n_fields, dtype=bool)
-    closes[last_field] = True
-    field_end[last_field] = line_end
-    field_end[~closes] = separator
-    position = np.arange(n_fields) - np.repeat(first_field, counts)
-    is_offset = position >= 3
-    offset_owner = np.repeat(np.arange(len(counts)), counts)[is_offset]
-    offset_start, offset_end = field_start[is_offset], field_end[is_offset]
-    offsets = _offsets(data, text, offset_start, offset_end)
+    # Line i's separators are separator[first_sep[i]:first_sep[i] + counts[i] - 1]. Its fields 0 to 2
+    # end at its first three separators; its offsets (fields 3 on) start after its separators from the
+    # third on and end at the next one, the last at the line end. No array per field is made.
+    first_sep = np.cumsum(counts - 1) - (counts - 1)
+    is_offset = np.ones(len(separator), dtype=bool)
+    is_offset[first_sep] = False
+    is_offset[first_sep + 1] = False
+    offset_start = separator[is_offset] + 2
+    is_offset[first_sep + 2] = False
+    n_offsets = counts - 3
+    last_offset = np.cumsum(n_offsets) - 1
+    offset_end = np.empty(len(offset_start), dtype=np.int64)
+    ends_at_line = np.zeros(len(offset_start), dtype=bool)
+    ends_at_line[last_offset] = True
+    offset_end[~ends_at_line] = separator[is_offset]
+    offset_end[last_offset] = line_end
+    del is_offset, ends_at_line
+    offsets = _offsets(text, offset_start, offset_end)
     if offsets is None:  # something else than digits: the first such field is the error
         offset_text = slices(data, offset_start, offset_end)
         digits = to_numpy(pc.match_substring_regex(offset_text, _DIGITS))
         index = int(np.flatnonzero(~digits)[0])
         raise fail(
-            int(offset_owner[index]),
+            int(np.searchsorted(last_offset, index)),
             f"expected an offset, a whole number 0 or more written in digits, found "
             f"{offset_text[index].as_py()!r}",
         )
-    same_mention = offset_owner[1:] == offset_owner[:-1]
-    decreasing = same_mention & (offsets[1:] < offsets[:-1])
+    decreasing = offsets[1:] < offsets[:-1]
+    decreasing[last_offset[:-1]] = False  # from one mention's last offset to the next one's first
     if decreasing.any():
         index = int(np.flatnonzero(decreasing)[0])
         raise fail(
-            int(offset_owner[index]),
+            int(np.searchsorted(last_offset, index)),
             f"expected offsets in increasing order (each piece's start <= end <= the next piece's start), "
             f"found {offsets[index + 1]} after {offsets[index]}",
         )
+    field_ends = [separator[first_sep + k] for k in range(3)]
+    field_starts = [line_start, field_ends[0] + 2, field_ends[1] + 2]
 
     def field(k: int, rows: np.ndarray | None = None) -> pa.Array:
-        at = first_field + k if rows is None else first_field[rows] + k
-        return slices(data, field_start[at], field_end[at])
+        if rows is None:
+            return slices(data, field_starts[k], field_ends[k])
+        return slices(data, field_starts[k][rows], field_ends[k][rows])
 
     # eval.pl keys every mention by its first field: an empty one is a mention of no report.
-    empty_report = field_end[first_field] == field_start[first_field]
+    empty_report = field_ends[0] == field_starts[0]
     if empty_report.any():
         raise fail(int(np.flatnonzero(empty_report)[0]), f"expected {FORMAT}: the report field is empty")
     if nbest or one_code:  # Task 2's checks of the code field see every line, replaced or not
         checked = _codes(field(2), nbest, one_code, fail)
-    n_offsets = counts - 3
     report = field(0)
     # A later line with the same report and offsets replaces an earlier one: the last row of each
     # (report, offsets) pair of codes. Only the kept rows' other fields are cut out of the text.
@@ -395,11 +397,14 @@ def _replaced(
 
 def _separators(text: np.ndarray) -> np.ndarray:
     """Where each ``||`` separator of ``text`` starts (module doc: left to right, not overlapping)."""
-    pipe = text == 124
-    separator = np.flatnonzero(pipe[:-1] & pipe[1:])
+    parts = [np.zeros(0, dtype=np.int64)]
+    for at in range(0, len(text), _CHUNK):  # each window one byte longer: a pair across the cut is found
+        pipe = text[at : at + _CHUNK + 1] == 124
+        parts.append(np.flatnonzero(pipe[:-1] & pipe[1:]) + at)
+    separator = np.concatenate(parts)
     if not (separator[1:] == separator[:-1] + 1).any():
         return separator
-    pipes = np.flatnonzero(pipe)  # a run of three or more pipes: its even positions, left to right
+    pipes = _where(text, 124)  # a run of three or more pipes: its even positions, left to right
     new_run = np.ones(len(pipes), dtype=bool)
     new_run[1:] = pipes[1:] != pipes[:-1] + 1
     run = np.cumsum(new_run) - 1
@@ -407,27 +412,32 @@ def _separators(text: np.ndarray) -> np.ndarray:
     return pipes[(within % 2 == 0) & (within + 2 <= np.bincount(run)[run])]
 
 
-def _offsets(data: pa.Buffer, text: np.ndarray, start: np.ndarray, end: np.ndarray) -> np.ndarray | None:
-    """The offsets fields ``text[start[k]:end[k]]`` as int64, or None when one is not 1 to 18 digits.
+def _where(text: np.ndarray, byte: int) -> np.ndarray:
+    """The positions of ``byte`` in ``text`` (int64), found a chunk at a time: no mask of the whole text."""
+    parts = [np.zeros(0, dtype=np.int64)]
+    parts += [np.flatnonzero(text[at : at + _CHUNK] == byte) + at for at in range(0, len(text), _CHUNK)]
+    return np.concatenate(parts)
 
-    Arrow's cast parses them; it also takes a sign and ``0x``, so a field is accepted only when it is as
-    long as its value's decimal digits, or, for the few that are longer (leading zeros), when the
-    digits pattern says so.
-    """
+
+def _offsets(text: np.ndarray, start: np.ndarray, end: np.ndarray) -> np.ndarray | None:
+    """The offsets fields ``text[start[k]:end[k]]`` as int64, or None when one is not 1 to 18 digits
+    (int64 holds any 18 digits). Read a decimal place at a time for all fields at once."""
     length = end - start
-    if len(length) and (length.min() < 1 or length.max() > 18):
+    if not len(length):
+        return np.zeros(0, dtype=np.int64)
+    shortest, longest = int(length.min()), int(length.max())
+    if shortest < 1 or longest > 18:
         return None
-    try:
-        values = to_numpy(pc.cast(slices(data, start, end), pa.int64())).copy()
-    except pa.ArrowInvalid:
-        return None
-    if len(values) and values.min() < 0:
-        return None
-    longer = np.flatnonzero(length != _decimal_digits(values))
-    if len(longer):
-        digits = pc.match_substring_regex(slices(data, start[longer], end[longer]), _DIGITS)
-        if not to_numpy(digits).all():
+    values = np.zeros(len(start), dtype=np.int64)
+    at = np.empty(len(start), dtype=np.int64)
+    for place in range(longest):  # in place: no whole-column temporary per decimal place
+        np.add(start, place, out=at)
+        digit = text[np.minimum(at, len(text) - 1, out=at)] - np.uint8(48)  # a digit is 0 to 9
+        live = None if place < shortest else length > place
+        if (digit if live is None else digit[live]).max(initial=0) > 9:
             return None
+        np.multiply(values, 10, out=values, where=live if live is not None else True)
+        np.add(values, digit, out=values, where=live if live is not None else True)
     return values
 
 
@@ -471,23 +481,24 @@ def _bytes_codes(values: np.ndarray, counts: np.ndarray) -> np.ndarray:
 
 def offset_keys(offsets: np.ndarray, n_offsets: np.ndarray) -> pa.Array:
     """eval.pl's key of each mention: its offsets joined by ``-``, written from the integers (``010`` is
-    ``10``). The digits are written into one buffer, a decimal place at a time for all offsets at once."""
+    ``10``). Every offset is written right-aligned in a row of a byte grid (a decimal place a column,
+    then a ``-`` column), and the bytes wanted are taken row by row with one mask."""
     values = np.asarray(offsets, dtype=np.int64)
+    n_offsets = np.asarray(n_offsets, dtype=np.int64)
     digits = _decimal_digits(values)
+    width = int(digits.max(initial=1))
+    grid = np.empty((len(values), width + 1), dtype=np.uint8)
+    rest = values.copy()
+    for column in range(width - 1, -1, -1):
+        grid[:, column] = rest % 10 + ord("0")
+        rest //= 10
+    grid[:, width] = ord("-")
+    wanted = np.arange(width + 1) >= (width - digits)[:, None]
     last = np.cumsum(n_offsets) - 1  # each mention's last offset: no ``-`` after it
-    dash = np.ones(len(values), dtype=np.int64)
-    dash[last[n_offsets > 0]] = 0
-    ends = np.cumsum(digits + dash)
-    starts = ends - digits - dash
-    text = np.empty(int(ends[-1]) if len(ends) else 0, dtype=np.uint8)
-    text[(starts + digits)[dash == 1]] = ord("-")
-    rest, place = values.copy(), starts + digits - 1
-    for k in range(int(digits.max(initial=0))):
-        live = np.flatnonzero(digits > k)
-        text[place[live] - k] = ord("0") + rest[live] % 10
-        rest[live] //= 10
+    wanted[last[n_offsets > 0], width] = False
+    ends = np.cumsum(digits + wanted[:, width])
     bounds = np.concatenate([[0], ends])[np.concatenate([[0], np.cumsum(n_offsets)])].astype(np.int32)
-    buffers = [None, pa.py_buffer(bounds), pa.py_buffer(text)]
+    buffers = [None, pa.py_buffer(bounds), pa.py_buffer(grid[wanted])]
     return pa.Array.from_buffers(pa.string(), len(n_offsets), buffers)
 
 

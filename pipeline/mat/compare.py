@@ -69,7 +69,8 @@ def check_signals(ref_documents: pa.Table, hyp_documents: pa.Table) -> None:
     # looked at.
     ref_row = pc.index_in(hyp_documents.column(C.file), value_set=ref_documents.column(C.file))
     ref_digest = ref_documents.column("signal_sha256").take(ref_row)
-    same = pc.fill_null(pc.equal(ref_digest, hyp_documents.column("signal_sha256")), False)
+    equal = pc.equal(ref_digest, hyp_documents.column("signal_sha256"))
+    same = pc.and_kleene(pc.is_valid(equal), equal)  # no reference: not the same
     differing = np.flatnonzero(~to_numpy(same))
     if not len(differing):
         return

@@ -13,11 +13,12 @@ from typing import Any
 
 import numpy as np
 import pyarrow as pa
-from iescore.pipeline.core.family import Family, statistics_table
-from iescore.pipeline.core.lazy import pd
+import pyarrow.compute as pc
+from iescore.pipeline.core.arrays import filled, scalar, strings, to_arrow
+from iescore.pipeline.core.family import Family
 from iescore.pipeline.mat.measures import MEASURE_COLUMNS, rates
 from iescore.pipeline.mat.tally import COUNT_COLUMNS
-from iescore.schemas import C
+from iescore.schemas import STATISTICS, C
 
 
 def _mat_measures(sums: np.ndarray, options: Mapping[str, Any]) -> np.ndarray:
@@ -37,13 +38,23 @@ MAT = Family(
 )
 
 
-def mat_statistics(counts: pd.DataFrame) -> pa.Table:
+def mat_statistics(counts: pa.Table) -> pa.Table:
     """The ``STATISTICS`` table of one system from its tag-table ``MAT_COUNTS`` rows: one row per
     (document, tag, count), zeros included so that every document is a unit resampled."""
-    rows = counts[counts[C.table] == "tag"]
-    n = len(rows)
-    units = np.repeat(rows[C.file].to_numpy(object), len(COUNT_COLUMNS))
-    categories = np.repeat(rows[C.tag].to_numpy(object), len(COUNT_COLUMNS))
-    statistics = np.tile(np.asarray(COUNT_COLUMNS, dtype=object), n)
-    values = rows[list(COUNT_COLUMNS)].to_numpy(np.float64).reshape(-1)
-    return statistics_table(list(units), list(categories), list(statistics), values)
+    rows = counts.filter(pc.equal(counts.column(C.table), scalar("tag")))
+    n, k = rows.num_rows, len(COUNT_COLUMNS)
+    values = np.stack([filled(rows.column(name), 0) for name in COUNT_COLUMNS], axis=1) if n else (
+        np.zeros((0, k))
+    )
+    index = np.repeat(np.arange(n, dtype=np.int32), k)
+    return pa.Table.from_arrays(
+        [
+            rows.column(C.file).combine_chunks().take(to_arrow(index)),
+            rows.column(C.tag).combine_chunks().take(to_arrow(index)),
+            pa.DictionaryArray.from_arrays(
+                to_arrow(np.tile(np.arange(k, dtype=np.int32), n)), strings(list(COUNT_COLUMNS))
+            ).cast(pa.string()),
+            to_arrow(values.astype(np.float64).reshape(-1)),
+        ],
+        schema=STATISTICS,
+    )

@@ -14,11 +14,14 @@ says.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
-from iescore.pipeline.core.lazy import pd
+import pyarrow as pa
+import pyarrow.compute as pc
+from iescore.pipeline.core.arrays import filled, scalar, strings, to_arrow, to_numpy
 from iescore.pipeline.mat.tally import COUNT_COLUMNS, DETAIL_COLUMNS
-from iescore.schemas import C
+from iescore.schemas import MAT_COUNTS, MAT_SCORES, C
 
 ALL = "<all>"
 #: A placeholder tag carrying the documents of a table without any tag (never reported).
@@ -63,9 +66,10 @@ def rates(sums: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
 
 
 def score_table(
-    counts: pd.DataFrame, by_file: bool = False, test_units: Mapping[str, int] | None = None
-) -> pd.DataFrame:
-    """The reported rows of the tables in ``counts`` (``MAT_COUNTS`` rows, one or more tables).
+    counts: pa.Table, by_file: bool = False, test_units: Mapping[str, int] | None = None
+) -> pa.Table:
+    """The reported rows of the tables in ``counts`` (``MAT_COUNTS`` rows, one or more tables), as a
+    ``MAT_SCORES`` table (numpy sums over integer codes: no frame).
 
     Per table: a row per tag and an ``<all>`` row over tags, for the corpus (file ``<all>``), and with
     ``by_file`` also for each file first (files sorted, then the corpus). Tags sorted, ``<all>`` last.
@@ -73,55 +77,111 @@ def score_table(
     so that a comparison with no content annotation at all still has its ``<all>`` rows (all zero
     counts, precision and recall 1.0, F 1.0).
     """
-    if test_units is not None and not (counts[C.table] == "tag").any():
-        empty = pd.DataFrame(
-            {
-                C.file: list(test_units),
-                C.table: "tag",
-                C.tag: NO_TAG,
-                **{c: 0 for c in (*COUNT_COLUMNS, *DETAIL_COLUMNS)},
-                C.test_units: [int(v) for v in test_units.values()],
-            }
+    counts = counts.select(list(MAT_COUNTS.names)).cast(MAT_COUNTS)
+    if test_units is not None and not pc.any(pc.equal(counts.column(C.table), scalar("tag"))).as_py():
+        n = len(test_units)
+        zeros = to_arrow(np.zeros(n, dtype=np.int64))
+        extra = pa.Table.from_arrays(
+            [
+                strings(list(test_units)),
+                strings(["tag"] * n),
+                strings([NO_TAG] * n),
+                *([zeros] * (len(MAT_COUNTS.names) - 4)),
+                to_arrow(np.array([int(v) for v in test_units.values()], dtype=np.int64)),
+            ],
+            schema=MAT_COUNTS,
         )
-        counts = pd.concat([counts, empty], ignore_index=True) if len(counts) else empty
-    frames = []
-    for table, rows in counts.groupby(C.table, sort=False):
-        frames.append(_one_table(str(table), rows, by_file))
-    if not frames:
-        return pd.DataFrame(columns=list(SCORE_COLUMNS))
-    return pd.concat(frames, ignore_index=True)
+        counts = pa.concat_tables([counts, extra])
+    table_codes, table_names = _codes(counts.column(C.table), sort=False)
+    parts = [
+        _one_table(str(table), counts.filter(to_arrow(table_codes == k)), by_file)
+        for k, table in enumerate(table_names.to_pylist())
+    ]
+    if not parts:
+        return MAT_SCORES.empty_table()
+    arrays = [
+        pa.concat_arrays([part[name] for part in parts])
+        if name in (C.file, C.table, C.tag)
+        else to_arrow(np.concatenate([part[name] for part in parts]), MAT_SCORES.field(name).type)
+        for name in SCORE_COLUMNS
+    ]
+    return pa.Table.from_arrays(arrays, schema=MAT_SCORES)
 
 
-def _one_table(table: str, counts: pd.DataFrame, by_file: bool) -> pd.DataFrame:
+def _one_table(table: str, counts: pa.Table, by_file: bool) -> dict[str, Any]:
+    """One table's rows as columns, strings as Arrow arrays (see :func:`score_table`)."""
     summed = [*COUNT_COLUMNS, *DETAIL_COLUMNS]
-    units = counts.groupby(C.file, sort=True)[C.test_units].first()
-    parts = []
+    values = np.stack([filled(counts.column(c), 0).astype(np.int64) for c in summed], axis=1)
+    units = filled(counts.column(C.test_units), 0).astype(np.int64)
+    file_code, file_names = _codes(counts.column(C.file), sort=True)
+    tag_code, tag_names = _codes(counts.column(C.tag), sort=True)
+    n_files, n_tags = len(file_names), len(tag_names)
+    # A file's test units: those of its first row.
+    first_row = np.full(n_files, len(file_code), dtype=np.int64)
+    np.minimum.at(first_row, file_code, np.arange(len(file_code), dtype=np.int64))
+    file_units = units[first_row] if len(file_code) else np.zeros(0, dtype=np.int64)
+    no_tag = tag_names.to_pylist().index(NO_TAG) if NO_TAG in tag_names.to_pylist() else -1
+
+    def sums(groups: np.ndarray, size: int) -> np.ndarray:
+        columns = [np.bincount(groups, weights=values[:, k], minlength=size) for k in range(len(summed))]
+        return np.stack(columns, axis=1).round().astype(np.int64).reshape(size, len(summed))
+
+    out_file, out_tag, out_values, out_docs, out_units = [], [], [], [], []
     if by_file:
-        per_tag = counts.groupby([C.file, C.tag], sort=True)[summed].sum().reset_index()
-        per_file = counts.groupby(C.file, sort=True)[summed].sum().reset_index().assign(tag=ALL)
-        rows = pd.concat([per_tag, per_file], ignore_index=True)
-        rows[C.test_docs] = 1
-        rows[C.test_units] = rows[C.file].map(units).astype(np.int64)
-        rows["_all"] = rows[C.tag] == ALL
-        parts.append(rows.sort_values(["file", "_all", "tag"], kind="stable").drop(columns="_all"))
-    corpus_tag = counts.groupby(C.tag, sort=True)[summed].sum().reset_index()
-    corpus_all = counts[summed].sum().to_frame().T.assign(tag=ALL)
-    corpus = pd.concat([corpus_tag, corpus_all], ignore_index=True).assign(file=ALL)
-    corpus[C.test_docs] = len(units)
-    corpus[C.test_units] = int(units.sum())
-    parts.append(corpus)
-    frame = pd.concat(parts, ignore_index=True)
-    frame = frame[frame[C.tag] != NO_TAG]
-    frame[C.table] = table
-    frame[C.refonly] = frame[C.refclash] + frame[C.missing]
-    frame[C.reftotal] = frame[C.refonly] + frame[C.match]
-    frame[C.hyponly] = frame[C.hypclash] + frame[C.spurious]
-    frame[C.hyptotal] = frame[C.hyponly] + frame[C.match]
-    for name, values in rates({c: frame[c].to_numpy() for c in COUNT_COLUMNS}).items():
-        frame[name] = values
-    integer = [c for c in SCORE_COLUMNS if c not in ("file", "table", "tag", *MEASURE_COLUMNS)]
-    frame[integer] = frame[integer].astype(np.int64)
-    return frame[list(SCORE_COLUMNS)].reset_index(drop=True)
+        # Per file: its tags present (sorted), then its <all> row (tag code n_tags).
+        pair = file_code * n_tags + tag_code
+        present = np.unique(pair)
+        row_file = np.concatenate([present // max(n_tags, 1), np.arange(n_files)])
+        row_tag = np.concatenate([present % max(n_tags, 1), np.full(n_files, n_tags)])
+        per_pair = sums(np.searchsorted(present, pair), len(present))
+        row_values = np.concatenate([per_pair, sums(file_code, n_files)])
+        order = np.lexsort((row_tag, row_file))
+        keep = order[row_tag[order] != no_tag]
+        out_file.append(row_file[keep])
+        out_tag.append(row_tag[keep])
+        out_values.append(row_values[keep])
+        out_docs.append(np.ones(len(keep), dtype=np.int64))
+        out_units.append(file_units[row_file[keep]])
+    corpus_tag = np.array([k for k in range(n_tags) if k != no_tag] + [n_tags], dtype=np.int64)
+    out_file.append(np.full(len(corpus_tag), n_files, dtype=np.int64))  # n_files: <all>
+    out_tag.append(corpus_tag)
+    out_values.append(np.concatenate([sums(tag_code, n_tags), values.sum(axis=0, keepdims=True)])[corpus_tag])
+    out_docs.append(np.full(len(corpus_tag), n_files, dtype=np.int64))
+    out_units.append(np.full(len(corpus_tag), int(file_units.sum()), dtype=np.int64))
+    counted = np.concatenate(out_values)
+    labels = {C.file: (file_names, out_file), C.tag: (tag_names, out_tag)}
+    columns: dict[str, Any] = {
+        name: _labels(names, np.concatenate(codes)) for name, (names, codes) in labels.items()
+    }
+    columns[C.table] = _labels(strings([table]), np.zeros(len(counted), dtype=np.int64))
+    columns[C.test_docs] = np.concatenate(out_docs)
+    columns[C.test_units] = np.concatenate(out_units)
+    columns.update({name: counted[:, k] for k, name in enumerate(summed)})
+    columns[C.refonly] = columns[C.refclash] + columns[C.missing]
+    columns[C.reftotal] = columns[C.refonly] + columns[C.match]
+    columns[C.hyponly] = columns[C.hypclash] + columns[C.spurious]
+    columns[C.hyptotal] = columns[C.hyponly] + columns[C.match]
+    columns.update(rates({c: columns[c] for c in COUNT_COLUMNS}))
+    return columns
+
+
+def _codes(column: pa.ChunkedArray, sort: bool) -> tuple[np.ndarray, pa.Array]:
+    """Each value's code among the column's distinct values (in code point order when ``sort``, else in
+    order of first appearance), and those values."""
+    encoded = pc.dictionary_encode(column.combine_chunks() if column.num_chunks else strings([]))
+    codes = to_numpy(encoded.indices).astype(np.int64)
+    if not sort:
+        return codes, encoded.dictionary
+    order = to_numpy(pc.array_sort_indices(encoded.dictionary)).astype(np.int64)
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    return rank[codes], encoded.dictionary.take(to_arrow(order))
+
+
+def _labels(names: pa.Array, codes: np.ndarray) -> pa.Array:
+    """``names`` followed by ``<all>``, taken at ``codes`` (``len(names)`` is ``<all>``)."""
+    dictionary = pa.concat_arrays([names.cast(pa.string()), strings([ALL])])
+    return pa.DictionaryArray.from_arrays(to_arrow(codes.astype(np.int32)), dictionary).cast(pa.string())
 
 
 def report_columns(table: str, tag_span_details: bool = False) -> list[str]:

@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 from iescore.pipeline.core.lazy import pd
 from iescore.pipeline.mat.confidence import DEFAULT_RESAMPLES, DEFAULT_SEED
 from iescore.pipeline.mat.csv_output import CSV_FILES, EXCEL_SEPARATOR, score_csv, text_csv
@@ -52,13 +53,13 @@ class MatOptions:
 
 @dataclass(frozen=True)
 class MatTables:
-    """What the MAT stages made: ``scores`` (MAT_SCORES), ``counts`` (MAT_COUNTS), ``pair_table``
-    (MAT_PAIRS), ``documents`` (the hypothesis's MAT_DOCUMENTS), the score ``signature`` and the
-    ``notes`` (tables left out, and why). The pairs and the signals become Python objects only when an
+    """What the MAT stages made, as Arrow tables: ``scores`` (MAT_SCORES), ``counts`` (MAT_COUNTS),
+    ``pair_table`` (MAT_PAIRS), ``documents`` (the hypothesis's MAT_DOCUMENTS); the score ``signature``
+    and the ``notes`` (tables left out, and why). The pairs and the signals become Python objects only when an
     output asks for them (details, confusability, JSON)."""
 
-    scores: pd.DataFrame
-    counts: pd.DataFrame
+    scores: pa.Table
+    counts: pa.Table
     pair_table: pa.Table
     documents: pa.Table
     signature: str
@@ -101,11 +102,11 @@ def mat_outputs(tables: MatTables, options: MatOptions) -> MatOutputs:
     return MatOutputs(text, value, csv_files(tables, reported, options) if options.csv else {})
 
 
-def report_tables(tables: MatTables, options: MatOptions) -> dict[str, pd.DataFrame]:
+def report_tables(tables: MatTables, options: MatOptions) -> dict[str, pa.Table]:
     """Each table's reported rows (per file, then the corpus; ``pipeline.mat.tables.report_rows``), in
     MATScore's order, with the accuracy columns in fixed-span tables and, with ``confidence``, the
     confidence columns after each measure."""
-    present = set(tables.scores[C.table].unique())
+    present = set(pc.unique(tables.scores.column(C.table)).to_pylist())
     reported = {}
     for table in TABLES:
         if table not in present:
@@ -113,7 +114,7 @@ def report_tables(tables: MatTables, options: MatOptions) -> dict[str, pd.DataFr
         confidence = None
         if options.confidence:
             confidence = table_confidence(
-                tables.counts, table, resamples=options.resamples, seed=options.seed
+                tables.counts.to_pandas(), table, resamples=options.resamples, seed=options.seed
             )
         reported[table] = report_rows(
             tables.scores, table, tag_span_details=options.tag_span_details, confidence=confidence
@@ -121,12 +122,12 @@ def report_tables(tables: MatTables, options: MatOptions) -> dict[str, pd.DataFr
     return reported
 
 
-def csv_files(tables: MatTables, reported: Mapping[str, pd.DataFrame], options: MatOptions) -> dict[str, str]:
+def csv_files(tables: MatTables, reported: Mapping[str, pa.Table], options: MatOptions) -> dict[str, str]:
     """The CSV files: bytag.csv and each fixed-span table's, details.csv with ``details``,
     confusability.csv with ``confusability`` (``pipeline.mat.csv_output``)."""
     formulas, separator = options.csv_formulas, options.csv_separator
     files = {
-        CSV_FILES[table]: score_csv(rows, table, formulas=formulas, separator=separator)
+        CSV_FILES[table]: score_csv(rows.to_pandas(), table, formulas=formulas, separator=separator)
         for table, rows in reported.items()
     }
     if options.details:
@@ -154,7 +155,7 @@ def confusability_rows(pairs: pd.DataFrame) -> pd.DataFrame:
 
 def mat_json(
     tables: MatTables,
-    reported: Mapping[str, pd.DataFrame],
+    reported: Mapping[str, pa.Table],
     details: pd.DataFrame | None,
     matrix: pd.DataFrame | None,
 ) -> dict[str, Any]:
@@ -163,7 +164,7 @@ def mat_json(
     value: dict[str, Any] = {
         "signature": tables.signature,
         "tables": {
-            table: [_plain(row) for row in rows.to_dict(orient="records")] for table, rows in reported.items()
+            table: [_plain(row) for row in rows.to_pylist()] for table, rows in reported.items()
         },
     }
     if tables.notes:

@@ -10,7 +10,12 @@ CSV files, so the three always agree.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+from iescore.pipeline.core.arrays import filled, scalar, to_arrow
 from iescore.pipeline.core.lazy import pd
 from iescore.pipeline.mat.confidence import (
     DEFAULT_RESAMPLES,
@@ -18,7 +23,7 @@ from iescore.pipeline.mat.confidence import (
     confidence_data,
     insert_confidence,
 )
-from iescore.pipeline.mat.fixed import ACCURACY_COLUMNS, accuracy_columns
+from iescore.pipeline.mat.fixed import accuracy_columns
 from iescore.pipeline.mat.measures import ALL, MEASURE_COLUMNS, rates, report_columns
 from iescore.pipeline.mat.report import HEADERS, TITLES, UNIT_HEADERS, format_grid
 from iescore.schemas import C
@@ -28,36 +33,35 @@ TABLES = ("tag", "token", "pseudo_token", "character")
 
 
 def report_rows(
-    scores: pd.DataFrame,
+    scores: pa.Table,
     table: str,
     *,
     tag_span_details: bool = False,
     confidence: pd.DataFrame | None = None,
-) -> pd.DataFrame:
+) -> pa.Table:
     """One table's rows of ``scores`` (``MAT_SCORES``), per file then the corpus, in MATScore's columns.
 
     Columns: file, then :func:`pipeline.mat.measures.report_columns` (our names: ``test_docs``,
     ``test_units``...), then in fixed-span tables the accuracy columns; ``confidence`` (from
     :func:`table_confidence`) puts its columns after each measure, filled on the corpus rows only.
     """
-    rows = scores[scores[C.table] == table].reset_index(drop=True)
-    columns = ["file", *report_columns(table, tag_span_details)]
+    rows = scores.filter(pc.equal(scores.column(C.table), scalar(table)))
+    rows = rows.select(["file", *report_columns(table, tag_span_details)])
     if table != "tag":
         for name, values in accuracy_columns(
-            rows[C.test_units].to_numpy(),
-            rows[C.refclash].to_numpy(),
-            rows[C.missing].to_numpy(),
-            rows[C.spurious].to_numpy(),
+            filled(rows.column(C.test_units), 0),
+            filled(rows.column(C.refclash), 0),
+            filled(rows.column(C.missing), 0),
+            filled(rows.column(C.spurious), 0),
         ).items():
-            rows[name] = values
-        columns += ACCURACY_COLUMNS
-    rows = rows[columns]
+            rows = rows.append_column(name, to_arrow(values))
     if confidence is None:
         return rows
-    merged = insert_confidence(rows, confidence)
-    added = [column for column in merged.columns if column not in rows.columns]
+    frame = rows.to_pandas()
+    merged = insert_confidence(frame, confidence)
+    added = [column for column in merged.columns if column not in frame.columns]
     merged.loc[merged[C.file] != ALL, added] = np.nan
-    return merged
+    return pa.Table.from_pandas(merged, preserve_index=False)
 
 
 def table_confidence(
@@ -74,13 +78,14 @@ def headers(columns: list[str], table: str) -> list[str]:
     return [UNIT_HEADERS[table] if c == "test_units" else HEADERS.get(c, c) for c in columns]
 
 
-def table_text(rows: pd.DataFrame, table: str) -> str:
+def table_text(rows: pa.Table, table: str) -> str:
     """The corpus rows of :func:`report_rows` as a titled text block (three decimals, ``-`` undefined)."""
-    corpus = rows[rows[C.file] == ALL]
-    columns = [c for c in rows.columns if c != "file"]
+    corpus = rows.filter(pc.equal(rows.column(C.file), scalar(ALL)))
+    columns = [c for c in rows.column_names if c != "file"]
+    values = [corpus.column(c).to_pylist() for c in columns]
     cells = [
         [_cell(value, column) for column, value in zip(columns, row, strict=True)]
-        for row in corpus[columns].itertuples(index=False, name=None)
+        for row in zip(*values, strict=True)
     ]
     return f"{TITLES[table]}\n" + format_grid(headers(columns, table), cells)
 
@@ -94,7 +99,7 @@ def is_measure(column: str) -> bool:
 
 def _cell(value: object, column: str) -> str:
     if is_measure(column):
-        if value is None or pd.isna(value):
+        if value is None or (isinstance(value, float) and math.isnan(value)):
             return "-"
         return f"{float(value):.3f}"
     return str(value)

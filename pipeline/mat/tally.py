@@ -14,9 +14,8 @@ from collections.abc import Sequence
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
-from iescore.pipeline.core.arrays import filled, scalar, strings
-from iescore.pipeline.core.lazy import pd
-from iescore.schemas import C
+from iescore.pipeline.core.arrays import filled, scalar, strings, to_arrow
+from iescore.schemas import MAT_COUNTS, C
 
 COUNT_COLUMNS = ("match", "refclash", "missing", "hypclash", "spurious")
 DETAIL_KINDS = (
@@ -47,7 +46,7 @@ CLASH_COLUMNS = {
 
 def tag_counts(
     annotations: pa.Table, pairs: pa.Table, files: Sequence[str], labels: Sequence[str] | None = None
-) -> pd.DataFrame:
+) -> pa.Table:
     """The ``MAT_COUNTS`` rows of the tag table (``annotations``: ``MAT_ANNOTATIONS`` of both sides;
     ``pairs``: ``MAT_PAIRS``): one per (file, tag) for every file of ``files`` and every label of
     ``labels`` (default: the sorted labels of the content annotations of both sides), zeros included,
@@ -91,11 +90,19 @@ def tag_counts(
 
     per_file = hypothesis_tokens(annotations, files)
     values[:, column_of[C.test_units]] = np.repeat(per_file, len(labels))
-    frame = pd.DataFrame(values, columns=list(names))
-    frame.insert(0, "tag", np.tile(np.asarray(list(labels), dtype=object), len(files)))
-    frame.insert(0, "table", "tag")
-    frame.insert(0, "file", np.repeat(np.asarray(files, dtype=object), len(labels)))
-    return frame
+    rows = len(files) * len(labels)
+    keys = [
+        _repeated(file_index, np.repeat(np.arange(len(files), dtype=np.int32), len(labels))),
+        _repeated(strings(["tag"]), np.zeros(rows, dtype=np.int32)),
+        _repeated(label_index, np.tile(np.arange(len(labels), dtype=np.int32), len(files))),
+    ]
+    counted = [to_arrow(np.ascontiguousarray(values[:, k])) for k in range(width)]
+    return pa.Table.from_arrays([*keys, *counted], schema=MAT_COUNTS)
+
+
+def _repeated(values: pa.Array, index: np.ndarray) -> pa.Array:
+    """``values`` taken at ``index`` as a plain string column (through a dictionary: no Python string)."""
+    return pa.DictionaryArray.from_arrays(to_arrow(index), values).cast(pa.string())
 
 
 def hypothesis_tokens(annotations: pa.Table, files: Sequence[str]) -> np.ndarray:
@@ -104,7 +111,10 @@ def hypothesis_tokens(annotations: pa.Table, files: Sequence[str]) -> np.ndarray
         pc.equal(annotations.column(C.kind), scalar("token")),
         pc.equal(annotations.column(C.side), scalar("hyp")),
     )
-    codes = _codes(strings(list(files)), annotations.column(C.file).filter(tokens), "file")
+    token_files = annotations.column(C.file).filter(tokens)
+    if len(token_files) == 0:  # no token annotation (a filtered column of no chunk)
+        return np.zeros(len(files), dtype=np.int64)
+    codes = _codes(strings(list(files)), token_files, "file")
     return np.bincount(codes, minlength=len(files)).astype(np.int64)
 
 

@@ -56,7 +56,7 @@ def write_mat_system_files(folder: Path, task: Stage) -> None:
     counts = read_table(task.output()["counts"])
     signature = (counts.schema.metadata or {}).get(SIGNATURE_KEY, b"").decode()
     units = json.loads((counts.schema.metadata or {})[TEST_UNITS_KEY])
-    scores = score_table(counts.to_pandas(), by_file=True, test_units=units)
+    scores = score_table(counts, by_file=True, test_units=units).to_pandas()
     write_text(
         folder / "report.txt",
         text_table(scores, "tag", tag_span_details=True) + f"\nsignature: {signature}\n",

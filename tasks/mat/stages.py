@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
-from iescore.pipeline.core.lazy import pd
 from iescore.pipeline.core.signature import SIGNATURE_KEY, make_signature
 from iescore.pipeline.mat import mat_statistics
 from iescore.pipeline.mat.compare import check_signals, ingest
@@ -88,7 +87,7 @@ class TallySpans(Stage):
         annotations = pa.concat_tables([self.input_table(role, "annotations") for role in ("ref", "hyp")])
         counts = [tag_counts(annotations, self.input_table("pairs", "pairs"), files)]
         fixed, notes = fixed_span_counts_hook(documents, annotations, self.options.get("fixed_units", []))
-        frame = pd.concat(counts + fixed, ignore_index=True)
+        table = pa.concat_tables(counts + fixed).combine_chunks() if fixed else counts[0]
         metadata = {
             SIGNATURE_KEY: self.options["signature"].encode(),
             TEST_UNITS_KEY: json.dumps(
@@ -96,11 +95,9 @@ class TallySpans(Stage):
             ).encode(),
             NOTES_KEY: json.dumps(notes).encode(),
         }
-        statistics = mat_statistics(frame)
+        statistics = mat_statistics(table)
         return {
-            "counts": pa.Table.from_pandas(
-                frame, schema=MAT_COUNTS, preserve_index=False
-            ).replace_schema_metadata({**(MAT_COUNTS.metadata or {}), **metadata}),
+            "counts": table.replace_schema_metadata({**(MAT_COUNTS.metadata or {}), **metadata}),
             "statistics": statistics.replace_schema_metadata(
                 {**(statistics.schema.metadata or {}), **metadata}
             ),
@@ -117,8 +114,7 @@ class Report(Stage):
     def produce(self) -> dict[str, pa.Table]:
         counts = self.input_table("counts", "counts")
         units = json.loads((counts.schema.metadata or {})[TEST_UNITS_KEY])
-        scores = score_table(counts.to_pandas(), by_file=True, test_units=units)
-        table = pa.Table.from_pandas(scores, schema=MAT_SCORES, preserve_index=False)
+        table = score_table(counts, by_file=True, test_units=units)
         return {
             "scores": table.replace_schema_metadata(
                 {**(MAT_SCORES.metadata or {}), **(counts.schema.metadata or {})}
@@ -128,12 +124,12 @@ class Report(Stage):
 
 def fixed_span_counts_hook(
     documents: pa.Table, annotations: pa.Table, units: Sequence[str]
-) -> tuple[list[pd.DataFrame], list[str]]:
+) -> tuple[list[pa.Table], list[str]]:
     """The ``MAT_COUNTS`` rows of the fixed-span tables named in ``units`` (token, pseudo_token,
     character; ``pipeline.mat.fixed``), and the notes of the tables left out: a token table that cannot
     be computed (no token annotations, a content boundary inside a token) is left out with its reason,
     as MATScore leaves it out, and the other tables are still made."""
-    frames: list[pd.DataFrame] = []
+    frames: list[pa.Table] = []
     notes: list[str] = []
     wanted = [unit for unit in FIXED_UNITS if unit in units]
     if not wanted:
@@ -144,7 +140,8 @@ def fixed_span_counts_hook(
     frame = annotations.to_pandas()
     for unit in wanted:
         try:
-            frames.append(fixed_span_counts(signals, frame, unit))
+            counts = fixed_span_counts(signals, frame, unit)
+            frames.append(pa.Table.from_pandas(counts, schema=MAT_COUNTS, preserve_index=False))
         except TokenTableError as error:
             notes.append(str(error))
     return frames, notes

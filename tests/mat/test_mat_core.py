@@ -157,7 +157,7 @@ def test_span_details(ref, hyp, expected, ref_column, hyp_column):
     annotations = _annotations([("d", "ref", *ref), ("d", "hyp", *hyp)])
     pairs = pair_spans(annotations)
     assert pairs.column("type").to_pylist() == [expected]
-    counts = tag_counts(annotations, pairs, ["d"]).set_index("tag")
+    counts = tag_counts(annotations, pairs, ["d"]).to_pandas().set_index("tag")
     # One clash: refclash 1 under the ref label, in exactly one ref detail column; hypclash likewise.
     assert counts.loc[ref[0], "refclash"] == 1 and counts.loc[ref[0], ref_column] == 1
     assert counts.loc[hyp[0], "hypclash"] == 1 and counts.loc[hyp[0], hyp_column] == 1
@@ -655,7 +655,7 @@ def test_statistics_are_the_tag_counts_by_document():
     values = table.set_index(["unit", "category", "statistic"])["value"]
     assert values[("a", "X", "match")] == 1 and values[("b", "X", "missing")] == 1
     assert len(table) == 2 * 1 * 5 and values.sum() == 2
-    corpus = score_table(counts)
+    corpus = score_table(counts).to_pandas()
     assert corpus.loc[corpus["tag"] == "<all>", ["precision", "recall"]].to_numpy().tolist() == [[1.0, 0.5]]
 
 
@@ -689,3 +689,28 @@ def test_nothing_annotated_still_reports_all(tmp_path, capsys):
         0,
     )
     assert (row["precision"], row["recall"], row["fmeasure"]) == (1.0, 1.0, 1.0)
+
+
+def test_a_mat_run_of_plain_files_imports_no_pandas(tmp_path: Path) -> None:
+    # MAT JSON files of one line each (what MAT and the benchmark write) are read by Arrow, and every
+    # stage and the printed table compute with numpy and Arrow: pyarrow's own conversions (pa.array,
+    # pa.scalar, a combine_chunks of no chunk) would import pandas, a sixth of such a command's time.
+    import subprocess
+    import sys
+
+    for side, spans in (("ref", [[0, 3], [8, 11]]), ("hyp", [[0, 3], [9, 11]])):
+        (tmp_path / side).mkdir()
+        document = {"signal": "Ann met Bob", "version": 2, "asets": [{"type": "PERSON", "hasSpan": True,
+                    "attrs": [], "annots": spans}]}  # fmt: skip
+        (tmp_path / side / "a.json").write_text(json.dumps(document), encoding="utf-8")
+    hyp, ref = str(tmp_path / "hyp"), str(tmp_path / "ref")
+    program = (
+        "import sys\n"
+        "from iescore.tasks.cli.main import main\n"
+        f"status = main(['mat', '--dir', {hyp!r}, '--ref_dir', {ref!r}])\n"
+        "print(status, 'pandas' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True)
+    # One match (Ann) and one span clash (Bob, 8-11 against 9-11): P = R = F = 1/2.
+    assert "0.500   0.500     0.500" in done.stdout
+    assert done.stdout.split()[-2:] == ["0", "False"]

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 import pytest
 from iescore.pipeline.mat.confidence import confidence_data
 from iescore.pipeline.mat.csv_output import CSV_FILES, score_csv, text_csv
@@ -26,7 +27,8 @@ from iescore.pipeline.mat.tables import report_rows
 
 
 def _rows(counts: pd.DataFrame, table: str, **options: object) -> pd.DataFrame:
-    return report_rows(score_table(counts, by_file=True), table, **options)
+    scores = score_table(pa.Table.from_pandas(counts, preserve_index=False), by_file=True)
+    return report_rows(scores, table, **options).to_pandas()
 
 
 def _prf(sums: dict[str, np.ndarray]) -> dict[str, np.ndarray]:

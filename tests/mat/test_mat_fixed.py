@@ -12,6 +12,7 @@ from collections import Counter
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -377,7 +378,8 @@ def test_no_content_annotation_still_brings_the_documents() -> None:
 
     counts = fixed_span_counts({"d": "a b", "e": "cc"}, _frame([]), "pseudo_token")
     assert list(counts["tag"]) == [NO_TAG, NO_TAG] and list(counts["test_units"]) == [2, 1]
-    rows = report_rows(score_table(counts, by_file=True), "pseudo_token")
+    scores = score_table(pa.Table.from_pandas(counts, preserve_index=False), by_file=True)
+    rows = report_rows(scores, "pseudo_token").to_pandas()
     assert list(zip(rows["file"], rows["tag"], strict=True)) == [
         ("d", "<all>"),
         ("e", "<all>"),
