@@ -141,7 +141,7 @@ def score_senses(
     weights_column = answers.column("answer_weights").combine_chunks()
     row = to_numpy(pc.list_parent_indices(answer_tags))
     code = vocabulary.answer_codes
-    raw = filled(pc.list_flatten(weights_column), np.nan).astype(np.float64)
+    raw = filled(pc.list_flatten(weights_column), np.nan)
     unweighted = np.bincount(row, weights=np.isnan(raw), minlength=n_answers) > 0
     # scorer2 keeps weights and scores in C floats (single precision); so do we, per instance, so that a
     # score on a decimal tie (0.0375) prints as scorer2 prints it. Sums over instances are in double.
@@ -180,7 +180,7 @@ def score_senses(
     credit = _credit(
         row, code, weight, scoring, target, tag_instance, tag_code, key_size, vocabulary, options
     )
-    answered_by = np.full(n_key, -1, dtype=np.int64)
+    answered_by = np.full(n_key, -1, dtype=np.int32)
     answered_by[target[scoring]] = np.flatnonzero(scoring)
     instance_credit = np.zeros(n_key)
     instance_attempted = np.zeros(n_key)
@@ -218,17 +218,27 @@ def _credit(
 ) -> np.ndarray:
     """Each answer's credit (0 for those not scoring), from the pairs of its tags and its key's tags."""
     n_answers = len(scoring)
-    mine = scoring[row]
-    answer_tag = np.flatnonzero(mine)
+    answer_tag = np.flatnonzero(scoring[row]).astype(np.int32)
     # Key tags are grouped by instance (rows in key order): instance i's are first[i] .. first[i] + size.
     instance = target[row[answer_tag]]
-    first_key_tag = np.concatenate([[0], np.cumsum(key_size)[:-1]])
+    first_key_tag = np.zeros(len(key_size), np.int32)
+    np.cumsum(key_size[:-1], out=first_key_tag[1:])
     per = key_size[instance]
+    pair_start = np.zeros(len(per), np.int32)  # each answer tag's first pair
+    np.cumsum(per[:-1], out=pair_start[1:])
     a = np.repeat(answer_tag, per)
-    within = np.arange(len(a)) - np.repeat(np.cumsum(per) - per, per)
-    k = np.repeat(first_key_tag[instance], per) + within
+    # Pair j of answer tag t pairs it with key tag first_key_tag[instance] + (j - pair_start[t]).
+    k = np.repeat(first_key_tag[instance] - pair_start, per)
+    k += np.arange(len(a), dtype=np.int32)
+    del instance, per, pair_start
     answer_code, key_code = code[a], tag_code[k]
-    matched = (answer_code == key_code).astype(np.float64)
+    equal = answer_code == key_code
+    if options.granularity != "mixed" and options.policy == "disjunctive":
+        # An answer tag matches at most one key tag (a key line names each tag once): its credit is
+        # 1 or 0, counted without weights.
+        per_tag = np.minimum(np.bincount(a[equal], minlength=len(row)), 1).astype(np.float32)
+        return _answer_credit(row, per_tag, weight, n_answers)
+    matched = equal.astype(np.float64)
     if options.granularity == "mixed":
         below = vocabulary.subsumption(answer_code, key_code) > 0  # the key tag is an ancestor
         above = vocabulary.subsumption(key_code, answer_code)  # the answer tag is an ancestor
@@ -242,8 +252,14 @@ def _credit(
     if options.policy == "coverage":
         matched = matched / key_size[tag_instance[k]]
     per_tag = np.minimum(_single(np.bincount(a, weights=matched, minlength=len(row))), np.float32(1.0))
+    return _answer_credit(row, per_tag, weight, n_answers)
+
+
+def _answer_credit(row: np.ndarray, per_tag: np.ndarray, weight: np.ndarray, n_answers: int) -> np.ndarray:
+    """Each answer's credit: the sum of its tags' credit (``per_tag``, 0 for the tags of answers not
+    scoring) times their weights, in single precision, capped at 1."""
     products = (per_tag * weight).astype(np.float32)
-    credit = _single(np.bincount(row, weights=np.where(mine, products, 0.0), minlength=n_answers))
+    credit = _single(np.bincount(row, weights=products, minlength=n_answers))
     return np.minimum(credit, np.float32(1.0))
 
 
@@ -263,7 +279,7 @@ class _Vocabulary:
         # order are those of encoding all the pieces end to end (first appearance), without copying them.
         encoded = [pc.dictionary_encode(p.cast(pa.string())) for p in pieces]
         union = pc.dictionary_encode(pa.concat_arrays([e.dictionary for e in encoded]))
-        recode = to_numpy(union.indices).astype(np.int64)
+        recode = to_numpy(union.indices).astype(np.int32)
         starts = np.cumsum([0] + [len(e.dictionary) for e in encoded])
         codes = np.concatenate(
             [recode[start + to_numpy(e.indices)] for start, e in zip(starts[:-1], encoded, strict=True)]
@@ -293,7 +309,7 @@ class _Vocabulary:
         # Ancestor pairs (sense, ancestor) with the product of the branching factors on the way.
         factors = to_numpy(pc.list_flatten(sense_map.column("branching").combine_chunks()))
         products = _cumulative_products(factors.astype(np.float64), lengths)
-        pair_keys = sense_codes[owner] * self.size + ancestor_codes
+        pair_keys = sense_codes[owner].astype(np.int64) * self.size + ancestor_codes
         order = np.argsort(pair_keys, kind="stable")
         self._pairs = pair_keys[order]
         self._factors = products[order]
@@ -319,7 +335,7 @@ class _Vocabulary:
             for up, up_credit in zip(self._up, self._up_credit, strict=True):
                 np.copyto(credit, up_credit[tag], where=up[tag] == subsumer)
             return credit
-        wanted = tag * self.size + subsumer
+        wanted = tag.astype(np.int64) * self.size + subsumer
         at = np.minimum(np.searchsorted(self._pairs, wanted), len(self._pairs) - 1)
         found = np.where(self._pairs[at] == wanted, at, -1)
         factor = self._factors[np.maximum(found, 0)].astype(np.float32).astype(np.float64)
@@ -344,7 +360,7 @@ def _single(values: np.ndarray) -> np.ndarray:
 
 def _first_of_each(group: np.ndarray, code: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
     """Rows (group, code) without repeats, the first of each kept, in their order."""
-    _, first = np.unique(group * size + code, return_index=True)
+    _, first = np.unique(group.astype(np.int64) * size + code, return_index=True)
     first.sort()
     return group[first], code[first]
 
@@ -354,7 +370,7 @@ def _merge_answer_tags(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Answer tags that became equal: one tag, at the first one's place, with their weights combined
     (``sum``; ``appearance``: the chance that any of them appears, 1 - prod(1 - p))."""
-    _, first, inverse = np.unique(row * size + code, return_index=True, return_inverse=True)
+    _, first, inverse = np.unique(row.astype(np.int64) * size + code, return_index=True, return_inverse=True)
     if combine == "sum":
         merged = np.bincount(inverse, weights=weight)
     else:
@@ -373,7 +389,7 @@ def _targets(key: pa.Table, answers: pa.Table) -> np.ndarray:
     n = len(instances)
     if n >= 2 and not pc.all(pc.less(instances.slice(0, n - 1), instances.slice(1))).as_py():
         target = pc.index_in(_pair_labels(answers), value_set=_pair_labels(key))
-        return filled(target, -1).astype(np.int64)
+        return filled(target, -1).astype(np.int32)
     target = _sorted_index_in(answers.column("instance").combine_chunks(), instances)
     found = np.flatnonzero(target >= 0)
     if len(found):
@@ -391,12 +407,12 @@ def _sorted_index_in(queries: pa.StringArray, values: pa.StringArray) -> np.ndar
     width = max(pc.max(pc.binary_length(values)).as_py() or 0, pc.max(pc.binary_length(queries)).as_py() or 0)
     rows_v, rows_q = _fixed_width(values, width), _fixed_width(queries, width)
     if rows_v is None or rows_q is None or not len(values):
-        return filled(pc.index_in(queries, value_set=values), -1).astype(np.int64)
+        return filled(pc.index_in(queries, value_set=values), -1).astype(np.int32)
     at = np.minimum(np.searchsorted(rows_v, rows_q), len(values) - 1)
     found = rows_v[at] == rows_q
     if queries.null_count:
         found &= to_numpy(queries.is_valid())
-    return np.where(found, at, -1).astype(np.int64)
+    return np.where(found, at, -1).astype(np.int32)
 
 
 def _fixed_width(strings: pa.StringArray, width: int) -> np.ndarray | None:
@@ -408,6 +424,8 @@ def _fixed_width(strings: pa.StringArray, width: int) -> np.ndarray | None:
     data = np.frombuffer(strings.buffers()[2] or b"", np.uint8)[offsets[0] : offsets[-1]]
     if not 0 < width <= 64 or not data.all():
         return None
+    if len(data) == n * width:  # every name as wide: the buffer itself is the rows
+        return data.view(f"S{width}")
     windows = np.lib.stride_tricks.sliding_window_view(
         np.concatenate([data, np.zeros(width, np.uint8)]), width
     )
@@ -430,11 +448,17 @@ def _names(answers: pa.Table) -> pa.Array:
     return pc.if_else(answers.column("instance").is_null(), answers.column("item"), joined)
 
 
-def _grouped(groups: np.ndarray, values: pa.Array, count: int) -> pa.ListArray:
-    """A list per group ``0..count-1`` of ``values`` (rows ordered by group, stable)."""
-    order = np.argsort(groups, kind="stable")
-    offsets = np.concatenate([[0], np.cumsum(np.bincount(groups, minlength=count))]).astype(np.int32)
-    return pa.ListArray.from_arrays(to_arrow(offsets), values.take(to_arrow(order)))
+def _grouped(
+    groups: np.ndarray, values: np.ndarray, count: int, labels: pa.Array | None = None
+) -> pa.ListArray:
+    """A list per group ``0..count-1`` of ``values`` (rows ordered by group, stable; ``labels``: the
+    values are codes, each list holds their labels)."""
+    offsets = np.zeros(count + 1, np.int32)
+    np.cumsum(np.bincount(groups, minlength=count), out=offsets[1:])
+    if len(groups) > 1 and (groups[1:] < groups[:-1]).any():  # rows in key order need no sort
+        values = values[np.argsort(groups, kind="stable")]
+    items = to_arrow(values) if labels is None else labels.take(to_arrow(values))
+    return pa.ListArray.from_arrays(to_arrow(offsets), items)
 
 
 def _instances_table(
@@ -456,13 +480,14 @@ def _instances_table(
     n_key = key.num_rows
     answered = answered_by >= 0
     if tags:
-        key_lists = _grouped(tag_instance, vocabulary.labels.take(to_arrow(tag_code)), n_key)
-        instance_of_answer = np.full(answers.num_rows, -1, dtype=np.int64)
+        key_lists = _grouped(tag_instance, tag_code, n_key, vocabulary.labels)
+        instance_of_answer = np.full(answers.num_rows, -1, dtype=np.int32)
         instance_of_answer[answered_by[answered]] = np.flatnonzero(answered)
         tag_owner = instance_of_answer[row]
         mine = tag_owner >= 0
-        answer_lists = _grouped(tag_owner[mine], vocabulary.labels.take(to_arrow(code[mine])), n_key)
-        weight_lists = _grouped(tag_owner[mine], to_arrow(weight[mine], pa.float64()), n_key)
+        owner = tag_owner[mine]
+        answer_lists = _grouped(owner, code[mine], n_key, vocabulary.labels)
+        weight_lists = _grouped(owner, weight[mine].astype(np.float64), n_key)
     else:  # the scores alone: every list empty
         no_lists = to_arrow(np.zeros(n_key + 1, np.int32))
         key_lists = answer_lists = pa.ListArray.from_arrays(no_lists, strings([]))
