@@ -42,6 +42,9 @@ _POSITIVE_INTEGER = r"^0*[1-9][0-9]*$"
 _LARGEST_FACTOR = 2**62
 #: The largest weight: the largest C float (scorer2 holds weights in C floats).
 _LARGEST_WEIGHT = float(np.finfo(np.float32).max)
+#: Bytes looked at per block when finding separators (a block's temporary arrays are reused, not fresh
+#: pages for the whole file).
+_BLOCK = 1 << 20
 #: A weight Arrow casts as atof reads it.
 _PLAIN_NUMBER = r"^(?:[0-9]+\.?[0-9]*|\.[0-9]+)$"
 
@@ -98,7 +101,7 @@ def plain_tokens(data: bytes, comments: bool = False) -> tuple[int, pa.StringArr
     if not data.endswith(b"\n"):
         data += b"\n"
     raw = np.frombuffer(data, np.uint8)
-    ends = np.flatnonzero(raw <= 32).astype(np.int32)  # UTF-8 has no byte below 33 inside a character
+    ends = byte_positions(raw, 32, below=True)  # UTF-8 has no byte below 33 inside a character
     ends_with = raw[ends]
     if ends[0] == 0 or np.any((ends_with != 10) & (ends_with != 32)):
         return None  # a blank first, or a control character
@@ -117,6 +120,17 @@ def plain_tokens(data: bytes, comments: bool = False) -> tuple[int, pa.StringArr
     return int(newline.sum()), pieces, token_line
 
 
+def byte_positions(raw: np.ndarray, byte: int, below: bool = False) -> np.ndarray:
+    """The positions (int32) in ``raw`` of ``byte`` (``below``: of every byte up to it), found a block at
+    a time so that no array as long as the file is made but the positions themselves."""
+    found = [
+        np.flatnonzero(block <= byte if below else block == byte).astype(np.int32) + np.int32(start)
+        for start in range(0, len(raw), _BLOCK)
+        for block in (raw[start : start + _BLOCK],)
+    ]
+    return np.concatenate(found) if found else np.zeros(0, np.int32)
+
+
 def _string_array(offsets: np.ndarray | list[int], values: bytes | np.ndarray, kind: pa.DataType) -> pa.Array:
     """A string array over ``values`` (UTF-8, checked) cut at ``offsets``, without a copy."""
     width = np.int64 if kind == pa.large_string() else np.int32
@@ -129,8 +143,8 @@ def _first_fields(
 ) -> tuple[np.ndarray, np.ndarray, pa.Array, pa.Array, np.ndarray]:
     """From :func:`plain_tokens`: each line's count of fields and its first field's number, its first
     field, its second (null where none), and the numbers of the other fields."""
-    counts = np.bincount(token_line, minlength=n_lines)
-    first = np.zeros(n_lines, np.int64)
+    counts = np.bincount(token_line, minlength=n_lines).astype(np.int32)
+    first = np.zeros(n_lines, np.int32)
     np.cumsum(counts[:-1], out=first[1:])
     item = pieces.take(to_arrow(2 * first))
     second = np.minimum(first + 1, len(token_line) - 1)
@@ -171,7 +185,7 @@ def _plain_answer_fields(
     bounds = np.frombuffer(pieces.buffers()[1], np.int32, count=len(pieces) + 1)
     start, end = bounds[2 * rest], bounds[2 * rest + 1]
     values = pieces.buffers()[2]
-    slashes = np.flatnonzero(np.frombuffer(values, np.uint8) == ord("/")).astype(np.int32)
+    slashes = byte_positions(np.frombuffer(values, np.uint8), ord("/"))
     at = np.searchsorted(slashes, start)
     slash = slashes[np.minimum(at, len(slashes) - 1)] if len(slashes) else end
     has_weight = (at < len(slashes)) & (slash < end)

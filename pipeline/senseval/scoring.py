@@ -136,45 +136,13 @@ def score_senses(
     included = ~excluded & (key_size > 0)
 
     # Answer tags, one row each: (answer row, tag code, weight).
-    n_answers = answers.num_rows
-    answer_tags = answers.column("answer_tags").combine_chunks()
-    weights_column = answers.column("answer_weights").combine_chunks()
-    row = to_numpy(pc.list_parent_indices(answer_tags))
-    code = vocabulary.answer_codes
-    raw = filled(pc.list_flatten(weights_column), np.nan)
-    unweighted = np.bincount(row, weights=np.isnan(raw), minlength=n_answers) > 0
-    # scorer2 keeps weights and scores in C floats (single precision); so do we, per instance, so that a
-    # score on a decimal tie (0.0375) prints as scorer2 prints it. Sums over instances are in double.
-    weight = np.where(unweighted[row], 1.0, raw).astype(np.float32)
-    n_tags = np.bincount(row, minlength=n_answers)
-    invalid = n_tags == 0
-    if options.unknown_senses == "unattempted" and sense_map is not None:
-        invalid |= np.bincount(row, weights=~vocabulary.known[code], minlength=n_answers) > 0
-    if options.granularity == "coarse":
-        code = vocabulary.top[code]
-        combine = "appearance" if options.policy == "conjunctive" else "sum"
-        row, code, weight = _merge_answer_tags(row, code, weight, vocabulary.size, combine)
-    if options.policy == "conjunctive":
-        weight = np.minimum(weight, np.float32(1.0))
-        attempted = _single(np.bincount(row, weights=weight, minlength=n_answers))
-    else:
-        total_weight = _single(np.bincount(row, weights=weight, minlength=n_answers))
-        over = total_weight > 1.0
-        divisor = np.where(over, total_weight, np.float32(1.0)).astype(np.float32)
-        weight = np.where(over[row], weight / divisor[row], weight).astype(np.float32)
-        attempted = np.where(over, np.float32(1.0), total_weight)
+    row, code, weight, attempted, invalid = _answer_weights(
+        answers, vocabulary, sense_map is not None, options
+    )
 
     # Which answer scores which instance: scorer2's checks, in its order, in file order.
     target = _targets(key, answers)
-    reason = np.full(n_answers, -1, dtype=np.int8)  # an index into REASONS, -1 while scoring
-    reason[target < 0] = 0
-    reason[(reason < 0) & invalid] = 1
-    reason[(reason < 0) & ~included[np.maximum(target, 0)]] = 2
-    candidates = np.flatnonzero(reason < 0)
-    _, first = np.unique(target[candidates], return_index=True)
-    scoring = np.zeros(n_answers, dtype=bool)
-    scoring[candidates[first]] = True
-    reason[(reason < 0) & ~scoring] = 2
+    reason, scoring = _reasons(target, invalid, included)
 
     # Credit of each scoring answer: every (answer tag, key tag) pair of its instance.
     credit = _credit(
@@ -192,16 +160,65 @@ def score_senses(
         key, included, tag_instance, tag_code, row, code, weight, answered_by, answers,
         instance_credit, instance_attempted, total, vocabulary, tags,
     )  # fmt: skip
-    unscored_rows = np.flatnonzero(~scoring)
+    unscored_rows = to_arrow(np.flatnonzero(~scoring))
     unscored = pa.Table.from_arrays(
         [
-            answers.column("line").take(to_arrow(unscored_rows)),
-            _names(answers.take(to_arrow(unscored_rows))).cast(pa.string()),
-            strings(list(REASONS)).take(to_arrow(reason[unscored_rows].astype(np.int32))),
+            answers.column("line").take(unscored_rows),
+            _names(answers.select(["item", "instance"]).take(unscored_rows)).cast(pa.string()),
+            strings(list(REASONS)).take(to_arrow(reason[~scoring].astype(np.int32))),
         ],
         schema=SENSE_UNSCORED,
     )
     return ScoredSenses(instances, unscored)
+
+
+def _answer_weights(
+    answers: pa.Table, vocabulary: _Vocabulary, has_map: bool, options: SenseOptions
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The answer tags as scored, one row each (answer row, tag code, weight), each answer's attempted
+    weight, and which answers are invalid (no tag; with ``unattempted``, a tag the map lacks)."""
+    n_answers = answers.num_rows
+    answer_tags = answers.column("answer_tags").combine_chunks()
+    weights_column = answers.column("answer_weights").combine_chunks()
+    row = to_numpy(pc.list_parent_indices(answer_tags))
+    code = vocabulary.answer_codes
+    raw = filled(pc.list_flatten(weights_column), np.nan)
+    unweighted = np.bincount(row, weights=np.isnan(raw), minlength=n_answers) > 0
+    # scorer2 keeps weights and scores in C floats (single precision); so do we, per instance, so that a
+    # score on a decimal tie (0.0375) prints as scorer2 prints it. Sums over instances are in double.
+    weight = np.where(unweighted[row], 1.0, raw).astype(np.float32)
+    del raw, unweighted
+    invalid = np.bincount(row, minlength=n_answers) == 0
+    if options.unknown_senses == "unattempted" and has_map:
+        invalid |= np.bincount(row, weights=~vocabulary.known[code], minlength=n_answers) > 0
+    if options.granularity == "coarse":
+        code = vocabulary.top[code]
+        combine = "appearance" if options.policy == "conjunctive" else "sum"
+        row, code, weight = _merge_answer_tags(row, code, weight, vocabulary.size, combine)
+    if options.policy == "conjunctive":
+        weight = np.minimum(weight, np.float32(1.0))
+        return row, code, weight, _single(np.bincount(row, weights=weight, minlength=n_answers)), invalid
+    total_weight = _single(np.bincount(row, weights=weight, minlength=n_answers))
+    over = total_weight > 1.0
+    divisor = np.where(over, total_weight, np.float32(1.0)).astype(np.float32)
+    weight = np.where(over[row], weight / divisor[row], weight).astype(np.float32)
+    return row, code, weight, np.where(over, np.float32(1.0), total_weight), invalid
+
+
+def _reasons(target: np.ndarray, invalid: np.ndarray, included: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Why each answer is not scored (an index into REASONS, -1 for those scoring) and which score:
+    scorer2's checks in its order (no such instance, invalid, excluded), then the first answer in file
+    order for each instance."""
+    reason = np.full(len(target), -1, dtype=np.int8)
+    reason[target < 0] = 0
+    reason[(reason < 0) & invalid] = 1
+    reason[(reason < 0) & ~included[np.maximum(target, 0)]] = 2
+    candidates = np.flatnonzero(reason < 0)
+    _, first = np.unique(target[candidates], return_index=True)
+    scoring = np.zeros(len(target), dtype=bool)
+    scoring[candidates[first]] = True
+    reason[(reason < 0) & ~scoring] = 2
+    return reason, scoring
 
 
 def _credit(
