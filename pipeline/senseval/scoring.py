@@ -158,7 +158,7 @@ def score_senses(
 
     instances = _instances_table(
         key, included, tag_instance, tag_code, row, code, weight, answered_by, answers,
-        instance_credit, instance_attempted, total, vocabulary, tags,
+        instance_credit, instance_attempted, total, vocabulary, options.granularity, tags,
     )  # fmt: skip
     unscored_rows = to_arrow(np.flatnonzero(~scoring))
     unscored = pa.Table.from_arrays(
@@ -465,17 +465,13 @@ def _names(answers: pa.Table) -> pa.Array:
     return pc.if_else(answers.column("instance").is_null(), answers.column("item"), joined)
 
 
-def _grouped(
-    groups: np.ndarray, values: np.ndarray, count: int, labels: pa.Array | None = None
-) -> pa.ListArray:
-    """A list per group ``0..count-1`` of ``values`` (rows ordered by group, stable; ``labels``: the
-    values are codes, each list holds their labels)."""
+def _grouped(groups: np.ndarray, values: pa.Array, count: int) -> pa.ListArray:
+    """A list per group ``0..count-1`` of ``values`` (rows ordered by group, stable)."""
     offsets = np.zeros(count + 1, np.int32)
     np.cumsum(np.bincount(groups, minlength=count), out=offsets[1:])
     if len(groups) > 1 and (groups[1:] < groups[:-1]).any():  # rows in key order need no sort
-        values = values[np.argsort(groups, kind="stable")]
-    items = to_arrow(values) if labels is None else labels.take(to_arrow(values))
-    return pa.ListArray.from_arrays(to_arrow(offsets), items)
+        values = values.take(to_arrow(np.argsort(groups, kind="stable")))
+    return pa.ListArray.from_arrays(to_arrow(offsets), values)
 
 
 def _instances_table(
@@ -492,19 +488,31 @@ def _instances_table(
     attempted: np.ndarray,
     total: np.ndarray,
     vocabulary: _Vocabulary,
+    granularity: str,
     tags: bool,
 ) -> pa.Table:
     n_key = key.num_rows
     answered = answered_by >= 0
     if tags:
-        key_lists = _grouped(tag_instance, tag_code, n_key, vocabulary.labels)
+        # Tags not converted (all but coarse) are the files' own strings: the lists share them.
+        if granularity == "coarse" or len(tag_code) != len(vocabulary.key_codes):
+            key_values = vocabulary.labels.take(to_arrow(tag_code))
+        else:
+            key_values = pc.list_flatten(key.column("key_tags").combine_chunks())
+        key_lists = _grouped(tag_instance, key_values, n_key)
         instance_of_answer = np.full(answers.num_rows, -1, dtype=np.int32)
         instance_of_answer[answered_by[answered]] = np.flatnonzero(answered)
         tag_owner = instance_of_answer[row]
         mine = tag_owner >= 0
         owner = tag_owner[mine]
-        answer_lists = _grouped(owner, code[mine], n_key, vocabulary.labels)
-        weight_lists = _grouped(owner, weight[mine].astype(np.float64), n_key)
+        if granularity == "coarse":
+            answer_values = vocabulary.labels.take(to_arrow(code[mine]))
+        else:
+            answer_values = pc.list_flatten(answers.column("answer_tags").combine_chunks())
+            if not mine.all():
+                answer_values = answer_values.filter(to_arrow(mine))
+        answer_lists = _grouped(owner, answer_values, n_key)
+        weight_lists = _grouped(owner, to_arrow(weight[mine], pa.float64()), n_key)
     else:  # the scores alone: every list empty
         no_lists = to_arrow(np.zeros(n_key + 1, np.int32))
         key_lists = answer_lists = pa.ListArray.from_arrays(no_lists, strings([]))
