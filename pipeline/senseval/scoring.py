@@ -418,18 +418,33 @@ def _targets(key: pa.Table, answers: pa.Table) -> np.ndarray:
 
 
 def _sorted_index_in(queries: pa.StringArray, values: pa.StringArray) -> np.ndarray:
-    """The row of each query in ``values`` (increasing, no repeats), -1 where absent or null: a binary
-    search, as scorer2 looks its sorted key up, over the strings laid out as fixed-width byte rows.
-    Names with a NUL byte or longer than 64 bytes are looked up by hashing instead."""
+    """The row of each query in ``values`` (increasing, no repeats), -1 where absent or null: the
+    strings laid out as fixed-width byte rows and merged with the values by a stable sort (queries in
+    order, as sorted answers are, make it one merge of two runs), each query then matched with the
+    last value before it. Names with a NUL byte or longer than 64 bytes are looked up by hashing
+    instead."""
     width = max(pc.max(pc.binary_length(values)).as_py() or 0, pc.max(pc.binary_length(queries)).as_py() or 0)
     rows_v, rows_q = _fixed_width(values, width), _fixed_width(queries, width)
     if rows_v is None or rows_q is None or not len(values):
         return filled(pc.index_in(queries, value_set=values), -1).astype(np.int32)
-    at = np.minimum(np.searchsorted(rows_v, rows_q), len(values) - 1)
-    found = rows_v[at] == rows_q
+    n = len(rows_v)
+    order = np.argsort(np.concatenate([rows_v, rows_q]), kind="stable").astype(np.int32)
+    # A value sorts before the queries equal to it (stable), with only those between them; values are
+    # increasing, so the largest value index seen so far is the last value.
+    is_value = order < n
+    last_value = np.where(is_value, order, np.int32(-1))
+    np.maximum.accumulate(last_value, out=last_value)
+    query = order[~is_value] - np.int32(n)
+    candidate = last_value[~is_value]
+    del order, is_value, last_value
+    seen = candidate >= 0
+    query, candidate = query[seen], candidate[seen]
+    found = rows_v[candidate] == rows_q[query]
     if queries.null_count:
-        found &= to_numpy(queries.is_valid())
-    return np.where(found, at, -1).astype(np.int32)
+        found &= to_numpy(queries.is_valid())[query]
+    target = np.full(len(rows_q), -1, np.int32)
+    target[query[found]] = candidate[found]
+    return target
 
 
 def _fixed_width(strings: pa.StringArray, width: int) -> np.ndarray | None:
