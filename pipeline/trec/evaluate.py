@@ -322,19 +322,17 @@ class Ranking:
 
 def rank(qrels: Qrels, run: Run, options: Options) -> Ranking:
     """The :class:`Ranking` of ``run`` against ``qrels`` under ``options`` (duplicates refused here)."""
-    nq = len(qrels)
-    qid_dictionary, qcode = _byte_order_codes(pa.concat_arrays([qrels.qid, run.qid]))
-    doc_dictionary, dcode = _byte_order_codes(pa.concat_arrays([qrels.docno, run.docno]))
+    qid_dictionary, (qrels_qcode, run_qcode) = _byte_order_codes(qrels.qid, run.qid)
+    doc_dictionary, (qrels_dcode, run_docs) = _byte_order_codes(qrels.docno, run.docno)
     ndocs = max(len(doc_dictionary), 1)
-    qrels_key = qcode[:nq] * ndocs + dcode[:nq]
-    run_key = qcode[nq:] * ndocs + dcode[nq:]
+    qrels_key = qrels_qcode.astype(np.int64) * ndocs + qrels_dcode
+    run_key = run_qcode.astype(np.int64) * ndocs + run_docs
+    del qrels_dcode
     qrels_order = _refuse_duplicates(qrels_key, qrels, doc_dictionary, qid_dictionary, ndocs, "qrels")
     _refuse_duplicates(run_key, run, doc_dictionary, qid_dictionary, ndocs, "run")
-    run_docs = dcode[nq:]
-    del dcode
 
-    qrels_queries = np.unique(qcode[:nq])
-    run_queries = np.unique(qcode[nq:])
+    qrels_queries = np.unique(qrels_qcode)
+    run_queries = np.unique(run_qcode)
     answered = np.isin(qrels_queries, run_queries)
     evaluated = qrels_queries if options.complete else qrels_queries[answered]
     missing_codes = qrels_queries[~answered]
@@ -342,13 +340,14 @@ def rank(qrels: Qrels, run: Run, options: Options) -> Ranking:
         raise InputError(
             run.source, 0, f"no query of the run is in the qrels {qrels.source}; nothing to evaluate"
         )
-    position = np.full(len(qid_dictionary), -1, dtype=np.int64)
+    position = np.full(len(qid_dictionary), -1, dtype=np.int32)
     position[evaluated] = np.arange(len(evaluated))
     qids = tuple(qid_dictionary[int(code)] for code in evaluated)
     ignored = () if options.complete else tuple(qid_dictionary[int(code)] for code in missing_codes)
 
     # Retrieved documents of the evaluated queries, ranked: score descending, docno descending.
-    run_q = position[qcode[nq:]]
+    run_q = position[run_qcode]
+    del run_qcode
     if (run_q >= 0).all():
         order = _ranking_order(run_q, run.score, run_docs, len(doc_dictionary))
     else:
@@ -370,10 +369,11 @@ def rank(qrels: Qrels, run: Run, options: Options) -> Ranking:
     np.minimum(found, max(len(sorted_qrels_key) - 1, 0), out=found)
     hit = (sorted_qrels_key[found] == ranked_key) if len(sorted_qrels_key) else np.zeros(len(found), bool)
     del ranked_key
-    grades = qrels.rel[qrels_order][found] if len(sorted_qrels_key) else np.zeros(len(found), np.int64)
+    rel = qrels.rel[qrels_order][found] if len(sorted_qrels_key) else np.zeros(len(found), np.int64)
     del found
-    rel = np.where(hit, np.where(grades >= 0, grades, UNJUDGED), NONPOOL)
-    del hit, grades
+    rel[rel < 0] = UNJUDGED
+    rel[~hit] = NONPOOL
+    del hit
     if options.judged_only:
         judged = rel >= 0
         rel, sorted_q = rel[judged], sorted_q[judged]
@@ -382,7 +382,7 @@ def rank(qrels: Qrels, run: Run, options: Options) -> Ranking:
     if missing.size:  # -c: trec_eval's stand-in ranking of one document outside the pool
         rel = np.concatenate([rel, np.full(missing.size, NONPOOL)])
         sorted_q = np.concatenate([sorted_q, missing])
-        ranks = np.concatenate([ranks, np.zeros(missing.size, dtype=np.int64)])
+        ranks = np.concatenate([ranks, np.zeros(missing.size, dtype=ranks.dtype)])
         if options.judged_only:
             keep_rows = rel >= 0
             rel, sorted_q, ranks = rel[keep_rows], sorted_q[keep_rows], ranks[keep_rows]
@@ -391,7 +391,7 @@ def rank(qrels: Qrels, run: Run, options: Options) -> Ranking:
     matrix = np.full((len(evaluated), width), _PAD, dtype=np.int64)
     matrix[sorted_q, ranks] = rel
 
-    qrels_q = position[qcode[:nq]]
+    qrels_q = position[qrels_qcode]
     judged_rows = (qrels_q >= 0) & (qrels.rel >= 0)
     return Ranking(
         qids,
@@ -565,17 +565,21 @@ def _recall(r: Ranking, m: Measure, level: int) -> list[np.ndarray]:
 def _infap(r: Ranking, m: Measure, level: int) -> list[np.ndarray]:
     judged = r.valid & (r.rel >= 0)
     rel = judged & (r.rel >= level)
-    rel_so_far = np.cumsum(rel, axis=1)
-    nonrel_so_far = np.cumsum(judged & (r.rel < level), axis=1)
-    unjudged_so_far = np.cumsum(r.valid & (r.rel == UNJUDGED), axis=1)
-    j = np.arange(r.width, dtype=np.float64)[None, :]
-    above = rel_so_far - 1
+    # Each relevant rank's part, computed at those ranks only (the counts so far read off there).
+    rows, cols = np.nonzero(rel)
+    above = np.cumsum(rel, axis=1, dtype=np.int32)[rows, cols] - 1
+    nonrel_so_far = np.cumsum(judged & (r.rel < level), axis=1, dtype=np.int32)[rows, cols]
+    del judged
+    unjudged_so_far = np.cumsum(r.valid & (r.rel == UNJUDGED), axis=1, dtype=np.int32)[rows, cols]
+    j = cols.astype(np.float64)
     with np.errstate(divide="ignore", invalid="ignore"):
         part = 1.0 / (j + 1.0) + (j / (j + 1.0)) * ((above + nonrel_so_far + unjudged_so_far) / j) * (
             (above + _INFAP_EPSILON) / ((above + nonrel_so_far) + 2 * _INFAP_EPSILON)
         )
-    part[:, 0] = 1.0
-    total = _sequential_rowsum(np.where(rel, part, 0.0))
+    part[cols == 0] = 1.0
+    parts = np.zeros(rel.shape)
+    parts[rows, cols] = part
+    total = _sequential_rowsum(parts)
     num_rel = r.num_rel(level)
     return [np.where(num_rel > 0, _divide(total, num_rel), total)]
 
@@ -616,12 +620,17 @@ def _g(r: Ranking, m: Measure, level: int) -> list[np.ndarray]:
     gains, ideal, count = r.gains(m.cutoffs())
     width = r.width
     ideal_here = _take_columns(ideal, width)
+    # In place, one matrix at a time: (2 + sum of costs so far) - sum of gains so far, then its log2.
     cost = np.where(ideal_here >= 1.0, ideal_here, 1.0)
-    cost = np.where(r.valid, cost, 0.0)
-    sum_cost = np.cumsum(cost, axis=1)
-    sum_results = np.cumsum(gains, axis=1)
+    cost[~r.valid] = 0.0
+    np.cumsum(cost, axis=1, out=cost)
+    cost += 2.0
+    cost -= np.cumsum(gains, axis=1)
+    part = np.zeros_like(gains)
     with np.errstate(divide="ignore", invalid="ignore"):
-        part = np.where(gains != 0, gains / np.log2((2 + sum_cost) - sum_results), 0.0)
+        np.log2(cost, out=cost)
+        np.divide(gains, cost, out=part, where=gains != 0)
+    del cost
     results = _sequential_rowsum(part)
     sum_ideal = _sequential_rowsum(ideal)
     return [np.where(sum_ideal > 0, _divide(results, sum_ideal), 0.0)]
@@ -912,14 +921,19 @@ def _glibc_msort(entries: list[tuple[int, float]]) -> list[tuple[int, float]]:
     return merged + left + right
 
 
-def _byte_order_codes(values: pa.Array) -> tuple[list[str], np.ndarray]:
-    """Codes of ``values`` that sort as the values' bytes do, and the decoded distinct values in order."""
-    encoded = values.dictionary_encode()
-    dictionary = encoded.dictionary
+def _byte_order_codes(*arrays: pa.Array) -> tuple[list[str], list[np.ndarray]]:
+    """The distinct values of ``arrays`` decoded, in the order of their bytes, and each array's codes
+    (int32) into that list. Each array is encoded alone and their small dictionaries together, so the
+    arrays are never copied end to end."""
+    encoded = [array.dictionary_encode() for array in arrays]
+    union = pa.concat_arrays([e.dictionary for e in encoded]).dictionary_encode()
+    dictionary = union.dictionary
     order = to_numpy(pc.sort_indices(dictionary), np.uint64).astype(np.int64)
-    rank_of = np.empty(len(order), dtype=np.int64)
+    rank_of = np.empty(len(order), dtype=np.int32)
     rank_of[order] = np.arange(len(order))
-    codes = rank_of[to_numpy(encoded.indices, np.int32)]
+    recode = rank_of[to_numpy(union.indices, np.int32)]  # each piece's dictionary entry -> its rank
+    starts = np.cumsum([0] + [len(e.dictionary) for e in encoded])
+    codes = [recode[start + to_numpy(e.indices, np.int32)] for start, e in zip(starts, encoded, strict=False)]
     names = [value.decode("utf-8", "replace") for value in dictionary.take(from_numpy(order)).to_pylist()]
     return names, codes
 
@@ -932,18 +946,23 @@ def _ranking_order(queries: np.ndarray, scores: np.ndarray, docs: np.ndarray, nd
     distinct, inverse = np.unique(scores, return_inverse=True)  # -0.0 and 0.0 are one score, as in C
     bits = [max(int(n), 1).bit_length() for n in (int(queries.max(initial=0)) + 1, len(distinct), ndocs)]
     if sum(bits) > 63:
-        return np.lexsort((-docs, -scores, queries))
-    key = queries.astype(np.int64) << (bits[1] + bits[2])
-    key |= (len(distinct) - 1 - inverse.astype(np.int64)) << bits[2]
+        return np.lexsort((-docs.astype(np.int64), -scores, queries))
+    key = np.subtract(len(distinct) - 1, inverse, dtype=np.int64)
+    del inverse
+    key <<= bits[2]
     key |= ndocs - 1 - docs
+    high = queries.astype(np.int64)
+    high <<= bits[1] + bits[2]
+    key |= high
+    del high
     return np.argsort(key, kind="stable")
 
 
 def _ranks_within(sorted_q: np.ndarray, queries: int) -> np.ndarray:
     """0-based position of every row within its query (rows sorted by query)."""
-    counts = np.bincount(sorted_q, minlength=queries)
-    starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
-    return np.arange(len(sorted_q)) - starts[sorted_q]
+    starts = np.zeros(queries, np.int32)
+    np.cumsum(np.bincount(sorted_q, minlength=queries)[:-1], out=starts[1:])
+    return np.arange(len(sorted_q), dtype=np.int32) - starts[sorted_q]
 
 
 def _descending_rows(q: np.ndarray, gains: np.ndarray, queries: int) -> tuple[np.ndarray, np.ndarray]:
