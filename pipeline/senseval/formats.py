@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
-from iescore.pipeline.core.arrays import filled, scalar, strings, to_arrow, to_numpy
+from iescore.pipeline.core.arrays import filled, scalar, strings, to_arrow, to_numpy, whole
 from iescore.pipeline.core.errors import InputError
 from iescore.schemas import SENSE_ANSWERS, SENSE_KEY, SENSE_MAP, SENSE_WARNINGS
 
@@ -250,7 +250,7 @@ def _refuse_repeated_tags(path: str | Path, key: pa.Table) -> None:
     """A key line naming a tag twice is bad input: the key's tags are a set (any one is right), and
     scorer2 counts a repeated tag twice in mixed-grained credit (an answer tag above it gets 1/b from
     each copy)."""
-    tags = key.column("key_tags").combine_chunks()
+    tags = whole(key.column("key_tags"))
     counts = to_numpy(pc.list_value_length(tags))
     if not len(counts) or counts.max() < 2:
         return
@@ -611,12 +611,12 @@ def _atof(text: str) -> float:
 
 def _refuse_repeats(path: str | Path, table: pa.Table, columns: tuple[str, ...], message: str) -> None:
     """Bad input when two rows have the same ``columns``: the second one's line, naming the first's."""
-    last = table.column(columns[-1]).combine_chunks()
+    last = whole(table.column(columns[-1]))
     if len(last) < 2 or pc.all(pc.less(last.slice(0, len(last) - 1), last.slice(1))).as_py():
         return  # the last column alone increases (sorted key: instance names that include the item)
-    labels = table.column(columns[0]).combine_chunks()
+    labels = whole(table.column(columns[0]))
     for column in columns[1:]:
-        labels = pc.binary_join_element_wise(labels, table.column(column).combine_chunks(), scalar("\x00"))
+        labels = pc.binary_join_element_wise(labels, whole(table.column(column)), scalar("\x00"))
     if len(labels) < 2 or pc.all(pc.less(labels.slice(0, len(labels) - 1), labels.slice(1))).as_py():
         return  # in increasing order (as scorer2 wants its files): no repeat, and no hashing to see it
     encoded = pc.dictionary_encode(labels)
@@ -649,8 +649,8 @@ def _refuse_cycles(path: str | Path, table: pa.Table, senses: pa.Array, sense_pa
         )
     # Each sense's parent is the first ancestor on its own line; follow parents by doubling: after
     # 2^k steps a chain that has not ended (-1) within len(map) steps goes round a cycle.
-    own = table.column("sense").combine_chunks()
-    ancestors = table.column("ancestors").combine_chunks()
+    own = whole(table.column("sense"))
+    ancestors = whole(table.column("ancestors"))
     has_parent = to_numpy(pc.list_value_length(ancestors)) > 0
     jump = np.full(len(own), -1, dtype=np.int64)
     parents = pc.list_flatten(pc.list_slice(ancestors, 0, 1))

@@ -43,7 +43,7 @@ from dataclasses import dataclass
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
-from iescore.pipeline.core.arrays import filled, scalar, strings, to_arrow, to_numpy
+from iescore.pipeline.core.arrays import filled, scalar, strings, to_arrow, to_numpy, whole
 from iescore.schemas import SENSE_INSTANCES, SENSE_UNSCORED
 
 GRANULARITIES = ("fine", "coarse", "mixed")
@@ -116,7 +116,7 @@ def score_senses(
     n_key = key.num_rows
 
     # Key tags, one row each: (instance row, tag code), in written order.
-    key_tags = key.column("key_tags").combine_chunks()
+    key_tags = whole(key.column("key_tags"))
     tag_instance = to_numpy(pc.list_parent_indices(key_tags))
     tag_code = vocabulary.key_codes
     excluded = np.zeros(n_key, dtype=bool)
@@ -178,8 +178,8 @@ def _answer_weights(
     """The answer tags as scored, one row each (answer row, tag code, weight), each answer's attempted
     weight, and which answers are invalid (no tag; with ``unattempted``, a tag the map lacks)."""
     n_answers = answers.num_rows
-    answer_tags = answers.column("answer_tags").combine_chunks()
-    weights_column = answers.column("answer_weights").combine_chunks()
+    answer_tags = whole(answers.column("answer_tags"))
+    weights_column = whole(answers.column("answer_weights"))
     row = to_numpy(pc.list_parent_indices(answer_tags))
     code = vocabulary.answer_codes
     raw = filled(pc.list_flatten(weights_column), np.nan)
@@ -285,12 +285,12 @@ class _Vocabulary:
     relations over codes: ``top`` (coarse), ``known`` and :meth:`subsumption` (mixed)."""
 
     def __init__(self, key: pa.Table, answers: pa.Table, sense_map: pa.Table | None) -> None:
-        key_tags = pc.list_flatten(key.column("key_tags").combine_chunks())
-        answer_tags = pc.list_flatten(answers.column("answer_tags").combine_chunks())
+        key_tags = pc.list_flatten(whole(key.column("key_tags")))
+        answer_tags = pc.list_flatten(whole(answers.column("answer_tags")))
         pieces = [key_tags, answer_tags]
         if sense_map is not None:
-            senses = sense_map.column("sense").combine_chunks()
-            ancestors = pc.list_flatten(sense_map.column("ancestors").combine_chunks())
+            senses = whole(sense_map.column("sense"))
+            ancestors = pc.list_flatten(whole(sense_map.column("ancestors")))
             pieces += [senses, ancestors]
         # Each piece encoded alone, then their (small) dictionaries together: the codes and the labels'
         # order are those of encoding all the pieces end to end (first appearance), without copying them.
@@ -317,14 +317,14 @@ class _Vocabulary:
         sense_codes = codes[bounds[2] : bounds[3]]
         ancestor_codes = codes[bounds[3] : bounds[4]]
         self.known[sense_codes] = True
-        lengths = to_numpy(pc.list_value_length(sense_map.column("ancestors").combine_chunks()))
+        lengths = to_numpy(pc.list_value_length(whole(sense_map.column("ancestors"))))
         owner = np.repeat(np.arange(len(sense_codes)), lengths)
         if len(ancestor_codes):
             last = np.cumsum(lengths) - 1
             has = lengths > 0
             self.top[sense_codes[has]] = ancestor_codes[last[has]]
         # Ancestor pairs (sense, ancestor) with the product of the branching factors on the way.
-        factors = to_numpy(pc.list_flatten(sense_map.column("branching").combine_chunks()))
+        factors = to_numpy(pc.list_flatten(whole(sense_map.column("branching"))))
         products = _cumulative_products(factors.astype(np.float64), lengths)
         pair_keys = sense_codes[owner].astype(np.int64) * self.size + ancestor_codes
         order = np.argsort(pair_keys, kind="stable")
@@ -402,16 +402,16 @@ def _targets(key: pa.Table, answers: pa.Table) -> np.ndarray:
     instance, when the line has no space, matches none). When the key's instance names increase
     (sorted, as scorer2 needs its key: then no two are equal), by the instance alone, then the item
     checked; else by the pair, joined."""
-    instances = key.column("instance").combine_chunks()
+    instances = whole(key.column("instance"))
     n = len(instances)
     if n >= 2 and not pc.all(pc.less(instances.slice(0, n - 1), instances.slice(1))).as_py():
         target = pc.index_in(_pair_labels(answers), value_set=_pair_labels(key))
         return filled(target, -1).astype(np.int32)
-    target = _sorted_index_in(answers.column("instance").combine_chunks(), instances)
+    target = _sorted_index_in(whole(answers.column("instance")), instances)
     found = np.flatnonzero(target >= 0)
     if len(found):
-        key_item = key.column("item").combine_chunks().take(to_arrow(target[found]))
-        answer_item = answers.column("item").combine_chunks().take(to_arrow(found))
+        key_item = whole(key.column("item")).take(to_arrow(target[found]))
+        answer_item = whole(answers.column("item")).take(to_arrow(found))
         same = to_numpy(pc.equal(key_item, answer_item))
         target[found[~same]] = -1
     return target
@@ -470,8 +470,8 @@ def _fixed_width(strings: pa.StringArray, width: int) -> np.ndarray | None:
 
 def _pair_labels(table: pa.Table) -> pa.Array:
     """``item NUL instance`` of every row (null instance: null): an instance is its item and instance."""
-    item = table.column("item").combine_chunks()
-    return pc.binary_join_element_wise(item, table.column("instance").combine_chunks(), scalar("\x00"))
+    item = whole(table.column("item"))
+    return pc.binary_join_element_wise(item, whole(table.column("instance")), scalar("\x00"))
 
 
 def _names(answers: pa.Table) -> pa.Array:
@@ -513,7 +513,7 @@ def _instances_table(
         if granularity == "coarse" or len(tag_code) != len(vocabulary.key_codes):
             key_values = vocabulary.labels.take(to_arrow(tag_code))
         else:
-            key_values = pc.list_flatten(key.column("key_tags").combine_chunks())
+            key_values = pc.list_flatten(whole(key.column("key_tags")))
         key_lists = _grouped(tag_instance, key_values, n_key)
         instance_of_answer = np.full(answers.num_rows, -1, dtype=np.int32)
         instance_of_answer[answered_by[answered]] = np.flatnonzero(answered)
@@ -523,7 +523,7 @@ def _instances_table(
         if granularity == "coarse":
             answer_values = vocabulary.labels.take(to_arrow(code[mine]))
         else:
-            answer_values = pc.list_flatten(answers.column("answer_tags").combine_chunks())
+            answer_values = pc.list_flatten(whole(answers.column("answer_tags")))
             if not mine.all():
                 answer_values = answer_values.filter(to_arrow(mine))
         answer_lists = _grouped(owner, answer_values, n_key)

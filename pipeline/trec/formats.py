@@ -20,6 +20,7 @@ from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
+from iescore.pipeline.core.arrays import whole
 from iescore.pipeline.core.errors import InputError
 from iescore.schemas import TREC_QRELS, TREC_RUN, C
 
@@ -190,7 +191,7 @@ def _csv_fields(
         return None
     fields: list[pa.Array | None] = [None] * len(names)
     for k in wanted:
-        fields[k] = table.column(columns[k]).combine_chunks()
+        fields[k] = whole(table.column(columns[k]))
     return fields, np.arange(1, table.num_rows + 1, dtype=np.int64)
 
 
@@ -377,7 +378,7 @@ def qrels_from_table(table: pa.Table, source: str) -> Qrels:
 def run_from_table(table: pa.Table, source: str) -> Run:
     """The :class:`Run` of a ``TREC_RUN`` table."""
     tag = (table.schema.metadata or {}).get(RUNID_KEY, b"").decode()
-    score = table.column(C.score).combine_chunks()
+    score = whole(table.column(C.score))
     return Run(
         source,
         _binary(table.column(C.qid)),
@@ -415,12 +416,12 @@ def _as_text(column: pa.Array) -> pa.Array:
 
 
 def _binary(column: pa.ChunkedArray) -> pa.Array:
-    return column.combine_chunks().cast(pa.binary())
+    return whole(column).cast(pa.binary())
 
 
 def _int64(column: pa.ChunkedArray) -> np.ndarray:
     """The column as a read-only numpy view of its buffer (nothing writes into a run or qrels)."""
-    return to_numpy(column.combine_chunks(), np.int64)
+    return to_numpy(whole(column), np.int64)
 
 
 #: trec_eval 10.0's rel_info formats (``-R``) and results formats (``-T``): which are read here, and why
