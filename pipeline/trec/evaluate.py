@@ -328,8 +328,9 @@ def rank(qrels: Qrels, run: Run, options: Options) -> Ranking:
     qrels_key = qrels_qcode.astype(np.int64) * ndocs + qrels_dcode
     run_key = run_qcode.astype(np.int64) * ndocs + run_docs
     del qrels_dcode
-    qrels_order = _refuse_duplicates(qrels_key, qrels, doc_dictionary, qid_dictionary, ndocs, "qrels")
+    _refuse_duplicates(qrels_key, qrels, doc_dictionary, qid_dictionary, ndocs, "qrels")
     _refuse_duplicates(run_key, run, doc_dictionary, qid_dictionary, ndocs, "run")
+    qrels_order = np.argsort(qrels_key, kind="stable")
 
     qrels_queries = np.unique(qrels_qcode)
     run_queries = np.unique(run_qcode)
@@ -486,13 +487,18 @@ def _rprec(r: Ranking, m: Measure, level: int) -> list[np.ndarray]:
 def _bpref_value(r: Ranking, level: int) -> np.ndarray:
     judged = r.valid & (r.rel >= 0)
     rel = judged & (r.rel >= level)
-    nonrel_before = np.cumsum(judged & (r.rel < level), axis=1)
-    num_rel = r.num_rel(level)[:, None]
-    bound = np.minimum(r.num_nonrel(level)[:, None], num_rel)
+    # Each relevant rank's part, computed at those ranks only.
+    rows, cols = np.nonzero(rel)
+    nonrel_before = np.cumsum(judged & (r.rel < level), axis=1, dtype=np.int32)[rows, cols]
+    del judged
+    num_rel = r.num_rel(level)
+    bound = np.minimum(r.num_nonrel(level), num_rel)
     with np.errstate(divide="ignore", invalid="ignore"):
-        part = np.where(nonrel_before > 0, 1.0 - np.minimum(nonrel_before, num_rel) / bound, 1.0)
-    total = _sequential_rowsum(np.where(rel, part, 0.0))
-    return np.where(num_rel[:, 0] > 0, _divide(total, num_rel[:, 0]), total)
+        part = np.where(nonrel_before > 0, 1.0 - np.minimum(nonrel_before, num_rel[rows]) / bound[rows], 1.0)
+    parts = np.zeros(rel.shape)
+    parts[rows, cols] = part
+    total = _sequential_rowsum(parts)
+    return np.where(num_rel > 0, _divide(total, num_rel), total)
 
 
 def _bpref(r: Ranking, m: Measure, level: int) -> list[np.ndarray]:
@@ -514,9 +520,11 @@ def _interpolated(r: Ranking, level: int, fractions: Sequence[float]) -> list[np
     num_rel_ret = r.num_rel_ret(level).astype(np.float64)
     start = _divide(num_rel_ret, r.num_ret.astype(np.float64))  # 0/0 stays -nan, as in C
     cumrel = r.cumrel(level)
-    precision = np.where(r.valid, cumrel / np.arange(1, r.width + 1, dtype=np.float64), -np.inf)
+    precision = cumrel / np.arange(1, r.width + 1, dtype=np.float64)
+    precision[~r.valid] = -np.inf
     suffix = np.maximum.accumulate(precision[:, ::-1], axis=1)[:, ::-1]
-    suffix = np.maximum(suffix, start[:, None])  # NaN start stays NaN, as C's '<' never replaces it
+    del precision
+    np.maximum(suffix, start[:, None], out=suffix)  # NaN start stays NaN, as C's '<' never replaces it
     num_rel = r.num_rel(level)
     results = []
     for fraction in fractions:
@@ -646,7 +654,10 @@ def _take_columns(matrix: np.ndarray, width: int) -> np.ndarray:
 def _dcg_parts(r: Ranking, pairs: tuple) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(results dcg prefix sums ``[q, i]``, ideal dcg prefix sums ``[q, j]``, ideal gains, ideal count)."""
     gains, ideal, count = r.gains(pairs)
-    results = np.cumsum(np.where(gains != 0, gains / _discounts(r.width)[None, :], 0.0), axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        results = gains / _discounts(r.width)[None, :]
+    results[gains == 0] = 0.0
+    np.cumsum(results, axis=1, out=results)
     ideal_sums = np.cumsum(ideal / _discounts(ideal.shape[1])[None, :], axis=1)
     return results, ideal_sums, ideal, count
 
@@ -669,15 +680,18 @@ def _ndcg_rel(r: Ranking, m: Measure, level: int) -> list[np.ndarray]:
     ideal_width = ideal_sums.shape[1]
     if ideal_width == 0:
         ideal_sums = np.zeros((r.queries, 1))
-    ranks = np.arange(r.width)[None, :]
-    saturated = np.clip(np.minimum(ranks, count[:, None] - 1), 0, None)
-    ideal_at = np.where(
-        count[:, None] > 0, ideal_sums[rows[:, None], np.minimum(saturated, ideal_sums.shape[1] - 1)], 0.0
-    )
     positive = gains > 0
+    # Each part at the ranks of positive gain only: the results' dcg over the ideal dcg at that rank
+    # (saturated at the ideal's last rank).
+    at_q, at_rank = np.nonzero(positive)
+    counted = count[at_q]
+    saturated = np.clip(np.minimum(at_rank, counted - 1), 0, None)
+    ideal_at = np.where(counted > 0, ideal_sums[at_q, np.minimum(saturated, ideal_sums.shape[1] - 1)], 0.0)
+    del counted, saturated
     with np.errstate(divide="ignore", invalid="ignore"):
-        part = np.where(positive, results / ideal_at, 0.0)
-        total = _sequential_rowsum(part)
+        parts = np.zeros(gains.shape)
+        parts[at_q, at_rank] = results[at_q, at_rank] / ideal_at
+        total = _sequential_rowsum(parts)
         ideal_total = np.where(count > 0, ideal_sums[rows, np.maximum(count - 1, 0)], 0.0)
         total = total + ((count - positive.sum(axis=1)).astype(np.float64) * results[:, -1]) / ideal_total
     return [np.where(total > 0, _divide(total, count.astype(np.float64)), 0.0)]
@@ -711,8 +725,9 @@ def _rndcg(r: Ranking, m: Measure, level: int) -> list[np.ndarray]:
 
 
 def _ndcg_cut(r: Ranking, m: Measure, level: int) -> list[np.ndarray]:
-    gains = np.where(r.valid & (r.rel > 0), r.rel, 0).astype(np.float64)
-    results = np.cumsum(gains / _discounts(r.width)[None, :], axis=1)
+    results = np.where(r.valid & (r.rel > 0), r.rel, 0).astype(np.float64)
+    results /= _discounts(r.width)[None, :]
+    np.cumsum(results, axis=1, out=results)
     positive = r.judged_rel > 0
     ideal, count = _descending_rows(
         r.judged_q[positive], r.judged_rel[positive].astype(np.float64), r.queries
@@ -943,11 +958,22 @@ def _ranking_order(queries: np.ndarray, scores: np.ndarray, docs: np.ndarray, nd
 
     One argsort of a packed int64 key (query, rank of the score among the distinct scores, docno) when
     the three fit in 63 bits, else a lexsort (the same order, four times slower)."""
-    distinct, inverse = np.unique(scores, return_inverse=True)  # -0.0 and 0.0 are one score, as in C
-    bits = [max(int(n), 1).bit_length() for n in (int(queries.max(initial=0)) + 1, len(distinct), ndocs)]
+    # Each score's rank among the distinct scores (-0.0 and 0.0 are one score, as in C).
+    by_score = np.argsort(scores)
+    ordered = scores[by_score]
+    step = np.empty(len(scores), np.int32)
+    step[:1] = 0
+    np.not_equal(ordered[1:], ordered[:-1], out=step[1:], casting="unsafe")
+    del ordered
+    np.cumsum(step, out=step)
+    inverse = np.empty(len(scores), np.int32)
+    inverse[by_score] = step
+    del by_score, step
+    distinct = int(inverse.max(initial=-1)) + 1
+    bits = [max(int(n), 1).bit_length() for n in (int(queries.max(initial=0)) + 1, distinct, ndocs)]
     if sum(bits) > 63:
         return np.lexsort((-docs.astype(np.int64), -scores, queries))
-    key = np.subtract(len(distinct) - 1, inverse, dtype=np.int64)
+    key = np.subtract(distinct - 1, inverse, dtype=np.int64)
     del inverse
     key <<= bits[2]
     key |= ndocs - 1 - docs
@@ -979,8 +1005,11 @@ def _descending_rows(q: np.ndarray, gains: np.ndarray, queries: int) -> tuple[np
 
 def _refuse_duplicates(
     keys: np.ndarray, source: Qrels | Run, docs: list[str], qids: list[str], ndocs: int, kind: str
-) -> np.ndarray:
-    """The stable order sorting ``keys``; an :class:`InputError` if a (query, document) repeats."""
+) -> None:
+    """An :class:`InputError` if a (query, document) repeats (named at its first repeat in file order)."""
+    ordered = np.sort(keys)
+    if not (ordered[1:] == ordered[:-1]).any():
+        return
     order = np.argsort(keys, kind="stable")
     ordered = keys[order]
     repeated = np.flatnonzero(ordered[1:] == ordered[:-1])
@@ -998,7 +1027,6 @@ def _refuse_duplicates(
             f"document {docs[key % ndocs]!r} is listed again for query {qids[key // ndocs]!r} (first at "
             f"line {first}); a {kind} lists each document once a query",
         )
-    return order
 
 
 def _clean_missing(
