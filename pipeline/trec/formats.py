@@ -174,8 +174,8 @@ def _csv_fields(
     try:
         table = csv.read_csv(
             pa.py_buffer(data),
-            # Blocks of 4 MiB parsed one after the other: the parser's buffers stay a few blocks' worth
-            # (threads parsing 16 MiB blocks side by side held more than the columns they produce).
+            # Small blocks parsed in turn: the parser holds one block's buffers at a time, not several
+            # large blocks side by side (a run's memory stays near the size of its columns).
             read_options=csv.ReadOptions(column_names=columns, block_size=1 << 22, use_threads=False),
             parse_options=csv.ParseOptions(
                 delimiter=delimiter, quote_char=False, double_quote=False, escape_char=False
