@@ -123,3 +123,11 @@ def strings(values: list[str]) -> pa.Array:
     offsets[1:] = np.cumsum(np.fromiter((len(e) for e in encoded), dtype=np.int64, count=len(encoded)))
     data = pa.py_buffer(b"".join(encoded))
     return pa.Array.from_buffers(pa.string(), len(encoded), [None, pa.py_buffer(offsets), data])
+
+
+def whole(column: pa.ChunkedArray | pa.Array) -> pa.Array:
+    """A table's column as one array: its only chunk as it is (``combine_chunks`` copies even one
+    chunk), the chunks concatenated when there are several."""
+    if isinstance(column, pa.ChunkedArray):
+        return column.chunk(0) if column.num_chunks == 1 else column.combine_chunks()
+    return column

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
+from iescore.pipeline.core.arrays import whole
 from iescore.pipeline.core.family import Family
 from iescore.schemas import STATISTICS
 
@@ -48,7 +49,7 @@ def senseval_statistics(instances: pa.Table) -> pa.Table:
     """The ``STATISTICS`` table of one system from its ``SENSE_INSTANCES`` table: per instance (unit
     ``item instance``, category the item) its credit, attempted and total, built column-wise."""
     unit = pc.binary_join_element_wise(
-        instances.column("item").combine_chunks(), instances.column("instance").combine_chunks(), " "
+        whole(instances.column("item")), whole(instances.column("instance")), " "
     )
     n = instances.num_rows
     repeat = pa.array(np.tile(np.arange(n), len(SENSEVAL_STATISTICS)))
@@ -61,7 +62,7 @@ def senseval_statistics(instances: pa.Table) -> pa.Table:
     return pa.Table.from_arrays(
         [
             unit.take(repeat),
-            instances.column("item").combine_chunks().take(repeat),
+            whole(instances.column("item")).take(repeat),
             names,
             pa.array(values, pa.float64()),
         ],

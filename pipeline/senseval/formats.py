@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
-from iescore.pipeline.core.arrays import filled, scalar, strings, to_arrow, to_numpy
+from iescore.pipeline.core.arrays import filled, scalar, strings, to_arrow, to_numpy, whole
 from iescore.pipeline.core.errors import InputError
 from iescore.schemas import SENSE_ANSWERS, SENSE_KEY, SENSE_MAP, SENSE_WARNINGS
 
@@ -42,6 +42,9 @@ _POSITIVE_INTEGER = r"^0*[1-9][0-9]*$"
 _LARGEST_FACTOR = 2**62
 #: The largest weight: the largest C float (scorer2 holds weights in C floats).
 _LARGEST_WEIGHT = float(np.finfo(np.float32).max)
+#: Bytes looked at per block when finding separators (a block's temporary arrays are reused, not fresh
+#: pages for the whole file).
+_BLOCK = 1 << 20
 #: A weight Arrow casts as atof reads it.
 _PLAIN_NUMBER = r"^(?:[0-9]+\.?[0-9]*|\.[0-9]+)$"
 
@@ -98,7 +101,7 @@ def plain_tokens(data: bytes, comments: bool = False) -> tuple[int, pa.StringArr
     if not data.endswith(b"\n"):
         data += b"\n"
     raw = np.frombuffer(data, np.uint8)
-    ends = np.flatnonzero(raw <= 32).astype(np.int32)  # UTF-8 has no byte below 33 inside a character
+    ends = byte_positions(raw, 32, below=True)  # UTF-8 has no byte below 33 inside a character
     ends_with = raw[ends]
     if ends[0] == 0 or np.any((ends_with != 10) & (ends_with != 32)):
         return None  # a blank first, or a control character
@@ -117,6 +120,17 @@ def plain_tokens(data: bytes, comments: bool = False) -> tuple[int, pa.StringArr
     return int(newline.sum()), pieces, token_line
 
 
+def byte_positions(raw: np.ndarray, byte: int, below: bool = False) -> np.ndarray:
+    """The positions (int32) in ``raw`` of ``byte`` (``below``: of every byte up to it), found a block at
+    a time so that no array as long as the file is made but the positions themselves."""
+    found = [
+        np.flatnonzero(block <= byte if below else block == byte).astype(np.int32) + np.int32(start)
+        for start in range(0, len(raw), _BLOCK)
+        for block in (raw[start : start + _BLOCK],)
+    ]
+    return np.concatenate(found) if found else np.zeros(0, np.int32)
+
+
 def _string_array(offsets: np.ndarray | list[int], values: bytes | np.ndarray, kind: pa.DataType) -> pa.Array:
     """A string array over ``values`` (UTF-8, checked) cut at ``offsets``, without a copy."""
     width = np.int64 if kind == pa.large_string() else np.int32
@@ -129,8 +143,8 @@ def _first_fields(
 ) -> tuple[np.ndarray, np.ndarray, pa.Array, pa.Array, np.ndarray]:
     """From :func:`plain_tokens`: each line's count of fields and its first field's number, its first
     field, its second (null where none), and the numbers of the other fields."""
-    counts = np.bincount(token_line, minlength=n_lines)
-    first = np.zeros(n_lines, np.int64)
+    counts = np.bincount(token_line, minlength=n_lines).astype(np.int32)
+    first = np.zeros(n_lines, np.int32)
     np.cumsum(counts[:-1], out=first[1:])
     item = pieces.take(to_arrow(2 * first))
     second = np.minimum(first + 1, len(token_line) - 1)
@@ -171,7 +185,7 @@ def _plain_answer_fields(
     bounds = np.frombuffer(pieces.buffers()[1], np.int32, count=len(pieces) + 1)
     start, end = bounds[2 * rest], bounds[2 * rest + 1]
     values = pieces.buffers()[2]
-    slashes = np.flatnonzero(np.frombuffer(values, np.uint8) == ord("/")).astype(np.int32)
+    slashes = byte_positions(np.frombuffer(values, np.uint8), ord("/"))
     at = np.searchsorted(slashes, start)
     slash = slashes[np.minimum(at, len(slashes) - 1)] if len(slashes) else end
     has_weight = (at < len(slashes)) & (slash < end)
@@ -236,7 +250,7 @@ def _refuse_repeated_tags(path: str | Path, key: pa.Table) -> None:
     """A key line naming a tag twice is bad input: the key's tags are a set (any one is right), and
     scorer2 counts a repeated tag twice in mixed-grained credit (an answer tag above it gets 1/b from
     each copy)."""
-    tags = key.column("key_tags").combine_chunks()
+    tags = whole(key.column("key_tags"))
     counts = to_numpy(pc.list_value_length(tags))
     if not len(counts) or counts.max() < 2:
         return
@@ -597,12 +611,12 @@ def _atof(text: str) -> float:
 
 def _refuse_repeats(path: str | Path, table: pa.Table, columns: tuple[str, ...], message: str) -> None:
     """Bad input when two rows have the same ``columns``: the second one's line, naming the first's."""
-    last = table.column(columns[-1]).combine_chunks()
+    last = whole(table.column(columns[-1]))
     if len(last) < 2 or pc.all(pc.less(last.slice(0, len(last) - 1), last.slice(1))).as_py():
         return  # the last column alone increases (sorted key: instance names that include the item)
-    labels = table.column(columns[0]).combine_chunks()
+    labels = whole(table.column(columns[0]))
     for column in columns[1:]:
-        labels = pc.binary_join_element_wise(labels, table.column(column).combine_chunks(), scalar("\x00"))
+        labels = pc.binary_join_element_wise(labels, whole(table.column(column)), scalar("\x00"))
     if len(labels) < 2 or pc.all(pc.less(labels.slice(0, len(labels) - 1), labels.slice(1))).as_py():
         return  # in increasing order (as scorer2 wants its files): no repeat, and no hashing to see it
     encoded = pc.dictionary_encode(labels)
@@ -635,8 +649,8 @@ def _refuse_cycles(path: str | Path, table: pa.Table, senses: pa.Array, sense_pa
         )
     # Each sense's parent is the first ancestor on its own line; follow parents by doubling: after
     # 2^k steps a chain that has not ended (-1) within len(map) steps goes round a cycle.
-    own = table.column("sense").combine_chunks()
-    ancestors = table.column("ancestors").combine_chunks()
+    own = whole(table.column("sense"))
+    ancestors = whole(table.column("ancestors"))
     has_parent = to_numpy(pc.list_value_length(ancestors)) > 0
     jump = np.full(len(own), -1, dtype=np.int64)
     parents = pc.list_flatten(pc.list_slice(ancestors, 0, 1))

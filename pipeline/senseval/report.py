@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
-from iescore.pipeline.core.arrays import to_arrow, to_numpy
+from iescore.pipeline.core.arrays import to_arrow, to_numpy, whole
 from iescore.pipeline.senseval.scoring import REASONS
 from iescore.schemas import SENSE_TOTALS
 
@@ -70,7 +70,7 @@ def totals_table(instances: pa.Table) -> pa.Table:
     """The ``SENSE_TOTALS`` of a ``SENSE_INSTANCES`` table: all instances first (item null), then each
     lexical item, sorted (each item's sums by one ``bincount`` over the items' sorted codes)."""
     numbers = ("credit", "attempted", "total")
-    encoded = pc.dictionary_encode(instances.column("item").combine_chunks())
+    encoded = pc.dictionary_encode(whole(instances.column("item")))
     order = to_numpy(pc.array_sort_indices(encoded.dictionary)).astype(np.int64)
     rank = np.empty(len(order), dtype=np.int64)
     rank[order] = np.arange(len(order))

@@ -43,7 +43,7 @@ from dataclasses import dataclass
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
-from iescore.pipeline.core.arrays import filled, scalar, strings, to_arrow, to_numpy
+from iescore.pipeline.core.arrays import filled, scalar, strings, to_arrow, to_numpy, whole
 from iescore.schemas import SENSE_INSTANCES, SENSE_UNSCORED
 
 GRANULARITIES = ("fine", "coarse", "mixed")
@@ -116,7 +116,7 @@ def score_senses(
     n_key = key.num_rows
 
     # Key tags, one row each: (instance row, tag code), in written order.
-    key_tags = key.column("key_tags").combine_chunks()
+    key_tags = whole(key.column("key_tags"))
     tag_instance = to_numpy(pc.list_parent_indices(key_tags))
     tag_code = vocabulary.key_codes
     excluded = np.zeros(n_key, dtype=bool)
@@ -136,51 +136,19 @@ def score_senses(
     included = ~excluded & (key_size > 0)
 
     # Answer tags, one row each: (answer row, tag code, weight).
-    n_answers = answers.num_rows
-    answer_tags = answers.column("answer_tags").combine_chunks()
-    weights_column = answers.column("answer_weights").combine_chunks()
-    row = to_numpy(pc.list_parent_indices(answer_tags))
-    code = vocabulary.answer_codes
-    raw = filled(pc.list_flatten(weights_column), np.nan).astype(np.float64)
-    unweighted = np.bincount(row, weights=np.isnan(raw), minlength=n_answers) > 0
-    # scorer2 keeps weights and scores in C floats (single precision); so do we, per instance, so that a
-    # score on a decimal tie (0.0375) prints as scorer2 prints it. Sums over instances are in double.
-    weight = np.where(unweighted[row], 1.0, raw).astype(np.float32)
-    n_tags = np.bincount(row, minlength=n_answers)
-    invalid = n_tags == 0
-    if options.unknown_senses == "unattempted" and sense_map is not None:
-        invalid |= np.bincount(row, weights=~vocabulary.known[code], minlength=n_answers) > 0
-    if options.granularity == "coarse":
-        code = vocabulary.top[code]
-        combine = "appearance" if options.policy == "conjunctive" else "sum"
-        row, code, weight = _merge_answer_tags(row, code, weight, vocabulary.size, combine)
-    if options.policy == "conjunctive":
-        weight = np.minimum(weight, np.float32(1.0))
-        attempted = _single(np.bincount(row, weights=weight, minlength=n_answers))
-    else:
-        total_weight = _single(np.bincount(row, weights=weight, minlength=n_answers))
-        over = total_weight > 1.0
-        divisor = np.where(over, total_weight, np.float32(1.0)).astype(np.float32)
-        weight = np.where(over[row], weight / divisor[row], weight).astype(np.float32)
-        attempted = np.where(over, np.float32(1.0), total_weight)
+    row, code, weight, attempted, invalid = _answer_weights(
+        answers, vocabulary, sense_map is not None, options
+    )
 
     # Which answer scores which instance: scorer2's checks, in its order, in file order.
     target = _targets(key, answers)
-    reason = np.full(n_answers, -1, dtype=np.int8)  # an index into REASONS, -1 while scoring
-    reason[target < 0] = 0
-    reason[(reason < 0) & invalid] = 1
-    reason[(reason < 0) & ~included[np.maximum(target, 0)]] = 2
-    candidates = np.flatnonzero(reason < 0)
-    _, first = np.unique(target[candidates], return_index=True)
-    scoring = np.zeros(n_answers, dtype=bool)
-    scoring[candidates[first]] = True
-    reason[(reason < 0) & ~scoring] = 2
+    reason, scoring = _reasons(target, invalid, included)
 
     # Credit of each scoring answer: every (answer tag, key tag) pair of its instance.
     credit = _credit(
         row, code, weight, scoring, target, tag_instance, tag_code, key_size, vocabulary, options
     )
-    answered_by = np.full(n_key, -1, dtype=np.int64)
+    answered_by = np.full(n_key, -1, dtype=np.int32)
     answered_by[target[scoring]] = np.flatnonzero(scoring)
     instance_credit = np.zeros(n_key)
     instance_attempted = np.zeros(n_key)
@@ -190,18 +158,67 @@ def score_senses(
 
     instances = _instances_table(
         key, included, tag_instance, tag_code, row, code, weight, answered_by, answers,
-        instance_credit, instance_attempted, total, vocabulary, tags,
+        instance_credit, instance_attempted, total, vocabulary, options.granularity, tags,
     )  # fmt: skip
-    unscored_rows = np.flatnonzero(~scoring)
+    unscored_rows = to_arrow(np.flatnonzero(~scoring))
     unscored = pa.Table.from_arrays(
         [
-            answers.column("line").take(to_arrow(unscored_rows)),
-            _names(answers.take(to_arrow(unscored_rows))).cast(pa.string()),
-            strings(list(REASONS)).take(to_arrow(reason[unscored_rows].astype(np.int32))),
+            answers.column("line").take(unscored_rows),
+            _names(answers.select(["item", "instance"]).take(unscored_rows)).cast(pa.string()),
+            strings(list(REASONS)).take(to_arrow(reason[~scoring].astype(np.int32))),
         ],
         schema=SENSE_UNSCORED,
     )
     return ScoredSenses(instances, unscored)
+
+
+def _answer_weights(
+    answers: pa.Table, vocabulary: _Vocabulary, has_map: bool, options: SenseOptions
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The answer tags as scored, one row each (answer row, tag code, weight), each answer's attempted
+    weight, and which answers are invalid (no tag; with ``unattempted``, a tag the map lacks)."""
+    n_answers = answers.num_rows
+    answer_tags = whole(answers.column("answer_tags"))
+    weights_column = whole(answers.column("answer_weights"))
+    row = to_numpy(pc.list_parent_indices(answer_tags))
+    code = vocabulary.answer_codes
+    raw = filled(pc.list_flatten(weights_column), np.nan)
+    unweighted = np.bincount(row, weights=np.isnan(raw), minlength=n_answers) > 0
+    # scorer2 keeps weights and scores in C floats (single precision); so do we, per instance, so that a
+    # score on a decimal tie (0.0375) prints as scorer2 prints it. Sums over instances are in double.
+    weight = np.where(unweighted[row], 1.0, raw).astype(np.float32)
+    del raw, unweighted
+    invalid = np.bincount(row, minlength=n_answers) == 0
+    if options.unknown_senses == "unattempted" and has_map:
+        invalid |= np.bincount(row, weights=~vocabulary.known[code], minlength=n_answers) > 0
+    if options.granularity == "coarse":
+        code = vocabulary.top[code]
+        combine = "appearance" if options.policy == "conjunctive" else "sum"
+        row, code, weight = _merge_answer_tags(row, code, weight, vocabulary.size, combine)
+    if options.policy == "conjunctive":
+        weight = np.minimum(weight, np.float32(1.0))
+        return row, code, weight, _single(np.bincount(row, weights=weight, minlength=n_answers)), invalid
+    total_weight = _single(np.bincount(row, weights=weight, minlength=n_answers))
+    over = total_weight > 1.0
+    divisor = np.where(over, total_weight, np.float32(1.0)).astype(np.float32)
+    weight = np.where(over[row], weight / divisor[row], weight).astype(np.float32)
+    return row, code, weight, np.where(over, np.float32(1.0), total_weight), invalid
+
+
+def _reasons(target: np.ndarray, invalid: np.ndarray, included: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Why each answer is not scored (an index into REASONS, -1 for those scoring) and which score:
+    scorer2's checks in its order (no such instance, invalid, excluded), then the first answer in file
+    order for each instance."""
+    reason = np.full(len(target), -1, dtype=np.int8)
+    reason[target < 0] = 0
+    reason[(reason < 0) & invalid] = 1
+    reason[(reason < 0) & ~included[np.maximum(target, 0)]] = 2
+    candidates = np.flatnonzero(reason < 0)
+    _, first = np.unique(target[candidates], return_index=True)
+    scoring = np.zeros(len(target), dtype=bool)
+    scoring[candidates[first]] = True
+    reason[(reason < 0) & ~scoring] = 2
+    return reason, scoring
 
 
 def _credit(
@@ -218,17 +235,27 @@ def _credit(
 ) -> np.ndarray:
     """Each answer's credit (0 for those not scoring), from the pairs of its tags and its key's tags."""
     n_answers = len(scoring)
-    mine = scoring[row]
-    answer_tag = np.flatnonzero(mine)
+    answer_tag = np.flatnonzero(scoring[row]).astype(np.int32)
     # Key tags are grouped by instance (rows in key order): instance i's are first[i] .. first[i] + size.
     instance = target[row[answer_tag]]
-    first_key_tag = np.concatenate([[0], np.cumsum(key_size)[:-1]])
+    first_key_tag = np.zeros(len(key_size), np.int32)
+    np.cumsum(key_size[:-1], out=first_key_tag[1:])
     per = key_size[instance]
+    pair_start = np.zeros(len(per), np.int32)  # each answer tag's first pair
+    np.cumsum(per[:-1], out=pair_start[1:])
     a = np.repeat(answer_tag, per)
-    within = np.arange(len(a)) - np.repeat(np.cumsum(per) - per, per)
-    k = np.repeat(first_key_tag[instance], per) + within
+    # Pair j of answer tag t pairs it with key tag first_key_tag[instance] + (j - pair_start[t]).
+    k = np.repeat(first_key_tag[instance] - pair_start, per)
+    k += np.arange(len(a), dtype=np.int32)
+    del instance, per, pair_start
     answer_code, key_code = code[a], tag_code[k]
-    matched = (answer_code == key_code).astype(np.float64)
+    equal = answer_code == key_code
+    if options.granularity != "mixed" and options.policy == "disjunctive":
+        # An answer tag matches at most one key tag (a key line names each tag once): its credit is
+        # 1 or 0, counted without weights.
+        per_tag = np.minimum(np.bincount(a[equal], minlength=len(row)), 1).astype(np.float32)
+        return _answer_credit(row, per_tag, weight, n_answers)
+    matched = equal.astype(np.float64)
     if options.granularity == "mixed":
         below = vocabulary.subsumption(answer_code, key_code) > 0  # the key tag is an ancestor
         above = vocabulary.subsumption(key_code, answer_code)  # the answer tag is an ancestor
@@ -242,8 +269,14 @@ def _credit(
     if options.policy == "coverage":
         matched = matched / key_size[tag_instance[k]]
     per_tag = np.minimum(_single(np.bincount(a, weights=matched, minlength=len(row))), np.float32(1.0))
+    return _answer_credit(row, per_tag, weight, n_answers)
+
+
+def _answer_credit(row: np.ndarray, per_tag: np.ndarray, weight: np.ndarray, n_answers: int) -> np.ndarray:
+    """Each answer's credit: the sum of its tags' credit (``per_tag``, 0 for the tags of answers not
+    scoring) times their weights, in single precision, capped at 1."""
     products = (per_tag * weight).astype(np.float32)
-    credit = _single(np.bincount(row, weights=np.where(mine, products, 0.0), minlength=n_answers))
+    credit = _single(np.bincount(row, weights=products, minlength=n_answers))
     return np.minimum(credit, np.float32(1.0))
 
 
@@ -252,18 +285,18 @@ class _Vocabulary:
     relations over codes: ``top`` (coarse), ``known`` and :meth:`subsumption` (mixed)."""
 
     def __init__(self, key: pa.Table, answers: pa.Table, sense_map: pa.Table | None) -> None:
-        key_tags = pc.list_flatten(key.column("key_tags").combine_chunks())
-        answer_tags = pc.list_flatten(answers.column("answer_tags").combine_chunks())
+        key_tags = pc.list_flatten(whole(key.column("key_tags")))
+        answer_tags = pc.list_flatten(whole(answers.column("answer_tags")))
         pieces = [key_tags, answer_tags]
         if sense_map is not None:
-            senses = sense_map.column("sense").combine_chunks()
-            ancestors = pc.list_flatten(sense_map.column("ancestors").combine_chunks())
+            senses = whole(sense_map.column("sense"))
+            ancestors = pc.list_flatten(whole(sense_map.column("ancestors")))
             pieces += [senses, ancestors]
         # Each piece encoded alone, then their (small) dictionaries together: the codes and the labels'
         # order are those of encoding all the pieces end to end (first appearance), without copying them.
         encoded = [pc.dictionary_encode(p.cast(pa.string())) for p in pieces]
         union = pc.dictionary_encode(pa.concat_arrays([e.dictionary for e in encoded]))
-        recode = to_numpy(union.indices).astype(np.int64)
+        recode = to_numpy(union.indices).astype(np.int32)
         starts = np.cumsum([0] + [len(e.dictionary) for e in encoded])
         codes = np.concatenate(
             [recode[start + to_numpy(e.indices)] for start, e in zip(starts[:-1], encoded, strict=True)]
@@ -284,16 +317,16 @@ class _Vocabulary:
         sense_codes = codes[bounds[2] : bounds[3]]
         ancestor_codes = codes[bounds[3] : bounds[4]]
         self.known[sense_codes] = True
-        lengths = to_numpy(pc.list_value_length(sense_map.column("ancestors").combine_chunks()))
+        lengths = to_numpy(pc.list_value_length(whole(sense_map.column("ancestors"))))
         owner = np.repeat(np.arange(len(sense_codes)), lengths)
         if len(ancestor_codes):
             last = np.cumsum(lengths) - 1
             has = lengths > 0
             self.top[sense_codes[has]] = ancestor_codes[last[has]]
         # Ancestor pairs (sense, ancestor) with the product of the branching factors on the way.
-        factors = to_numpy(pc.list_flatten(sense_map.column("branching").combine_chunks()))
+        factors = to_numpy(pc.list_flatten(whole(sense_map.column("branching"))))
         products = _cumulative_products(factors.astype(np.float64), lengths)
-        pair_keys = sense_codes[owner] * self.size + ancestor_codes
+        pair_keys = sense_codes[owner].astype(np.int64) * self.size + ancestor_codes
         order = np.argsort(pair_keys, kind="stable")
         self._pairs = pair_keys[order]
         self._factors = products[order]
@@ -319,7 +352,7 @@ class _Vocabulary:
             for up, up_credit in zip(self._up, self._up_credit, strict=True):
                 np.copyto(credit, up_credit[tag], where=up[tag] == subsumer)
             return credit
-        wanted = tag * self.size + subsumer
+        wanted = tag.astype(np.int64) * self.size + subsumer
         at = np.minimum(np.searchsorted(self._pairs, wanted), len(self._pairs) - 1)
         found = np.where(self._pairs[at] == wanted, at, -1)
         factor = self._factors[np.maximum(found, 0)].astype(np.float32).astype(np.float64)
@@ -344,7 +377,7 @@ def _single(values: np.ndarray) -> np.ndarray:
 
 def _first_of_each(group: np.ndarray, code: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
     """Rows (group, code) without repeats, the first of each kept, in their order."""
-    _, first = np.unique(group * size + code, return_index=True)
+    _, first = np.unique(group.astype(np.int64) * size + code, return_index=True)
     first.sort()
     return group[first], code[first]
 
@@ -354,7 +387,7 @@ def _merge_answer_tags(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Answer tags that became equal: one tag, at the first one's place, with their weights combined
     (``sum``; ``appearance``: the chance that any of them appears, 1 - prod(1 - p))."""
-    _, first, inverse = np.unique(row * size + code, return_index=True, return_inverse=True)
+    _, first, inverse = np.unique(row.astype(np.int64) * size + code, return_index=True, return_inverse=True)
     if combine == "sum":
         merged = np.bincount(inverse, weights=weight)
     else:
@@ -369,34 +402,49 @@ def _targets(key: pa.Table, answers: pa.Table) -> np.ndarray:
     instance, when the line has no space, matches none). When the key's instance names increase
     (sorted, as scorer2 needs its key: then no two are equal), by the instance alone, then the item
     checked; else by the pair, joined."""
-    instances = key.column("instance").combine_chunks()
+    instances = whole(key.column("instance"))
     n = len(instances)
     if n >= 2 and not pc.all(pc.less(instances.slice(0, n - 1), instances.slice(1))).as_py():
         target = pc.index_in(_pair_labels(answers), value_set=_pair_labels(key))
-        return filled(target, -1).astype(np.int64)
-    target = _sorted_index_in(answers.column("instance").combine_chunks(), instances)
+        return filled(target, -1).astype(np.int32)
+    target = _sorted_index_in(whole(answers.column("instance")), instances)
     found = np.flatnonzero(target >= 0)
     if len(found):
-        key_item = key.column("item").combine_chunks().take(to_arrow(target[found]))
-        answer_item = answers.column("item").combine_chunks().take(to_arrow(found))
+        key_item = whole(key.column("item")).take(to_arrow(target[found]))
+        answer_item = whole(answers.column("item")).take(to_arrow(found))
         same = to_numpy(pc.equal(key_item, answer_item))
         target[found[~same]] = -1
     return target
 
 
 def _sorted_index_in(queries: pa.StringArray, values: pa.StringArray) -> np.ndarray:
-    """The row of each query in ``values`` (increasing, no repeats), -1 where absent or null: a binary
-    search, as scorer2 looks its sorted key up, over the strings laid out as fixed-width byte rows.
-    Names with a NUL byte or longer than 64 bytes are looked up by hashing instead."""
+    """The row of each query in ``values`` (increasing, no repeats), -1 where absent or null: the
+    strings laid out as fixed-width byte rows and merged with the values by a stable sort (queries in
+    order, as sorted answers are, make it one merge of two runs), each query then matched with the
+    last value before it. Names with a NUL byte or longer than 64 bytes are looked up by hashing
+    instead."""
     width = max(pc.max(pc.binary_length(values)).as_py() or 0, pc.max(pc.binary_length(queries)).as_py() or 0)
     rows_v, rows_q = _fixed_width(values, width), _fixed_width(queries, width)
     if rows_v is None or rows_q is None or not len(values):
-        return filled(pc.index_in(queries, value_set=values), -1).astype(np.int64)
-    at = np.minimum(np.searchsorted(rows_v, rows_q), len(values) - 1)
-    found = rows_v[at] == rows_q
+        return filled(pc.index_in(queries, value_set=values), -1).astype(np.int32)
+    n = len(rows_v)
+    order = np.argsort(np.concatenate([rows_v, rows_q]), kind="stable").astype(np.int32)
+    # A value sorts before the queries equal to it (stable), with only those between them; values are
+    # increasing, so the largest value index seen so far is the last value.
+    is_value = order < n
+    last_value = np.where(is_value, order, np.int32(-1))
+    np.maximum.accumulate(last_value, out=last_value)
+    query = order[~is_value] - np.int32(n)
+    candidate = last_value[~is_value]
+    del order, is_value, last_value
+    seen = candidate >= 0
+    query, candidate = query[seen], candidate[seen]
+    found = rows_v[candidate] == rows_q[query]
     if queries.null_count:
-        found &= to_numpy(queries.is_valid())
-    return np.where(found, at, -1).astype(np.int64)
+        found &= to_numpy(queries.is_valid())[query]
+    target = np.full(len(rows_q), -1, np.int32)
+    target[query[found]] = candidate[found]
+    return target
 
 
 def _fixed_width(strings: pa.StringArray, width: int) -> np.ndarray | None:
@@ -408,6 +456,8 @@ def _fixed_width(strings: pa.StringArray, width: int) -> np.ndarray | None:
     data = np.frombuffer(strings.buffers()[2] or b"", np.uint8)[offsets[0] : offsets[-1]]
     if not 0 < width <= 64 or not data.all():
         return None
+    if len(data) == n * width:  # every name as wide: the buffer itself is the rows
+        return data.view(f"S{width}")
     windows = np.lib.stride_tricks.sliding_window_view(
         np.concatenate([data, np.zeros(width, np.uint8)]), width
     )
@@ -420,8 +470,8 @@ def _fixed_width(strings: pa.StringArray, width: int) -> np.ndarray | None:
 
 def _pair_labels(table: pa.Table) -> pa.Array:
     """``item NUL instance`` of every row (null instance: null): an instance is its item and instance."""
-    item = table.column("item").combine_chunks()
-    return pc.binary_join_element_wise(item, table.column("instance").combine_chunks(), scalar("\x00"))
+    item = whole(table.column("item"))
+    return pc.binary_join_element_wise(item, whole(table.column("instance")), scalar("\x00"))
 
 
 def _names(answers: pa.Table) -> pa.Array:
@@ -432,9 +482,11 @@ def _names(answers: pa.Table) -> pa.Array:
 
 def _grouped(groups: np.ndarray, values: pa.Array, count: int) -> pa.ListArray:
     """A list per group ``0..count-1`` of ``values`` (rows ordered by group, stable)."""
-    order = np.argsort(groups, kind="stable")
-    offsets = np.concatenate([[0], np.cumsum(np.bincount(groups, minlength=count))]).astype(np.int32)
-    return pa.ListArray.from_arrays(to_arrow(offsets), values.take(to_arrow(order)))
+    offsets = np.zeros(count + 1, np.int32)
+    np.cumsum(np.bincount(groups, minlength=count), out=offsets[1:])
+    if len(groups) > 1 and (groups[1:] < groups[:-1]).any():  # rows in key order need no sort
+        values = values.take(to_arrow(np.argsort(groups, kind="stable")))
+    return pa.ListArray.from_arrays(to_arrow(offsets), values)
 
 
 def _instances_table(
@@ -451,18 +503,31 @@ def _instances_table(
     attempted: np.ndarray,
     total: np.ndarray,
     vocabulary: _Vocabulary,
+    granularity: str,
     tags: bool,
 ) -> pa.Table:
     n_key = key.num_rows
     answered = answered_by >= 0
     if tags:
-        key_lists = _grouped(tag_instance, vocabulary.labels.take(to_arrow(tag_code)), n_key)
-        instance_of_answer = np.full(answers.num_rows, -1, dtype=np.int64)
+        # Tags not converted (all but coarse) are the files' own strings: the lists share them.
+        if granularity == "coarse" or len(tag_code) != len(vocabulary.key_codes):
+            key_values = vocabulary.labels.take(to_arrow(tag_code))
+        else:
+            key_values = pc.list_flatten(whole(key.column("key_tags")))
+        key_lists = _grouped(tag_instance, key_values, n_key)
+        instance_of_answer = np.full(answers.num_rows, -1, dtype=np.int32)
         instance_of_answer[answered_by[answered]] = np.flatnonzero(answered)
         tag_owner = instance_of_answer[row]
         mine = tag_owner >= 0
-        answer_lists = _grouped(tag_owner[mine], vocabulary.labels.take(to_arrow(code[mine])), n_key)
-        weight_lists = _grouped(tag_owner[mine], to_arrow(weight[mine], pa.float64()), n_key)
+        owner = tag_owner[mine]
+        if granularity == "coarse":
+            answer_values = vocabulary.labels.take(to_arrow(code[mine]))
+        else:
+            answer_values = pc.list_flatten(whole(answers.column("answer_tags")))
+            if not mine.all():
+                answer_values = answer_values.filter(to_arrow(mine))
+        answer_lists = _grouped(owner, answer_values, n_key)
+        weight_lists = _grouped(owner, to_arrow(weight[mine], pa.float64()), n_key)
     else:  # the scores alone: every list empty
         no_lists = to_arrow(np.zeros(n_key + 1, np.int32))
         key_lists = answer_lists = pa.ListArray.from_arrays(no_lists, strings([]))

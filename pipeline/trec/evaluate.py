@@ -322,19 +322,18 @@ class Ranking:
 
 def rank(qrels: Qrels, run: Run, options: Options) -> Ranking:
     """The :class:`Ranking` of ``run`` against ``qrels`` under ``options`` (duplicates refused here)."""
-    nq = len(qrels)
-    qid_dictionary, qcode = _byte_order_codes(pa.concat_arrays([qrels.qid, run.qid]))
-    doc_dictionary, dcode = _byte_order_codes(pa.concat_arrays([qrels.docno, run.docno]))
+    qid_dictionary, (qrels_qcode, run_qcode) = _byte_order_codes(qrels.qid, run.qid)
+    doc_dictionary, (qrels_dcode, run_docs) = _byte_order_codes(qrels.docno, run.docno)
     ndocs = max(len(doc_dictionary), 1)
-    qrels_key = qcode[:nq] * ndocs + dcode[:nq]
-    run_key = qcode[nq:] * ndocs + dcode[nq:]
-    qrels_order = _refuse_duplicates(qrels_key, qrels, doc_dictionary, qid_dictionary, ndocs, "qrels")
+    qrels_key = qrels_qcode.astype(np.int64) * ndocs + qrels_dcode
+    run_key = run_qcode.astype(np.int64) * ndocs + run_docs
+    del qrels_dcode
+    _refuse_duplicates(qrels_key, qrels, doc_dictionary, qid_dictionary, ndocs, "qrels")
     _refuse_duplicates(run_key, run, doc_dictionary, qid_dictionary, ndocs, "run")
-    run_docs = dcode[nq:]
-    del dcode
+    qrels_order = np.argsort(qrels_key, kind="stable")
 
-    qrels_queries = np.unique(qcode[:nq])
-    run_queries = np.unique(qcode[nq:])
+    qrels_queries = np.unique(qrels_qcode)
+    run_queries = np.unique(run_qcode)
     answered = np.isin(qrels_queries, run_queries)
     evaluated = qrels_queries if options.complete else qrels_queries[answered]
     missing_codes = qrels_queries[~answered]
@@ -342,13 +341,14 @@ def rank(qrels: Qrels, run: Run, options: Options) -> Ranking:
         raise InputError(
             run.source, 0, f"no query of the run is in the qrels {qrels.source}; nothing to evaluate"
         )
-    position = np.full(len(qid_dictionary), -1, dtype=np.int64)
+    position = np.full(len(qid_dictionary), -1, dtype=np.int32)
     position[evaluated] = np.arange(len(evaluated))
     qids = tuple(qid_dictionary[int(code)] for code in evaluated)
     ignored = () if options.complete else tuple(qid_dictionary[int(code)] for code in missing_codes)
 
     # Retrieved documents of the evaluated queries, ranked: score descending, docno descending.
-    run_q = position[qcode[nq:]]
+    run_q = position[run_qcode]
+    del run_qcode
     if (run_q >= 0).all():
         order = _ranking_order(run_q, run.score, run_docs, len(doc_dictionary))
     else:
@@ -370,10 +370,11 @@ def rank(qrels: Qrels, run: Run, options: Options) -> Ranking:
     np.minimum(found, max(len(sorted_qrels_key) - 1, 0), out=found)
     hit = (sorted_qrels_key[found] == ranked_key) if len(sorted_qrels_key) else np.zeros(len(found), bool)
     del ranked_key
-    grades = qrels.rel[qrels_order][found] if len(sorted_qrels_key) else np.zeros(len(found), np.int64)
+    rel = qrels.rel[qrels_order][found] if len(sorted_qrels_key) else np.zeros(len(found), np.int64)
     del found
-    rel = np.where(hit, np.where(grades >= 0, grades, UNJUDGED), NONPOOL)
-    del hit, grades
+    rel[rel < 0] = UNJUDGED
+    rel[~hit] = NONPOOL
+    del hit
     if options.judged_only:
         judged = rel >= 0
         rel, sorted_q = rel[judged], sorted_q[judged]
@@ -382,7 +383,7 @@ def rank(qrels: Qrels, run: Run, options: Options) -> Ranking:
     if missing.size:  # -c: trec_eval's stand-in ranking of one document outside the pool
         rel = np.concatenate([rel, np.full(missing.size, NONPOOL)])
         sorted_q = np.concatenate([sorted_q, missing])
-        ranks = np.concatenate([ranks, np.zeros(missing.size, dtype=np.int64)])
+        ranks = np.concatenate([ranks, np.zeros(missing.size, dtype=ranks.dtype)])
         if options.judged_only:
             keep_rows = rel >= 0
             rel, sorted_q, ranks = rel[keep_rows], sorted_q[keep_rows], ranks[keep_rows]
@@ -391,7 +392,7 @@ def rank(qrels: Qrels, run: Run, options: Options) -> Ranking:
     matrix = np.full((len(evaluated), width), _PAD, dtype=np.int64)
     matrix[sorted_q, ranks] = rel
 
-    qrels_q = position[qcode[:nq]]
+    qrels_q = position[qrels_qcode]
     judged_rows = (qrels_q >= 0) & (qrels.rel >= 0)
     return Ranking(
         qids,
@@ -486,13 +487,18 @@ def _rprec(r: Ranking, m: Measure, level: int) -> list[np.ndarray]:
 def _bpref_value(r: Ranking, level: int) -> np.ndarray:
     judged = r.valid & (r.rel >= 0)
     rel = judged & (r.rel >= level)
-    nonrel_before = np.cumsum(judged & (r.rel < level), axis=1)
-    num_rel = r.num_rel(level)[:, None]
-    bound = np.minimum(r.num_nonrel(level)[:, None], num_rel)
+    # Each relevant rank's part, computed at those ranks only.
+    rows, cols = np.nonzero(rel)
+    nonrel_before = np.cumsum(judged & (r.rel < level), axis=1, dtype=np.int32)[rows, cols]
+    del judged
+    num_rel = r.num_rel(level)
+    bound = np.minimum(r.num_nonrel(level), num_rel)
     with np.errstate(divide="ignore", invalid="ignore"):
-        part = np.where(nonrel_before > 0, 1.0 - np.minimum(nonrel_before, num_rel) / bound, 1.0)
-    total = _sequential_rowsum(np.where(rel, part, 0.0))
-    return np.where(num_rel[:, 0] > 0, _divide(total, num_rel[:, 0]), total)
+        part = np.where(nonrel_before > 0, 1.0 - np.minimum(nonrel_before, num_rel[rows]) / bound[rows], 1.0)
+    parts = np.zeros(rel.shape)
+    parts[rows, cols] = part
+    total = _sequential_rowsum(parts)
+    return np.where(num_rel > 0, _divide(total, num_rel), total)
 
 
 def _bpref(r: Ranking, m: Measure, level: int) -> list[np.ndarray]:
@@ -514,9 +520,11 @@ def _interpolated(r: Ranking, level: int, fractions: Sequence[float]) -> list[np
     num_rel_ret = r.num_rel_ret(level).astype(np.float64)
     start = _divide(num_rel_ret, r.num_ret.astype(np.float64))  # 0/0 stays -nan, as in C
     cumrel = r.cumrel(level)
-    precision = np.where(r.valid, cumrel / np.arange(1, r.width + 1, dtype=np.float64), -np.inf)
+    precision = cumrel / np.arange(1, r.width + 1, dtype=np.float64)
+    precision[~r.valid] = -np.inf
     suffix = np.maximum.accumulate(precision[:, ::-1], axis=1)[:, ::-1]
-    suffix = np.maximum(suffix, start[:, None])  # NaN start stays NaN, as C's '<' never replaces it
+    del precision
+    np.maximum(suffix, start[:, None], out=suffix)  # NaN start stays NaN, as C's '<' never replaces it
     num_rel = r.num_rel(level)
     results = []
     for fraction in fractions:
@@ -565,17 +573,21 @@ def _recall(r: Ranking, m: Measure, level: int) -> list[np.ndarray]:
 def _infap(r: Ranking, m: Measure, level: int) -> list[np.ndarray]:
     judged = r.valid & (r.rel >= 0)
     rel = judged & (r.rel >= level)
-    rel_so_far = np.cumsum(rel, axis=1)
-    nonrel_so_far = np.cumsum(judged & (r.rel < level), axis=1)
-    unjudged_so_far = np.cumsum(r.valid & (r.rel == UNJUDGED), axis=1)
-    j = np.arange(r.width, dtype=np.float64)[None, :]
-    above = rel_so_far - 1
+    # Each relevant rank's part, computed at those ranks only (the counts so far read off there).
+    rows, cols = np.nonzero(rel)
+    above = np.cumsum(rel, axis=1, dtype=np.int32)[rows, cols] - 1
+    nonrel_so_far = np.cumsum(judged & (r.rel < level), axis=1, dtype=np.int32)[rows, cols]
+    del judged
+    unjudged_so_far = np.cumsum(r.valid & (r.rel == UNJUDGED), axis=1, dtype=np.int32)[rows, cols]
+    j = cols.astype(np.float64)
     with np.errstate(divide="ignore", invalid="ignore"):
         part = 1.0 / (j + 1.0) + (j / (j + 1.0)) * ((above + nonrel_so_far + unjudged_so_far) / j) * (
             (above + _INFAP_EPSILON) / ((above + nonrel_so_far) + 2 * _INFAP_EPSILON)
         )
-    part[:, 0] = 1.0
-    total = _sequential_rowsum(np.where(rel, part, 0.0))
+    part[cols == 0] = 1.0
+    parts = np.zeros(rel.shape)
+    parts[rows, cols] = part
+    total = _sequential_rowsum(parts)
     num_rel = r.num_rel(level)
     return [np.where(num_rel > 0, _divide(total, num_rel), total)]
 
@@ -616,12 +628,17 @@ def _g(r: Ranking, m: Measure, level: int) -> list[np.ndarray]:
     gains, ideal, count = r.gains(m.cutoffs())
     width = r.width
     ideal_here = _take_columns(ideal, width)
+    # In place, one matrix at a time: (2 + sum of costs so far) - sum of gains so far, then its log2.
     cost = np.where(ideal_here >= 1.0, ideal_here, 1.0)
-    cost = np.where(r.valid, cost, 0.0)
-    sum_cost = np.cumsum(cost, axis=1)
-    sum_results = np.cumsum(gains, axis=1)
+    cost[~r.valid] = 0.0
+    np.cumsum(cost, axis=1, out=cost)
+    cost += 2.0
+    cost -= np.cumsum(gains, axis=1)
+    part = np.zeros_like(gains)
     with np.errstate(divide="ignore", invalid="ignore"):
-        part = np.where(gains != 0, gains / np.log2((2 + sum_cost) - sum_results), 0.0)
+        np.log2(cost, out=cost)
+        np.divide(gains, cost, out=part, where=gains != 0)
+    del cost
     results = _sequential_rowsum(part)
     sum_ideal = _sequential_rowsum(ideal)
     return [np.where(sum_ideal > 0, _divide(results, sum_ideal), 0.0)]
@@ -637,7 +654,10 @@ def _take_columns(matrix: np.ndarray, width: int) -> np.ndarray:
 def _dcg_parts(r: Ranking, pairs: tuple) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(results dcg prefix sums ``[q, i]``, ideal dcg prefix sums ``[q, j]``, ideal gains, ideal count)."""
     gains, ideal, count = r.gains(pairs)
-    results = np.cumsum(np.where(gains != 0, gains / _discounts(r.width)[None, :], 0.0), axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        results = gains / _discounts(r.width)[None, :]
+    results[gains == 0] = 0.0
+    np.cumsum(results, axis=1, out=results)
     ideal_sums = np.cumsum(ideal / _discounts(ideal.shape[1])[None, :], axis=1)
     return results, ideal_sums, ideal, count
 
@@ -660,15 +680,18 @@ def _ndcg_rel(r: Ranking, m: Measure, level: int) -> list[np.ndarray]:
     ideal_width = ideal_sums.shape[1]
     if ideal_width == 0:
         ideal_sums = np.zeros((r.queries, 1))
-    ranks = np.arange(r.width)[None, :]
-    saturated = np.clip(np.minimum(ranks, count[:, None] - 1), 0, None)
-    ideal_at = np.where(
-        count[:, None] > 0, ideal_sums[rows[:, None], np.minimum(saturated, ideal_sums.shape[1] - 1)], 0.0
-    )
     positive = gains > 0
+    # Each part at the ranks of positive gain only: the results' dcg over the ideal dcg at that rank
+    # (saturated at the ideal's last rank).
+    at_q, at_rank = np.nonzero(positive)
+    counted = count[at_q]
+    saturated = np.clip(np.minimum(at_rank, counted - 1), 0, None)
+    ideal_at = np.where(counted > 0, ideal_sums[at_q, np.minimum(saturated, ideal_sums.shape[1] - 1)], 0.0)
+    del counted, saturated
     with np.errstate(divide="ignore", invalid="ignore"):
-        part = np.where(positive, results / ideal_at, 0.0)
-        total = _sequential_rowsum(part)
+        parts = np.zeros(gains.shape)
+        parts[at_q, at_rank] = results[at_q, at_rank] / ideal_at
+        total = _sequential_rowsum(parts)
         ideal_total = np.where(count > 0, ideal_sums[rows, np.maximum(count - 1, 0)], 0.0)
         total = total + ((count - positive.sum(axis=1)).astype(np.float64) * results[:, -1]) / ideal_total
     return [np.where(total > 0, _divide(total, count.astype(np.float64)), 0.0)]
@@ -702,8 +725,9 @@ def _rndcg(r: Ranking, m: Measure, level: int) -> list[np.ndarray]:
 
 
 def _ndcg_cut(r: Ranking, m: Measure, level: int) -> list[np.ndarray]:
-    gains = np.where(r.valid & (r.rel > 0), r.rel, 0).astype(np.float64)
-    results = np.cumsum(gains / _discounts(r.width)[None, :], axis=1)
+    results = np.where(r.valid & (r.rel > 0), r.rel, 0).astype(np.float64)
+    results /= _discounts(r.width)[None, :]
+    np.cumsum(results, axis=1, out=results)
     positive = r.judged_rel > 0
     ideal, count = _descending_rows(
         r.judged_q[positive], r.judged_rel[positive].astype(np.float64), r.queries
@@ -912,14 +936,19 @@ def _glibc_msort(entries: list[tuple[int, float]]) -> list[tuple[int, float]]:
     return merged + left + right
 
 
-def _byte_order_codes(values: pa.Array) -> tuple[list[str], np.ndarray]:
-    """Codes of ``values`` that sort as the values' bytes do, and the decoded distinct values in order."""
-    encoded = values.dictionary_encode()
-    dictionary = encoded.dictionary
+def _byte_order_codes(*arrays: pa.Array) -> tuple[list[str], list[np.ndarray]]:
+    """The distinct values of ``arrays`` decoded, in the order of their bytes, and each array's codes
+    (int32) into that list. Each array is encoded alone and their small dictionaries together, so the
+    arrays are never copied end to end."""
+    encoded = [array.dictionary_encode() for array in arrays]
+    union = pa.concat_arrays([e.dictionary for e in encoded]).dictionary_encode()
+    dictionary = union.dictionary
     order = to_numpy(pc.sort_indices(dictionary), np.uint64).astype(np.int64)
-    rank_of = np.empty(len(order), dtype=np.int64)
+    rank_of = np.empty(len(order), dtype=np.int32)
     rank_of[order] = np.arange(len(order))
-    codes = rank_of[to_numpy(encoded.indices, np.int32)]
+    recode = rank_of[to_numpy(union.indices, np.int32)]  # each piece's dictionary entry -> its rank
+    starts = np.cumsum([0] + [len(e.dictionary) for e in encoded])
+    codes = [recode[start + to_numpy(e.indices, np.int32)] for start, e in zip(starts, encoded, strict=False)]
     names = [value.decode("utf-8", "replace") for value in dictionary.take(from_numpy(order)).to_pylist()]
     return names, codes
 
@@ -929,21 +958,37 @@ def _ranking_order(queries: np.ndarray, scores: np.ndarray, docs: np.ndarray, nd
 
     One argsort of a packed int64 key (query, rank of the score among the distinct scores, docno) when
     the three fit in 63 bits, else a lexsort (the same order, four times slower)."""
-    distinct, inverse = np.unique(scores, return_inverse=True)  # -0.0 and 0.0 are one score, as in C
-    bits = [max(int(n), 1).bit_length() for n in (int(queries.max(initial=0)) + 1, len(distinct), ndocs)]
+    # Each score's rank among the distinct scores (-0.0 and 0.0 are one score, as in C).
+    by_score = np.argsort(scores)
+    ordered = scores[by_score]
+    step = np.empty(len(scores), np.int32)
+    step[:1] = 0
+    np.not_equal(ordered[1:], ordered[:-1], out=step[1:], casting="unsafe")
+    del ordered
+    np.cumsum(step, out=step)
+    inverse = np.empty(len(scores), np.int32)
+    inverse[by_score] = step
+    del by_score, step
+    distinct = int(inverse.max(initial=-1)) + 1
+    bits = [max(int(n), 1).bit_length() for n in (int(queries.max(initial=0)) + 1, distinct, ndocs)]
     if sum(bits) > 63:
-        return np.lexsort((-docs, -scores, queries))
-    key = queries.astype(np.int64) << (bits[1] + bits[2])
-    key |= (len(distinct) - 1 - inverse.astype(np.int64)) << bits[2]
+        return np.lexsort((-docs.astype(np.int64), -scores, queries))
+    key = np.subtract(distinct - 1, inverse, dtype=np.int64)
+    del inverse
+    key <<= bits[2]
     key |= ndocs - 1 - docs
+    high = queries.astype(np.int64)
+    high <<= bits[1] + bits[2]
+    key |= high
+    del high
     return np.argsort(key, kind="stable")
 
 
 def _ranks_within(sorted_q: np.ndarray, queries: int) -> np.ndarray:
     """0-based position of every row within its query (rows sorted by query)."""
-    counts = np.bincount(sorted_q, minlength=queries)
-    starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
-    return np.arange(len(sorted_q)) - starts[sorted_q]
+    starts = np.zeros(queries, np.int32)
+    np.cumsum(np.bincount(sorted_q, minlength=queries)[:-1], out=starts[1:])
+    return np.arange(len(sorted_q), dtype=np.int32) - starts[sorted_q]
 
 
 def _descending_rows(q: np.ndarray, gains: np.ndarray, queries: int) -> tuple[np.ndarray, np.ndarray]:
@@ -960,8 +1005,11 @@ def _descending_rows(q: np.ndarray, gains: np.ndarray, queries: int) -> tuple[np
 
 def _refuse_duplicates(
     keys: np.ndarray, source: Qrels | Run, docs: list[str], qids: list[str], ndocs: int, kind: str
-) -> np.ndarray:
-    """The stable order sorting ``keys``; an :class:`InputError` if a (query, document) repeats."""
+) -> None:
+    """An :class:`InputError` if a (query, document) repeats (named at its first repeat in file order)."""
+    ordered = np.sort(keys)
+    if not (ordered[1:] == ordered[:-1]).any():
+        return
     order = np.argsort(keys, kind="stable")
     ordered = keys[order]
     repeated = np.flatnonzero(ordered[1:] == ordered[:-1])
@@ -979,7 +1027,6 @@ def _refuse_duplicates(
             f"document {docs[key % ndocs]!r} is listed again for query {qids[key // ndocs]!r} (first at "
             f"line {first}); a {kind} lists each document once a query",
         )
-    return order
 
 
 def _clean_missing(

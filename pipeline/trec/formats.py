@@ -20,6 +20,7 @@ from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
+from iescore.pipeline.core.arrays import whole
 from iescore.pipeline.core.errors import InputError
 from iescore.schemas import TREC_QRELS, TREC_RUN, C
 
@@ -142,6 +143,8 @@ def _check_encoding(data: bytes, source: str, kind: str) -> None:
 
 
 _IRREGULAR_LINE_START = np.array([ord(c) for c in "\n# \t"], dtype=np.uint8)
+#: Bytes looked at a time when checking that a file is regular.
+_BLOCK = 1 << 20
 
 
 def _csv_fields(
@@ -160,16 +163,20 @@ def _csv_fields(
     else:
         delimiter = " "
     raw = np.frombuffer(data, dtype=np.uint8)
-    line_starts = raw[1:][raw[:-1] == 10]  # the first byte of every line but the first
-    if np.isin(line_starts, _IRREGULAR_LINE_START).any():  # a blank, comment or indented line
-        return None
+    for start in range(0, len(raw) - 1, _BLOCK):  # a block at a time: no temporary as long as the file
+        block = raw[start : start + _BLOCK + 1]
+        line_starts = block[1:][block[:-1] == 10]  # the first byte of every line but the first
+        if np.isin(line_starts, _IRREGULAR_LINE_START).any():  # a blank, comment or indented line
+            return None
     from pyarrow import csv
 
     columns = [f"f{k}" for k in range(len(names))]
     try:
         table = csv.read_csv(
             pa.py_buffer(data),
-            read_options=csv.ReadOptions(column_names=columns, block_size=1 << 24),
+            # Small blocks parsed in turn: the parser holds one block's buffers at a time, not several
+            # large blocks side by side (a run's memory stays near the size of its columns).
+            read_options=csv.ReadOptions(column_names=columns, block_size=1 << 22, use_threads=False),
             parse_options=csv.ParseOptions(
                 delimiter=delimiter, quote_char=False, double_quote=False, escape_char=False
             ),
@@ -184,7 +191,7 @@ def _csv_fields(
         return None
     fields: list[pa.Array | None] = [None] * len(names)
     for k in wanted:
-        fields[k] = table.column(columns[k]).combine_chunks()
+        fields[k] = whole(table.column(columns[k]))
     return fields, np.arange(1, table.num_rows + 1, dtype=np.int64)
 
 
@@ -371,7 +378,7 @@ def qrels_from_table(table: pa.Table, source: str) -> Qrels:
 def run_from_table(table: pa.Table, source: str) -> Run:
     """The :class:`Run` of a ``TREC_RUN`` table."""
     tag = (table.schema.metadata or {}).get(RUNID_KEY, b"").decode()
-    score = table.column(C.score).combine_chunks()
+    score = whole(table.column(C.score))
     return Run(
         source,
         _binary(table.column(C.qid)),
@@ -409,12 +416,12 @@ def _as_text(column: pa.Array) -> pa.Array:
 
 
 def _binary(column: pa.ChunkedArray) -> pa.Array:
-    return column.combine_chunks().cast(pa.binary())
+    return whole(column).cast(pa.binary())
 
 
 def _int64(column: pa.ChunkedArray) -> np.ndarray:
     """The column as a read-only numpy view of its buffer (nothing writes into a run or qrels)."""
-    return to_numpy(column.combine_chunks(), np.int64)
+    return to_numpy(whole(column), np.int64)
 
 
 #: trec_eval 10.0's rel_info formats (``-R``) and results formats (``-T``): which are read here, and why

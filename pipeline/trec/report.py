@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
+from iescore.pipeline.core.arrays import whole
 from iescore.pipeline.trec.evaluate import Evaluation, Options, measure_values
 from iescore.pipeline.trec.formats import from_numpy, to_numpy
 from iescore.pipeline.trec.measures import parse_measure
@@ -90,7 +91,7 @@ def evaluation_from_table(table: pa.Table) -> Evaluation:
     width = len(values)
     queries = (table.num_rows - width) // width
     qids = table.column(C.qid).to_pylist()[: queries * width : width]
-    numbers = to_numpy(table.column(C.value).combine_chunks(), np.float64)
+    numbers = to_numpy(whole(table.column(C.value)), np.float64)
     per_query = numbers[: len(qids) * width].reshape(len(qids), width)
     relstrings = {}
     if any(value.measure.name == "relstring" for value in values):

@@ -177,7 +177,8 @@ def test_an_instance_is_its_item_and_its_name(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("width", [3, 70])
 def test_sorted_key_look_up_agrees_with_hashing(width: int) -> None:
-    # The sorted key's instances are found by binary search over fixed-width byte rows; Arrow's
+    # The sorted key's instances are found by merging fixed-width byte rows of the key and of the
+    # answers (one stable sort), each answer matched with the last key name before it; Arrow's
     # index_in (hashing) is the oracle. Names of every length up to ``width``, prefixes of each other
     # ("a" < "aa"), absent names, a null, and a name with a NUL byte (looked up by hashing instead).
     rng = np.random.default_rng(5)
@@ -189,6 +190,14 @@ def test_sorted_key_look_up_agrees_with_hashing(width: int) -> None:
     part, among = queries.slice(3, 40), values.slice(0, 100)  # arrays that start inside their buffers
     expected = pc.fill_null(pc.index_in(part, value_set=among), -1).to_numpy()
     assert _sorted_index_in(part, among).tolist() == expected.tolist()
+
+
+def test_names_of_one_width_are_looked_up_in_their_buffer() -> None:
+    # Every name as wide (the bench's key): the names' own buffer is the rows. Answers a sorted subset,
+    # then an absent name and one out of order; the expected rows are the subset's positions, -1, 1.
+    key = [f"item{i:03d}.{j:04d}" for i in range(20) for j in range(50)]
+    answers = pa.array([*key[::3], "item999.0000", "item000.0001"])
+    assert _sorted_index_in(answers, pa.array(key)).tolist() == [*range(0, len(key), 3), -1, 1]
 
 
 def test_mixed_ancestors_by_depth_or_by_search(tmp_path: Path, monkeypatch) -> None:
