@@ -7,7 +7,8 @@ the task's success or failure sets it where the task runs, in this process or in
 forks for it; a forked task process ends when this process is killed (``tasks.core.orphans``). A
 failure's explanation is what the task told Luigi's scheduler (``StageTask.on_failure``), asked of the
 scheduler afterwards: bad input comes back as clean ``file:line: message`` lines; anything else is an
-internal error with its traceback.
+internal error with its traceback. A group of stage tasks (``StageGroup``) is one Luigi task; what ran
+or was reused is told of its members, each by its own id.
 """
 
 from __future__ import annotations
