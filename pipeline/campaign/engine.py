@@ -423,19 +423,27 @@ def campaign_summary(
             row[C.signature] = signed[standing.system]
     board = table_from_rows(rows, LEADERBOARD)
     ranked = table.select(list(dict.fromkeys(board.column(C.system).to_pylist())))
+    # The headline on every bootstrap resample, computed once: the pair tests and the rank ranges read it.
+    resampled = stats.bootstrap_measure(ranked, None, resamples, seed, family_options)
     tests = reuse.pairs_reusing(
         ranked,
         same,
         previous,
         lambda some, pairs: stats.pair_tests(
-            some, some.family.headline, resamples=resamples, seed=seed, options=family_options, pairs=pairs
+            some,
+            some.family.headline,
+            resamples=resamples,
+            seed=seed,
+            options=family_options,
+            pairs=pairs,
+            resampled=resampled,
         ),
     )
     significance = _significance_rows(kind, ranked, tests, resamples, seed, evidence)
     return {
         "leaderboard": board,
         "significance": significance,
-        "ranks": ranks_table(board, ranked, significance, resamples, seed, family_options),
+        "ranks": ranks_table(board, ranked, significance, resampled),
         **reuse.record_tables(table, own),
         "categories": reuse.categories_table(categorized),
     }
@@ -445,17 +453,15 @@ def ranks_table(
     board: pa.Table,
     ranked: UnitStatistics,
     significance: pa.Table,
-    resamples: int,
-    seed: int,
-    options: Mapping[str, Any],
+    resampled: np.ndarray,
 ) -> pa.Table:
     """The ``RANKS`` table: each system of ``ranked`` (board order) with its rank, its 95% rank range
-    over the bootstrap's resamples of the headline (``stats.rank_ranges``) and its rank cluster
+    over the bootstrap's resamples of the headline (``stats.rank_ranges`` of ``resampled``, the headline
+    of every system on each resample: ``stats.bootstrap_measure`` of ``ranked``) and its rank cluster
     (``stats.rank_clusters``: significant where the Holm-adjusted randomization p-value is below
     ``stats.ALPHA``; an undefined p-value is not significant)."""
     systems = list(ranked.systems)
     rank_of = dict(zip(board.column(C.system).to_pylist(), board.column(C.rank).to_pylist(), strict=True))
-    resampled = stats.bootstrap_measure(ranked, None, resamples, seed, options)
     low, high = stats.rank_ranges(ranked.family.sign() * resampled)  # lower is better: negated
     holm_p = significance.column(C.randomization_p_holm).to_numpy(zero_copy_only=False)
     significant = np.nan_to_num(holm_p.astype(np.float64), nan=1.0) < stats.ALPHA

@@ -172,6 +172,7 @@ def pair_tests(
     seed: int = 12345,
     options: Mapping[str, Any] | None = None,
     pairs: np.ndarray | None = None,
+    resampled: np.ndarray | None = None,
 ) -> PairTests:
     """Two-sided paired significance of ``measure(a) - measure(b)`` for every pair of systems (or for
     ``pairs``, an (n, 2) array of positions ``a < b``, in that order).
@@ -201,8 +202,13 @@ def pair_tests(
     element by element), which is what lets a campaign's rerun test only the pairs of the systems that
     changed (``pipeline.campaign.reuse``).
 
-    Cost: two (R x U) @ (U x KS) matrix products, then, per pair, the measure alone (``Family.measure``) on
-    R bootstrap and 2R shuffled sums; memory of order R x KS, never R x U per pair.
+    ``resampled``: ``measure`` of every system on each bootstrap resample as ``bootstrap_measure`` gives
+    it with the same seed and R, when the caller has it already (a campaign's summary ranks with it too);
+    else computed here.
+
+    Cost: two (R x U) @ (U x KS) matrix products (one with ``resampled`` given), then, per pair, the
+    measure alone (``Family.measure``) on R bootstrap and 2R shuffled sums; memory of order R x KS, never
+    R x U per pair.
     """
     family = statistics.family
     options = family.resolve(options)
@@ -223,7 +229,10 @@ def pair_tests(
     observed = family.measure(totals, name, options)  # (S,)
 
     weights, rng = _drawn_resamples(seed, resamples, n_units)
-    resampled = family.measure((weights @ matrix).reshape(resamples, n_systems, width), name, options)
+    if resampled is None:
+        resampled = family.measure((weights @ matrix).reshape(resamples, n_systems, width), name, options)
+    elif resampled.shape != (resamples, n_systems):
+        raise ValueError(f"resampled: shape {(resamples, n_systems)} expected, found {resampled.shape}")
     del weights
     swaps = rng.integers(0, 2, size=(resamples, n_units)).astype(np.float64)
     # Swapping units Z between a and b moves Z @ (x_b - x_a) from b's total to a's: one product of Z

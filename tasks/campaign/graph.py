@@ -4,7 +4,8 @@ CampaignSummary over all of them; shared reference stages are one task.
 Luigi runs it coarse (``campaign_cut``): one task per system, which builds that system's whole chain of
 stages in one process, one task per stage that systems share, and the summary. Luigi's scheduling costs
 per task, and a thousand systems of eight stages each are more tasks than it schedules quickly; every
-stage's artifact is written all the same.
+stage's artifact is written all the same. Past ``GROUPS`` systems, the systems' tasks are grouped
+(``campaign_groups``): at most ``GROUPS`` Luigi tasks (a process each on several workers) build them.
 """
 
 from __future__ import annotations
@@ -59,6 +60,30 @@ def campaign_cut(scored: Mapping[str, Mapping[str, Any]]) -> frozenset[str]:
         users.update(set(_stage_keys(spec, memo)))
     shared = {key for key, count in users.items() if count > 1}
     return frozenset(shared | {input_key(spec, memo) for spec in scored.values()})
+
+
+#: The most Luigi tasks a campaign's systems are run as: past this many systems, consecutive systems (in
+#: campaign order) share one task (``tasks.core.task.StageGroup``), enough of them for the workers of
+#: one machine or of several (a luigid) to share out.
+GROUPS = 64
+
+
+def campaign_groups(scored: Mapping[str, Mapping[str, Any]]) -> tuple[tuple[str, ...], ...] | None:
+    """The keys of each system's stage (``scored``: each system's spec, in campaign order) in groups of
+    consecutive systems, at most ``GROUPS`` groups of sizes differing by one at most; None (no groups) up
+    to ``GROUPS`` systems. The groups depend on the campaign alone: every client of a luigid makes them
+    alike."""
+    memo: KeyMemo = {}
+    keys = list(dict.fromkeys(input_key(spec, memo) for spec in scored.values()))
+    if len(keys) <= GROUPS:
+        return None
+    size, extra = divmod(len(keys), GROUPS)
+    groups, start = [], 0
+    for number in range(GROUPS):
+        end = start + size + (1 if number < extra else 0)
+        groups.append(tuple(keys[start:end]))
+        start = end
+    return tuple(groups)
 
 
 def _stage_keys(spec: Mapping[str, Any], memo: KeyMemo) -> Iterator[str]:

@@ -18,7 +18,7 @@ from iescore.pipeline.campaign.engine import Campaign
 from iescore.pipeline.core.errors import InputError
 from iescore.pipeline.core.settings import WORKERS
 from iescore.pipeline.core.text import printable
-from iescore.tasks.campaign.graph import campaign_cut, campaign_spec
+from iescore.tasks.campaign.graph import campaign_cut, campaign_groups, campaign_spec
 from iescore.tasks.campaign.outputs import (
     campaign_output_paths,
     html_is_fresh,
@@ -73,7 +73,8 @@ class CampaignRequest:
 class CampaignGraph:
     """A campaign's tasks, checked and ready to run: the summary, each system's task (``reports``: name ->
     the task its kind runs), the store, the output directory and the pages to write; ``luigi_root``, the
-    summary's coarse task (``campaign_cut``), is what Luigi runs."""
+    summary's coarse task (``campaign_cut``, its systems grouped by ``campaign_groups``), is what Luigi
+    runs."""
 
     campaign: Campaign
     request: CampaignRequest
@@ -135,7 +136,7 @@ def campaign_graph(campaign: Campaign, request: CampaignRequest) -> CampaignGrap
         tuple(pages),
         task_for(summary_spec, store),
         {name: task_for(spec, store) for name, spec in report_specs.items()},
-        task_for(summary_spec, store, campaign_cut(report_specs)),
+        task_for(summary_spec, store, campaign_cut(report_specs), campaign_groups(report_specs)),
     )
 
 

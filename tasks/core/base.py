@@ -277,12 +277,17 @@ def input_key(spec: Mapping[str, Any], memo: KeyMemo | None = None) -> str:
     return key
 
 
-def task_for(spec: Mapping[str, Any], store: str, cut: frozenset[str] | None = None) -> StageTask:
+def task_for(
+    spec: Mapping[str, Any],
+    store: str,
+    cut: frozenset[str] | None = None,
+    groups: tuple[tuple[str, ...], ...] | None = None,
+) -> StageTask:
     """The Luigi task that builds ``spec`` into ``store`` (Luigi imported here, when a store is used);
-    ``cut``: see ``tasks.core.task``."""
+    ``cut`` and ``groups``: see ``tasks.core.task``."""
     from iescore.tasks.core.task import task_for as luigi_task
 
-    return luigi_task(spec, store, cut)
+    return luigi_task(spec, store, cut, groups)
 
 
 class FillsPassThrough(Stage):

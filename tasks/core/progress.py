@@ -17,7 +17,7 @@ from typing import Any, TextIO
 
 import luigi
 from iescore.pipeline.core.errors import InputError
-from iescore.tasks.core.task import STAGE_BUILT, StageTask
+from iescore.tasks.core.task import STAGE_BUILT, StageGroup, StageTask
 
 BAR_WIDTH = 24
 
@@ -68,6 +68,13 @@ class Progress:
                 self._cpu.value += cpu_seconds
         text = f"{task.STAGE} {self._label(task)} done ({seconds:.2f} s)"
         self._write(self._bar_line(done, text) if self.bar else f"iescore: [{done}/{self.total}] {text}\n")
+
+    def timed(self, seconds: float, cpu_seconds: float) -> None:
+        """A group's seconds added up (its members are counted as they finish, untimed)."""
+        with self._busy.get_lock():
+            self._busy.value += seconds
+        with self._cpu.get_lock():
+            self._cpu.value += cpu_seconds
 
     def close(self) -> None:
         if self.bar:
@@ -135,7 +142,10 @@ def _on_stage_built(task: Any, seconds: float, cpu_seconds: float) -> None:
         _active.finished(task, seconds, cpu_seconds, timed=False)
 
 
+@StageGroup.event_handler(luigi.Event.PROCESSING_TIME)
 @StageTask.event_handler(luigi.Event.PROCESSING_TIME)
 def _on_done(task: Any, seconds: float) -> None:
     if _active is not None and isinstance(task, StageTask):
         _active.finished(task, seconds, task.__dict__.get("cpu_seconds", 0.0))
+    elif _active is not None and isinstance(task, StageGroup):
+        _active.timed(seconds, task.__dict__.get("cpu_seconds", 0.0))

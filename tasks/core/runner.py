@@ -7,7 +7,8 @@ the task's success or failure sets it where the task runs, in this process or in
 forks for it; a forked task process ends when this process is killed (``tasks.core.orphans``). A
 failure's explanation is what the task told Luigi's scheduler (``StageTask.on_failure``), asked of the
 scheduler afterwards: bad input comes back as clean ``file:line: message`` lines; anything else is an
-internal error with its traceback.
+internal error with its traceback. A group of stage tasks (``StageGroup``) is one Luigi task; what ran
+or was reused is told of its members, each by its own id.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from iescore.tasks.core import progress as progress_events
 from iescore.tasks.core.base import INPUT_ERROR_PREFIX
 from iescore.tasks.core.orphans import ParentWatch
 from iescore.tasks.core.store import is_s3
-from iescore.tasks.core.task import STAGE_BUILT, STAGE_FOUND, StageTask
+from iescore.tasks.core.task import STAGE_BUILT, STAGE_FOUND, StageGroup, StageTask
 from luigi.execution_summary import LuigiStatusCode
 
 _configured = False
@@ -157,7 +158,7 @@ def run(
         others = graph.keys() - (reused or set()) - ran
         outcome.elsewhere = sorted(task_id for task_id in others if graph[task_id].complete())
     explanations = dict(events.explanations)
-    for task_id in events.ended(FAILED):
+    for task_id in events.ended(FAILED) | events.groups_ended(FAILED):
         error = _explanation(factory.scheduler.fetch_error(task_id).get("error"))
         explanations.setdefault(task_id, error or f"{task_id} failed")
     for _, explanation in sorted(explanations.items()):
@@ -175,10 +176,11 @@ def _wait_for_others(scheduler: Any, events: _Events, roots: list[StageTask]) ->
     ids of the graph's tasks the central scheduler has disabled (they do not run, however long one
     waits)."""
     while not all(task.complete() for task in roots):
+        ours = events.tasks.keys() | events.groups.keys()
         running = scheduler.task_list(status="RUNNING", upstream_status="")
-        if not running.keys() & events.tasks.keys():
+        if not running.keys() & ours:
             disabled = scheduler.task_list(status="DISABLED", upstream_status="")
-            return sorted(disabled.keys() & events.tasks.keys())
+            return sorted(disabled.keys() & ours)
         time.sleep(WAIT_FOR_OTHERS)
     return []
 
@@ -259,12 +261,15 @@ class _Events:
     """What Luigi's events said of the tasks of one run: the graph's tasks (the roots and every
     dependency Luigi found) and how each ended (``flags``, shared memory the process running it
     writes); the ids of those found complete when scheduled (``reused``); the explanations of failures
-    seen in this process (a task that could not be scheduled, a worker process that died)."""
+    seen in this process (a task that could not be scheduled, a worker process that died). A group of
+    stage tasks (``StageGroup``) has a flag of its own (``groups``: it failed or not), and is never
+    listed as run or reused: its members are."""
 
     def __init__(self, roots: list[StageTask]) -> None:
         self.reused: set[str] = set()
         self.tasks: dict[str, StageTask] = {}
         self.flags: dict[str, Any] = {}
+        self.groups: dict[str, Any] = {}
         self.explanations: dict[str, str] = {}
         #: Coarse tasks of a local store found complete when discovered: their inner stages do not run.
         self.unexpanded: list[StageTask] = []
@@ -276,7 +281,13 @@ class _Events:
         in its run (a coarse task's inner stages) with theirs. A coarse task of a local store already
         complete runs none of them, and gets none: making each inner stage's task costs far more than
         looking at the task's outputs (a campaign's rerun discovers every system's task, complete but
-        one). An S3 store's tasks are not looked at twice (a request each)."""
+        one). An S3 store's tasks are not looked at twice (a request each). A group adds its members."""
+        if isinstance(task, StageGroup):
+            if task.task_id not in self.groups:
+                self.groups[task.task_id] = RawValue("b", PENDING)
+                for member in task.members:
+                    self.add(member)
+            return
         if task.task_id in self.flags:
             return
         inner: list[StageTask] = []
@@ -299,29 +310,37 @@ class _Events:
     def ended(self, how: int) -> set[str]:
         return {task_id for task_id, flag in self.flags.items() if flag.value == how}
 
+    def groups_ended(self, how: int) -> set[str]:
+        return {task_id for task_id, flag in self.groups.items() if flag.value == how}
+
     def failed(self) -> bool:
-        return bool(self.explanations) or any(flag.value == FAILED for flag in self.flags.values())
+        flags = [*self.flags.values(), *self.groups.values()]
+        return bool(self.explanations) or any(flag.value == FAILED for flag in flags)
 
 
 _events: _Events | None = None
 _watch: ParentWatch | None = None
 
 
+@StageGroup.event_handler(luigi.Event.START)
 @StageTask.event_handler(luigi.Event.START)
-def _on_start(task: StageTask) -> None:
+def _on_start(task: StageTask | StageGroup) -> None:
     # In the process Luigi forked for the task (nothing in this one).
     if _watch is not None:
         _watch.watch()
 
 
+@StageGroup.event_handler(luigi.Event.DEPENDENCY_PRESENT)
 @StageTask.event_handler(luigi.Event.DEPENDENCY_PRESENT)
-def _on_present(task: StageTask) -> None:
+def _on_present(task: StageTask | StageGroup) -> None:
     if _events is not None:
-        _events.reused.add(task.task_id)
+        members = task.members if isinstance(task, StageGroup) else (task,)
+        _events.reused.update(member.task_id for member in members)
 
 
+@StageGroup.event_handler(luigi.Event.DEPENDENCY_DISCOVERED)
 @StageTask.event_handler(luigi.Event.DEPENDENCY_DISCOVERED)
-def _on_discovered(task: StageTask, dependency: StageTask) -> None:
+def _on_discovered(task: StageTask | StageGroup, dependency: StageTask | StageGroup) -> None:
     # Luigi schedules every task before it forks a worker: the flag is there for the task's process.
     if _events is not None:
         _events.add(dependency)
@@ -346,22 +365,28 @@ def _on_stage_found(task: StageTask) -> None:
         _events.flags[task.task_id].value = FOUND
 
 
+@StageGroup.event_handler(luigi.Event.FAILURE)
 @StageTask.event_handler(luigi.Event.FAILURE)
-def _on_failure(task: StageTask, exception: BaseException) -> None:
-    if _events is not None and task.task_id in _events.flags:
-        _events.flags[task.task_id].value = FAILED
+def _on_failure(task: StageTask | StageGroup, exception: BaseException) -> None:
+    if _events is not None:
+        flags = _events.groups if isinstance(task, StageGroup) else _events.flags
+        if task.task_id in flags:
+            flags[task.task_id].value = FAILED
 
 
+@StageGroup.event_handler(luigi.Event.BROKEN_TASK)
 @StageTask.event_handler(luigi.Event.BROKEN_TASK)
-def _on_broken(task: StageTask, exception: BaseException) -> None:
+def _on_broken(task: StageTask | StageGroup, exception: BaseException) -> None:
     # Its requirements could not be found (in this process, while Luigi schedules).
     if _events is not None:
         _events.explanations[task.task_id] = task.on_failure(exception)
 
 
+@StageGroup.event_handler(luigi.Event.PROCESS_FAILURE)
+@StageGroup.event_handler(luigi.Event.TIMEOUT)
 @StageTask.event_handler(luigi.Event.PROCESS_FAILURE)
 @StageTask.event_handler(luigi.Event.TIMEOUT)
-def _on_lost(task: StageTask, message: str) -> None:
+def _on_lost(task: StageTask | StageGroup, message: str) -> None:
     # The task's process died or was stopped (Luigi says so in this process).
     if _events is not None:
         _events.explanations[task.task_id] = f"{task.task_id}: {message}"

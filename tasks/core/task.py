@@ -13,11 +13,18 @@ own task would write it (the same path, bytes and provenance), and skipped when 
 stage graph itself (``stage_inputs``) is the same either way. Each inner stage built or found built is
 told by a Luigi event on the task (``STAGE_BUILT``, ``STAGE_FOUND``), for the run's outcome and its
 progress.
+
+Coarser still, a task given ``groups`` (tuples of keys of stages in its cut) requires each group as one
+Luigi task (``StageGroup``) instead of a task per stage: the group's run builds each of its members as
+the member's own task would (a member found built is skipped), so a campaign of a thousand systems is
+some dozens of Luigi tasks, each a process of its own when Luigi runs several workers, and one changed
+system still rebuilds that system's stages alone.
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 import time
 import traceback
@@ -72,6 +79,26 @@ class CutParameter(luigi.Parameter):
         return json.dumps(None if x is None else sorted(x))
 
 
+class GroupsParameter(luigi.Parameter):
+    """Groups of stage keys (a tuple of tuples), or None: no group."""
+
+    def normalize(self, x: Any) -> Any:
+        return x if x is None else tuple(tuple(group) for group in x)
+
+    def serialize(self, x: Any) -> str:
+        return json.dumps(x)
+
+
+class MembersParameter(luigi.Parameter):
+    """The stage tasks of a group (a tuple), written out as their keys."""
+
+    def normalize(self, x: Any) -> Any:
+        return tuple(x)
+
+    def serialize(self, x: Any) -> str:
+        return json.dumps([member.key for member in x])
+
+
 class StageTask(luigi.Task):
     """A stage (``stage``, a ``tasks.core.base.Stage`` subclass) run by Luigi into an artifact store."""
 
@@ -92,6 +119,13 @@ class StageTask(luigi.Task):
         significant=False,
         visibility=luigi.parameter.ParameterVisibility.PRIVATE,
         description="keys of the stages that are tasks of their own (absent: every stage is)",
+    )
+    # Private and insignificant as the cut: which of the stages this task requires run together.
+    groups = GroupsParameter(
+        default=None,
+        significant=False,
+        visibility=luigi.parameter.ParameterVisibility.PRIVATE,
+        description="keys of stages in the cut run as one Luigi task each group (absent: none grouped)",
     )
 
     stage: ClassVar[type[Stage]] = Stage
@@ -150,9 +184,10 @@ class StageTask(luigi.Task):
             self.__dict__["_inner_built"] = cached
         return list(cached)
 
-    def requires(self) -> dict[str, StageTask]:
+    def requires(self) -> dict[str, luigi.Task]:
         """What Luigi runs before this task: its stage inputs, or with a ``cut``, the stages in the cut
-        that it or its inner stages read (``role``, or ``KEY/role`` for an inner stage's)."""
+        that it or its inner stages read (``role``, or ``KEY/role`` for an inner stage's); with ``groups``,
+        the stages of a group as one ``StageGroup`` (``group/NAME``)."""
         if self.cut is None:
             return self.stage_inputs()
         cached = self.__dict__.get("_requires_built")
@@ -163,8 +198,13 @@ class StageTask(luigi.Task):
                     if sub.key in self.cut and sub.key not in seen:
                         seen.add(sub.key)
                         cached[role if task is self else f"{task.key[:12]}/{role}"] = sub
+            if self.groups:
+                cached = _grouped(cached, self.groups)
             self.__dict__["_requires_built"] = cached
         return dict(cached)
+
+    def run(self) -> None:
+        self.run_for(self)
 
     def output(self) -> dict[str, luigi.Target]:
         # A LocalTarget, or an S3Target when the store is s3://BUCKET/PREFIX (see tasks/core/store.py).
@@ -195,25 +235,27 @@ class StageTask(luigi.Task):
         targets = task.output()
         return artifacts.read_table(targets[name or next(iter(targets))], columns)
 
-    def run(self) -> None:
+    def run_for(self, runner: luigi.Task) -> None:
+        """This task's run (its inner stages, then its own), its status told on ``runner``: the task Luigi
+        runs (itself, or the ``StageGroup`` it belongs to)."""
         started = time.process_time()
         built: dict[str, dict[str, pa.Table]] = {}
         inner = self.inner_stages()
         for number, task in enumerate(inner):
             # What luigid's web page shows for a running task: its stage and key, and how far it got.
-            self.set_status_message(f"{self.STAGE} {self.key[:12]}: {task.STAGE} {task.key[:12]}")
-            self.set_progress_percentage(90 * number // (len(inner) + 1))
+            runner.set_status_message(f"{self.STAGE} {self.key[:12]}: {task.STAGE} {task.key[:12]}")
+            runner.set_progress_percentage(90 * number // (len(inner) + 1))
             if task.complete():  # an earlier run built it: read from the store when needed
                 self.trigger_event(STAGE_FOUND, task)
                 continue
             begun, cpu = time.monotonic(), time.process_time()
             built[task.key] = task.build(built)
             self.trigger_event(STAGE_BUILT, task, time.monotonic() - begun, time.process_time() - cpu)
-        self.set_status_message(f"{self.STAGE} {self.key[:12]}: computing")
-        self.set_progress_percentage(90 * len(inner) // (len(inner) + 1))
+        runner.set_status_message(f"{self.STAGE} {self.key[:12]}: computing")
+        runner.set_progress_percentage(90 * len(inner) // (len(inner) + 1))
         self.build(built)
-        self.set_status_message(f"{self.STAGE} {self.key[:12]}: done")
-        self.set_progress_percentage(100)
+        runner.set_status_message(f"{self.STAGE} {self.key[:12]}: done")
+        runner.set_progress_percentage(100)
         # CPU seconds of this run (the progress events add them up: CPU is the fair measure under load).
         self.__dict__["cpu_seconds"] = time.process_time() - started
 
@@ -242,7 +284,7 @@ class StageTask(luigi.Task):
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         # The class is made per stage (``task_class``) under the stage's own name, so pickle cannot find
         # it by name: a task is sent to another process (the campaign's output pool) as what makes it.
-        return _stage_task, (self.stage, self.key, self.spec, str(self.store), self.cut)
+        return _stage_task, (self.stage, self.key, self.spec, str(self.store), self.cut, self.groups)
 
     def on_failure(self, exception: BaseException) -> str:
         # Bad input is the user's to fix: one clean line, recognisable by the command line.
@@ -269,14 +311,107 @@ def task_class(stage: type[Stage]) -> type[StageTask]:
 
 
 def _stage_task(
-    stage: type[Stage], key: str, spec: FrozenSpec, store: str, cut: frozenset[str] | None
+    stage: type[Stage],
+    key: str,
+    spec: FrozenSpec,
+    store: str,
+    cut: frozenset[str] | None,
+    groups: tuple[tuple[str, ...], ...] | None = None,
 ) -> StageTask:
     """The task of ``stage`` with these parameters (how a pickled task is made again)."""
-    return task_class(stage)(key=key, spec=spec, store=store, cut=cut)
+    return task_class(stage)(key=key, spec=spec, store=store, cut=cut, groups=groups)
 
 
-def task_for(spec: Mapping[str, Any], store: str, cut: frozenset[str] | None = None) -> StageTask:
+def task_for(
+    spec: Mapping[str, Any],
+    store: str,
+    cut: frozenset[str] | None = None,
+    groups: tuple[tuple[str, ...], ...] | None = None,
+) -> StageTask:
     """The task that builds ``spec`` into ``store``; with ``cut`` (the keys of the stages that are tasks of
-    their own), it builds the other stages it needs in its own run (see the module doc)."""
+    their own), it builds the other stages it needs in its own run; with ``groups`` (keys of stages in the
+    cut), the stages of each group it requires are one Luigi task (see the module doc)."""
     spec = freeze_spec(spec)
-    return task_class(stage_class(spec))(key=input_key(spec), spec=spec, store=str(store), cut=cut)
+    return task_class(stage_class(spec))(
+        key=input_key(spec), spec=spec, store=str(store), cut=cut, groups=groups
+    )
+
+
+class StageGroup(luigi.Task):
+    """Coarse stage tasks (``members``, each with its cut) run as one Luigi task: it requires what its
+    members require outside the group, its outputs are theirs, and its run builds each member not yet in
+    the store (``StageTask.run_for``), telling each as built (``STAGE_BUILT``) or found (``STAGE_FOUND``).
+    Its id is a hash of its members' keys: every client of a central scheduler makes the same groups."""
+
+    name = luigi.Parameter(description="content address of the group: a hash of its members' keys")
+    members = MembersParameter(
+        significant=False,
+        visibility=luigi.parameter.ParameterVisibility.PRIVATE,
+        description="the stage tasks of the group (a tuple)",
+    )
+
+    @property
+    def store(self) -> str:
+        return str(self.members[0].store)
+
+    def requires(self) -> dict[str, luigi.Task]:
+        cached = self.__dict__.get("_requires_built")
+        if cached is None:
+            inside = {member.key for member in self.members}
+            cached, seen = {}, set()
+            for member in self.members:
+                for role, sub in member.requires().items():
+                    if sub.task_id not in seen and getattr(sub, "key", None) not in inside:
+                        seen.add(sub.task_id)
+                        cached[f"{member.key[:12]}/{role}"] = sub
+            self.__dict__["_requires_built"] = cached
+        return dict(cached)
+
+    def output(self) -> dict[str, luigi.Target]:
+        return {
+            f"{member.key[:12]}/{name}": target
+            for member in self.members
+            for name, target in member.output().items()
+        }
+
+    def run(self) -> None:
+        started = time.process_time()
+        for member in self.members:
+            if member.complete():  # built before: found, as an inner stage is
+                member.trigger_event(STAGE_FOUND, member)
+                continue
+            begun, cpu = time.monotonic(), time.process_time()
+            member.run_for(self)
+            member.trigger_event(STAGE_BUILT, member, time.monotonic() - begun, time.process_time() - cpu)
+        self.set_status_message(f"group of {len(self.members)} {self.name[:12]}: done")
+        self.set_progress_percentage(100)
+        self.__dict__["cpu_seconds"] = time.process_time() - started
+
+    def on_failure(self, exception: BaseException) -> str:
+        return self.members[0].on_failure(exception)
+
+
+def group_of(members: tuple[StageTask, ...]) -> StageGroup:
+    """The group of ``members`` (named by a hash of their keys, in order)."""
+    digest = hashlib.sha256("\n".join(member.key for member in members).encode()).hexdigest()
+    return StageGroup(name=digest, members=members)
+
+
+def _grouped(required: dict[str, luigi.Task], groups: tuple[tuple[str, ...], ...]) -> dict[str, luigi.Task]:
+    """``required`` (role -> task) with the tasks of each group replaced by the group's task (roles
+    ``group/NAME``, in the place of the group's first member); a group of one stays that task."""
+    where = {key: number for number, keys in enumerate(groups) for key in keys}
+    members: dict[int, list[StageTask]] = {}
+    for task in required.values():
+        number = where.get(getattr(task, "key", None))
+        if number is not None:
+            members.setdefault(number, []).append(task)
+    result: dict[str, luigi.Task] = {}
+    for role, task in required.items():
+        number = where.get(getattr(task, "key", None))
+        if number is None or len(members[number]) == 1:
+            result[role] = task
+        elif members[number][0] is task:
+            group = group_of(tuple(members[number]))
+            result[f"group/{group.name[:12]}"] = group
+    return result

@@ -68,6 +68,21 @@ def test_chosen_pairs_in_any_order_get_the_values_of_the_full_list() -> None:
         stats.pair_tests(given, resamples=10, pairs=np.array([[2, 1]]))
 
 
+def test_the_bootstrap_headline_given_once_serves_the_pair_tests() -> None:
+    # A campaign's summary computes the headline on every resample once (``bootstrap_measure``) and hands
+    # it to the pair tests and the rank ranges: the tests are exactly those computed from scratch.
+    given = statistics(6, 5, 20)
+    resampled = stats.bootstrap_measure(given, None, 120, 9)
+    chosen = np.array([[0, 1], [1, 4], [2, 3]])
+    for pairs in (None, chosen):
+        fresh = stats.pair_tests(given, resamples=120, seed=9, pairs=pairs)
+        reused = stats.pair_tests(given, resamples=120, seed=9, pairs=pairs, resampled=resampled)
+        for name in stats.PAIR_TEST_FIELDS:
+            np.testing.assert_array_equal(getattr(reused, name), getattr(fresh, name))
+    with pytest.raises(ValueError, match=r"resampled: shape \(120, 5\) expected"):
+        stats.pair_tests(given, resamples=120, seed=9, resampled=resampled[:, :4])
+
+
 def test_the_comparisons_are_the_arrays_with_names() -> None:
     given = statistics(5, 4, 12)
     tests = stats.pair_tests(given, resamples=80, seed=2)
