@@ -123,13 +123,24 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _publish(runs: list[dict[str, Any]], path: str | None) -> None:
-    """Print the table of each run (and write them to ``path``), each under a line naming its run."""
+    """Print the table of the runs (and write it to ``path``) under a line naming them: runs on the same
+    machine and Python, one after the other, share one table (each row says its rounds and load)."""
     texts = []
     for run in runs:
         kind = "quick smoke check" if run["quick"] else f"{run['rounds']} interleaved rounds"
-        heading = f"Run of {run['date']}: {run['machine']}, Python {run['python']}, {kind}."
-        texts.append(f"{heading}\n\n{markdown(run['rows'])}\n")
-    text = "\n".join(texts)
+        benches = (row["bench"].removeprefix("bench_") for row in run["rows"] if row.get("bench"))
+        names = ", ".join(dict.fromkeys(benches))
+        said = f"{run['date']} ({names}: {kind})" if names else f"{run['date']} ({kind})"
+        platform_ = f"{run['machine']}, Python {run['python']}"
+        if texts and texts[-1][0] == platform_:
+            texts[-1][1].append(said)
+            texts[-1][2].extend(run["rows"])
+        else:
+            texts.append((platform_, [said], list(run["rows"])))
+    text = "\n".join(
+        f"Run{'s' if len(said) > 1 else ''} of {'; '.join(said)}: {platform_}.\n\n{markdown(rows)}\n"
+        for platform_, said, rows in texts
+    )
     if path:
         Path(path).write_text(text)
     print(text)

@@ -123,15 +123,17 @@ def test_the_readme_is_short_current_and_names_files_that_exist() -> None:
         assert list(ROOT.glob(path)), path
 
 
-def test_saved_runs_print_one_table_each_under_the_line_naming_their_run(tmp_path: Path, capsys) -> None:
-    """``--from-json A B``: two runs saved apart (the quiet windows of a long measurement) in one text."""
+def test_saved_runs_print_one_table_a_machine_under_the_line_naming_each_run(tmp_path: Path, capsys) -> None:
+    """``--from-json A B C``: runs saved apart (the quiet windows of a long measurement) in one text; runs
+    on one machine share a table, another machine's run gets its own."""
     import dataclasses
     import json
 
     paths = []
-    for date, work in (("2026-01-01 10:00 UTC", "clef"), ("2026-01-02 11:00 UTC", "trec")):
+    for date, work, machine in (("2026-01-01 10:00 UTC", "clef", "m"), ("2026-01-02 11:00 UTC", "trec", "m"),
+                                ("2026-01-03 12:00 UTC", "mat", "other")):  # fmt: skip
         rows = [timing.Row(f"{work} row", note="n", bench=f"bench_{work}"), timing.Row("x", bench="bench_x")]
-        run = {"date": date, "machine": "m", "python": "3", "quick": False, "rounds": 2,
+        run = {"date": date, "machine": machine, "python": "3", "quick": False, "rounds": 2,
                "rows": [dataclasses.asdict(row) for row in rows]}  # fmt: skip
         paths.append(tmp_path / f"{work}.json")
         paths[-1].write_text(json.dumps(run))
@@ -139,10 +141,16 @@ def test_saved_runs_print_one_table_each_under_the_line_naming_their_run(tmp_pat
     assert _runner().main(["--from-json", *map(str, paths), "--markdown", str(out)]) == 0
     text = out.read_text()
     assert capsys.readouterr().out == text + "\n"
-    first, second = text.index("Run of 2026-01-01 10:00 UTC"), text.index("Run of 2026-01-02 11:00 UTC")
-    assert first < text.index("| clef row |") < second < text.index("| trec row |")
-    # --only: the rows those benchmarks gave; a run left without rows is not printed.
+    first = text.index(
+        "Runs of 2026-01-01 10:00 UTC (clef, x: 2 interleaved rounds); 2026-01-02 11:00 UTC (trec, x: 2 "
+        "interleaved rounds): m, Python 3."
+    )
+    second = text.index("Run of 2026-01-03 12:00 UTC (mat, x: 2 interleaved rounds): other, Python 3.")
+    clef, trec, mat = (text.index(f"| {work} row |") for work in ("clef", "trec", "mat"))
+    assert first < clef < trec < second < mat
+    assert text.count("| work |") == 2
+    # --only: the rows those benchmarks gave; a run left without rows is not named.
     assert _runner().main(["--from-json", *map(str, paths), "--only", "trec", "--markdown", str(out)]) == 0
     text = out.read_text()
     assert "| trec row |" in text and "| clef row |" not in text and "| x |" not in text
-    assert "2026-01-01" not in text
+    assert "2026-01-01" not in text and "2026-01-03" not in text
