@@ -602,20 +602,21 @@ def luigid(tmp_path: Path, config: str | None = None) -> Iterator[int]:
         server.wait(timeout=30)
 
 
-def test_two_clients_against_luigid(tmp_path: Path) -> None:
-    campaign_file = big_campaign(tmp_path, copies=3)
+@contextlib.contextmanager
+def two_clients(tmp_path: Path, campaign_file: Path) -> Iterator[tuple[int, set[str], set[str]]]:
+    """Runs ``campaign_file`` on a local store (``local.json``), then by two clients at once against one
+    luigid and one shared store; checks that each client's results equal the local run's and that no
+    task ran in both. Gives luigid's port (serving while the block runs) and the tasks each client ran."""
     finish(
         iescore("campaign", campaign_file, "--store", tmp_path / "local", "--json", tmp_path / "local.json")
     )
     with luigid(tmp_path) as port:
-        api = f"http://127.0.0.1:{port}/api/"
-        store = tmp_path / "shared"
         clients = [
             iescore(
                 "campaign",
                 campaign_file,
                 "--store",
-                store,
+                tmp_path / "shared",
                 "--scheduler-host",
                 "127.0.0.1",
                 "--scheduler-port",
@@ -632,11 +633,17 @@ def test_two_clients_against_luigid(tmp_path: Path) -> None:
         logs = [json.loads((tmp_path / f"{n}.log").read_text()) for n in "ab"]
         ran_a, ran_b = set(logs[0]["ran"]), set(logs[1]["ran"])
         assert not ran_a & ran_b  # every task ran once
-        total = 3 * 4 * 6 + 6 + 1
-        assert len(ran_a | ran_b) == total
         expected = json_results(tmp_path / "local.json")
         for n in "ab":
             assert json_results(tmp_path / f"{n}.json") == expected
+        yield port, ran_a, ran_b
+
+
+def test_two_clients_against_luigid(tmp_path: Path) -> None:
+    with two_clients(tmp_path, big_campaign(tmp_path, copies=3)) as (port, ran_a, ran_b):
+        api = f"http://127.0.0.1:{port}/api/"
+        total = 3 * 4 * 6 + 6 + 1
+        assert len(ran_a | ran_b) == total
         # luigid's web page shows each task's status message and progress percentage. It schedules one
         # task per system (its six stages built in one process), the reference's six and the summary.
         done = json.loads(urllib.request.urlopen(api + 'task_list?data={"status":"DONE"}').read())["response"]

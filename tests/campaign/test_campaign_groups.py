@@ -14,8 +14,7 @@ from iescore.pipeline.campaign.engine import read_campaign
 from iescore.tasks.campaign import graph
 from iescore.tasks.campaign.run import CampaignRequest, campaign_graph
 from iescore.tasks.core.task import StageGroup
-from significance_file import json_results
-from test_campaign import ONE_SYSTEM, big_campaign, cli, families, finish, iescore, luigid
+from test_campaign import ONE_SYSTEM, big_campaign, cli, families, two_clients
 
 
 def outputs(folder: Path) -> dict[str, bytes]:
@@ -87,34 +86,8 @@ def test_a_failing_member_is_explained(
 def test_two_clients_against_luigid_share_the_groups(tmp_path: Path) -> None:
     # 68 systems: 64 groups, 4 of two systems (Luigi tasks of their own) and 60 of one (the system's
     # task itself). Each client makes the same groups; every stage runs once, in one client or the other.
-    campaign_file = big_campaign(tmp_path, copies=17)
-    local = ("--store", tmp_path / "local", "--json", tmp_path / "local.json")
-    finish(iescore("campaign", campaign_file, *local))
-    with luigid(tmp_path) as port:
-        clients = [
-            iescore(
-                "campaign",
-                campaign_file,
-                "--store",
-                tmp_path / "shared",
-                "--scheduler-host",
-                "127.0.0.1",
-                "--scheduler-port",
-                port,
-                "--json",
-                tmp_path / f"{n}.json",
-                "--tasks-log",
-                tmp_path / f"{n}.log",
-            )  # fmt: skip
-            for n in "ab"
-        ]
-        for client in clients:
-            finish(client)
-        logs = [json.loads((tmp_path / f"{n}.log").read_text()) for n in "ab"]
-        ran_a, ran_b = set(logs[0]["ran"]), set(logs[1]["ran"])
-        assert not ran_a & ran_b and len(ran_a | ran_b) == 68 * 6 + 6 + 1
-        for n in "ab":
-            assert json_results(tmp_path / f"{n}.json") == json_results(tmp_path / "local.json")
+    with two_clients(tmp_path, big_campaign(tmp_path, copies=17)) as (port, ran_a, ran_b):
+        assert len(ran_a | ran_b) == 68 * 6 + 6 + 1
         api = f"http://127.0.0.1:{port}/api/"
         done = json.loads(urllib.request.urlopen(api + 'task_list?data={"status":"DONE"}').read())["response"]
         assert len(done) == 60 + 4 + 6 + 1
