@@ -207,8 +207,8 @@ def pair_tests(
     else computed here.
 
     Cost: two (R x U) @ (U x KS) matrix products (one with ``resampled`` given), then, per pair, the
-    measure alone (``Family.measure``) on R bootstrap and 2R shuffled sums; memory of order R x KS, never
-    R x U per pair.
+    measure alone on R bootstrap and 2R shuffled sums of its L forms (``Family.measure_forms``); memory
+    of order R x KS, never R x U per pair.
     """
     family = statistics.family
     options = family.resolve(options)
@@ -236,47 +236,53 @@ def pair_tests(
     del weights
     swaps = rng.integers(0, 2, size=(resamples, n_units)).astype(np.float64)
     # Swapping units Z between a and b moves Z @ (x_b - x_a) from b's total to a's: one product of Z
-    # with every system's statistics serves all pairs. Kept statistic-major, (K, R, S), so that each
-    # statistic of many pairs' sums is one contiguous plane for the measure's arithmetic.
-    swapped_in = (swaps @ matrix).reshape(resamples, n_systems, width)
-    swapped_in = np.ascontiguousarray(swapped_in.transpose(2, 0, 1))
+    # with every system's statistics serves all pairs. Only the measure's forms of those sums are kept
+    # (``Family.measure_forms``: L <= K of them; the headline F reads three sums of templette's six
+    # statistics, a TREC mean two of sixteen), as (L, S, R): each system's resamples of a form are
+    # contiguous, so the systems paired with one ``a`` are one block of each form.
+    forms = family.measure_forms(name, options)
+    swapped_in = forms.forms((swaps @ matrix).reshape(resamples, n_systems, width))
+    swapped_in = np.ascontiguousarray(swapped_in.transpose(2, 1, 0))
+    form_totals = forms.forms(totals)  # (S, L)
+    n_forms = len(swapped_in)
     del swaps
+    by_system = np.ascontiguousarray(resampled.T)  # (S, R)
 
     n_pairs = len(pairs)
     bootstrap_extreme = np.zeros(n_pairs, dtype=np.int64)
     shuffled_extreme = np.zeros(n_pairs, dtype=np.int64)
     delta = observed[pairs[:, 0]] - observed[pairs[:, 1]]
     threshold = np.abs(delta) - _TIE
-    # Pairs in runs of one ``a`` (the usual order), a run cut so that its (K, R, pairs) sums stay small.
+    # Pairs in runs of one ``a`` (the usual order), a run cut so that its (L, pairs, R) sums stay small.
     starts = np.flatnonzero(np.diff(pairs[:, 0], prepend=-1) != 0)
     ends = np.append(starts[1:], n_pairs) if n_pairs else starts
-    per_run = max(1, _PAIR_CELLS // max(1, resamples * width))
+    per_run = max(1, _PAIR_CELLS // max(1, resamples * n_forms))
     for start, end in zip(starts.tolist(), ends.tolist(), strict=True):
         a = int(pairs[start, 0])
         for low in range(start, end, per_run):
             high = min(end, low + per_run)
             others = pairs[low:high, 1]
             chosen = slice(int(others[0]), int(others[-1]) + 1) if _consecutive(others) else others
-            limit = threshold[low:high]
+            limit = threshold[low:high, None]
             # NaN compares False, so a resample or shuffle undefined on either side is not extreme.
-            bootstrap_delta = resampled[:, a, None] - resampled[:, chosen]  # (R, k)
-            bootstrap_delta -= delta[low:high]
+            bootstrap_delta = by_system[a] - by_system[chosen]  # (k, R)
+            bootstrap_delta -= delta[low:high, None]
             np.abs(bootstrap_delta, out=bootstrap_delta)
-            bootstrap_extreme[low:high] = (bootstrap_delta >= limit).sum(axis=0)
-            moved = swapped_in[:, :, chosen] - swapped_in[:, :, a, None]  # (K, R, k)
-            side_a = moved + totals[a][:, None, None]
-            side_b = totals[chosen].T[:, None, :] - moved
-            shuffled = family.measure(side_a.transpose(1, 2, 0), name, options)
-            shuffled -= family.measure(side_b.transpose(1, 2, 0), name, options)
+            bootstrap_extreme[low:high] = (bootstrap_delta >= limit).sum(axis=1)
+            side_a = swapped_in[:, chosen] - swapped_in[:, a, None]  # moved to a's side: (L, k, R)
+            side_b = form_totals[chosen].T[:, :, None] - side_a
+            side_a += form_totals[a][:, None, None]
+            shuffled = forms.measure(side_a)
+            shuffled -= forms.measure(side_b)
             np.abs(shuffled, out=shuffled)
-            shuffled_extreme[low:high] = (shuffled >= limit).sum(axis=0)
+            shuffled_extreme[low:high] = (shuffled >= limit).sum(axis=1)
     undefined = np.isnan(delta)
     bootstrap_p = np.where(undefined, np.nan, (1 + bootstrap_extreme) / (1 + resamples))
     randomization_p = np.where(undefined, np.nan, (1 + shuffled_extreme) / (1 + resamples))
     return PairTests(pairs[:, 0].copy(), pairs[:, 1].copy(), delta, bootstrap_p, randomization_p)
 
 
-#: The most cells of one run of pairs' (statistics x resamples x pairs) sums ``pair_tests`` holds at once.
+#: The most cells of one run of pairs' (forms x resamples x pairs) sums ``pair_tests`` holds at once.
 _PAIR_CELLS = 2_000_000
 
 

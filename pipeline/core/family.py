@@ -37,6 +37,24 @@ from iescore.schemas import STATISTICS, C
 Formula = Callable[..., np.ndarray]
 
 
+@dataclass(frozen=True)
+class MeasureForms:
+    """One measure as a function of a few linear forms of the statistics, for the pair tests' millions of
+    shuffled sums: ``forms(sums[..., K]) -> [..., L]``, and ``measure(planes[L, ...]) -> [...]`` of the forms
+    stacked on the first axis. ``measure(moveaxis(forms(x), -1, 0))`` is the family's measure of ``x`` bit
+    for bit, and sums and differences of forms are the forms of the sums and differences, exactly: a form
+    is a statistic itself, or a sum of counts with coefficients that are binary fractions (whole numbers
+    and halves are exact in float64). So a test can add and subtract L planes per pair instead of K."""
+
+    forms: Callable[[np.ndarray], np.ndarray]
+    measure: Callable[[np.ndarray], np.ndarray]
+
+
+#: ``reduced(measure, options) -> MeasureForms | None``: a family's forms of one measure (None: that
+#: measure has none; every statistic is then a form of its own).
+Reduction = Callable[[str, Mapping[str, Any]], "MeasureForms | None"]
+
+
 @dataclass(frozen=True, eq=False)
 class Family:
     """A scorer family's statistics and measures (see the module doc).
@@ -62,6 +80,8 @@ class Family:
     #: Whether the formula can compute some measures alone (see ``Formula``): a campaign's pair tests
     #: need the headline of millions of sums, and nothing else.
     selective: bool = False
+    #: The forms of a measure (``Reduction``), for the pair tests; None: every statistic is a form.
+    reduced: Reduction | None = None
 
     def __post_init__(self) -> None:
         for attribute in ("statistic_names", "measure_names", "counts", "lower_better"):
@@ -125,6 +145,19 @@ class Family:
                 f"{(*sums.shape[:-1], 1)}"
             )
         return values[..., 0]
+
+    def measure_forms(self, measure: str, options: Mapping[str, Any] | None = None) -> MeasureForms:
+        """``measure`` as a function of linear forms of the statistics (see ``MeasureForms``): the
+        family's own (``reduced``), else the K statistics themselves as the forms."""
+        self.measure_index(measure)
+        resolved = self.resolve(options)
+        own = self.reduced(measure, resolved) if self.reduced is not None else None
+        if own is not None:
+            return own
+        return MeasureForms(
+            forms=lambda sums: sums,
+            measure=lambda planes: self.measure(np.moveaxis(planes, 0, -1), measure, resolved),
+        )
 
     def resolve(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
         """The family's default options updated with ``options``; an option it does not take is an error."""

@@ -15,8 +15,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 from iescore.pipeline.core.arrays import filled, scalar, strings, to_arrow
-from iescore.pipeline.core.family import Family
-from iescore.pipeline.mat.measures import MEASURE_COLUMNS, rates
+from iescore.pipeline.core.family import Family, MeasureForms
+from iescore.pipeline.mat.measures import MEASURE_COLUMNS, count_totals, rates, rates_of_totals
 from iescore.pipeline.mat.tally import COUNT_COLUMNS
 from iescore.schemas import STATISTICS, C
 
@@ -24,6 +24,15 @@ from iescore.schemas import STATISTICS, C
 def _mat_measures(sums: np.ndarray, options: Mapping[str, Any]) -> np.ndarray:
     values = rates({name: sums[..., k] for k, name in enumerate(COUNT_COLUMNS)})
     return np.stack([values[name] for name in MEASURE_COLUMNS], axis=-1)
+
+
+def _mat_forms(measure: str, options: Mapping[str, Any]) -> MeasureForms:
+    """Every MAT measure reads three sums of counts: match, reftotal and hyptotal (``count_totals``)."""
+
+    def forms(sums: np.ndarray) -> np.ndarray:
+        return np.stack(count_totals({name: sums[..., k] for k, name in enumerate(COUNT_COLUMNS)}), axis=-1)
+
+    return MeasureForms(forms=forms, measure=lambda planes: rates_of_totals(*planes)[measure])
 
 
 MAT = Family(
@@ -35,6 +44,7 @@ MAT = Family(
     categories="tag",
     formula=_mat_measures,
     counts=COUNT_COLUMNS,
+    reduced=_mat_forms,
 )
 
 

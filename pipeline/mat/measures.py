@@ -51,6 +51,12 @@ SCORE_COLUMNS = (
 
 def rates(sums: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
     """Precision, recall and F of summed counts (arrays of any shape), MATScore's conventions."""
+    return rates_of_totals(*count_totals(sums))
+
+
+def count_totals(sums: Mapping[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """match, reftotal (match + refclash + missing) and hyptotal (match + hypclash + spurious): what
+    the rates read of summed counts."""
     match = np.asarray(sums[C.match], dtype=np.float64)
     reftotal = (
         match + np.asarray(sums[C.refclash], dtype=np.float64) + np.asarray(sums[C.missing], np.float64)
@@ -58,6 +64,13 @@ def rates(sums: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
     hyptotal = (
         match + np.asarray(sums[C.hypclash], dtype=np.float64) + np.asarray(sums[C.spurious], np.float64)
     )
+    return match, reftotal, hyptotal
+
+
+def rates_of_totals(
+    match: np.ndarray, reftotal: np.ndarray, hyptotal: np.ndarray
+) -> dict[str, np.ndarray]:
+    """Precision, recall and F of ``count_totals``, MATScore's conventions."""
     precision = np.divide(match, hyptotal, out=np.ones_like(match), where=hyptotal > 0)
     recall = np.divide(match, reftotal, out=np.ones_like(match), where=reftotal > 0)
     total = precision + recall

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
-from iescore.pipeline.core.family import Family, statistics_table
+from iescore.pipeline.core.family import Family, MeasureForms, statistics_table
 from iescore.pipeline.templette.report import slot_point_table
 from iescore.schemas import C
 
@@ -38,19 +38,14 @@ def point_measures(
     SPU. The operations are those of ``pipeline.core.measures`` in the same order, so the values are the
     same to the last bit.
     """
-    beta = options["beta"]
-    if isinstance(beta, bool) or not isinstance(beta, int | float) or not (math.isfinite(beta) and beta > 0):
-        raise ValueError(f"beta must be a positive finite number, got {beta!r}")
+    b2 = _beta_squared(options)
     cor, inc, par, mis, spu = (sums[..., i] for i in range(5))
-    matched = cor + 0.5 * par
-    possible = cor + inc + par + mis
-    actual = cor + inc + par + spu
-    b2 = beta * beta
+    matched, possible, actual = _f_forms(sums)
     # Each measure's (numerator, denominator), made only when the measure is wanted.
     ratios = (
         lambda: (matched, possible),
         lambda: (matched, actual),
-        lambda: ((b2 + 1.0) * matched, b2 * possible + actual),
+        lambda: _f_ratio(matched, possible, actual, b2),
         lambda: (mis, possible),
         lambda: (spu, actual),
         lambda: (inc + 0.5 * par, cor + par + inc),
@@ -59,11 +54,46 @@ def point_measures(
     chosen = range(len(ratios)) if wanted is None else wanted
     out = np.full((*sums.shape[:-1], len(chosen)), np.nan)
     for position, index in enumerate(chosen):
-        numerator, denominator = ratios[index]()
-        result = np.full(numerator.shape, np.nan)
-        np.divide(numerator, denominator, out=result, where=denominator != 0)
-        out[..., position] = result
+        out[..., position] = _divided(*ratios[index]())
     return out
+
+
+def point_forms(measure: str, options: Mapping[str, Any]) -> MeasureForms | None:
+    """F as a function of three forms of the points, COR + PAR/2, POS and ACT (sums of counts and halves:
+    exact), for the pair tests; the other measures have none."""
+    if measure != "F":
+        return None
+    b2 = _beta_squared(options)
+    return MeasureForms(
+        forms=lambda sums: np.stack(_f_forms(sums), axis=-1),
+        measure=lambda planes: _divided(*_f_ratio(planes[0], planes[1], planes[2], b2)),
+    )
+
+
+def _beta_squared(options: Mapping[str, Any]) -> float:
+    beta = options["beta"]
+    if isinstance(beta, bool) or not isinstance(beta, int | float) or not (math.isfinite(beta) and beta > 0):
+        raise ValueError(f"beta must be a positive finite number, got {beta!r}")
+    return beta * beta
+
+
+def _f_forms(sums: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """COR + PAR/2, POS and ACT of summed points."""
+    cor, inc, par, mis, spu = (sums[..., i] for i in range(5))
+    return cor + 0.5 * par, cor + inc + par + mis, cor + inc + par + spu
+
+
+def _f_ratio(
+    matched: np.ndarray, possible: np.ndarray, actual: np.ndarray, b2: float
+) -> tuple[np.ndarray, np.ndarray]:
+    return (b2 + 1.0) * matched, b2 * possible + actual
+
+
+def _divided(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
+    """numerator / denominator, NaN where the denominator is 0."""
+    result = np.full(np.shape(numerator), np.nan)
+    np.divide(numerator, denominator, out=result, where=denominator != 0)
+    return result
 
 
 TEMPLETTE = Family(
@@ -77,6 +107,7 @@ TEMPLETTE = Family(
     counts=POINTS,
     options={"beta": 1.0},
     selective=True,
+    reduced=point_forms,
 )
 
 

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 import pyarrow as pa
-from iescore.pipeline.core.family import Family, statistics_table
+from iescore.pipeline.core.family import Family, MeasureForms, statistics_table
 from iescore.pipeline.trec.evaluate import Evaluation
 
 QUERIES = "queries"
@@ -66,12 +66,18 @@ def trec_family(measures: Sequence[str], headline: str | None = None) -> Family:
     def formula(
         sums: np.ndarray, options: Mapping[str, Any], wanted: Sequence[int] | None = None
     ) -> np.ndarray:
-        queries = sums[..., :1]
         chosen = slice(None) if wanted is None else np.asarray(wanted, dtype=np.int64)
         values = sums[..., 1:] if wanted is None else sums[..., 1 + chosen]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            means = np.where(queries > 0, values / queries, np.nan)
-        return np.where(geometric[chosen], np.exp(means), means)
+        return _means(sums[..., :1], values, geometric[chosen])
+
+    def reduced(measure: str, options: Mapping[str, Any]) -> MeasureForms:
+        # A mean reads two statistics: the queries and the sum of its per-query values.
+        read = [0, 1 + measures.index(measure)]
+        mean_of_logs = bool(geometric[read[1] - 1])
+        return MeasureForms(
+            forms=lambda sums: sums[..., read],
+            measure=lambda planes: _means(planes[0], planes[1], mean_of_logs),
+        )
 
     return Family(
         name="trec",
@@ -83,7 +89,17 @@ def trec_family(measures: Sequence[str], headline: str | None = None) -> Family:
         formula=formula,
         counts=(QUERIES,),
         selective=True,
+        reduced=reduced,
     )
+
+
+def _means(queries: np.ndarray, values: np.ndarray, geometric: np.ndarray | bool) -> np.ndarray:
+    """Summed per-query values over summed queries, exponentiated where ``geometric``; NaN of no query."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        means = np.where(queries > 0, values / queries, np.nan)
+    if isinstance(geometric, bool):  # one measure: exponentiated or not, as a whole
+        return np.exp(means) if geometric else means
+    return np.where(geometric, np.exp(means), means)
 
 
 TREC = trec_family(CAMPAIGN_MEASURES)

@@ -145,3 +145,61 @@ def test_a_campaign_past_the_csv_limit_writes_its_pairs_as_parquet_only(
     capsys.readouterr()
     assert not (out / "significance.csv").exists()
     assert f"over all {pairs} pairs (significance.parquet)" in (out / "leaderboard.txt").read_text()
+
+
+def _count_sums(seed: int, shape: tuple[int, ...], width: int) -> np.ndarray:
+    return np.random.default_rng(seed).integers(0, 40, size=(*shape, width)).astype(np.float64)
+
+
+def _families() -> list[tuple[object, str, dict]]:
+    from iescore.pipeline.mat.family import MAT
+
+    cases = [(TEMPLETTE, "F", {}), (TEMPLETTE, "F", {"beta": 0.3})]
+    cases += [(MAT, name, {}) for name in MAT.measure_names]
+    cases += [(TREC, name, {}) for name in TREC.measure_names]
+    return cases
+
+
+@pytest.mark.parametrize(("family", "measure", "options"), _families())
+def test_a_measure_of_its_forms_is_the_measure_bit_for_bit(family, measure, options) -> None:
+    # The pair tests compute the measure from its forms (Family.measure_forms); it must be the family's
+    # measure to the last bit, undefined where that is, also on sums built by adding and subtracting forms
+    # (the shuffled sides: moved = x - y, side = moved + z).
+    forms = family.measure_forms(measure, options)
+    width = len(family.statistic_names)
+    x, y, z = (_count_sums(seed, (50, 7), width) for seed in (1, 2, 3))
+    x[0, :] = 0  # no counts at all: undefined (templette) or MATScore's conventions
+    if family is TREC:
+        x[..., 0], y[..., 0], z[..., 0] = 4.0, 1.0, 2.0
+        x[1, :, 0] = 0  # no query: undefined
+        x[..., 1:] /= 37.0  # per-query values are fractions
+    direct = family.measure(x, measure, options)
+    assert forms.measure(np.moveaxis(forms.forms(x), -1, 0)).tobytes() == direct.tobytes()
+    side = (forms.forms(x + z) - forms.forms(z)) + forms.forms(y)
+    whole = family.measure((x + z - z) + y, measure, options)
+    assert forms.measure(np.moveaxis(side, -1, 0)).tobytes() == whole.tobytes()
+    assert len(forms.forms(x)[0, 0]) < width  # fewer forms than statistics: the reason they exist
+
+
+@pytest.mark.parametrize("family", ["templette", "mat", "trec"])
+def test_pair_tests_on_forms_are_those_on_every_statistic(family) -> None:
+    # The same tests with the family's forms and without them (every statistic a form of its own).
+    import dataclasses
+
+    from iescore.pipeline.mat.family import MAT
+
+    declared = {"templette": TEMPLETTE, "mat": MAT, "trec": TREC}[family]
+    width = len(declared.statistic_names)
+    values = _count_sums(5, (9, 30), width)
+    if declared is TREC:
+        values[..., 0] = 1.0
+        values[..., 1:] /= 41.0
+    values[2] = 0 if declared is not TREC else values[2]
+    names = tuple(f"s{i}" for i in range(9))
+    units = tuple(f"u{u}" for u in range(30))
+    plain = dataclasses.replace(declared, reduced=None)
+    on_forms = stats.pair_tests(UnitStatistics(declared, names, units, values), resamples=200, seed=8)
+    on_all = stats.pair_tests(UnitStatistics(plain, names, units, values), resamples=200, seed=8)
+    for field in stats.PAIR_TEST_FIELDS:
+        assert getattr(on_forms, field).tobytes() == getattr(on_all, field).tobytes(), field
+    assert (on_forms.randomization_p < 1).any()  # some pairs differ: the test sees real counts
