@@ -69,21 +69,39 @@ def _unfrozen(value: Any) -> Any:
 STAGE_BUILT, STAGE_FOUND = "iescore.stage_built", "iescore.stage_found"
 
 
+class StageKeys(frozenset):
+    """Stage keys (a campaign's cut: a thousand of them) written out by ``repr`` as their number only.
+
+    Luigi writes every parameter of a task into a message string each time it makes the task or writes
+    its ``repr`` (in case of an error); every key of a large cut, each time, cost seconds per run."""
+
+    def __repr__(self) -> str:
+        return f"StageKeys({len(self)} keys)"
+
+
+class StageGroups(tuple):
+    """Groups of stage keys (a tuple of tuples) written out by ``repr`` as their sizes only (see
+    ``StageKeys``)."""
+
+    def __repr__(self) -> str:
+        return f"StageGroups({len(self)} groups of {sum(map(len, self))} keys)"
+
+
 class CutParameter(luigi.Parameter):
-    """The keys of the stages that are tasks of their own (a frozenset), or None: every stage is."""
+    """The keys of the stages that are tasks of their own (``StageKeys``), or None: every stage is."""
 
     def normalize(self, x: Any) -> Any:
-        return x if x is None or isinstance(x, frozenset) else frozenset(x)
+        return x if x is None or isinstance(x, StageKeys) else StageKeys(x)
 
     def serialize(self, x: Any) -> str:
         return json.dumps(None if x is None else sorted(x))
 
 
 class GroupsParameter(luigi.Parameter):
-    """Groups of stage keys (a tuple of tuples), or None: no group."""
+    """Groups of stage keys (``StageGroups``), or None: no group."""
 
     def normalize(self, x: Any) -> Any:
-        return x if x is None else tuple(tuple(group) for group in x)
+        return x if x is None or isinstance(x, StageGroups) else StageGroups(tuple(group) for group in x)
 
     def serialize(self, x: Any) -> str:
         return json.dumps(x)

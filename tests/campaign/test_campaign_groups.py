@@ -42,6 +42,22 @@ def test_groups_of_consecutive_systems() -> None:
     assert [key for group in groups for key in group] == keys
 
 
+def test_a_task_of_a_large_cut_is_written_out_short(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Luigi writes every parameter of a task into a string each time it makes the task or its repr
+    # (tasks.core.task.StageKeys): a cut or groups of a thousand keys must not be written out key by key.
+    campaign = big_campaign(tmp_path, copies=5)  # 20 systems
+    monkeypatch.setattr(graph, "GROUPS", 4)
+    root = campaign_graph(read_campaign(campaign), CampaignRequest(store=str(tmp_path / "g"))).luigi_root
+    assert len(root.cut) > 20 and len(root.groups) == 4
+    assert repr(root.cut) == f"StageKeys({len(root.cut)} keys)"
+    assert repr(root.groups) == "StageGroups(4 groups of 20 keys)"
+    group = next(task for task in root.requires().values() if isinstance(task, StageGroup))
+    # What Luigi writes of a task's parameters (``Task.get_param_values``' message): no key of the cut.
+    for task in (root, group, *group.members):
+        assert len(repr(task.param_kwargs)) < 1500, repr(task.param_kwargs)
+    assert root.param_kwargs["cut"] == frozenset(root.cut)  # the values themselves are whole
+
+
 def test_grouped_campaign_runs_reruns_and_writes_as_ungrouped(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
