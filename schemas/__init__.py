@@ -876,12 +876,7 @@ SUMMARY_CATEGORIES = _schema(
     ),
 )
 
-PAGE_VIEW = _schema(
-    "page_view",
-    "One system's rows of a campaign page's per-document view (pipeline.campaign.engine.mapping_view): "
-    "its mapping's pairings in the documents the page shows, in mapping order, as the page shows them. "
-    "A cache the page keeps in the store per mapping artifact (tasks.campaign.outputs), so a rerun reads "
-    "only the rows it shows of the systems that did not change.",
+_PAGE_VIEW_FIELDS = (
     _field("doc_id", pa.string(), "document id", False),
     _field("instance_type", pa.string(), "instance type of the pairing", False),
     _field("slot", pa.string(), "slot name; null for an object (instance) pairing"),
@@ -892,6 +887,23 @@ PAGE_VIEW = _schema(
     _field("hyp_start", pa.int64(), "start of the hypothesis fill's highlighted span; null when not shown"),
     _field("hyp_end", pa.int64(), "end (exclusive) of the hypothesis fill's highlighted span"),
     _field("categories", pa.string(), "the pairing's points as 'aspect:category ...'", False),
+)
+
+PAGE_VIEW = _schema(
+    "page_view",
+    "One system's rows of a campaign page's per-document view (pipeline.campaign.engine.mapping_view): "
+    "its mapping's pairings in the documents the page shows, in mapping order, as the page shows them.",
+    *_PAGE_VIEW_FIELDS,
+)
+
+PAGE_VIEWS = _schema(
+    "page_views",
+    "The rows of several systems' per-document views (PAGE_VIEW with the system's name), each system's "
+    "rows together in its mapping order, the systems in campaign order. A cache the page keeps in the "
+    "store per group of consecutive systems (tasks.campaign.outputs.page_views), so a rerun reads one "
+    "file a group instead of every system's, and makes again only the group of a changed system.",
+    *_PAGE_VIEW_FIELDS,
+    _field("system", pa.string(), "system name from the campaign file", False),
 )
 
 SCHEMAS = {
@@ -938,6 +950,7 @@ SCHEMAS = {
         SUMMARY_SYSTEMS,
         SUMMARY_CATEGORIES,
         PAGE_VIEW,
+        PAGE_VIEWS,
     )
 }
 

@@ -59,7 +59,7 @@ from iescore.pipeline.core.settings import (
     pattern_problem,
 )
 from iescore.pipeline.core.text import printable
-from iescore.schemas import LEADERBOARD, PAGE_VIEW, RANKS, SIGNIFICANCE, C, table_from_rows
+from iescore.schemas import LEADERBOARD, PAGE_VIEW, PAGE_VIEWS, RANKS, SIGNIFICANCE, C, table_from_rows
 
 #: The options every campaign takes, beside its kind's own; their ranges are the command line's
 #: (``pipeline.core.settings``).
@@ -973,10 +973,11 @@ def page_rows(
     character_extents: Mapping[str, bool],
     limit: int,
     objects: bool = False,
-    given_views: Mapping[str, pa.Table] | None = None,
+    given_rows: pa.Table | None = None,
 ) -> PageRows:
     """The per-document view of ``report_data`` (see there), which needs no summary: the first ``limit``
-    documents and one table of every system's pairings in them (in ``mappings`` order)."""
+    documents and one table of every system's pairings in them (in ``mappings`` order; ``given_rows``:
+    that table made already, ``PAGE_VIEWS``)."""
     texts: dict[str, str] = {}
     if documents is not None:
         texts = dict(
@@ -984,18 +985,28 @@ def page_rows(
         )
     order = list(texts) or sorted({d for m in mappings.values() for d in m.column(C.doc_id).to_pylist()})
     shown = order[:limit]
-    tables = []
-    for name, mapping in mappings.items():
-        view = (given_views or {}).get(name)
-        if view is None:
-            view = mapping_view(mapping, shown, character_extents.get(name, False), objects)
-        tables.append(view.append_column(C.system, pa.array([name] * view.num_rows, pa.string())))
+    if given_rows is None and mappings:
+        given_rows = views_rows(
+            {
+                name: mapping_view(mapping, shown, character_extents.get(name, False), objects)
+                for name, mapping in mappings.items()
+            }
+        )
     # One table of every system's pairings: the page builds its per-document view column by column.
     return PageRows(
         documents=[html_report.DocumentView(doc, texts.get(doc, ""), {}) for doc in shown],
         documents_total=len(order),
-        rows=pa.concat_tables(tables) if tables else None,
+        rows=given_rows,
     )
+
+
+def views_rows(views: Mapping[str, pa.Table]) -> pa.Table:
+    """Systems' views (name -> ``PAGE_VIEW``, in that order) as one ``PAGE_VIEWS`` table."""
+    tables = [
+        view.append_column(C.system, pa.array([name] * view.num_rows, pa.string())).cast(PAGE_VIEWS)
+        for name, view in views.items()
+    ]
+    return pa.concat_tables(tables) if tables else PAGE_VIEWS.empty_table()
 
 
 def board_order(board: pa.Table) -> list[str]:

@@ -53,11 +53,12 @@ from iescore.pipeline.campaign.engine import (
     report_data,
     shown_documents,
     significance_rows,
+    views_rows,
 )
 from iescore.pipeline.campaign.html_report import AlignmentsView, UtteranceBlock, render_campaign_html
 from iescore.pipeline.core.kinds import CampaignKind
 from iescore.pipeline.core.lazy import pd
-from iescore.schemas import PAGE_VIEW, C
+from iescore.schemas import PAGE_VIEWS, C
 from iescore.tasks.campaign.csvfile import csv_text, frame_csv
 from iescore.tasks.campaign.kinds import TASK_KINDS
 from iescore.tasks.core import files
@@ -381,7 +382,7 @@ def pairings_page(
 ) -> PageRows:
     """The per-document pairings of a templette or MUC campaign's page (``page_rows``): the first
     ``limit`` documents of the reference texts (without texts: of every mapping's documents, sorted),
-    each system's view of them (``page_view``), with their JSON in the board's order."""
+    each system's view of them (``page_views``), with their JSON in the board's order."""
     kind = campaign.kind
     objects = "objects" in kind.sections
     spans = {system.name: system.texts is None and not objects for system in campaign.systems}
@@ -396,49 +397,81 @@ def pairings_page(
     else:
         mappings = {name: pa.table({C.doc_id: pa.array([], pa.string())}) for name in scored}
         shown = shown_documents(documents, [], limit)
-    views = {
-        name: page_view(summary.store, task, shown, spans.get(name, False), objects)
-        for name, task in scored.items()
-    }
-    page = page_rows(mappings, documents, spans, limit, objects=objects, given_views=views)
+    rows = page_views(summary.store, scored, shown, spans, objects)
+    page = page_rows(mappings, documents, spans, limit, objects=objects, given_rows=rows)
     return page.with_embedded(board_order(board))
 
 
-#: Where the page keeps each system's view (``mapping_view``) in the store, and its VERSION.
-PAGE_VIEW_STAGE, PAGE_VIEW_VERSION = "PageView", 1
+#: Where the page keeps its systems' views (``mapping_view``) in the store, and its VERSION.
+PAGE_VIEWS_STAGE, PAGE_VIEWS_VERSION = "PageViews", 1
+#: The most files the page's views are kept in: past this many systems, consecutive systems share one.
+PAGE_VIEW_GROUPS = 64
 
 
-def page_view(store: str, scored: Stage, shown: list[str], spans: bool, objects: bool) -> pa.Table:
-    """A system's rows of the page's per-document view, from the store's cache when they were made before
-    from the same mapping artifact (its key), documents and options; else made from the mapping and kept.
+def page_views(
+    store: str, scored: Mapping[str, Stage], shown: list[str], spans: Mapping[str, bool], objects: bool
+) -> pa.Table:
+    """Every system's rows of the page's per-document view (``PAGE_VIEWS``, in ``scored`` order: system
+    name -> the stage whose ``mapping`` it shows), from the store's cache where a group's were made before
+    from the same mapping artifacts (their keys), documents and options; else made and kept.
 
-    The cache entry is an artifact like a stage's (``PageView/ab/KEY.view.parquet``, with provenance), its
-    key a content address of what it is made from, so a rerun reads the small views of the systems that
-    did not change instead of their mappings.
+    Systems are kept in groups of consecutive systems, at most ``PAGE_VIEW_GROUPS`` files (a system a
+    file up to that many systems): a page of a thousand systems reads 64 small files, and a rerun after
+    one system changed makes that system's group again. Each file is an artifact like a stage's
+    (``PageViews/ab/KEY.views.parquet``, with provenance), its key a content address of what it is made
+    from.
     """
-    options = {"documents": shown, "spans": spans, "objects": objects}
-    key = files.stage_key(PAGE_VIEW_STAGE, PAGE_VIEW_VERSION, options, {"mapping": scored.key})
-    target = artifacts.artifact_target(store, PAGE_VIEW_STAGE, key, "view")
+    names = list(scored)
+    size = -(-len(names) // PAGE_VIEW_GROUPS) if names else 1
+    groups = [names[start : start + size] for start in range(0, len(names), size)]
+    tables = [
+        _group_views(store, {name: scored[name] for name in group}, shown, spans, objects) for group in groups
+    ]
+    return pa.concat_tables(tables) if tables else PAGE_VIEWS.empty_table()
+
+
+def _group_views(
+    store: str, scored: Mapping[str, Stage], shown: list[str], spans: Mapping[str, bool], objects: bool
+) -> pa.Table:
+    """One group's ``PAGE_VIEWS`` rows (see ``page_views``)."""
+    options = {
+        "documents": shown,
+        "objects": objects,
+        "systems": [[name, bool(spans.get(name, False))] for name in scored],
+    }
+    inputs = {f"mapping/{number}": task.key for number, task in enumerate(scored.values())}
+    key = files.stage_key(PAGE_VIEWS_STAGE, PAGE_VIEWS_VERSION, options, inputs)
+    target = artifacts.artifact_target(store, PAGE_VIEWS_STAGE, key, "views")
     if target.exists():
         try:
-            view = read_table(target)
-            if view.schema.remove_metadata().equals(PAGE_VIEW.remove_metadata()):
-                return view
+            rows = read_table(target)
+            if rows.schema.remove_metadata().equals(PAGE_VIEWS.remove_metadata()):
+                return rows
         except (OSError, pa.ArrowException):
             pass  # unreadable: made again
-    view = mapping_view(read_table(scored.output()["mapping"], MAPPING_VIEW_COLUMNS), shown, spans, objects)
+    rows = views_rows(
+        {
+            name: mapping_view(
+                read_table(task.output()["mapping"], MAPPING_VIEW_COLUMNS),
+                shown,
+                bool(spans.get(name, False)),
+                objects,
+            )
+            for name, task in scored.items()
+        }
+    )
     provenance = {
-        "stage": PAGE_VIEW_STAGE,
-        "version": PAGE_VIEW_VERSION,
+        "stage": PAGE_VIEWS_STAGE,
+        "version": PAGE_VIEWS_VERSION,
         "key": key,
-        "options": {"documents": len(shown), "spans": spans, "objects": objects},
-        "inputs": {"mapping": scored.key},
+        "options": {"documents": len(shown), "objects": objects, "systems": list(scored)},
+        "inputs": inputs,
         "files": {},
     }
     # A cache that cannot be written is no cache: the page is made all the same.
     with contextlib.suppress(OSError):
-        artifacts.write_table(target, view, provenance)
-    return view
+        artifacts.write_table(target, rows, provenance)
+    return rows
 
 
 def _reference_corpus(task: Stage, campaign: Campaign) -> Stage | None:

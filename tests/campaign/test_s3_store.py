@@ -126,7 +126,7 @@ def test_campaign_on_s3_equals_local_and_reruns_nothing(
 ) -> None:
     campaign_file = copy_campaign(tmp_path)
     local = tmp_path / "local"
-    # With its page too: the page keeps each system's view in the store (tasks.campaign.outputs.page_view).
+    # With its page too: the page keeps its systems' views in the store (tasks.campaign.outputs.page_views).
     status, _, err = cli(
         capsys, "campaign", campaign_file, "--store", local, "--json", tmp_path / "local.json",
         "--out", tmp_path / "local-out",
