@@ -17,6 +17,7 @@ import threading
 from collections import OrderedDict
 
 KEPT_BYTES = 256 << 20
+_STREAMED_BYTES = 1 << 20  # a file not kept and larger than this is hashed in pieces
 
 # (device, inode) -> ((size, mtime_ns), bytes), oldest first: any spelling of a path finds its file.
 _kept: OrderedDict[tuple[int, int], tuple[tuple[int, int], bytes]] = OrderedDict()
@@ -24,28 +25,34 @@ _kept_size = 0
 _lock = threading.Lock()  # ``prefetch_digests`` digests from threads
 
 
-def _read(path: str) -> bytes:
-    """A file's bytes by ``os.read`` (no buffered file object: most input files take one call)."""
-    handle = os.open(path, os.O_RDONLY)
-    try:
-        chunks = [os.read(handle, 1 << 16)]
-        while chunks[-1]:
-            chunks.append(os.read(handle, 1 << 16))
-    finally:
-        os.close(handle)
+def _read(handle: int, size: int) -> bytes:
+    """The bytes of the open file ``handle`` of ``size`` bytes (its ``fstat``): one ``os.read`` of one
+    byte more than that size, which comes back short at the end of the file; a file read short of its
+    size, or grown since, is read on to its end."""
+    data = os.read(handle, size + 1)
+    if len(data) == size:
+        return data
+    chunks = [data]
+    while chunks[-1]:
+        chunks.append(os.read(handle, 1 << 16))
     return b"".join(chunks)
 
 
 def digest(path: str, keep: bool = False) -> str:
     """sha256 of the file ``path``'s bytes; ``keep``: keep them for :func:`read_bytes` (raises OSError).
-    A file larger than ``KEPT_BYTES`` is hashed as it is read and never kept."""
+    A file is opened once and read whole by its size; one larger than ``KEPT_BYTES`` (or than
+    ``_STREAMED_BYTES`` when not kept) is hashed as it is read and never kept."""
     global _kept_size
-    status = os.stat(path)
-    if status.st_size > KEPT_BYTES or not keep:
-        with open(path, "rb") as handle:
-            return hashlib.file_digest(handle, "sha256").hexdigest()
-    data = _read(path)
-    if len(data) == status.st_size:
+    handle = os.open(path, os.O_RDONLY)
+    try:
+        status = os.fstat(handle)
+        if status.st_size > (KEPT_BYTES if keep else _STREAMED_BYTES):
+            with open(handle, "rb", closefd=False) as stream:
+                return hashlib.file_digest(stream, "sha256").hexdigest()
+        data = _read(handle, status.st_size)
+    finally:
+        os.close(handle)
+    if keep and len(data) == status.st_size:
         with _lock:
             old = _kept.pop((status.st_dev, status.st_ino), None)
             _kept_size -= len(old[1]) if old is not None else 0
@@ -66,4 +73,8 @@ def read_bytes(path: str) -> bytes:
         _kept_size -= len(kept[1]) if kept is not None else 0
     if kept is not None and kept[0] == (status.st_size, status.st_mtime_ns):
         return kept[1]
-    return _read(path)
+    handle = os.open(path, os.O_RDONLY)
+    try:
+        return _read(handle, os.fstat(handle).st_size)
+    finally:
+        os.close(handle)
