@@ -151,8 +151,10 @@ def read_mentions(directory: str | Path, side: str, nbest: bool = False, one_cod
     """
     directory = Path(directory)
     base_names = annotation_names(directory)
-    # Plain strings, not Path objects: 10,000 files make pathlib's parsing a second.
-    names = [os.path.join(str(directory), name) for name in base_names]
+    # Plain strings, not Path objects: 10,000 files make pathlib's parsing a second. A listed name
+    # holds no separator, so joining is putting the directory's prefix before it.
+    prefix = os.path.join(str(directory), "")
+    names = [prefix + name for name in base_names]
     datas = [read_bytes(name) for name in names]
     warnings: list[str] = []
     # One pass over the bytes: each file ends with a line end (one is added when missing), the files are

@@ -186,7 +186,7 @@ def tally_mentions(matches: Any, by_cui: bool = True) -> pa.Table:
     width = max(len(cuis), 1) if by_cui else 1
     group, first = _distinct(report_code * width + cui_code, len(reports) * width)
     sums = np.stack(
-        [np.bincount(first, weights=counts[name], minlength=len(group)) for name in CLEF_STATISTICS], axis=1
+        [np.bincount(first[counts[name]], minlength=len(group)) for name in CLEF_STATISTICS], axis=1
     )
     row, statistic = np.nonzero(sums)  # row-major: by report, then CUI (both sorted), then statistic
     unit, category, values = group[row] // width, group[row] % width, sums[row, statistic]
@@ -243,24 +243,27 @@ def by_report(statistics: pa.Table) -> ReportCounts:
 
 
 def _sorted_codes(column: pa.ChunkedArray) -> tuple[np.ndarray, pa.Array]:
-    """Each value's code among the column's distinct values sorted (code point order), and those values.
-
-    The chunks are encoded as they are (Arrow's hash gives every chunk the one dictionary of all their
-    values), not joined into one array first."""
-    encoded = pc.dictionary_encode(column)
-    if isinstance(encoded, pa.ChunkedArray):
-        chunks = encoded.chunks or [pc.dictionary_encode(column.combine_chunks())]
-        dictionary = chunks[-1].dictionary
-        if not all(chunk.dictionary.equals(dictionary) for chunk in chunks[:-1]):
-            chunks = [pc.dictionary_encode(column.combine_chunks())]
-            dictionary = chunks[0].dictionary
-        indices = np.concatenate([to_numpy(chunk.indices).astype(np.int64) for chunk in chunks])
-    else:
-        dictionary, indices = encoded.dictionary, to_numpy(encoded.indices).astype(np.int64)
+    """Each value's code among the column's distinct values sorted (code point order), and those values."""
+    dictionary, indices = _encode(column)
     order = to_numpy(pc.array_sort_indices(dictionary)).astype(np.int64)
     rank = np.empty(len(order), dtype=np.int64)
     rank[order] = np.arange(len(order))
     return rank[indices], dictionary.take(to_arrow(order))
+
+
+def _encode(column: pa.ChunkedArray) -> tuple[pa.Array, np.ndarray]:
+    """The distinct values of a string column (Arrow's hash) and each row's index into them (int64).
+
+    The chunks are encoded as they are, not joined into one array first: Arrow's hash gives every chunk
+    the one dictionary of all their values (checked; joined when it did not)."""
+    encoded = pc.dictionary_encode(column)
+    if not isinstance(encoded, pa.ChunkedArray):
+        return encoded.dictionary, to_numpy(encoded.indices).astype(np.int64)
+    chunks = encoded.chunks
+    if not chunks or not all(chunk.dictionary.equals(chunks[-1].dictionary) for chunk in chunks[:-1]):
+        chunks = [pc.dictionary_encode(column.combine_chunks())]
+    indices = np.concatenate([to_numpy(chunk.indices).astype(np.int64) for chunk in chunks])
+    return chunks[-1].dictionary, indices
 
 
 def _distinct(codes: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
@@ -309,7 +312,14 @@ def _overlapping_mentions(
     gi, si = overlap_pairs(report_g[g_mention], g_start, g_end, report_s[s_mention], s_start, s_end)
     shared = np.minimum(g_end[gi], s_end[si]) - np.maximum(g_start[gi], s_start[si])
     pair = g_mention[gi] * max(len(system), 1) + s_mention[si]
-    distinct, inverse = np.unique(pair, return_inverse=True)
+    # The pieces' pairs come sorted (by gold piece, then system piece) and pieces are grouped by mention
+    # in mention order, so the mentions' pairs come sorted too: runs of equal pairs, no sort needed.
+    if np.all(pair[1:] >= pair[:-1]):
+        new = np.ones(len(pair), dtype=bool)
+        new[1:] = pair[1:] != pair[:-1]
+        distinct, inverse = pair[new], np.cumsum(new) - 1
+    else:
+        distinct, inverse = np.unique(pair, return_inverse=True)
     chars = np.bincount(inverse.reshape(-1), weights=shared, minlength=len(distinct)).astype(np.int64)
     width = max(len(system), 1)
     return distinct // width, distinct % width, chars
@@ -418,15 +428,11 @@ def _firsts(values: np.ndarray, size: int) -> np.ndarray:
 def _joint_codes(a: pa.Array, b: pa.Array, sort: bool) -> tuple[pa.Array, np.ndarray, np.ndarray]:
     """Integer codes of two string columns over one shared set of values (Arrow's hash; the values'
     sorted order when ``sort``), and the values (sorted when ``sort``)."""
-    encoded = pc.dictionary_encode(pa.concat_arrays([a, b]))
-    codes = to_numpy(encoded.indices).astype(np.int64)
-    values = encoded.dictionary
+    both = pa.chunked_array([a, b])
     if sort:
-        order = to_numpy(pc.array_sort_indices(values)).astype(np.int64)
-        rank = np.empty(len(order), dtype=np.int64)
-        rank[order] = np.arange(len(order))
-        codes = rank[codes]
-        values = values.take(to_arrow(order))
+        codes, values = _sorted_codes(both)
+    else:
+        values, codes = _encode(both)
     return values, codes[: len(a)], codes[len(a) :]
 
 
