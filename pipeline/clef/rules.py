@@ -312,14 +312,7 @@ def _overlapping_mentions(
     gi, si = overlap_pairs(report_g[g_mention], g_start, g_end, report_s[s_mention], s_start, s_end)
     shared = np.minimum(g_end[gi], s_end[si]) - np.maximum(g_start[gi], s_start[si])
     pair = g_mention[gi] * max(len(system), 1) + s_mention[si]
-    # The pieces' pairs come sorted (by gold piece, then system piece) and pieces are grouped by mention
-    # in mention order, so the mentions' pairs come sorted too: runs of equal pairs, no sort needed.
-    if np.all(pair[1:] >= pair[:-1]):
-        new = np.ones(len(pair), dtype=bool)
-        new[1:] = pair[1:] != pair[:-1]
-        distinct, inverse = pair[new], np.cumsum(new) - 1
-    else:
-        distinct, inverse = np.unique(pair, return_inverse=True)
+    distinct, inverse = np.unique(pair, return_inverse=True)
     chars = np.bincount(inverse.reshape(-1), weights=shared, minlength=len(distinct)).astype(np.int64)
     width = max(len(system), 1)
     return distinct // width, distinct % width, chars
