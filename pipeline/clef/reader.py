@@ -275,7 +275,7 @@ def _parse(
     field_starts = [line_start, field_ends[0] + 2, field_ends[1] + 2]
 
     def field(k: int, rows: np.ndarray | None = None) -> pa.Array:
-        if rows is None:
+        if rows is None or len(rows) == len(line_start):  # every line kept: no rows to pick
             return slices(data, field_starts[k], field_ends[k])
         return slices(data, field_starts[k][rows], field_ends[k][rows])
 
