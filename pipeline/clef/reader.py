@@ -26,7 +26,8 @@ one-character file name is read (eval.pl's pattern ``^[^.].*[^~]$`` needs two ch
 
 Nothing loops over lines: the files' bytes are joined once, line ends, ``||`` separators and offsets are
 found on them with numpy, text fields are cut out of the one buffer by Arrow, and replaced lines are
-found by hashing each mention's offsets as bytes (eval.pl's text key is written only when asked for).
+found by one integer per mention made of its report and offsets (:func:`mention_codes`; eval.pl's text
+key is written only when asked for).
 Nothing here imports pandas until a frame is asked for.
 """
 
