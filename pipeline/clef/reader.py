@@ -574,8 +574,9 @@ def directory_digest(directory: str | Path, keep: bool = False) -> str:
     the signature, so a run scores with the same signature in a store or without one.
     """
     whole = hashlib.sha256()
+    prefix = os.path.join(str(directory), "")  # a listed name holds no separator (read_mentions)
     for name in annotation_names(Path(directory)):
-        file_digest = digest(os.path.join(str(directory), name), keep)
+        file_digest = digest(prefix + name, keep)
         whole.update(name.encode("utf-8") + b"\0" + file_digest.encode() + b"\n")
     return whole.hexdigest()
 
