@@ -26,7 +26,8 @@ one-character file name is read (eval.pl's pattern ``^[^.].*[^~]$`` needs two ch
 
 Nothing loops over lines: the files' bytes are joined once, line ends, ``||`` separators and offsets are
 found on them with numpy, text fields are cut out of the one buffer by Arrow, and replaced lines are
-found by hashing each mention's offsets as bytes (eval.pl's text key is written only when asked for).
+found by one integer per mention made of its report and offsets (:func:`mention_codes`; eval.pl's text
+key is written only when asked for).
 Nothing here imports pandas until a frame is asked for.
 """
 
@@ -43,7 +44,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
-from iescore.pipeline.core.arrays import slices, strings, to_arrow, to_numpy
+from iescore.pipeline.core.arrays import ranges, scalar, slices, strings, to_arrow, to_numpy
 from iescore.pipeline.core.errors import InputError
 from iescore.pipeline.core.filebytes import digest, read_bytes
 
@@ -66,7 +67,6 @@ FRAME_COLUMNS = (
     "n_pieces",
 )
 _WARNINGS_SHOWN = 20  # replacement warnings written out per directory; the rest are counted
-_POWERS = 10 ** np.arange(1, 19, dtype=np.int64)  # 10, 100, ..., 10**18
 _CHUNK = 1 << 20  # bytes of text compared at a time when looking for line ends and separators
 
 
@@ -123,10 +123,6 @@ class Mentions:
             return self.column("key")
         return offset_keys(*self.offsets)
 
-    def key_codes(self) -> np.ndarray:
-        """:func:`offset_codes` of the mentions: equal codes, equal offsets."""
-        return offset_codes(*self.offsets)
-
     @cached_property
     def frame(self) -> Any:
         """``table`` as a pandas DataFrame, with the deferred columns and ``key``, in the order of
@@ -156,15 +152,18 @@ def read_mentions(directory: str | Path, side: str, nbest: bool = False, one_cod
     """
     directory = Path(directory)
     base_names = annotation_names(directory)
-    # Plain strings, not Path objects: 10,000 files make pathlib's parsing a second.
-    names = [os.path.join(str(directory), name) for name in base_names]
+    # Plain strings, not Path objects: 10,000 files make pathlib's parsing a second. A listed name
+    # holds no separator, so joining is putting the directory's prefix before it.
+    prefix = os.path.join(str(directory), "")
+    names = [prefix + name for name in base_names]
     datas = [read_bytes(name) for name in names]
     warnings: list[str] = []
     # One pass over the bytes: each file ends with a line end (one is added when missing), the files are
     # joined, and Arrow checks the UTF-8 of the whole at once (a bad file is then found file by file).
     datas = [data if data.endswith(b"\n") else data + b"\n" for data in datas]
     joined = b"".join(datas)
-    if b"\r\n" in joined:
+    # A CR is looked for first (``find`` of one byte is a memchr, a two-byte pattern a slower search).
+    if joined.find(b"\r") != -1 and b"\r\n" in joined:
         for index, data in enumerate(datas):
             if b"\r\n" in data:
                 first = data[: data.index(b"\r\n")].count(b"\n") + 1
@@ -277,7 +276,7 @@ def _parse(
     field_starts = [line_start, field_ends[0] + 2, field_ends[1] + 2]
 
     def field(k: int, rows: np.ndarray | None = None) -> pa.Array:
-        if rows is None:
+        if rows is None or len(rows) == len(line_start):  # every line kept: no rows to pick
             return slices(data, field_starts[k], field_ends[k])
         return slices(data, field_starts[k][rows], field_ends[k][rows])
 
@@ -290,7 +289,8 @@ def _parse(
     report = field(0)
     # A later line with the same report and offsets replaces an earlier one: the last row of each
     # (report, offsets) pair of codes. Only the kept rows' other fields are cut out of the text.
-    combined = _pair_codes(report, offset_codes(offsets, n_offsets))
+    report_code = to_numpy(pc.dictionary_encode(report).indices).astype(np.int64)
+    combined = mention_codes(report_code, offsets, n_offsets)
     kept = np.zeros(len(combined), dtype=bool)
     kept[_last_of_each(combined)] = True
     rows = np.flatnonzero(kept)
@@ -441,11 +441,6 @@ def _offsets(text: np.ndarray, start: np.ndarray, end: np.ndarray) -> np.ndarray
     return values
 
 
-def _decimal_digits(values: np.ndarray) -> np.ndarray:
-    """How many decimal digits each value >= 0 has written without leading zeros (0 has one)."""
-    return np.searchsorted(_POWERS, values, side="right").astype(np.int64) + 1
-
-
 def offset_codes(offsets: np.ndarray, n_offsets: np.ndarray) -> np.ndarray:
     """One int64 code per mention, equal exactly when the mentions' offsets are (``offsets`` all
     mentions' offsets in order, ``n_offsets`` how many each has), numbered in order of first sight.
@@ -469,6 +464,36 @@ def offset_codes(offsets: np.ndarray, n_offsets: np.ndarray) -> np.ndarray:
     return to_numpy(pc.dictionary_encode(to_arrow(key)).indices).astype(np.int64)
 
 
+def mention_codes(report: np.ndarray, offsets: np.ndarray, n_offsets: np.ndarray) -> np.ndarray:
+    """One int64 code per mention, equal exactly when both the mentions' reports (``report``: integer
+    codes 0 or more) and their offsets are (``offsets`` all mentions' offsets in order, ``n_offsets``
+    how many each has). The codes are not dense: they are compared and sorted, never counted.
+
+    A mention of one piece (most of them) is the integer ``(report * top + start) * top + end``; the
+    others are coded among themselves by Arrow's hash of their offsets' bytes and placed above every
+    such integer, with their report. When those integers could leave int64, the codes are made from the
+    dense :func:`offset_codes` instead."""
+    report = np.asarray(report, dtype=np.int64)
+    values = np.ascontiguousarray(offsets, dtype=np.int64)
+    counts = np.asarray(n_offsets, dtype=np.int64)
+    if len(counts) == 0:
+        return np.zeros(0, dtype=np.int64)
+    top = int(values.max(initial=0)) + 1
+    reports = int(report.max()) + 1
+    multi = np.flatnonzero(counts != 2)
+    above = reports * top * top  # Python integers: no overflow while deciding
+    if not len(values) or above + reports * max(len(multi), 1) >= 1 << 62:
+        key = offset_codes(values, counts)
+        return report * (int(key.max()) + 1) + key
+    first = np.cumsum(counts) - counts
+    last = len(values) - 1
+    code = (report * top + values[np.minimum(first, last)]) * top + values[np.minimum(first + 1, last)]
+    if len(multi):
+        several = ranges(first[multi], counts[multi])
+        code[multi] = above + report[multi] * len(multi) + _bytes_codes(values[several], counts[multi])
+    return code
+
+
 def _bytes_codes(values: np.ndarray, counts: np.ndarray) -> np.ndarray:
     """:func:`offset_codes` by Arrow's hash of each mention's offsets as raw bytes (a view of ``values``)."""
     bounds = np.zeros(len(counts) + 1, dtype=np.int64)
@@ -481,31 +506,12 @@ def _bytes_codes(values: np.ndarray, counts: np.ndarray) -> np.ndarray:
 
 def offset_keys(offsets: np.ndarray, n_offsets: np.ndarray) -> pa.Array:
     """eval.pl's key of each mention: its offsets joined by ``-``, written from the integers (``010`` is
-    ``10``). Every offset is written right-aligned in a row of a byte grid (a decimal place a column,
-    then a ``-`` column), and the bytes wanted are taken row by row with one mask."""
+    ``10``): Arrow writes every offset in decimal and joins each mention's list of them."""
     values = np.asarray(offsets, dtype=np.int64)
-    n_offsets = np.asarray(n_offsets, dtype=np.int64)
-    digits = _decimal_digits(values)
-    width = int(digits.max(initial=1))
-    grid = np.empty((len(values), width + 1), dtype=np.uint8)
-    rest = values.copy()
-    for column in range(width - 1, -1, -1):
-        grid[:, column] = rest % 10 + ord("0")
-        rest //= 10
-    grid[:, width] = ord("-")
-    wanted = np.arange(width + 1) >= (width - digits)[:, None]
-    last = np.cumsum(n_offsets) - 1  # each mention's last offset: no ``-`` after it
-    wanted[last[n_offsets > 0], width] = False
-    ends = np.cumsum(digits + wanted[:, width])
-    bounds = np.concatenate([[0], ends])[np.concatenate([[0], np.cumsum(n_offsets)])].astype(np.int32)
-    buffers = [None, pa.py_buffer(bounds), pa.py_buffer(grid[wanted])]
-    return pa.Array.from_buffers(pa.string(), len(n_offsets), buffers)
-
-
-def _pair_codes(report: pa.Array, key_code: np.ndarray) -> np.ndarray:
-    """One int64 code per row, equal exactly when both the report and the offsets are."""
-    report_code = to_numpy(pc.dictionary_encode(report).indices).astype(np.int64)
-    return report_code * max(int(key_code.max(initial=-1)) + 1, 1) + key_code
+    bounds = np.zeros(len(n_offsets) + 1, dtype=np.int32)
+    np.cumsum(np.asarray(n_offsets, dtype=np.int64), out=bounds[1:])
+    written = pc.cast(to_arrow(values), pa.string())
+    return pc.binary_join(pa.ListArray.from_arrays(to_arrow(bounds), written), scalar("-"))
 
 
 def _last_of_each(codes: np.ndarray) -> np.ndarray:
@@ -568,8 +574,9 @@ def directory_digest(directory: str | Path, keep: bool = False) -> str:
     the signature, so a run scores with the same signature in a store or without one.
     """
     whole = hashlib.sha256()
+    prefix = os.path.join(str(directory), "")  # a listed name holds no separator (read_mentions)
     for name in annotation_names(Path(directory)):
-        file_digest = digest(os.path.join(str(directory), name), keep)
+        file_digest = digest(prefix + name, keep)
         whole.update(name.encode("utf-8") + b"\0" + file_digest.encode() + b"\n")
     return whole.hexdigest()
 

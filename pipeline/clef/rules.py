@@ -36,7 +36,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 from iescore.pipeline.clef.measures import CLEF_STATISTICS
-from iescore.pipeline.clef.reader import FRAME_COLUMNS, Mentions, offset_codes
+from iescore.pipeline.clef.reader import FRAME_COLUMNS, Mentions, mention_codes
 from iescore.pipeline.core.arrays import strings, to_arrow, to_numpy
 from iescore.pipeline.core.spans import overlap_pairs
 from iescore.schemas import STATISTICS
@@ -102,15 +102,17 @@ def match_columns(gold: Mentions, system: Mentions) -> MatchColumns:
     """
     n_g, n_s = len(gold), len(system)
     # Strings become integer codes shared by both sides, once: reports (sorted: the by-report order)
-    # and CUIs for equality; so do the offsets (a code per distinct sequence of offsets, no text).
+    # and CUIs for equality; each mention's (report, offsets) becomes one integer (no text).
     reports, report_g, report_s = _joint_codes(gold.column("report"), system.column("report"), sort=True)
     _, cui_g, cui_s = _joint_codes(gold.column("cui"), system.column("cui"), sort=False)
     (g_offsets, g_counts), (s_offsets, s_counts) = gold.offsets, system.offsets
-    key_codes = offset_codes(np.concatenate([g_offsets, s_offsets]), np.concatenate([g_counts, s_counts]))
-    key_g, key_s = key_codes[:n_g], key_codes[n_g:]
-    width = int(max(key_g.max(initial=-1), key_s.max(initial=-1))) + 1
-    # Exact: the same (report, offsets); unique per side, so a hash lookup pairs them one to one.
-    g_partner = _find(report_g * width + key_g, report_s * width + key_s)
+    codes = mention_codes(
+        np.concatenate([report_g, report_s]),
+        np.concatenate([g_offsets, s_offsets]),
+        np.concatenate([g_counts, s_counts]),
+    )
+    # Exact: the same (report, offsets); unique per side, so a lookup pairs them one to one.
+    g_partner = _find(codes[:n_g], codes[n_g:])
     paired_g = np.flatnonzero(g_partner >= 0)
     paired_s = g_partner[paired_g]
     s_partner = np.full(n_s, -1, dtype=np.int64)
@@ -182,15 +184,17 @@ def tally_mentions(matches: Any, by_cui: bool = True) -> pa.Table:
     else:
         cui_code, cuis = np.zeros(matches.num_rows, dtype=np.int64), strings([""])
     width = max(len(cuis), 1) if by_cui else 1
-    group, first = np.unique(report_code * width + cui_code, return_inverse=True)
+    group, first = _distinct(report_code * width + cui_code, len(reports) * width)
     sums = np.stack(
-        [np.bincount(first, weights=counts[name], minlength=len(group)) for name in CLEF_STATISTICS], axis=1
+        [np.bincount(first[counts[name]], minlength=len(group)) for name in CLEF_STATISTICS], axis=1
     )
     row, statistic = np.nonzero(sums)  # row-major: by report, then CUI (both sorted), then statistic
     unit, category, values = group[row] // width, group[row] % width, sums[row, statistic]
     # A report whose counts are all 0 still has a row: its strict_tp of 0, category null (a report
     # always has a mention and a mention always counts somewhere, but the rule costs nothing).
-    missing = np.setdiff1d(np.arange(len(reports)), unit)
+    counted = np.zeros(len(reports), dtype=bool)
+    counted[unit] = True
+    missing = np.flatnonzero(~counted)
     null = np.full(len(missing) + len(unit), not by_cui)
     null[: len(missing)] = True
     unit = np.concatenate([missing, unit])
@@ -240,11 +244,37 @@ def by_report(statistics: pa.Table) -> ReportCounts:
 
 def _sorted_codes(column: pa.ChunkedArray) -> tuple[np.ndarray, pa.Array]:
     """Each value's code among the column's distinct values sorted (code point order), and those values."""
-    encoded = pc.dictionary_encode(column.combine_chunks())
-    order = to_numpy(pc.array_sort_indices(encoded.dictionary)).astype(np.int64)
+    dictionary, indices = _encode(column)
+    order = to_numpy(pc.array_sort_indices(dictionary)).astype(np.int64)
     rank = np.empty(len(order), dtype=np.int64)
     rank[order] = np.arange(len(order))
-    return rank[to_numpy(encoded.indices).astype(np.int64)], encoded.dictionary.take(to_arrow(order))
+    return rank[indices], dictionary.take(to_arrow(order))
+
+
+def _encode(column: pa.ChunkedArray) -> tuple[pa.Array, np.ndarray]:
+    """The distinct values of a string column (Arrow's hash) and each row's index into them (int64).
+
+    The chunks are encoded as they are, not joined into one array first: Arrow's hash gives every chunk
+    the one dictionary of all their values (checked; joined when it did not)."""
+    encoded = pc.dictionary_encode(column)
+    if not isinstance(encoded, pa.ChunkedArray):
+        return encoded.dictionary, to_numpy(encoded.indices).astype(np.int64)
+    chunks = encoded.chunks
+    if not chunks or not all(chunk.dictionary.equals(chunks[-1].dictionary) for chunk in chunks[:-1]):
+        chunks = [pc.dictionary_encode(column.combine_chunks())]
+    indices = np.concatenate([to_numpy(chunk.indices).astype(np.int64) for chunk in chunks])
+    return chunks[-1].dictionary, indices
+
+
+def _distinct(codes: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(codes, return_inverse=True)`` for codes in ``0 .. size-1``: by a table of the values
+    present when ``size`` is not much more than the codes' count (no sort), else by ``np.unique``."""
+    if size > 4 * len(codes) + 1024:
+        group, inverse = np.unique(codes, return_inverse=True)
+        return group, inverse.reshape(-1)
+    present = np.zeros(size, dtype=bool)
+    present[codes] = True
+    return np.flatnonzero(present), (np.cumsum(present) - 1)[codes]
 
 
 def _statistic_flags(
@@ -391,15 +421,11 @@ def _firsts(values: np.ndarray, size: int) -> np.ndarray:
 def _joint_codes(a: pa.Array, b: pa.Array, sort: bool) -> tuple[pa.Array, np.ndarray, np.ndarray]:
     """Integer codes of two string columns over one shared set of values (Arrow's hash; the values'
     sorted order when ``sort``), and the values (sorted when ``sort``)."""
-    encoded = pc.dictionary_encode(pa.concat_arrays([a, b]))
-    codes = to_numpy(encoded.indices).astype(np.int64)
-    values = encoded.dictionary
+    both = pa.chunked_array([a, b])
     if sort:
-        order = to_numpy(pc.array_sort_indices(values)).astype(np.int64)
-        rank = np.empty(len(order), dtype=np.int64)
-        rank[order] = np.arange(len(order))
-        codes = rank[codes]
-        values = values.take(to_arrow(order))
+        codes, values = _sorted_codes(both)
+    else:
+        values, codes = _encode(both)
     return values, codes[: len(a)], codes[len(a) :]
 
 

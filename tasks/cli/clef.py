@@ -27,7 +27,6 @@ from iescore.pipeline.clef import (
     output_name,
     scores_json,
 )
-from iescore.pipeline.clef.workbench import read_texts, render_workbench
 from iescore.pipeline.core.errors import InputError
 from iescore.tasks.clef.stages import score_sums
 from iescore.tasks.cli.common import EXIT_OK, STORE_HELP, STORE_WORKERS_HELP, check_store_option
@@ -112,7 +111,11 @@ def run_clef(args: argparse.Namespace) -> int:
         ]
     )
     check_store_option(args.store, inputs=[("-input", args.input), ("-gold", args.gold)])
-    texts = read_texts(args.texts) if args.workbench else None  # bad texts fail before the scoring
+    texts = None
+    if args.workbench:  # the page's module only when asked for; bad texts fail before the scoring
+        from iescore.pipeline.clef.workbench import read_texts
+
+        texts = read_texts(args.texts)
     plan = plan_scoring(args.gold, args.input, task=args.task)
     try:
         result = run_scoring(plan, args.store, args.workers)
@@ -133,6 +136,8 @@ def run_clef(args: argparse.Namespace) -> int:
         run = {"name": args.name, "run": int(args.run), "additional_annotations": args.additional}
         write_text(args.json, json_text(scores_json(args.task, sums, result.signature, counts, run)))
     if args.workbench:
+        from iescore.pipeline.clef.workbench import render_workbench
+
         title = f"{output.name}: {args.input} against {args.gold}"
         write_text(args.workbench, render_workbench(result.arrow("matches"), texts, title, result.signature))
     return EXIT_OK

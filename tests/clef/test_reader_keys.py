@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
-from iescore.pipeline.clef.reader import offset_codes, offset_keys
+from iescore.pipeline.clef.reader import mention_codes, offset_codes, offset_keys
 
 
 def test_keys_are_the_offsets_joined_as_perl_writes_them() -> None:
@@ -39,3 +39,30 @@ def test_offset_codes_are_equal_exactly_when_the_offsets_are() -> None:
         # the distinct offsets as first met.
         first_seen = list(dict.fromkeys(mentions))
         assert codes == [first_seen.index(m) for m in mentions]
+
+
+def test_mention_codes_are_equal_exactly_when_report_and_offsets_are() -> None:
+    rng = np.random.default_rng(11)
+    for _ in range(300):
+        n_offsets = rng.choice([2, 2, 2, 4, 6], int(rng.integers(0, 40)))
+        top = int(rng.choice([5, 50, 10**6, 2**40]))  # 2**40: the packed integers would leave int64
+        offsets = rng.integers(0, top, int(n_offsets.sum()))
+        report = rng.integers(0, int(rng.choice([1, 3, 10**4])), len(n_offsets))
+        codes = mention_codes(report, offsets, n_offsets).tolist()
+        bounds = np.concatenate([[0], np.cumsum(n_offsets)])
+        mentions = [
+            (int(r), *offsets[a:b].tolist()) for r, a, b in zip(report, bounds[:-1], bounds[1:], strict=True)
+        ]
+        for i in range(len(mentions)):
+            for j in range(len(mentions)):
+                assert (codes[i] == codes[j]) == (mentions[i] == mentions[j])
+
+
+def test_mention_codes_by_hand() -> None:
+    # Report 0: 5-26 twice (one code), 5-26-30-31 (a discontiguous mention starting alike: another);
+    # report 1: 5-26 (another report: another code).
+    codes = mention_codes(
+        np.array([0, 0, 0, 1]), np.array([5, 26, 5, 26, 5, 26, 30, 31, 5, 26]), np.array([2, 2, 4, 2])
+    ).tolist()
+    assert codes[0] == codes[1]
+    assert len({codes[0], codes[2], codes[3]}) == 3

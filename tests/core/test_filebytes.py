@@ -66,3 +66,20 @@ def test_the_budget_drops_the_oldest(tmp_path: Path, monkeypatch: pytest.MonkeyP
     _rewrite_keeping_mtime(second, b"444444")
     assert read_bytes(str(first)) == b"333333"
     assert read_bytes(str(second)) == b"222222"
+
+
+def test_a_large_file_is_hashed_whole_and_not_kept(tmp_path: Path) -> None:
+    # Larger than what is read in one piece without keeping (a megabyte): hashed as it is read.
+    path = tmp_path / "large.pipe"
+    data = bytes(range(256)) * (5 << 12)  # 5 MiB
+    path.write_bytes(data)
+    assert digest(str(path)) == hashlib.sha256(data).hexdigest()
+    assert digest(str(path), keep=True) == hashlib.sha256(data).hexdigest()
+    assert read_bytes(str(path)) == data
+
+
+def test_an_empty_file(tmp_path: Path) -> None:
+    path = tmp_path / "empty.pipe"
+    path.write_bytes(b"")
+    assert digest(str(path), keep=True) == hashlib.sha256(b"").hexdigest()
+    assert read_bytes(str(path)) == b""
