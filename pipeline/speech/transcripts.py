@@ -576,9 +576,16 @@ class AlignedColumns:
     ref_optional: np.ndarray
     hyp_optional: np.ndarray
     texts: list[str]
+    _counts: np.ndarray | None = field(default=None, init=False, repr=False, compare=False)
 
     def counts(self) -> np.ndarray:
-        """C, S, D, I of each segment (rows), as :meth:`AlignedSegment.counts` counts them."""
+        """C, S, D, I of each segment (rows), as :meth:`AlignedSegment.counts` counts them; counted
+        once (the report, its totals and the JSON all read them)."""
+        if self._counts is None:
+            self._counts = self._count()
+        return self._counts
+
+    def _count(self) -> np.ndarray:
         ops = self.ops
         deleted = ops == ord("D")
         kind = np.full(len(ops), 4, np.int64)  # 4: counts nothing (an optional word inserted)
@@ -749,9 +756,9 @@ def _join_columns(
     )
 
 
-def columns_totals(aligned: AlignedColumns, counts: np.ndarray | None = None) -> dict[str, float | int]:
-    """:func:`totals` of the columns (``counts``: :meth:`AlignedColumns.counts`, if at hand)."""
-    counts = aligned.counts() if counts is None else counts
+def columns_totals(aligned: AlignedColumns) -> dict[str, float | int]:
+    """:func:`totals` of the columns."""
+    counts = aligned.counts()
     c, s, d, i = (int(n) for n in counts.sum(axis=0)) if len(counts) else (0, 0, 0, 0)
     return _totals_of(c, s, d, i, int(aligned.missing.sum()))
 
@@ -845,7 +852,7 @@ def render_columns(aligned: AlignedColumns, system: str) -> str:
             index[at + 1] = blanks_at + width - np.where(present, lengths[side], width) + 1
         index[column_head + 13 + 4 * column_count + within] = evals_at + op_row[ops] * (widest + 1) + width
         parts.append(arrow_text(table.take(to_arrow(index, pa.int64()))))
-    t = columns_totals(aligned, counts)
+    t = columns_totals(aligned)
     words = t["C"] + t["S"] + t["D"]
     summary = (
         f"System: {system}   segments: {n}   reference words: {words}\n"
@@ -861,7 +868,7 @@ def columns_report_json(aligned: AlignedColumns) -> dict:
     """:func:`report_json` of the columns: totals, each segment's counts, the ids without a hypothesis."""
     counts = aligned.counts()
     return {
-        "totals": columns_totals(aligned, counts),
+        "totals": columns_totals(aligned),
         "segments": [
             {"id": uid, "C": c, "S": s, "D": d, "I": i}
             for uid, (c, s, d, i) in zip(aligned.ids, counts.tolist(), strict=True)
@@ -950,7 +957,7 @@ def aligned_tables(aligned: AlignedColumns) -> dict[str, pa.Table]:
         ],
         schema=SPEECH_WORDS,
     )  # fmt: skip
-    totals = pa.Table.from_pylist([columns_totals(aligned, counts)], schema=SPEECH_TOTALS)
+    totals = pa.Table.from_pylist([columns_totals(aligned)], schema=SPEECH_TOTALS)
     return {"segments": segments, "words": alignment, "totals": totals}
 
 
