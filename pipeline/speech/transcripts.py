@@ -678,7 +678,9 @@ def align_transcripts(
         batch = align_joined(ref_keys, r_to - r_from, hyp_keys, h_to - h_from, costs, ref_flags, hyp_flags)
         ref_col = _take(ref_flat, batch.ref)
         hyp_col = _take(hyp_flat, batch.hyp)
-        ref_opt = _take(optional_of, ref_col, False)
+        ref_opt = (
+            _take(optional_of, ref_col, False) if ref_flags is not None else np.zeros(len(ref_col), bool)
+        )
         pieces.append((plain, batch.bounds, ref_col, hyp_col, batch.ops, ref_opt))
         if progress is not None:
             progress(len(plain), total)
@@ -734,13 +736,16 @@ def _join_columns(
         source_start[segments] = bounds[:-1] + piece_offsets[-1]
         piece_offsets.append(piece_offsets[-1] + int(bounds[-1]))
     empty = (np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.uint8), np.zeros(0, bool))
-    order = ranges(source_start, sizes)
-    ref, hyp, ops, ref_optional = (
-        np.concatenate([piece[c] for piece in pieces])[order] if pieces else empty[c - 2]
-        for c in (2, 3, 4, 5)
-    )
+    if len(pieces) == 1 and len(pieces[0][0]) == total:  # one piece of every segment, in order
+        ref, hyp, ops, ref_optional = pieces[0][2:6]
+    else:
+        order = ranges(source_start, sizes)
+        ref, hyp, ops, ref_optional = (
+            np.concatenate([piece[c] for piece in pieces])[order] if pieces else empty[c - 2]
+            for c in (2, 3, 4, 5)
+        )
     ops = ops.astype(np.uint8, copy=False)
-    hyp_optional = _take(optional_of, hyp, False)
+    hyp_optional = _take(optional_of, hyp, False) if optional_of.any() else np.zeros(len(hyp), bool)
     missing = np.zeros(total, bool)
     missing[present:] = True
     return AlignedColumns(
@@ -873,7 +878,7 @@ def columns_report_json(aligned: AlignedColumns) -> dict:
             {"id": uid, "C": c, "S": s, "D": d, "I": i}
             for uid, (c, s, d, i) in zip(aligned.ids, counts.tolist(), strict=True)
         ],
-        "missing": [uid for uid, gone in zip(aligned.ids, aligned.missing.tolist(), strict=True) if gone],
+        "missing": [aligned.ids[k] for k in np.flatnonzero(aligned.missing).tolist()],
     }
 
 
