@@ -16,7 +16,7 @@ sclite counts its optionally deletable words under ``-D``.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -334,13 +334,13 @@ def arrow_strings(texts: Sequence[str]) -> pa.Array:
 
 
 def arrow_text(strings: pa.Array) -> str:
-    """The concatenation of an Arrow string array's values."""
+    """The concatenation of an Arrow string array's values (decoded from its buffer in place)."""
     offsets = np.frombuffer(strings.buffers()[1], np.int64)[
         strings.offset : strings.offset + len(strings) + 1
     ]
     if len(strings) == 0:
         return ""
-    return strings.buffers()[2].to_pybytes()[offsets[0] : offsets[-1]].decode("utf-8")
+    return str(memoryview(strings.buffers()[2])[offsets[0] : offsets[-1]], "utf-8")
 
 
 @dataclass
@@ -772,8 +772,10 @@ def columns_totals(aligned: AlignedColumns) -> dict[str, float | int]:
 RENDER_SEGMENTS = 20_000
 
 
-def render_columns(aligned: AlignedColumns, system: str) -> str:
-    """:func:`render_report` of the columns: the same text, built with array operations.
+def render_columns(aligned: AlignedColumns, system: str) -> Iterator[str]:
+    """:func:`render_report` of the columns: the same text, in pieces (a run of segments each, then
+    the totals; a caller writes them as they come rather than joining megabytes), built with array
+    operations.
 
     The report is a sequence of pieces taken from one table of strings: the fixed parts of a block
     (``id: (``, ``Scores: ...``, ``REF:  ``), the ids, the counts, each word in its two cases, runs
@@ -811,7 +813,6 @@ def render_columns(aligned: AlignedColumns, system: str) -> str:
     )
     op_row = np.zeros(256, np.int64)
     op_row[[ord("S"), ord("D"), ord("I")]] = [1, 2, 3]
-    parts = []
     n = len(aligned.ids)
     for first in range(0, n, RENDER_SEGMENTS):
         last = min(first + RENDER_SEGMENTS, n)
@@ -856,7 +857,7 @@ def render_columns(aligned: AlignedColumns, system: str) -> str:
             index[at] = np.where(present, len(fixed) + word, stars_at + width)
             index[at + 1] = blanks_at + width - np.where(present, lengths[side], width) + 1
         index[column_head + 13 + 4 * column_count + within] = evals_at + op_row[ops] * (widest + 1) + width
-        parts.append(arrow_text(table.take(to_arrow(index, pa.int64()))))
+        yield arrow_text(table.take(to_arrow(index, pa.int64())))
     t = columns_totals(aligned)
     words = t["C"] + t["S"] + t["D"]
     summary = (
@@ -866,7 +867,7 @@ def render_columns(aligned: AlignedColumns, system: str) -> str:
     )
     if t["missing"]:
         summary += f"missing hypothesis utterances: {t['missing']} (scored as deletions)\n"
-    return "".join(parts) + ("" if n else "\n") + summary
+    yield ("" if n else "\n") + summary
 
 
 def columns_report_json(aligned: AlignedColumns) -> dict:
