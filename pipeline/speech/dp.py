@@ -53,8 +53,13 @@ class Vocabulary:
         return found
 
     def ids(self, words: Sequence[str]) -> list[int]:
-        get, new = self._ids.get, self.id
-        return [i if (i := get(w)) is not None else new(w) for w in words]
+        """The ids of ``words``, new words numbered on the way, in order of first sight."""
+        known, seen = self._ids, self.words
+        for word in words:
+            if word not in known:
+                known[word] = len(seen)
+                seen.append(word)
+        return [known[word] for word in words]
 
 
 @dataclass
