@@ -1036,7 +1036,9 @@ def _programme_group(
     # Whole numbers in int16 while no value can come near its range (half the memory traffic).
     kind = (np.int16 if (rows + cols + 2) * dearest < 8000 else np.int32) if whole else np.float64
     if move_costs is None:
-        step = np.where(equal, kind(0), kind(costs.flat_substitution))
+        # 0 for equal words, the substitution cost elsewhere (a product: np.where with two scalars
+        # takes several times as long on a table this size).
+        step = (~equal).astype(kind) * kind(costs.flat_substitution)
         deletions = np.full((rows, regions), costs.deletion, kind)
         insertions = np.full((cols, regions), costs.insertion, kind)
     else:
