@@ -558,6 +558,11 @@ def segments_transcript(segments: Sequence[Segment], lexicon: Lexicon, reference
     )
 
 
+# Where each op counts (C, S, D, I: 0 to 3); an optional word's deletion and insertion are set apart.
+_COUNTED_AS = np.full(256, 4, np.int64)
+_COUNTED_AS[[ord(op) for op in "CSDI"]] = [0, 1, 2, 3]
+
+
 @dataclass
 class AlignedColumns:
     """Every segment's alignment, one column after the other (see :class:`AlignedSegment`).
@@ -587,12 +592,11 @@ class AlignedColumns:
 
     def _count(self) -> np.ndarray:
         ops = self.ops
-        deleted = ops == ord("D")
-        kind = np.full(len(ops), 4, np.int64)  # 4: counts nothing (an optional word inserted)
-        kind[(ops == ord("C")) | (deleted & self.ref_optional)] = 0
-        kind[ops == ord("S")] = 1
-        kind[deleted & ~self.ref_optional] = 2
-        kind[(ops == ord("I")) & ~self.hyp_optional] = 3
+        kind = _COUNTED_AS[ops]  # 4: counts nothing (an optional word inserted)
+        if self.ref_optional.any():
+            kind[(ops == ord("D")) & self.ref_optional] = 0
+        if self.hyp_optional.any():
+            kind[(ops == ord("I")) & self.hyp_optional] = 4
         segment = np.repeat(np.arange(len(self.ids)), np.diff(self.bounds))
         table = np.bincount(segment * 5 + kind, minlength=5 * len(self.ids)).reshape(-1, 5)
         return table[:, :4]
