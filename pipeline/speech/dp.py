@@ -1006,6 +1006,11 @@ def _substitutions(costs: Costs, ref: np.ndarray, hyp: np.ndarray) -> np.ndarray
     return values[inverse.ravel()]
 
 
+# The op of a column by its move (diagonal, deletion, insertion) and whether its words are equal:
+# index 2 * move + equal.
+_OP_OF_MOVE = np.array([SUBSTITUTION, CORRECT, DELETION, DELETION, INSERTION, INSERTION], np.uint8)
+
+
 def _programme_group(
     equal: np.ndarray,
     n: np.ndarray,
@@ -1118,9 +1123,7 @@ def _programme_group(
         hyp_local -= np.repeat(hyp_local[first] + 1 - takes_hyp[first], lengths)
     r_at, h_at = np.clip(ref_local, 0, rows - 1), np.clip(hyp_local, 0, cols - 1)
     matched = equal[r_at, h_at, owner]
-    ops = np.where(
-        moves == 0, np.where(matched, CORRECT, SUBSTITUTION), np.where(moves == 1, DELETION, INSERTION)
-    ).astype(np.uint8)
+    ops = _OP_OF_MOVE[2 * moves + matched]
     column_costs = np.where(
         moves == 0,
         step[r_at, h_at, owner],

@@ -710,10 +710,9 @@ def align_transcripts(
 
 def _take(values: np.ndarray, index: np.ndarray, none: object = -1) -> np.ndarray:
     """``values[index]``, ``none`` where the index is -1 (no word)."""
-    out = np.full(len(index), none, values.dtype)
-    present = index >= 0
-    out[present] = values[index[present]]
-    return out
+    if not len(values):  # every index is -1
+        return np.full(len(index), none, values.dtype)
+    return np.where(index >= 0, values[index], none).astype(values.dtype, copy=False)
 
 
 def _join_columns(
