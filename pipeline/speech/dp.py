@@ -53,8 +53,13 @@ class Vocabulary:
         return found
 
     def ids(self, words: Sequence[str]) -> list[int]:
-        get, new = self._ids.get, self.id
-        return [i if (i := get(w)) is not None else new(w) for w in words]
+        """The ids of ``words``, new words numbered on the way, in order of first sight."""
+        known, seen = self._ids, self.words
+        for word in words:
+            if word not in known:
+                known[word] = len(seen)
+                seen.append(word)
+        return [known[word] for word in words]
 
 
 @dataclass
@@ -957,9 +962,12 @@ def _whole(*costs: float) -> bool:
     return all(float(c).is_integer() for c in costs)
 
 
-def _whole_table(step: np.ndarray, deletions: np.ndarray, insertions: np.ndarray) -> np.ndarray:
+def _whole_table(
+    step: np.ndarray, deletions: np.ndarray, insertions: np.ndarray, out: np.ndarray | None = None
+) -> np.ndarray:
     """The programme's values, ``[i, j, g]``, for whole-number costs: ``step[i, j, g]`` the
-    diagonal move onto cell (i + 1, j + 1), ``deletions[i, g]``, ``insertions[j, g]``.
+    diagonal move onto cell (i + 1, j + 1), ``deletions[i, g]``, ``insertions[j, g]``; written
+    into ``out`` when given (of shape ``(rows + 1, cols + 1, regions)``).
 
     The table holds ``u[i, j] = value[i, j] - P[j]``, ``P`` the running sum of the insertions: a
     row's diagonal and deletion moves come from the row before, all at once, and its insertions
@@ -971,14 +979,17 @@ def _whole_table(step: np.ndarray, deletions: np.ndarray, insertions: np.ndarray
     # In u: the diagonal from u[i - 1, j - 1] costs step - insertion of word j; the deletion
     # from u[i - 1, j] the deletion.
     shifted = step - insertions[None]
-    table = np.empty((rows + 1, cols + 1, regions), step.dtype)
+    table = np.empty((rows + 1, cols + 1, regions), step.dtype) if out is None else out
     table[0] = 0
     for i in range(rows):
         above, row = table[i], table[i + 1]
         np.add(above[:-1], shifted[i], out=row[1:])
         np.minimum(row[1:], above[1:] + deletions[i], out=row[1:])
         np.add(above[0], deletions[i], out=row[0])
-        np.minimum.accumulate(row, axis=0, out=row)
+        # The running minimum along the row, one hypothesis word at a time: each step works on
+        # a contiguous row of problems (numpy's accumulate along this axis goes element by element).
+        for j in range(1, cols + 1):
+            np.minimum(row[j], row[j - 1], out=row[j])
     table += running[None]
     return table
 
@@ -993,6 +1004,11 @@ def _substitutions(costs: Costs, ref: np.ndarray, hyp: np.ndarray) -> np.ndarray
     called = costs.substitution
     values = np.fromiter((called(r, h) for r, h in pairs.T.tolist()), np.float64, pairs.shape[1])
     return values[inverse.ravel()]
+
+
+# The op of a column by its move (diagonal, deletion, insertion) and whether its words are equal:
+# index 2 * move + equal.
+_OP_OF_MOVE = np.array([SUBSTITUTION, CORRECT, DELETION, DELETION, INSERTION, INSERTION], np.uint8)
 
 
 def _programme_group(
@@ -1021,18 +1037,26 @@ def _programme_group(
     """
     rows, cols, regions = equal.shape
     whole = costs.substitution is None and _whole(costs.flat_substitution, costs.deletion, costs.insertion)
-    kind = np.int32 if whole else np.float64
+    dearest = sum(abs(c) for c in (costs.flat_substitution, costs.deletion, costs.insertion)) * 2
+    # Whole numbers in int16 while no value can come near its range (half the memory traffic).
+    kind = (np.int16 if (rows + cols + 2) * dearest < 8000 else np.int32) if whole else np.float64
     if move_costs is None:
-        step = np.where(equal, kind(0), kind(costs.flat_substitution))
+        # 0 for equal words, the substitution cost elsewhere (a product: np.where with two scalars
+        # takes several times as long on a table this size).
+        step = (~equal).astype(kind) * kind(costs.flat_substitution)
         deletions = np.full((rows, regions), costs.deletion, kind)
         insertions = np.full((cols, regions), costs.insertion, kind)
     else:
         step = np.ascontiguousarray(move_costs[0].transpose(1, 2, 0), dtype=kind)
         deletions, insertions = move_costs[1].T.astype(kind), move_costs[2].T.astype(kind)
+    # The table with a border of "never" before its first row and column: cell (i, j) at
+    # [i + 1, j + 1], so that the trace back reads every neighbour without a bound check.
+    never = np.inf if kind is np.float64 else kind(np.iinfo(kind).max // 2)
+    bordered = np.full((rows + 2, cols + 2, regions), never, kind)
+    table = bordered[1:, 1:]
     if whole:
-        table = _whole_table(step, deletions, insertions)
+        _whole_table(step, deletions, insertions, out=table)
     else:
-        table = np.empty((rows + 1, cols + 1, regions), kind)
         table[0, 0] = 0
         np.cumsum(insertions, axis=0, out=table[0, 1:])
         for i in range(rows):
@@ -1042,49 +1066,64 @@ def _programme_group(
             np.add(above[0], deletions[i], out=row[0])
             for j in range(cols):
                 np.minimum(row[j + 1], row[j] + insertions[j], out=row[j + 1])
-    # Trace back from (n, m), every problem one step at a time (3: the problem is done); the
-    # columns come out last first.
-    i, j = n.copy(), m.copy()
+    # Trace back from (n, m), every problem one step at a time; the moves come out last first
+    # (0 diagonal, 1 deletion, 2 insertion, 3 the problem is done). ``at``: the cell in the
+    # bordered table; ``diagonal_at``, ``deletion_at``, ``insertion_at``: the cost of the move
+    # into it (outside the arrays on the border, where the neighbour is "never": clipped).
     region = np.arange(regions)
-    steps = rows + cols
-    back_move = np.full((regions, steps), 3, np.uint8)
-    back_i = np.zeros((regions, steps), np.int64)
-    back_j = np.zeros((regions, steps), np.int64)
-    # Flat indices: cell (i, j) of problem g at (i * (cols + 1) + j) * regions + g of the table.
-    values, steps_of = table.ravel(), step.ravel()
+    values, steps_of = bordered.ravel(), step.ravel()
     deletion_of, insertion_of = deletions.ravel(), insertions.ravel()
-    row_size = (cols + 1) * regions
+    row_size = (cols + 2) * regions
+    at = ((n + 1) * (cols + 2) + m + 1) * regions + region
+    origin = (cols + 3) * regions + region
+    diagonal_at = ((n - 1) * cols + m - 1) * regions + region
+    deletion_at = (n - 1) * regions + region
+    insertion_at = (m - 1) * regions + region
+    # How each move changes those positions (none once done).
+    at_change = np.array([row_size + regions, row_size, regions, 0], np.int64)
+    diagonal_change = np.array([(cols + 1) * regions, cols * regions, regions, 0], np.int64)
+    deletion_change = np.array([regions, regions, 0, 0], np.int64)
+    insertion_change = np.array([regions, 0, regions, 0], np.int64)
+    flat = move_costs is None
+    steps = rows + cols
+    back_move = np.full((steps, regions), 3, np.int64)
     for t in range(steps):
-        done = (i == 0) & (j == 0)
+        done = at == origin
         if done.all():
             break
-        at = (i * (cols + 1) + j) * regions + region
-        above = np.maximum(i - 1, 0) * regions + region
-        before = np.maximum(j - 1, 0) * regions + region
-        corner = np.maximum(at - row_size - regions, 0)
-        diagonal = values[corner] + steps_of[np.maximum((i - 1) * cols + j - 1, 0) * regions + region]
-        down = values[np.maximum(at - row_size, 0)] + deletion_of[above]
-        right = values[np.maximum(at - regions, 0)] + insertion_of[before]
-        chosen = np.where(down < right, 1, 2).astype(np.uint8)
-        chosen[(diagonal <= down) & (diagonal <= right)] = 0
-        chosen[i == 0] = 2
-        chosen[(j == 0) & (i > 0)] = 1
+        diagonal = values.take(at - row_size - regions) + steps_of.take(diagonal_at, mode="clip")
+        down = values.take(at - row_size)
+        right = values.take(at - regions)
+        if flat:
+            down += kind(costs.deletion)
+            right += kind(costs.insertion)
+        else:
+            down += deletion_of.take(deletion_at, mode="clip")
+            right += insertion_of.take(insertion_at, mode="clip")
+        chosen = np.where((diagonal <= down) & (diagonal <= right), 0, (down >= right) + 1)
         chosen[done] = 3
-        i -= chosen <= 1
-        j -= (chosen == 0) | (chosen == 2)
-        back_move[:, t] = chosen
-        back_i[:, t] = i
-        back_j[:, t] = j
-    lengths = np.count_nonzero(back_move != 3, axis=1).astype(np.int64)
+        back_move[t] = chosen
+        at -= at_change.take(chosen)
+        diagonal_at -= diagonal_change.take(chosen)
+        if not flat:
+            deletion_at -= deletion_change.take(chosen)
+            insertion_at -= insertion_change.take(chosen)
+    lengths = np.count_nonzero(back_move != 3, axis=0).astype(np.int64)
     owner = np.repeat(region, lengths)
-    within = np.arange(int(lengths.sum())) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+    first = np.cumsum(lengths) - lengths
+    within = np.arange(int(lengths.sum())) - np.repeat(first, lengths)
     back = np.repeat(lengths, lengths) - 1 - within
-    moves, ref_local, hyp_local = back_move[owner, back], back_i[owner, back], back_j[owner, back]
-    r_at, h_at = np.minimum(ref_local, rows - 1), np.minimum(hyp_local, cols - 1)
+    moves = back_move[back, owner]
+    # Each column's words: how many of its problem's words the columns up to it take, less one.
+    takes_ref, takes_hyp = moves <= 1, moves != 1
+    ref_local = np.cumsum(takes_ref) - 1
+    hyp_local = np.cumsum(takes_hyp) - 1
+    if len(moves):
+        ref_local -= np.repeat(ref_local[first] + 1 - takes_ref[first], lengths)
+        hyp_local -= np.repeat(hyp_local[first] + 1 - takes_hyp[first], lengths)
+    r_at, h_at = np.clip(ref_local, 0, rows - 1), np.clip(hyp_local, 0, cols - 1)
     matched = equal[r_at, h_at, owner]
-    ops = np.where(
-        moves == 0, np.where(matched, CORRECT, SUBSTITUTION), np.where(moves == 1, DELETION, INSERTION)
-    ).astype(np.uint8)
+    ops = _OP_OF_MOVE[2 * moves + matched]
     column_costs = np.where(
         moves == 0,
         step[r_at, h_at, owner],

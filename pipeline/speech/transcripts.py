@@ -16,7 +16,7 @@ sclite counts its optionally deletable words under ``-D``.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -334,13 +334,13 @@ def arrow_strings(texts: Sequence[str]) -> pa.Array:
 
 
 def arrow_text(strings: pa.Array) -> str:
-    """The concatenation of an Arrow string array's values."""
+    """The concatenation of an Arrow string array's values (decoded from its buffer in place)."""
     offsets = np.frombuffer(strings.buffers()[1], np.int64)[
         strings.offset : strings.offset + len(strings) + 1
     ]
     if len(strings) == 0:
         return ""
-    return strings.buffers()[2].to_pybytes()[offsets[0] : offsets[-1]].decode("utf-8")
+    return str(memoryview(strings.buffers()[2])[offsets[0] : offsets[-1]], "utf-8")
 
 
 @dataclass
@@ -558,6 +558,11 @@ def segments_transcript(segments: Sequence[Segment], lexicon: Lexicon, reference
     )
 
 
+# Where each op counts (C, S, D, I: 0 to 3); an optional word's deletion and insertion are set apart.
+_COUNTED_AS = np.full(256, 4, np.int64)
+_COUNTED_AS[[ord(op) for op in "CSDI"]] = [0, 1, 2, 3]
+
+
 @dataclass
 class AlignedColumns:
     """Every segment's alignment, one column after the other (see :class:`AlignedSegment`).
@@ -576,16 +581,22 @@ class AlignedColumns:
     ref_optional: np.ndarray
     hyp_optional: np.ndarray
     texts: list[str]
+    _counts: np.ndarray | None = field(default=None, init=False, repr=False, compare=False)
 
     def counts(self) -> np.ndarray:
-        """C, S, D, I of each segment (rows), as :meth:`AlignedSegment.counts` counts them."""
+        """C, S, D, I of each segment (rows), as :meth:`AlignedSegment.counts` counts them; counted
+        once (the report, its totals and the JSON all read them)."""
+        if self._counts is None:
+            self._counts = self._count()
+        return self._counts
+
+    def _count(self) -> np.ndarray:
         ops = self.ops
-        deleted = ops == ord("D")
-        kind = np.full(len(ops), 4, np.int64)  # 4: counts nothing (an optional word inserted)
-        kind[(ops == ord("C")) | (deleted & self.ref_optional)] = 0
-        kind[ops == ord("S")] = 1
-        kind[deleted & ~self.ref_optional] = 2
-        kind[(ops == ord("I")) & ~self.hyp_optional] = 3
+        kind = _COUNTED_AS[ops]  # 4: counts nothing (an optional word inserted)
+        if self.ref_optional.any():
+            kind[(ops == ord("D")) & self.ref_optional] = 0
+        if self.hyp_optional.any():
+            kind[(ops == ord("I")) & self.hyp_optional] = 4
         segment = np.repeat(np.arange(len(self.ids)), np.diff(self.bounds))
         table = np.bincount(segment * 5 + kind, minlength=5 * len(self.ids)).reshape(-1, 5)
         return table[:, :4]
@@ -671,7 +682,9 @@ def align_transcripts(
         batch = align_joined(ref_keys, r_to - r_from, hyp_keys, h_to - h_from, costs, ref_flags, hyp_flags)
         ref_col = _take(ref_flat, batch.ref)
         hyp_col = _take(hyp_flat, batch.hyp)
-        ref_opt = _take(optional_of, ref_col, False)
+        ref_opt = (
+            _take(optional_of, ref_col, False) if ref_flags is not None else np.zeros(len(ref_col), bool)
+        )
         pieces.append((plain, batch.bounds, ref_col, hyp_col, batch.ops, ref_opt))
         if progress is not None:
             progress(len(plain), total)
@@ -697,10 +710,9 @@ def align_transcripts(
 
 def _take(values: np.ndarray, index: np.ndarray, none: object = -1) -> np.ndarray:
     """``values[index]``, ``none`` where the index is -1 (no word)."""
-    out = np.full(len(index), none, values.dtype)
-    present = index >= 0
-    out[present] = values[index[present]]
-    return out
+    if not len(values):  # every index is -1
+        return np.full(len(index), none, values.dtype)
+    return np.where(index >= 0, values[index], none).astype(values.dtype, copy=False)
 
 
 def _join_columns(
@@ -727,13 +739,16 @@ def _join_columns(
         source_start[segments] = bounds[:-1] + piece_offsets[-1]
         piece_offsets.append(piece_offsets[-1] + int(bounds[-1]))
     empty = (np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.uint8), np.zeros(0, bool))
-    order = ranges(source_start, sizes)
-    ref, hyp, ops, ref_optional = (
-        np.concatenate([piece[c] for piece in pieces])[order] if pieces else empty[c - 2]
-        for c in (2, 3, 4, 5)
-    )
+    if len(pieces) == 1 and len(pieces[0][0]) == total:  # one piece of every segment, in order
+        ref, hyp, ops, ref_optional = pieces[0][2:6]
+    else:
+        order = ranges(source_start, sizes)
+        ref, hyp, ops, ref_optional = (
+            np.concatenate([piece[c] for piece in pieces])[order] if pieces else empty[c - 2]
+            for c in (2, 3, 4, 5)
+        )
     ops = ops.astype(np.uint8, copy=False)
-    hyp_optional = _take(optional_of, hyp, False)
+    hyp_optional = _take(optional_of, hyp, False) if optional_of.any() else np.zeros(len(hyp), bool)
     missing = np.zeros(total, bool)
     missing[present:] = True
     return AlignedColumns(
@@ -749,9 +764,9 @@ def _join_columns(
     )
 
 
-def columns_totals(aligned: AlignedColumns, counts: np.ndarray | None = None) -> dict[str, float | int]:
-    """:func:`totals` of the columns (``counts``: :meth:`AlignedColumns.counts`, if at hand)."""
-    counts = aligned.counts() if counts is None else counts
+def columns_totals(aligned: AlignedColumns) -> dict[str, float | int]:
+    """:func:`totals` of the columns."""
+    counts = aligned.counts()
     c, s, d, i = (int(n) for n in counts.sum(axis=0)) if len(counts) else (0, 0, 0, 0)
     return _totals_of(c, s, d, i, int(aligned.missing.sum()))
 
@@ -760,8 +775,10 @@ def columns_totals(aligned: AlignedColumns, counts: np.ndarray | None = None) ->
 RENDER_SEGMENTS = 20_000
 
 
-def render_columns(aligned: AlignedColumns, system: str) -> str:
-    """:func:`render_report` of the columns: the same text, built with array operations.
+def render_columns(aligned: AlignedColumns, system: str) -> Iterator[str]:
+    """:func:`render_report` of the columns: the same text, in pieces (a run of segments each, then
+    the totals; a caller writes them as they come rather than joining megabytes), built with array
+    operations.
 
     The report is a sequence of pieces taken from one table of strings: the fixed parts of a block
     (``id: (``, ``Scores: ...``, ``REF:  ``), the ids, the counts, each word in its two cases, runs
@@ -799,7 +816,6 @@ def render_columns(aligned: AlignedColumns, system: str) -> str:
     )
     op_row = np.zeros(256, np.int64)
     op_row[[ord("S"), ord("D"), ord("I")]] = [1, 2, 3]
-    parts = []
     n = len(aligned.ids)
     for first in range(0, n, RENDER_SEGMENTS):
         last = min(first + RENDER_SEGMENTS, n)
@@ -844,8 +860,8 @@ def render_columns(aligned: AlignedColumns, system: str) -> str:
             index[at] = np.where(present, len(fixed) + word, stars_at + width)
             index[at + 1] = blanks_at + width - np.where(present, lengths[side], width) + 1
         index[column_head + 13 + 4 * column_count + within] = evals_at + op_row[ops] * (widest + 1) + width
-        parts.append(arrow_text(table.take(to_arrow(index, pa.int64()))))
-    t = columns_totals(aligned, counts)
+        yield arrow_text(table.take(to_arrow(index, pa.int64())))
+    t = columns_totals(aligned)
     words = t["C"] + t["S"] + t["D"]
     summary = (
         f"System: {system}   segments: {n}   reference words: {words}\n"
@@ -854,19 +870,19 @@ def render_columns(aligned: AlignedColumns, system: str) -> str:
     )
     if t["missing"]:
         summary += f"missing hypothesis utterances: {t['missing']} (scored as deletions)\n"
-    return "".join(parts) + ("" if n else "\n") + summary
+    yield ("" if n else "\n") + summary
 
 
 def columns_report_json(aligned: AlignedColumns) -> dict:
     """:func:`report_json` of the columns: totals, each segment's counts, the ids without a hypothesis."""
     counts = aligned.counts()
     return {
-        "totals": columns_totals(aligned, counts),
+        "totals": columns_totals(aligned),
         "segments": [
             {"id": uid, "C": c, "S": s, "D": d, "I": i}
             for uid, (c, s, d, i) in zip(aligned.ids, counts.tolist(), strict=True)
         ],
-        "missing": [uid for uid, gone in zip(aligned.ids, aligned.missing.tolist(), strict=True) if gone],
+        "missing": [aligned.ids[k] for k in np.flatnonzero(aligned.missing).tolist()],
     }
 
 
@@ -950,7 +966,7 @@ def aligned_tables(aligned: AlignedColumns) -> dict[str, pa.Table]:
         ],
         schema=SPEECH_WORDS,
     )  # fmt: skip
-    totals = pa.Table.from_pylist([columns_totals(aligned, counts)], schema=SPEECH_TOTALS)
+    totals = pa.Table.from_pylist([columns_totals(aligned)], schema=SPEECH_TOTALS)
     return {"segments": segments, "words": alignment, "totals": totals}
 
 

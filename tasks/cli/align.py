@@ -100,7 +100,8 @@ def _align(args: argparse.Namespace, lock: object, state: dict, segment_done: Ca
     )
     with lock:
         state["text"] = "writing the report"
-    sys.stdout.write(render_columns(aligned, args.hyp))
+    for piece in render_columns(aligned, args.hyp):
+        sys.stdout.write(piece)
     if args.json:
         from iescore.tasks.core.files import write_text
         from iescore.tasks.core.jsontext import json_text

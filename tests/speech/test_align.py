@@ -254,7 +254,16 @@ def _full_programme(ref: list[int], hyp: list[int]):
     return out
 
 
-def test_vectorised_alignment_equals_sclites_programme_column_for_column() -> None:
+@pytest.mark.parametrize(
+    ("documents", "longest"),
+    [
+        (300, 60),  # short documents: the programme's values fit in int16
+        (4, 280),  # 210 to 280 words a side, whole (under REGION_CELLS): values in int32
+    ],
+)
+def test_vectorised_alignment_equals_sclites_programme_column_for_column(
+    documents: int, longest: int
+) -> None:
     # Many documents at once through the array path; each must equal the full programme exactly
     # (same columns, same ops: sclite's choice among equal-cost alignments), on word-like text with
     # repeated words (a 60-word vocabulary makes repeats and chance matches common).
@@ -262,8 +271,9 @@ def test_vectorised_alignment_equals_sclites_programme_column_for_column() -> No
 
     rng = random.Random(11)
     refs, hyps = [], []
-    for _ in range(300):
-        ref = [rng.randrange(60) for _ in range(rng.randint(0, 60))]
+    for _ in range(documents):
+        shortest = longest * 3 // 4 if longest > 60 else 0
+        ref = [rng.randrange(60) for _ in range(rng.randint(shortest, longest))]
         hyp = []
         for word in ref:
             roll = rng.random()

@@ -96,7 +96,7 @@ def _both(ref_text: str, hyp_text: str, cost: str) -> tuple[tuple[str, str], tup
     aligned = align_transcripts(refs, hyps, lexicon, options, "ref", "hyp", allow_missing=True)
     return (
         (render_report(segments, "hyp"), json_text(report_json(segments))),
-        (render_columns(aligned, "hyp"), json_text(columns_report_json(aligned))),
+        ("".join(render_columns(aligned, "hyp")), json_text(columns_report_json(aligned))),
     )
 
 
