@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
 _TYPES = {
     np.dtype(np.int64): pa.int64(),
@@ -131,3 +132,18 @@ def whole(column: pa.ChunkedArray | pa.Array) -> pa.Array:
     if isinstance(column, pa.ChunkedArray):
         return column.chunk(0) if column.num_chunks == 1 else column.combine_chunks()
     return column
+
+
+def codes(column: pa.ChunkedArray | pa.Array, sort: bool = False) -> tuple[np.ndarray, pa.Array]:
+    """Each value's int64 code among the column's distinct values, and those values: numbered in order
+    of first appearance, or with ``sort`` in code point order (a column without nulls)."""
+    if isinstance(column, pa.ChunkedArray) and column.num_chunks == 0:
+        column = pa.array([], column.type)
+    encoded = whole(column).dictionary_encode()
+    numbers = to_numpy(encoded.indices).astype(np.int64)
+    if not sort:
+        return numbers, encoded.dictionary
+    order = to_numpy(pc.array_sort_indices(encoded.dictionary)).astype(np.int64)
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    return rank[numbers], encoded.dictionary.take(to_arrow(order))

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
-from iescore.pipeline.core.arrays import filled, scalar, strings, to_arrow, to_numpy
+from iescore.pipeline.core.arrays import codes, filled, scalar, strings, to_arrow
 from iescore.pipeline.mat.tally import COUNT_COLUMNS, DETAIL_COLUMNS
 from iescore.schemas import MAT_COUNTS, MAT_SCORES, C
 
@@ -67,9 +67,7 @@ def count_totals(sums: Mapping[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray
     return match, reftotal, hyptotal
 
 
-def rates_of_totals(
-    match: np.ndarray, reftotal: np.ndarray, hyptotal: np.ndarray
-) -> dict[str, np.ndarray]:
+def rates_of_totals(match: np.ndarray, reftotal: np.ndarray, hyptotal: np.ndarray) -> dict[str, np.ndarray]:
     """Precision, recall and F of ``count_totals``, MATScore's conventions."""
     precision = np.divide(match, hyptotal, out=np.ones_like(match), where=hyptotal > 0)
     recall = np.divide(match, reftotal, out=np.ones_like(match), where=reftotal > 0)
@@ -105,7 +103,7 @@ def score_table(
             schema=MAT_COUNTS,
         )
         counts = pa.concat_tables([counts, extra])
-    table_codes, table_names = _codes(counts.column(C.table), sort=False)
+    table_codes, table_names = codes(counts.column(C.table), sort=False)
     parts = [
         _one_table(str(table), counts.filter(to_arrow(table_codes == k)), by_file)
         for k, table in enumerate(table_names.to_pylist())
@@ -126,8 +124,8 @@ def _one_table(table: str, counts: pa.Table, by_file: bool) -> dict[str, Any]:
     summed = [*COUNT_COLUMNS, *DETAIL_COLUMNS]
     values = np.stack([filled(counts.column(c), 0).astype(np.int64) for c in summed], axis=1)
     units = filled(counts.column(C.test_units), 0).astype(np.int64)
-    file_code, file_names = _codes(counts.column(C.file), sort=True)
-    tag_code, tag_names = _codes(counts.column(C.tag), sort=True)
+    file_code, file_names = codes(counts.column(C.file), sort=True)
+    tag_code, tag_names = codes(counts.column(C.tag), sort=True)
     n_files, n_tags = len(file_names), len(tag_names)
     # A file's test units: those of its first row.
     first_row = np.full(n_files, len(file_code), dtype=np.int64)
@@ -164,7 +162,7 @@ def _one_table(table: str, counts: pa.Table, by_file: bool) -> dict[str, Any]:
     counted = np.concatenate(out_values)
     labels = {C.file: (file_names, out_file), C.tag: (tag_names, out_tag)}
     columns: dict[str, Any] = {
-        name: _labels(names, np.concatenate(codes)) for name, (names, codes) in labels.items()
+        name: _labels(names, np.concatenate(numbers)) for name, (names, numbers) in labels.items()
     }
     columns[C.table] = _labels(strings([table]), np.zeros(len(counted), dtype=np.int64))
     columns[C.test_docs] = np.concatenate(out_docs)
@@ -176,19 +174,6 @@ def _one_table(table: str, counts: pa.Table, by_file: bool) -> dict[str, Any]:
     columns[C.hyptotal] = columns[C.hyponly] + columns[C.match]
     columns.update(rates({c: columns[c] for c in COUNT_COLUMNS}))
     return columns
-
-
-def _codes(column: pa.ChunkedArray, sort: bool) -> tuple[np.ndarray, pa.Array]:
-    """Each value's code among the column's distinct values (in code point order when ``sort``, else in
-    order of first appearance), and those values."""
-    encoded = pc.dictionary_encode(column.combine_chunks() if column.num_chunks else strings([]))
-    codes = to_numpy(encoded.indices).astype(np.int64)
-    if not sort:
-        return codes, encoded.dictionary
-    order = to_numpy(pc.array_sort_indices(encoded.dictionary)).astype(np.int64)
-    rank = np.empty(len(order), dtype=np.int64)
-    rank[order] = np.arange(len(order))
-    return rank[codes], encoded.dictionary.take(to_arrow(order))
 
 
 def _labels(names: pa.Array, codes: np.ndarray) -> pa.Array:

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
+from iescore.pipeline.core.arrays import codes
 from iescore.pipeline.core.lazy import pd
 from iescore.pipeline.core.measures import CATEGORIES, Counts, f_measure, measures, percent
 from iescore.schemas import COUNT_COLUMNS, MEASURE_COLUMNS, SCORES, C, table_from_rows
@@ -64,9 +65,9 @@ def score_table(tallies: pa.Table, beta: float = 1.0) -> pa.Table:
         return _score_table_frame(tallies, beta)
     cats = category.to_numpy(zero_copy_only=False).astype(np.int64)
     fills = ~is_object
-    doc, doc_names = _first_appearance(tallies.column(C.doc_id))
-    type_, type_names = _first_appearance(tallies.column(C.instance_type))
-    slot_codes, slot_names = _first_appearance(tallies.column(C.slot).fill_null(""))
+    doc, doc_names = codes(tallies.column(C.doc_id))
+    type_, type_names = codes(tallies.column(C.instance_type))
+    slot_codes, slot_names = codes(tallies.column(C.slot).fill_null(""))
     # Slots: (type, slot) pairs of fill points, in order of first appearance.
     pair = type_ * len(slot_names) + slot_codes
     pair_first = _first_rows(pair[fills])
@@ -141,17 +142,11 @@ def measure_columns(counts: np.ndarray, beta: float = 1.0) -> dict[str, pa.Array
     return out
 
 
-def _first_appearance(column: pa.ChunkedArray) -> tuple[np.ndarray, pa.Array]:
-    """Codes of a string column numbered in order of first appearance, and the distinct values."""
-    encoded = column.combine_chunks().dictionary_encode()
-    return encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64), encoded.dictionary
-
-
-def _first_rows(codes: np.ndarray) -> np.ndarray:
+def _first_rows(numbers: np.ndarray) -> np.ndarray:
     """The row of each distinct code's first appearance, in order of appearance."""
-    if len(codes) == 0:
+    if len(numbers) == 0:
         return np.zeros(0, dtype=np.int64)
-    _, first = np.unique(codes, return_index=True)
+    _, first = np.unique(numbers, return_index=True)
     return np.sort(first)
 
 
