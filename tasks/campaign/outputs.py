@@ -205,9 +205,11 @@ def write_campaign_outputs(
 def run_jobs(
     jobs: list[Callable[[], None]], workers: int, meanwhile: Callable[[], None] | None = None
 ) -> None:
-    """Each job run once, by up to ``workers`` processes (``ProcessPoolExecutor``; here when one worker or
-    one job), and ``meanwhile`` in this process while they run; the first failure is raised here."""
-    if workers <= 1 or len(jobs) <= 1:
+    """Each job run once, by up to ``workers`` processes (``ProcessPoolExecutor``), and ``meanwhile`` in
+    this process while they run; the first failure is raised here. With no more jobs than workers (a
+    one-system rerun: its folder and the page) they run here, one after another: a forked process starts
+    by copying the pages of this one it writes to, which costs about as much as one job does."""
+    if workers <= 1 or len(jobs) <= workers:
         for job in [*jobs, *([meanwhile] if meanwhile else [])]:
             job()
         return

@@ -4,6 +4,7 @@ results whichever way."""
 
 from __future__ import annotations
 
+import functools
 import shutil
 from pathlib import Path
 
@@ -12,7 +13,7 @@ import pytest
 from iescore.pipeline.campaign.engine import point_categories, read_campaign
 from iescore.schemas import POINT
 from iescore.tasks.campaign.graph import campaign_spec
-from iescore.tasks.campaign.outputs import write_campaign_outputs
+from iescore.tasks.campaign.outputs import run_jobs, write_campaign_outputs
 from iescore.tasks.core import runner
 from iescore.tasks.core.base import FrozenSpec, freeze_spec, input_key, task_for
 
@@ -90,3 +91,13 @@ def test_systems_files_are_the_same_written_by_several_processes(tmp_path: Path,
     assert Path("report.html") in files
     for name in files:
         assert (one / name).read_bytes() == (several / name).read_bytes(), name
+
+
+@pytest.mark.parametrize(
+    ("jobs", "workers", "here"), [(2, 2, True), (1, 2, True), (3, 2, False), (3, 1, True)]
+)
+def test_output_jobs_fork_only_when_they_outnumber_the_workers(jobs: int, workers: int, here: bool) -> None:
+    # A job run in this process appends to this list; one run in a forked process appends to its copy.
+    ran: list[int] = []
+    run_jobs([functools.partial(ran.append, number) for number in range(jobs)], workers)
+    assert ran == (list(range(jobs)) if here else [])

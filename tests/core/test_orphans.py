@@ -22,11 +22,12 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 GONE_WITHIN = 30.0  # seconds: a bound on the wait, not a timing under test
 
-# Two jobs of the campaign's output writers (``run_jobs``), each asleep for ten minutes.
+# Three jobs of the campaign's output writers (``run_jobs``: more jobs than workers, so two processes),
+# each asleep for ten minutes.
 OUTPUT_WRITERS = """
     import functools, time
     from iescore.tasks.campaign.outputs import run_jobs
-    run_jobs([functools.partial(time.sleep, 600), functools.partial(time.sleep, 600)], 2)
+    run_jobs([functools.partial(time.sleep, 600) for _ in range(3)], 2)
 """
 
 # Two independent Luigi stages run by two workers, each asleep for ten minutes in its forked process.
