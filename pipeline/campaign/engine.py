@@ -76,15 +76,12 @@ COMMON_OPTIONS = {
 }
 
 
-def _kind_keys() -> dict[str, dict[str, set[str]]]:
-    """Every kind's keys of [reference], of each [systems.NAME] and of [options]."""
+def _keys_of(kind: CampaignKind) -> dict[str, set[str]]:
+    """A kind's keys of [reference], of each [systems.NAME] and of [options]."""
     return {
-        name: {
-            "reference": set(kind.reference),
-            "system": set(kind.system),
-            "options": set(COMMON_OPTIONS) | set(kind.options),
-        }
-        for name, kind in KINDS.items()
+        "reference": set(kind.reference),
+        "system": set(kind.system),
+        "options": set(COMMON_OPTIONS) | set(kind.options),
     }
 
 
@@ -1341,12 +1338,12 @@ class _Values:
     def family_keys(self, table: Mapping[str, Any], keys: tuple[str, ...], scorer: str, part: str) -> None:
         """Only the keys of the campaign's family: one of another family is named as such, with its line
         (a ``compare`` option under a coref campaign must not be ignored)."""
-        every = _kind_keys()
-        allowed = every[scorer][part]
+        allowed = _keys_of(KINDS[scorer])[part]
         for key in table:
             if key in allowed:
                 continue
-            owners = [family for family, parts in every.items() if key in parts[part]]
+            # Every kind's keys (every family imported) only to name the owners of a key out of place.
+            owners = [name for name, kind in KINDS.items() if key in _keys_of(kind)[part]]
             if owners:
                 raise self.error(
                     (*keys, key),

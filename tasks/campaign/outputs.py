@@ -66,10 +66,9 @@ from iescore.tasks.core import store as artifacts
 from iescore.tasks.core.arguments import OUTPUT_DIRECTORY, OUTPUT_FILE
 from iescore.tasks.core.base import Stage
 from iescore.tasks.core.files import write_text
-from iescore.tasks.core.jsontext import json_text  # noqa: F401 (re-exported: the commands' JSON)
+from iescore.tasks.core.jsontext import json_text
 from iescore.tasks.core.orphans import ParentWatch
 from iescore.tasks.core.store import read_table
-from iescore.tasks.templette.campaign import SCORE_FILES, write_score_csv  # noqa: F401 (``iescore templette --csv``)
 
 # A system's folder (and the HTML page) records the key of the artifact it was made from: a rerun
 # rewrites only what changed, so one resubmission does not rewrite a hundred systems' tables.
@@ -83,13 +82,6 @@ CAMPAIGN_FILES = (
     "significance.csv",
     "significance.parquet",
 )
-
-
-def score_csv_paths(folder: str | Path | None) -> list[Path]:
-    """The files ``write_score_csv`` writes into ``folder`` (none when there is no folder)."""
-    if folder is None:
-        return []
-    return [Path(folder) / f"{name}.csv" for name, _ in SCORE_FILES.values()] + [Path(folder) / "mapping.csv"]
 
 
 def campaign_output_paths(directory: Path, campaign: Campaign) -> list[tuple[Path, str]]:

@@ -114,8 +114,8 @@ def run_coref(args: argparse.Namespace) -> int:
     _announce(mentions.notices)
     sys.stdout.write(score_report(scores, zero_division=args.zero_division, conll=True))
     if args.json or args.partitions or args.summary:
-        from iescore.tasks.campaign.outputs import json_text  # imported here: Luigi's import is slow to start
         from iescore.tasks.core.files import write_text
+        from iescore.tasks.core.jsontext import json_text
     if args.json:
         write_text(args.json, json_text(scores_json(scores, args.zero_division)))
     if args.partitions or args.summary:  # every mention's id and text: the line reader's documents

@@ -39,7 +39,7 @@ def templette(args: argparse.Namespace) -> int:
     if args.csv:
         # Imported only for --csv: the campaign outputs module brings every family's campaign kind
         # (scipy among them), about half a second of this command's start.
-        from iescore.tasks.campaign.outputs import score_csv_paths
+        from iescore.tasks.templette.campaign import score_csv_paths
 
         csv_paths = score_csv_paths(args.csv)
     check_paths(
@@ -86,7 +86,7 @@ def templette(args: argparse.Namespace) -> int:
     if args.json:
         write_text(args.json, json_text(scores_json(scores, signature)))
     if args.csv:
-        from iescore.tasks.campaign.outputs import write_score_csv
+        from iescore.tasks.templette.campaign import write_score_csv
 
         write_score_csv(Path(args.csv), scores, mapping)
     if args.summary:

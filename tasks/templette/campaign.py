@@ -57,6 +57,13 @@ def write_system_tables(folder: Path, report: Stage) -> None:
     write_score_csv(folder, scores, read_table(report.requires()["scored"].output()["mapping"]))
 
 
+def score_csv_paths(folder: str | Path | None) -> list[Path]:
+    """The files ``write_score_csv`` writes into ``folder`` (none when there is no folder)."""
+    if folder is None:
+        return []
+    return [Path(folder) / f"{name}.csv" for name, _ in SCORE_FILES.values()] + [Path(folder) / "mapping.csv"]
+
+
 def write_score_csv(folder: Path, scores: pa.Table, mapping: pa.Table) -> None:
     """``totals by_type by_slot by_document objects mapping`` as CSV files in ``folder``.
 

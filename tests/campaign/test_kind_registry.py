@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 import math
 import re
+import subprocess
+import sys
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -25,6 +27,8 @@ from iescore.tasks.campaign.kinds import TASK_KINDS, TaskKind, register_task_kin
 from iescore.tasks.cli.main import main
 from iescore.tasks.core.base import Stage, file_spec, stage_spec
 from significance_file import json_pairs
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _accuracy(sums: np.ndarray, options: Mapping[str, Any]) -> np.ndarray:
@@ -396,3 +400,26 @@ def test_a_kind_without_a_measure_option_ranks_by_its_headline_only(tmp_path: Pa
         read_campaign(campaign)
     with pytest.raises(ValueError, match="ranks by one of"):
         MEAN_TOY_CAMPAIGN.ranked_by("accuracy")
+
+
+def test_each_declared_kind_is_the_one_its_name_says() -> None:
+    for name in list(KINDS):
+        assert KINDS[name].name == name
+        assert TASK_KINDS[name].name == name
+    assert set(KINDS) == set(TASK_KINDS)
+
+
+def test_a_campaign_imports_its_own_family_alone(tmp_path: Path) -> None:
+    # A fresh process reads the sample MAT campaign and builds its graph: no other family's campaign
+    # module is imported (the registry imports a kind when it is asked for).
+    script = (
+        "import sys\n"
+        "from iescore.pipeline.campaign.engine import read_campaign\n"
+        "from iescore.tasks.campaign.run import CampaignRequest, campaign_graph\n"
+        f"campaign_graph(read_campaign({str(ROOT / 'data' / 'mat-campaign.toml')!r}), "
+        f"CampaignRequest(store={str(tmp_path / 'store')!r}))\n"
+        "print(' '.join(m for m in sys.modules if m.startswith('iescore.') and m.endswith('.campaign')))\n"
+    )
+    found = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    families = {module.split(".")[2] for module in found.stdout.split()}
+    assert families == {"campaign", "mat"}, found.stdout

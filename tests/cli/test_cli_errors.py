@@ -18,7 +18,6 @@ from pathlib import Path
 
 import pytest
 from iescore.pipeline.core.errors import InputError
-from iescore.tasks.campaign.outputs import json_text
 from iescore.tasks.cli.main import _parser, main
 from iescore.tasks.core.arguments import (
     INPUT_DIRECTORY,
@@ -29,6 +28,7 @@ from iescore.tasks.core.arguments import (
     check_paths,
     path_problem,
 )
+from iescore.tasks.core.jsontext import json_text
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT.parent / "shared" / "samples" / "hub4-sports"

@@ -30,8 +30,8 @@ from iescore.pipeline.speech.transcripts import (
     report_json,
 )
 from iescore.pipeline.speech.words import flatten, speech_optional
-from iescore.tasks.campaign.outputs import json_text
 from iescore.tasks.cli.main import main
+from iescore.tasks.core.jsontext import json_text
 
 SCLITE = Path(__file__).resolve().parents[3] / "shared" / "external" / "sctk" / "sclite-test1"
 
