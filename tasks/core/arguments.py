@@ -47,28 +47,26 @@ def check_paths(checks: Iterable[tuple[str, str | Path | None, str]]) -> None:
     output file that is one of the inputs (the scores would overwrite what they were made from), and an
     output inside an input directory (it would be read back as input).
     """
-    checks = [(option, Path(path), kind) for option, path, kind in checks if path is not None]
-    folders: dict[Path, Path] = {}  # each folder resolved once (a campaign writes nine files a folder)
+    checks = [
+        (option, path if isinstance(path, Path) else Path(path), kind)
+        for option, path, kind in checks
+        if path is not None
+    ]
+    folders: dict[str, str] = {}  # each folder resolved once (a campaign writes nine files a folder)
+    resolved = [_resolved(path, folders) for _, path, _ in checks]
     # First, before any probe makes and removes a directory in an input directory (its time changes).
-    _check_outside_inputs(checks, folders)
+    _check_outside_inputs(checks, resolved)
     probes = Probes()
     for option, path, kind in checks:
         problem = path_problem(path, kind, probes)
         if problem:
             raise InputError(str(path), 0, f"{problem} ({option})")
-    seen: dict[Path, tuple[str, str]] = {}
-    for option, path, kind in checks:
+    seen: dict[str, tuple[str, str]] = {}
+    for (option, path, kind), real in zip(checks, resolved, strict=True):
         if kind not in (INPUT_FILE, OUTPUT_FILE):
             continue
-        if path.name in ("", "..") or path.is_symlink():
-            resolved = path.resolve()
-        else:
-            folder = folders.get(path.parent)
-            if folder is None:
-                folder = folders[path.parent] = path.parent.resolve()
-            resolved = folder / path.name
-        if resolved in seen and OUTPUT_FILE in (kind, seen[resolved][1]):
-            other, other_kind = seen[resolved]
+        if real in seen and OUTPUT_FILE in (kind, seen[real][1]):
+            other, other_kind = seen[real]
             if kind == other_kind:
                 message = f"named by both {other} and {option}; each output needs its own file"
             else:
@@ -76,34 +74,63 @@ def check_paths(checks: Iterable[tuple[str, str | Path | None, str]]) -> None:
                     f"is both an input and an output ({other}, {option}); iescore does not overwrite inputs"
                 )
             raise InputError(str(path), 0, message)
-        seen.setdefault(resolved, (option, kind))
+        seen.setdefault(real, (option, kind))
 
 
-def _check_outside_inputs(checks: list[tuple[str, Path, str]], folders: dict[Path, Path]) -> None:
+def _resolved(path: Path, folders: dict[str, str]) -> str:
+    """``path`` resolved as ``os.path.realpath`` resolves it, its folder resolved once among ``folders``
+    (a link, or a name such as ``..``, is resolved whole)."""
+    text = os.fspath(path)
+    parent, name = os.path.split(text)
+    if name in ("", ".", "..") or os.path.islink(text):
+        return os.path.realpath(text)
+    folder = folders.get(parent)
+    if folder is None:
+        folder = folders[parent] = os.path.realpath(parent or ".")
+    return os.path.join(folder, name)
+
+
+def _check_outside_inputs(checks: list[tuple[str, Path, str]], resolved: list[str]) -> None:
     """No output inside an input directory (a gold, run or hypothesis directory), at any depth: the next
-    run would read it back as input (and fail on it, or score it)."""
-    inputs: dict[Path, str] = {}
-    for option, path, kind in checks:
+    run would read it back as input (and fail on it, or score it). ``resolved``: each check's path
+    resolved. Each folder's ancestors are looked at once (a campaign of 1,000 systems writes 9,000
+    files in 1,000 folders)."""
+    inputs: dict[str, str] = {}
+    for (option, _, kind), real in zip(checks, resolved, strict=True):
         if kind == INPUT_DIRECTORY:
-            inputs.setdefault(path.resolve(), option)
+            inputs.setdefault(real, option)
     if not inputs:
         return
-    for option, path, kind in checks:
+    within: dict[str, str | None] = {}  # a folder -> the input directory it is or lies in, or None
+
+    def input_around(folder: str) -> str | None:
+        walked, place = [], folder
+        while place not in within:
+            walked.append(place)
+            if place in inputs:
+                within[place] = place
+                break
+            parent = os.path.dirname(place)
+            if parent == place:
+                within[place] = None
+                break
+            place = parent
+        for seen in walked:
+            within[seen] = within[place]
+        return within[folder]
+
+    for (option, path, kind), real in zip(checks, resolved, strict=True):
         if kind not in (OUTPUT_FILE, OUTPUT_DIRECTORY):
             continue
-        folder = folders.get(path.parent)
-        if folder is None:
-            folder = folders[path.parent] = path.parent.resolve()
-        resolved = path.resolve() if path.name in ("", "..") or path.is_symlink() else folder / path.name
-        for place in (resolved, *resolved.parents):
-            if place in inputs:
-                where = "is the input directory" if place == resolved else "is inside the input directory"
-                raise InputError(
-                    str(path),
-                    0,
-                    f"{where} {place} ({inputs[place]}): an output there would be read back as input; "
-                    f"write it elsewhere ({option})",
-                )
+        place = input_around(real)
+        if place is not None:
+            where = "is the input directory" if place == real else "is inside the input directory"
+            raise InputError(
+                str(path),
+                0,
+                f"{where} {place} ({inputs[place]}): an output there would be read back as input; "
+                f"write it elsewhere ({option})",
+            )
 
 
 class Probes:
@@ -122,7 +149,7 @@ def path_problem(path: str | Path, kind: str, probes: Probes | None = None) -> s
     ``probes``: what is known already, when many paths are checked at once.
     """
     try:
-        return _path_problem(Path(path), kind, Probes() if probes is None else probes)
+        return _path_problem(path if isinstance(path, Path) else Path(path), kind, probes or Probes())
     except OSError as error:
         return f"cannot be used: {error.strerror or error}"
     except ValueError as error:
