@@ -16,6 +16,7 @@ runs take many minutes.
 from __future__ import annotations
 
 import argparse
+import statistics
 import sys
 import tempfile
 from pathlib import Path
@@ -89,40 +90,50 @@ def measure(kind: str, systems: int) -> dict[str, dict]:
 
 def run(quick: bool, rounds: int) -> list[Row]:
     """For each kind: 100 and 1,000 systems, full run and one-system rerun (``quick``: templette, 4 and
-    40 systems)."""
+    40 systems), ``rounds`` times in turn (100, 1,000, 100, 1,000...): ratios are taken round by round."""
     kinds, (small_size, large_size) = (("templette",), QUICK_SIZES) if quick else (KINDS, SIZES)
     rows: list[Row] = []
     for kind in kinds:
         before = load_average()
-        small, large = measure(kind, small_size), measure(kind, large_size)
+        results: dict[int, list[dict]] = {small_size: [], large_size: []}
+        for _ in range(max(1, rounds)):
+            for size in (small_size, large_size):
+                results[size].append(measure(kind, size))
         after = load_average()
-        rows += rows_of(kind, {small_size: small, large_size: large}, before, after)
+        rows += rows_of(kind, results, before, after)
     return rows
 
 
-def rows_of(kind: str, results: dict[int, dict], before: str, after: str) -> list[Row]:
+def rows_of(kind: str, results: dict[int, list[dict]], before: str, after: str) -> list[Row]:
     """The rows of one kind: the larger campaign's full run against the smaller's, and each one-system
-    rerun against its full run."""
+    rerun against its full run; medians, and the range of the round-by-round ratios."""
     (small_size, small), (large_size, large) = sorted(results.items())
     scale = Target(large_size / small_size, at_most=True)
     rerun = Target(0.05, at_most=True)
-    full_ratio = large["full"]["wall"] / small["full"]["wall"]
+    walls = {size: [one["full"]["wall"] for one in rounds] for size, rounds in results.items()}
+    ratios = [b / a for a, b in zip(walls[small_size], walls[large_size], strict=True)]
+    full_ratio = statistics.median(ratios)
+    peak = {size: max(one["full"]["peak_mib"] for one in rounds) for size, rounds in results.items()}
+    cpu = {size: statistics.median(one["full"]["cpu"] for one in rounds) for size, rounds in results.items()}
     rows = [
         Row(f"{kind} campaign {large_size:,} systems, full run, 2 workers", peer=f"{small_size} systems",
-            iescore_s=large["full"]["wall"], peer_s=small["full"]["wall"], ratio=full_ratio,
-            ratio_min=full_ratio, ratio_max=full_ratio, ratio_is=f"{large_size:,} / {small_size} systems",
-            target=str(scale), met=scale.met(full_ratio), iescore_mib=large["full"]["peak_mib"],
-            peer_mib=small["full"]["peak_mib"], runs=1, load_before=before, load_after=after,
-            note=f"memory: RSS of the process tree (< 2048 MiB); page {large['full']['page_mib']} MiB; "
-            f"CPU {large['full']['cpu']:.1f} s against {small['full']['cpu']:.1f} s"),
+            iescore_s=statistics.median(walls[large_size]), peer_s=statistics.median(walls[small_size]),
+            ratio=full_ratio, ratio_min=min(ratios), ratio_max=max(ratios),
+            ratio_is=f"{large_size:,} / {small_size} systems", target=str(scale), met=scale.met(full_ratio),
+            iescore_mib=peak[large_size], peer_mib=peak[small_size], runs=len(ratios), load_before=before,
+            load_after=after,
+            note=f"memory: RSS of the process tree (< 2048 MiB); page {large[-1]['full']['page_mib']} MiB; "
+            f"CPU {cpu[large_size]:.1f} s against {cpu[small_size]:.1f} s"),
     ]  # fmt: skip
-    for systems, result in sorted(results.items()):
-        ratio = result["one"]["wall"] / result["full"]["wall"]
+    for systems, rounds in sorted(results.items()):
+        shares = [one["one"]["wall"] / one["full"]["wall"] for one in rounds]
+        share = statistics.median(shares)
         rows.append(
             Row(f"{kind} campaign {systems:,} systems, one system changed", peer="full run",
-                iescore_s=result["one"]["wall"], peer_s=result["full"]["wall"], ratio=ratio, ratio_min=ratio,
-                ratio_max=ratio, ratio_is="rerun / full run", target=str(rerun), met=rerun.met(ratio), runs=1,
-                load_before=before, load_after=after)
+                iescore_s=statistics.median(one["one"]["wall"] for one in rounds), peer_s=statistics.median(
+                    one["full"]["wall"] for one in rounds), ratio=share, ratio_min=min(shares),
+                ratio_max=max(shares), ratio_is="rerun / full run", target=str(rerun), met=rerun.met(share),
+                runs=len(shares), load_before=before, load_after=after)
         )  # fmt: skip
     return rows
 
