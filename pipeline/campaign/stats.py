@@ -22,7 +22,7 @@ from fractions import Fraction
 from typing import Any
 
 import numpy as np
-from iescore.pipeline.core.family import Family, UnitStatistics
+from iescore.pipeline.core.family import Family, MeasureForms, UnitStatistics
 
 # Two deltas that are equal in exact arithmetic can differ by a few units in the last place once computed
 # in floating point (e.g. 2/4 - 1/4 against 3/4 - 2/4); closer than this they count as equal, so an exact
@@ -215,7 +215,7 @@ def pair_tests(
     name = family.headline if measure is None else measure
     family.measure_index(name)  # an unknown measure is an error
     _check_resamples(resamples)
-    n_systems, n_units, width = statistics.values.shape
+    n_systems, n_units, _ = statistics.values.shape
     if pairs is None:
         pairs = every_pair(n_systems)
     pairs = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
@@ -224,25 +224,24 @@ def pair_tests(
         a, b = pairs[int(np.flatnonzero(bad)[0])]
         raise ValueError(f"pair {(int(a), int(b))}: positions a < b among {n_systems} systems expected")
 
-    matrix = _unit_matrix(statistics)
     totals = statistics.totals()  # (S, K)
     observed = family.measure(totals, name, options)  # (S,)
+    # Only the measure's forms of the statistics are summed (``Family.measure_forms``: L <= K of them;
+    # the headline F reads three sums of templette's six statistics, a TREC mean two of sixteen).
+    forms = family.measure_forms(name, options)
+    matrix = _form_matrix(forms, statistics)
 
     weights, rng = _drawn_resamples(seed, resamples, n_units)
     if resampled is None:
-        resampled = family.measure((weights @ matrix).reshape(resamples, n_systems, width), name, options)
+        resampled = forms.measure(_form_sums(weights, matrix, n_systems).transpose(2, 0, 1))
     elif resampled.shape != (resamples, n_systems):
         raise ValueError(f"resampled: shape {(resamples, n_systems)} expected, found {resampled.shape}")
     del weights
     swaps = rng.integers(0, 2, size=(resamples, n_units)).astype(np.float64)
     # Swapping units Z between a and b moves Z @ (x_b - x_a) from b's total to a's: one product of Z
-    # with every system's statistics serves all pairs. Only the measure's forms of those sums are kept
-    # (``Family.measure_forms``: L <= K of them; the headline F reads three sums of templette's six
-    # statistics, a TREC mean two of sixteen), as (L, S, R): each system's resamples of a form are
-    # contiguous, so the systems paired with one ``a`` are one block of each form.
-    forms = family.measure_forms(name, options)
-    swapped_in = forms.forms((swaps @ matrix).reshape(resamples, n_systems, width))
-    swapped_in = np.ascontiguousarray(swapped_in.transpose(2, 1, 0))
+    # with every system's forms serves all pairs, kept as (L, S, R): each system's resamples of a form
+    # are contiguous, so the systems paired with one ``a`` are one block of each form.
+    swapped_in = np.ascontiguousarray(_form_sums(swaps, matrix, n_systems).transpose(2, 1, 0))
     form_totals = forms.forms(totals)  # (S, L)
     n_forms = len(swapped_in)
     del swaps
@@ -463,6 +462,19 @@ def _unit_matrix(statistics: UnitStatistics) -> np.ndarray:
     return statistics.values.transpose(1, 0, 2).reshape(n_units, n_systems * width)
 
 
+def _form_matrix(forms: MeasureForms, statistics: UnitStatistics) -> np.ndarray:
+    """A measure's forms of the statistics as a (units, systems * L) matrix: column ``L s + l`` is system
+    s, form l (exact: a form is a statistic, or counts with whole or half coefficients)."""
+    values = forms.forms(statistics.values)  # (S, U, L)
+    n_systems, n_units, width = values.shape
+    return values.transpose(1, 0, 2).reshape(n_units, n_systems * width)
+
+
+def _form_sums(draws: np.ndarray, matrix: np.ndarray, n_systems: int) -> np.ndarray:
+    """The forms (``_form_matrix``) summed over each of the (R, U) ``draws``: (R, S, L)."""
+    return (draws @ matrix).reshape(len(draws), n_systems, -1)
+
+
 def _drawn_resamples(seed: int, resamples: int, n_units: int) -> tuple[np.ndarray, np.random.Generator]:
     """The resamples' multiplicities drawn first from ``default_rng(seed)`` (``_resample_weights``), and
     the generator as it is after them. A campaign's summary draws the same resamples for its intervals
@@ -528,10 +540,11 @@ def bootstrap_measure(
     options = _options(family, None, options)
     column = family.measure_index(family.headline if measure is None else measure)
     _check_resamples(resamples)
-    n_systems, n_units, width = statistics.values.shape
+    n_systems, n_units, _ = statistics.values.shape
     weights, _ = _drawn_resamples(seed, resamples, n_units)
-    sums = (weights @ _unit_matrix(statistics)).reshape(resamples, n_systems, width)
-    return family.measure(sums, family.measure_names[column], options)
+    forms = family.measure_forms(family.measure_names[column], options)
+    sums = _form_sums(weights, _form_matrix(forms, statistics), n_systems)  # (R, S, L)
+    return forms.measure(sums.transpose(2, 0, 1))
 
 
 def rank_ranges(resampled: np.ndarray, confidence: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
