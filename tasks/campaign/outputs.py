@@ -28,6 +28,7 @@ The systems' folders and the page are written by up to ``workers`` processes
 from __future__ import annotations
 
 import contextlib
+import functools
 import multiprocessing
 import os
 from collections.abc import Callable, Mapping
@@ -108,13 +109,18 @@ def html_paths(path: Path) -> list[Path]:
 
 
 def summary_tables(summary: Stage) -> tuple[pa.Table, pa.Table, int]:
-    """A finished summary's leaderboard and significance, and how many units it resampled."""
-    outputs = summary.output()
-    return (
-        read_table(outputs["leaderboard"]),
-        read_table(outputs["significance"]),
-        read_table(outputs["units"]).num_rows,
-    )
+    """A finished summary's leaderboard and significance, and how many units it resampled. The files,
+    the page and the printed board all read them: the last summary's are kept (its significance holds
+    499,500 pairs at 1,000 systems)."""
+    return _summary_tables(str(summary.store), summary.STAGE, summary.key)
+
+
+@functools.lru_cache(maxsize=1)
+def _summary_tables(store: str, stage: str, key: str) -> tuple[pa.Table, pa.Table, int]:
+    def table(name: str) -> pa.Table:
+        return read_table(artifacts.artifact_target(store, stage, key, name))
+
+    return table("leaderboard"), table("significance"), table("units").num_rows
 
 
 def board_text(kind: CampaignKind, board: pa.Table, significance: pa.Table, units: int | None = None) -> str:
