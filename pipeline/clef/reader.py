@@ -570,12 +570,9 @@ def directory_digest(directory: str | Path, keep: bool = False) -> str:
     The stages key a directory by the same digest (``tasks.clef.stages.directory_spec``), and it enters
     the signature, so a run scores with the same signature in a store or without one.
     """
-    whole = hashlib.sha256()
     prefix = os.path.join(str(directory), "")  # a listed name holds no separator (read_mentions)
-    for name in annotation_names(Path(directory)):
-        file_digest = digest(prefix + name, keep)
-        whole.update(name.encode("utf-8") + b"\0" + file_digest.encode() + b"\n")
-    return whole.hexdigest()
+    lines = [f"{name}\0{digest(prefix + name, keep)}\n" for name in annotation_names(Path(directory))]
+    return hashlib.sha256("".join(lines).encode("utf-8")).hexdigest()
 
 
 def _decode(name: str, data: bytes) -> str:
