@@ -365,7 +365,7 @@ def _one_to_one(
         used_g[ranked_g[now]] = True
         used_s[ranked_s[now]] = True
         live[position] = ~(used_g[ranked_g[position]] | used_s[ranked_s[position]])
-    chosen = np.sort(order[taken])
+    chosen = np.sort(order[taken], kind="stable")  # reports come in runs: a merge of them
     return g[chosen], s[chosen], chars[chosen]
 
 
