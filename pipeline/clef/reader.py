@@ -503,11 +503,13 @@ def _bytes_codes(values: np.ndarray, counts: np.ndarray) -> np.ndarray:
 
 def offset_keys(offsets: np.ndarray, n_offsets: np.ndarray) -> pa.Array:
     """eval.pl's key of each mention: its offsets joined by ``-``, written from the integers (``010`` is
-    ``10``): Arrow writes every offset in decimal and joins each mention's list of them."""
+    ``10``). Offsets repeat (they are positions in a report's text), so Arrow writes each distinct one in
+    decimal once, takes it for every occurrence, and joins each mention's list of them."""
     values = np.asarray(offsets, dtype=np.int64)
     bounds = np.zeros(len(n_offsets) + 1, dtype=np.int32)
     np.cumsum(np.asarray(n_offsets, dtype=np.int64), out=bounds[1:])
-    written = pc.cast(to_arrow(values), pa.string())
+    distinct = pc.dictionary_encode(to_arrow(values))
+    written = distinct.dictionary.cast(pa.string()).take(distinct.indices)
     return pc.binary_join(pa.ListArray.from_arrays(to_arrow(bounds), written), scalar("-"))
 
 
