@@ -24,10 +24,10 @@ trailing empty fields, so eval.pl took ``r||D||C||1||5||``); files are read in n
 two identical mentions in different files is "second" is defined (eval.pl follows ``readdir``); a
 one-character file name is read (eval.pl's pattern ``^[^.].*[^~]$`` needs two characters).
 
-Nothing loops over lines: the files' bytes are joined once, line ends, ``||`` separators and offsets are
-found on them with numpy, text fields are cut out of the one buffer by Arrow, and replaced lines are
-found by one integer per mention made of its report and offsets (:func:`mention_codes`; eval.pl's text
-key is written only when asked for).
+Nothing loops over lines: the files' bytes are joined once, line ends and ``||`` separators are found
+on them with numpy, the fields are cut out of the one buffer by Arrow (which checks and converts the
+offsets), and replaced lines are found by one integer per mention made of its report and offsets
+(:func:`mention_codes`; eval.pl's text key is written only when asked for).
 Nothing here imports pandas until a frame is asked for.
 """
 
@@ -213,8 +213,9 @@ def _parse(
     an earlier one, said in ``warnings``), each piece's mention, start and end, and the makers of the
     deferred columns. Bad lines raise :class:`InputError`, replaced or not.
 
-    Lines, fields and offsets are found on the bytes with numpy (line ends, ``||`` separators, digits),
-    and the text fields are cut out of the buffer by Arrow without a Python string per line.
+    Lines and fields are found on the bytes with numpy (line ends, ``||`` separators), and the fields
+    are cut out of the buffer by Arrow (offsets checked and converted by it) without a Python string per
+    line.
     """
     line_end = _where(text, 10)
     line_start = np.concatenate([[0], line_end[:-1] + 1]).astype(np.int64)
