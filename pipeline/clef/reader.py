@@ -24,10 +24,10 @@ trailing empty fields, so eval.pl took ``r||D||C||1||5||``); files are read in n
 two identical mentions in different files is "second" is defined (eval.pl follows ``readdir``); a
 one-character file name is read (eval.pl's pattern ``^[^.].*[^~]$`` needs two characters).
 
-Nothing loops over lines: the files' bytes are joined once, line ends, ``||`` separators and offsets are
-found on them with numpy, text fields are cut out of the one buffer by Arrow, and replaced lines are
-found by one integer per mention made of its report and offsets (:func:`mention_codes`; eval.pl's text
-key is written only when asked for).
+Nothing loops over lines: the files' bytes are joined once, line ends and ``||`` separators are found
+on them with numpy, the fields are cut out of the one buffer by Arrow (which checks and converts the
+offsets), and replaced lines are found by one integer per mention made of its report and offsets
+(:func:`mention_codes`; eval.pl's text key is written only when asked for).
 Nothing here imports pandas until a frame is asked for.
 """
 
@@ -213,17 +213,21 @@ def _parse(
     an earlier one, said in ``warnings``), each piece's mention, start and end, and the makers of the
     deferred columns. Bad lines raise :class:`InputError`, replaced or not.
 
-    Lines, fields and offsets are found on the bytes with numpy (line ends, ``||`` separators, digits),
-    and the text fields are cut out of the buffer by Arrow without a Python string per line.
+    Lines and fields are found on the bytes with numpy (line ends, ``||`` separators), and the fields
+    are cut out of the buffer by Arrow (offsets checked and converted by it) without a Python string per
+    line.
     """
     line_end = _where(text, 10)
     line_start = np.concatenate([[0], line_end[:-1] + 1]).astype(np.int64)
-    file_of_line = np.searchsorted(file_ends, line_end, side="right")
-    first_line = np.searchsorted(file_of_line, np.arange(len(file_ends)), side="left")
-    line_number = np.arange(len(line_end)) - first_line[file_of_line] + 1
+    # Every file ends with a line end, so file f's last line is the one ending at file_ends[f] - 1.
+    last_line = np.searchsorted(line_end, file_ends - 1)
+    lines = np.diff(last_line, prepend=-1)
+    file_of_line = np.repeat(np.arange(len(file_ends)), lines)
+    line_number = np.arange(1, len(line_end) + 1) - np.repeat(last_line - lines + 1, lines)
     keep = line_end > line_start  # empty lines are skipped
-    line_start, line_end = line_start[keep], line_end[keep]
-    file_of_line, line_number = file_of_line[keep], line_number[keep]
+    if not keep.all():
+        line_start, line_end = line_start[keep], line_end[keep]
+        file_of_line, line_number = file_of_line[keep], line_number[keep]
 
     def fail(row: int, message: str) -> InputError:
         return InputError(names[file_of_line[row]], int(line_number[row]), message)
@@ -253,7 +257,7 @@ def _parse(
     offset_end[~ends_at_line] = separator[is_offset]
     offset_end[last_offset] = line_end
     del is_offset, ends_at_line
-    offsets = _offsets(text, offset_start, offset_end)
+    offsets = _offsets(data, offset_start, offset_end)
     if offsets is None:  # something else than digits: the first such field is the error
         offset_text = slices(data, offset_start, offset_end)
         digits = to_numpy(pc.match_substring_regex(offset_text, _DIGITS))
@@ -294,7 +298,9 @@ def _parse(
     kept = np.zeros(len(combined), dtype=bool)
     kept[_last_of_each(combined)] = True
     rows = np.flatnonzero(kept)
-    if len(rows) < len(kept):
+    replaced = len(rows) < len(kept)
+    picked = rows if replaced else slice(None)  # nothing replaced: the lines' columns as they are
+    if replaced:
         warnings += _replaced(
             combined,
             kept,
@@ -312,31 +318,31 @@ def _parse(
         if nbest or one_code:
             checked = tuple(column.filter(mask) for column in checked)
     cui_text, codes, cui = checked if nbest or one_code else _codes(field(2, rows), False, False, fail)
-    first = (np.cumsum(n_offsets) - n_offsets)[rows]
-    last = first + n_offsets[rows] - 1
+    first = (np.cumsum(n_offsets) - n_offsets)[picked]
+    last = first + n_offsets[picked] - 1
     table = pa.table(
         {
             "report": report,
             "mention": to_arrow(np.arange(len(rows), dtype=np.int64)),
-            "line": to_arrow(line_number[rows].astype(np.int64)),
+            "line": to_arrow(line_number[picked]),
             "cui": cui,
             "cui_text": cui_text,
             "codes": codes,
             "start": to_arrow(offsets[first]),
             "end": to_arrow(offsets[last]),
-            "n_pieces": to_arrow(n_offsets[rows] // 2),
+            "n_pieces": to_arrow(n_offsets[picked] // 2),
         }
     )
     piece_mention = np.repeat(np.arange(len(counts)), n_offsets // 2)
     starts, ends = offsets[0::2], offsets[1::2]
-    if len(rows) < len(kept):
+    if replaced:
         kept_pieces = kept[piece_mention]
         piece_mention = (np.cumsum(kept) - 1)[piece_mention[kept_pieces]]
         starts, ends = starts[kept_pieces], ends[kept_pieces]
     # What only the frames show (the stages, the Workbench) is cut out when asked for.
     deferred = {
         "file": lambda: pa.DictionaryArray.from_arrays(
-            to_arrow(file_of_line[rows].astype(np.int32)), strings(base_names)
+            to_arrow(file_of_line[picked].astype(np.int32)), strings(base_names)
         ).cast(pa.string()),
         "type": lambda: field(1, rows),
     }
@@ -419,26 +425,18 @@ def _where(text: np.ndarray, byte: int) -> np.ndarray:
     return np.concatenate(parts)
 
 
-def _offsets(text: np.ndarray, start: np.ndarray, end: np.ndarray) -> np.ndarray | None:
-    """The offsets fields ``text[start[k]:end[k]]`` as int64, or None when one is not 1 to 18 digits
-    (int64 holds any 18 digits). Read a decimal place at a time for all fields at once."""
+def _offsets(data: pa.Buffer, start: np.ndarray, end: np.ndarray) -> np.ndarray | None:
+    """The offset fields ``data[start[k]:end[k]]`` as int64, or None when one is not 1 to 18 digits
+    (int64 holds any 18 digits): Arrow checks and converts all the fields at once."""
     length = end - start
     if not len(length):
         return np.zeros(0, dtype=np.int64)
-    shortest, longest = int(length.min()), int(length.max())
-    if shortest < 1 or longest > 18:
+    if int(length.min()) < 1 or int(length.max()) > 18:
         return None
-    values = np.zeros(len(start), dtype=np.int64)
-    at = np.empty(len(start), dtype=np.int64)
-    for place in range(longest):  # in place: no whole-column temporary per decimal place
-        np.add(start, place, out=at)
-        digit = text[np.minimum(at, len(text) - 1, out=at)] - np.uint8(48)  # a digit is 0 to 9
-        live = None if place < shortest else length > place
-        if (digit if live is None else digit[live]).max(initial=0) > 9:
-            return None
-        np.multiply(values, 10, out=values, where=live if live is not None else True)
-        np.add(values, digit, out=values, where=live if live is not None else True)
-    return values
+    fields = slices(data, start, end)
+    if not pc.all(pc.ascii_is_decimal(fields)).as_py():
+        return None
+    return to_numpy(pc.cast(fields, pa.int64()))
 
 
 def offset_codes(offsets: np.ndarray, n_offsets: np.ndarray) -> np.ndarray:
@@ -506,11 +504,13 @@ def _bytes_codes(values: np.ndarray, counts: np.ndarray) -> np.ndarray:
 
 def offset_keys(offsets: np.ndarray, n_offsets: np.ndarray) -> pa.Array:
     """eval.pl's key of each mention: its offsets joined by ``-``, written from the integers (``010`` is
-    ``10``): Arrow writes every offset in decimal and joins each mention's list of them."""
+    ``10``). Offsets repeat (they are positions in a report's text), so Arrow writes each distinct one in
+    decimal once, takes it for every occurrence, and joins each mention's list of them."""
     values = np.asarray(offsets, dtype=np.int64)
     bounds = np.zeros(len(n_offsets) + 1, dtype=np.int32)
     np.cumsum(np.asarray(n_offsets, dtype=np.int64), out=bounds[1:])
-    written = pc.cast(to_arrow(values), pa.string())
+    distinct = pc.dictionary_encode(to_arrow(values))
+    written = distinct.dictionary.cast(pa.string()).take(distinct.indices)
     return pc.binary_join(pa.ListArray.from_arrays(to_arrow(bounds), written), scalar("-"))
 
 
@@ -520,7 +520,7 @@ def _last_of_each(codes: np.ndarray) -> np.ndarray:
     ordered = codes[order]
     is_last = np.ones(len(codes), dtype=bool)
     is_last[:-1] = ordered[1:] != ordered[:-1]
-    return np.sort(order[is_last])
+    return np.sort(order[is_last], kind="stable")  # nearly sorted: a merge of its runs
 
 
 def annotation_names(directory: Path) -> list[str]:
@@ -573,12 +573,9 @@ def directory_digest(directory: str | Path, keep: bool = False) -> str:
     The stages key a directory by the same digest (``tasks.clef.stages.directory_spec``), and it enters
     the signature, so a run scores with the same signature in a store or without one.
     """
-    whole = hashlib.sha256()
     prefix = os.path.join(str(directory), "")  # a listed name holds no separator (read_mentions)
-    for name in annotation_names(Path(directory)):
-        file_digest = digest(prefix + name, keep)
-        whole.update(name.encode("utf-8") + b"\0" + file_digest.encode() + b"\n")
-    return whole.hexdigest()
+    lines = [f"{name}\0{digest(prefix + name, keep)}\n" for name in annotation_names(Path(directory))]
+    return hashlib.sha256("".join(lines).encode("utf-8")).hexdigest()
 
 
 def _decode(name: str, data: bytes) -> str:

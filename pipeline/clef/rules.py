@@ -311,10 +311,18 @@ def _overlapping_mentions(
     g_start, g_end, s_start, s_end = gold.piece_start, gold.piece_end, system.piece_start, system.piece_end
     gi, si = overlap_pairs(report_g[g_mention], g_start, g_end, report_s[s_mention], s_start, s_end)
     shared = np.minimum(g_end[gi], s_end[si]) - np.maximum(g_start[gi], s_start[si])
-    pair = g_mention[gi] * max(len(system), 1) + s_mention[si]
-    distinct, inverse = np.unique(pair, return_inverse=True)
-    chars = np.bincount(inverse.reshape(-1), weights=shared, minlength=len(distinct)).astype(np.int64)
     width = max(len(system), 1)
+    pair = g_mention[gi] * width + s_mention[si]
+    # The piece pairs come sorted by (gold piece, system piece), and pieces are grouped by mention, so
+    # the mention pairs are sorted but around discontiguous mentions: a stable sort merges those runs
+    # (about linear), and each mention pair's shared characters are summed over its run.
+    order = np.argsort(pair, kind="stable")
+    pair = pair[order]
+    head = np.ones(len(pair), dtype=bool)
+    head[1:] = pair[1:] != pair[:-1]
+    heads = np.flatnonzero(head)
+    distinct = pair[heads]
+    chars = np.add.reduceat(shared[order], heads) if len(heads) else np.zeros(0, dtype=np.int64)
     return distinct // width, distinct % width, chars
 
 
@@ -357,7 +365,7 @@ def _one_to_one(
         used_g[ranked_g[now]] = True
         used_s[ranked_s[now]] = True
         live[position] = ~(used_g[ranked_g[position]] | used_s[ranked_s[position]])
-    chosen = np.sort(order[taken])
+    chosen = np.sort(order[taken], kind="stable")  # reports come in runs: a merge of them
     return g[chosen], s[chosen], chars[chosen]
 
 
@@ -366,7 +374,7 @@ def _find(needles: np.ndarray, values: np.ndarray) -> np.ndarray:
     sort: the codes come nearly sorted, in reading order)."""
     if len(values) == 0:
         return np.full(len(needles), -1, dtype=np.int64)
-    order = np.argsort(values)
+    order = np.argsort(values, kind="stable")  # a merge of the sorted runs
     ordered = values[order]
     at = np.minimum(np.searchsorted(ordered, needles), len(values) - 1)
     return np.where(ordered[at] == needles, order[at], -1).astype(np.int64)

@@ -104,17 +104,20 @@ def slices(data: pa.Buffer, starts: np.ndarray, ends: np.ndarray) -> pa.Array:
     as a ``string`` array, cut out of ``data`` (already checked as UTF-8, cut at ASCII bytes).
 
     An array whose offsets alternate start, end, start, ... holds the wanted strings at even positions
-    and what lies between them at odd ones: built on ``data`` without a copy, then the even ones taken.
+    and what lies between them at odd ones: built on ``data`` without a copy, then the even ones taken
+    (with 32-bit offsets when ``data`` allows them: the taken array is then a ``string`` array as it is).
     """
     n = len(starts)
     if n == 0:
         return strings([])
-    offsets = np.empty(2 * n, dtype=np.int64)
+    small = data.size < 1 << 31
+    offsets = np.empty(2 * n, dtype=np.int32 if small else np.int64)
     offsets[0::2] = starts
     offsets[1::2] = ends
-    both = pa.Array.from_buffers(pa.large_string(), 2 * n - 1, [None, pa.py_buffer(offsets), data])
-    taken = both.take(to_arrow(np.arange(0, 2 * n - 1, 2, dtype=np.int64)))
-    return taken.cast(pa.string())
+    kind = pa.string() if small else pa.large_string()
+    both = pa.Array.from_buffers(kind, 2 * n - 1, [None, pa.py_buffer(offsets), data])
+    taken = both.take(to_arrow(np.arange(0, 2 * n - 1, 2, dtype=np.int32 if small else np.int64)))
+    return taken if small else taken.cast(pa.string())
 
 
 def strings(values: list[str]) -> pa.Array:

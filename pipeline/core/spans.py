@@ -67,9 +67,10 @@ def overlap_pairs(
     r_live = np.flatnonzero(r_start < r_end)
 
     # Both sides sorted by (document, start); queries go in that order too (searchsorted is much faster
-    # on sorted needles: each search starts near the previous one).
-    r_order = r_live[np.argsort(r_start_key[r_live])]
-    l_order = l_live[np.argsort(l_start_key[l_live])]
+    # on sorted needles: each search starts near the previous one). Intervals usually come in reading
+    # order, nearly sorted already: a stable sort (a merge of the sorted runs) is then about linear.
+    r_order = r_live[np.argsort(r_start_key[r_live], kind="stable")]
+    l_order = l_live[np.argsort(l_start_key[l_live], kind="stable")]
     r_sorted = r_start_key[r_order]
     l_sorted = l_start_key[l_order]
 
@@ -87,8 +88,9 @@ def overlap_pairs(
 
     left = np.concatenate([left_1, left_2])
     right = np.concatenate([right_1, right_2])
-    # One int64 key (left, right) sorts faster than a lexsort of two columns.
-    order = np.argsort(left * max(len(r_doc), 1) + right)
+    # One int64 key (left, right) sorts faster than a lexsort of two columns; each case's pairs come
+    # in runs already sorted, which a stable sort merges.
+    order = np.argsort(left * max(len(r_doc), 1) + right, kind="stable")
     return left[order], right[order]
 
 
@@ -177,15 +179,14 @@ def _document_codes(*docs: ArrayLike) -> tuple[IntArray, ...]:
     if sum(sizes) == 0:
         return tuple(np.zeros(0, dtype=np.int64) for _ in arrays)
     if all(a.dtype.kind in "iu" for a in arrays):
-        together = np.concatenate(arrays).astype(np.int64)
-        low, high = int(together.min()), int(together.max())
-        if high - low <= len(together):  # already dense enough (e.g. factorized codes): keep the order
-            inverse = together - low
-        else:
-            import pandas as pd  # here only: dense integer codes (CLEF's) need no pandas at all
+        present = [a for a in arrays if len(a)]
+        low, high = min(int(a.min()) for a in present), max(int(a.max()) for a in present)
+        if high - low <= sum(sizes):  # already dense enough (e.g. factorized codes): keep the order
+            return tuple(a.astype(np.int64) - low if low else a.astype(np.int64, copy=False) for a in arrays)
+        import pandas as pd  # here only: dense integer codes (CLEF's) need no pandas at all
 
-            codes, _ = pd.factorize(together, sort=True)
-            inverse = np.asarray(codes, dtype=np.int64)
+        codes, _ = pd.factorize(np.concatenate(arrays).astype(np.int64), sort=True)
+        inverse = np.asarray(codes, dtype=np.int64)
     else:
         import pandas as pd
 
@@ -219,24 +220,25 @@ def _keys(*sides: tuple[IntArray, IntArray, IntArray]) -> tuple[Any, ...]:
     are first replaced by their ranks among all offsets (same order, same ties), which bounds ``scale``
     by the number of intervals.
     """
-    all_offsets = [np.concatenate([s, e]) for _, s, e in sides]
-    offsets = np.concatenate(all_offsets) if all_offsets else np.zeros(0, dtype=np.int64)
+    present = [a for _, s, e in sides for a in (s, e) if len(a)]
     n_docs = 1 + max((int(d.max()) for d, _, _ in sides if len(d)), default=0)
-    if len(offsets) == 0:
+    if not present:
         return (1, *(a for _, s, e in sides for a in (s, e)))
-    lowest, highest = int(offsets.min()), int(offsets.max())
+    lowest, highest = min(int(a.min()) for a in present), max(int(a.max()) for a in present)
     scale = highest - lowest + 2
-    mapped: list[tuple[IntArray, IntArray]] = []
-    if n_docs * scale < 2**62:
-        mapped = [(s - lowest, e - lowest) for _, s, e in sides]
-    else:
-        distinct = np.unique(offsets)
-        scale = len(distinct) + 1
-        mapped = [(np.searchsorted(distinct, s), np.searchsorted(distinct, e)) for _, s, e in sides]
     out: list[Any] = [scale]
-    for (doc, _, _), (s, e) in zip(sides, mapped, strict=True):
+    if n_docs * scale < 2**62:
+        for doc, s, e in sides:  # key = document * scale - lowest + offset: one base per side
+            base = doc.astype(np.int64) * scale
+            base -= lowest
+            out += [base + s, base + e]
+        return tuple(out)
+    distinct = np.unique(np.concatenate(present))
+    scale = len(distinct) + 1
+    out = [scale]
+    for doc, s, e in sides:
         base = doc.astype(np.int64) * scale
-        out += [base + s, base + e]
+        out += [base + np.searchsorted(distinct, s), base + np.searchsorted(distinct, e)]
     return tuple(out)
 
 

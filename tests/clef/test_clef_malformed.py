@@ -27,6 +27,10 @@ FILES = [
     ("offset-plus", b"r||D||C||+1||5\n", "r.pipe:1", "found '+1'"),
     ("offset-decimal", b"r||D||C||1.5||5\n", "r.pipe:1", "found '1.5'"),
     ("offset-empty", b"r||D||C||||5\n", "r.pipe:1", "found ''"),
+    # Arrow's cast reads '0x1F' as 31: the offsets must be checked as ASCII digits before it converts them
+    ("offset-hex", b"r||D||C||0x1F||50\n", "r.pipe:1", "found '0x1F'"),
+    ("offset-arabic-digits", "r||D||C||\u0661\u0662||50\n".encode(), "r.pipe:1", "found '\u0661\u0662'"),
+    ("offset-19-digits", b"r||D||C||1||1234567890123456789\n", "r.pipe:1", "found '1234567890123456789'"),
     ("end-before-start", b"r||D||C||9||5\n", "r.pipe:1", "found 5 after 9"),
     ("pieces-decreasing", b"r||D||C||30||35||20||25\n", "r.pipe:1", "increasing order"),
     ("not-utf8", b"r||D||C||1||5\nr||D||\xff||1||5\n", "r.pipe:2", "expected UTF-8 text"),
