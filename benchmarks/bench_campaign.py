@@ -25,6 +25,7 @@ import json
 import os
 import random
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -199,29 +200,33 @@ def report(result: dict) -> None:
 def run(quick: bool, rounds: int) -> list[Row]:
     """A full campaign on a cold store, then the rerun after one system's file changed, in the same
     run: 1,000 documents x 100 systems on 2 workers (quick: 10 x 2). Targets: the full run under 2
-    minutes, the rerun under 5% of it. Each runs once (``rounds`` is not used: a second cold run is
-    the memory run, whose sampling would slow a timed run)."""
+    minutes, the rerun under 5% of it. The full run runs once (a second cold run is the memory run,
+    whose sampling would slow a timed run); the rerun ``rounds`` times, each after one more fill of the
+    same system was removed: the median and the range of the reruns against the full run."""
     docs, systems = (10, 2) if quick else (1000, 100)
     work = f"campaign {docs:,} docs x {systems} systems, 2 workers"
     before = load_average()
     with tempfile.TemporaryDirectory() as tmp:
         campaign = generate(Path(tmp), docs, systems, 3, 7)
         full = run_campaign("full", campaign, 2)
-        remove_a_fill(Path(tmp) / "sys000.tpl")
-        one = run_campaign("one system changed", campaign, 2)
+        reruns = []
+        for _ in range(1 if quick else max(1, rounds)):
+            remove_a_fill(Path(tmp) / "sys000.tpl")
+            reruns.append(run_campaign("one system changed", campaign, 2)["wall"])
         memory = run_campaign("memory", campaign, 2, *_elsewhere(Path(tmp)), sample=True)
     after = load_average()
     full_target = Target(120, at_most=True, of="seconds")
     rerun_target = Target(0.05, at_most=True)
-    ratio = one["wall"] / full["wall"]
+    ratio = statistics.median(reruns) / full["wall"]
     return [
         Row(f"{work}, full run, cold store", iescore_s=full["wall"], target=str(full_target),
             met=full_target.met(full["wall"]) if not quick else None, iescore_mib=memory["peak_pss_mib"],
             runs=1, load_before=before, load_after=after, note="memory: PSS of the process tree"),
-        Row(f"{work}, one system changed", peer="full run", iescore_s=one["wall"], peer_s=full["wall"],
-            ratio=ratio, ratio_min=ratio, ratio_max=ratio, ratio_is="rerun / full run",
-            target=str(rerun_target), met=rerun_target.met(ratio) if not quick else None, runs=1,
-            load_before=before, load_after=after),
+        Row(f"{work}, one system changed", peer="full run", iescore_s=statistics.median(reruns),
+            peer_s=full["wall"], ratio=ratio, ratio_min=min(reruns) / full["wall"],
+            ratio_max=max(reruns) / full["wall"], ratio_is="rerun / full run", target=str(rerun_target),
+            met=rerun_target.met(ratio) if not quick else None, runs=len(reruns), load_before=before,
+            load_after=after, note=f"reruns: {', '.join(f'{wall:.2f}' for wall in reruns)} s"),
     ]  # fmt: skip
 
 
