@@ -34,9 +34,10 @@ significance, the HTML page) by declaring, in its own wing, one :class:`Campaign
   measure. A campaign ranked by one of them also has the paired t-test over units in its significance
   table (``pipeline.campaign.stats.paired_t_tests``); every kind's campaign has Holm-adjusted p-values.
 
-The kind is registered by name in ``pipeline.campaign.kinds.KINDS`` (one line), and its tasks side (the
-stage each system runs, which writes the family's ``statistics`` table) in ``tasks.campaign.kinds``. Nothing
-else of the campaign engine changes: the summary, outputs and page are the same for every kind.
+The kind is registered by name in ``pipeline.campaign.kinds.KINDS`` (one line: its name and the module
+that declares it, imported when a campaign of that kind is read), and its tasks side (the stage each
+system runs, which writes the family's ``statistics`` table) in ``tasks.campaign.kinds``. Nothing else of
+the campaign engine changes: the summary, outputs and page are the same for every kind.
 
 Example (a SENSEVAL campaign)::
 
