@@ -13,13 +13,14 @@ swaps). So, with the same units, seed, resamples and family options:
   bits: floating-point rounding is symmetric (``fl(x - y) = -fl(y - x)``), and every test compares
   absolute values.
 
-The products sum statistics weighted by whole numbers. When every statistic of the family is a count
-(``Family.counts`` covers ``statistic_names``: templette, MUC, MAT, CLEF), each sum is an exact integer in
-float64, so its bits do not depend on the other systems in the product; for a family with fractional
-statistics they could (summation order inside the matrix product), so such summaries never reuse. The
-measures of these families are made of additions, multiplications and divisions, exactly rounded
-whatever the layout of the arrays they are computed on. A summary that reuses nothing makes the very
-calls it made before this module existed.
+The products sum statistics weighted by whole numbers, and a system's sums are the same bits whichever
+systems are beside it (``stats.resampled_sums``): when every statistic of the family is a count
+(templette, MUC, MAT, CLEF), each sum is an exact integer (or half) in float64 whatever the order of the
+additions in one product over every system; with fractional statistics (TREC, SENSEVAL) each system's
+product is made alone, of the same shape for every system. The measures are made of additions,
+multiplications and divisions, element by element, exactly rounded whatever the layout of the arrays
+they are computed on. A summary that reuses nothing makes the very calls it made before this module
+existed.
 
 A summary records, beside its leaderboard and significance, its units (``SUMMARY_UNITS``) and each
 system's statistics (``SUMMARY_SYSTEMS``, the values ``UnitStatistics.from_table`` gives that system).
@@ -209,17 +210,12 @@ def read_categories(family: Family, table: pa.Table) -> dict[str, CategorySums]:
     return {name: (names, flat[rows]) for name, (names, rows) in found.items()}
 
 
-def reuses(family: Family) -> bool:
-    """Whether a summary of ``family`` may reuse results: every statistic is a count (see the module doc)."""
-    return set(family.counts) == set(family.statistic_names)
-
-
 def same_statistics(
     previous: Previous | None, statistics: UnitStatistics, settings: Mapping[str, Any]
 ) -> set[str]:
     """The systems whose statistics over the campaign's units are those of ``previous``, bit for bit,
-    under the same units and settings (none when reuse is not allowed: see ``reuses``)."""
-    if previous is None or not reuses(statistics.family):
+    under the same units and settings."""
+    if previous is None:
         return set()
     if dict(previous.settings) != dict(settings) or previous.units != statistics.units:
         return set()

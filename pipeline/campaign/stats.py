@@ -22,7 +22,7 @@ from fractions import Fraction
 from typing import Any
 
 import numpy as np
-from iescore.pipeline.core.family import Family, MeasureForms, UnitStatistics
+from iescore.pipeline.core.family import Family, UnitStatistics
 
 # Two deltas that are equal in exact arithmetic can differ by a few units in the last place once computed
 # in floating point (e.g. 2/4 - 1/4 against 3/4 - 2/4); closer than this they count as equal, so an exact
@@ -80,9 +80,9 @@ def bootstrap_intervals(
     _check_resamples(resamples)
     if not 0.0 < confidence < 1.0:
         raise ValueError(f"confidence must lie strictly between 0 and 1, got {confidence}")
-    n_systems, n_units, width = statistics.values.shape
+    n_systems, n_units, _ = statistics.values.shape
     weights, _ = _drawn_resamples(seed, resamples, n_units)
-    sums = (weights @ _unit_matrix(statistics)).reshape(resamples, n_systems, width)
+    sums = resampled_sums(weights, statistics.values, _exact(family))
     every = family.measures(sums, options)  # (resamples, systems, measures)
     tail = (1.0 - confidence) / 2.0
     result: dict[str, dict[str, Interval]] = {system: {} for system in statistics.systems}
@@ -206,9 +206,10 @@ def pair_tests(
     it with the same seed and R, when the caller has it already (a campaign's summary ranks with it too);
     else computed here.
 
-    Cost: two (R x U) @ (U x KS) matrix products (one with ``resampled`` given), then, per pair, the
-    measure alone on R bootstrap and 2R shuffled sums of its L forms (``Family.measure_forms``); memory
-    of order R x KS, never R x U per pair.
+    Cost: two products of the (R x U) draws with every system's L forms of its statistics
+    (``resampled_sums``; one with ``resampled`` given), then, per pair, the measure alone on R bootstrap
+    and 2R shuffled sums of its L forms (``Family.measure_forms``); memory of order R x LS, never R x U
+    per pair.
     """
     family = statistics.family
     options = family.resolve(options)
@@ -229,11 +230,12 @@ def pair_tests(
     # Only the measure's forms of the statistics are summed (``Family.measure_forms``: L <= K of them;
     # the headline F reads three sums of templette's six statistics, a TREC mean two of sixteen).
     forms = family.measure_forms(name, options)
-    matrix = _form_matrix(forms, statistics)
+    form_values = forms.forms(statistics.values)  # (S, U, L)
+    exact = _exact(family)
 
     weights, rng = _drawn_resamples(seed, resamples, n_units)
     if resampled is None:
-        resampled = forms.measure(_form_sums(weights, matrix, n_systems).transpose(2, 0, 1))
+        resampled = forms.measure(resampled_sums(weights, form_values, exact).transpose(2, 0, 1))
     elif resampled.shape != (resamples, n_systems):
         raise ValueError(f"resampled: shape {(resamples, n_systems)} expected, found {resampled.shape}")
     del weights
@@ -241,7 +243,7 @@ def pair_tests(
     # Swapping units Z between a and b moves Z @ (x_b - x_a) from b's total to a's: one product of Z
     # with every system's forms serves all pairs, kept as (L, S, R): each system's resamples of a form
     # are contiguous, so the systems paired with one ``a`` are one block of each form.
-    swapped_in = np.ascontiguousarray(_form_sums(swaps, matrix, n_systems).transpose(2, 1, 0))
+    swapped_in = np.ascontiguousarray(resampled_sums(swaps, form_values, exact).transpose(2, 1, 0))
     form_totals = forms.forms(totals)  # (S, L)
     n_forms = len(swapped_in)
     del swaps
@@ -456,23 +458,26 @@ def _options(family: Family, beta: float | None, options: Mapping[str, Any] | No
     return family.resolve(given)
 
 
-def _unit_matrix(statistics: UnitStatistics) -> np.ndarray:
-    """Statistics as a (units, systems * K) float matrix: column ``K s + k`` is system s, statistic k."""
-    n_systems, n_units, width = statistics.values.shape
-    return statistics.values.transpose(1, 0, 2).reshape(n_units, n_systems * width)
+def resampled_sums(draws: np.ndarray, values: np.ndarray, exact: bool) -> np.ndarray:
+    """Every system's ``values`` (S, U, K: statistics, or a measure's forms of them) summed over each of
+    the (R, U) ``draws`` (multiplicities of the units, or 0/1 swaps): (R, S, K).
 
-
-def _form_matrix(forms: MeasureForms, statistics: UnitStatistics) -> np.ndarray:
-    """A measure's forms of the statistics as a (units, systems * L) matrix: column ``L s + l`` is system
-    s, form l (exact: a form is a statistic, or counts with whole or half coefficients)."""
-    values = forms.forms(statistics.values)  # (S, U, L)
+    A system's sums are the same bits whichever systems are beside it, which is what lets a rerun keep
+    the results of the systems that did not change (``pipeline.campaign.reuse``). ``exact`` (every
+    statistic a count, so every value a whole number or a half): one product of the draws with every
+    system's values, whose sums are exact in float64 whatever the order of its additions. Else one
+    product per system (``numpy.matmul`` over the stacked systems), each of the same shape and made
+    alone: its additions are in an order that depends on its shape, never on the other systems."""
     n_systems, n_units, width = values.shape
-    return values.transpose(1, 0, 2).reshape(n_units, n_systems * width)
+    if exact:
+        matrix = values.transpose(1, 0, 2).reshape(n_units, n_systems * width)
+        return (draws @ matrix).reshape(len(draws), n_systems, width)
+    return np.matmul(draws, values).transpose(1, 0, 2)
 
 
-def _form_sums(draws: np.ndarray, matrix: np.ndarray, n_systems: int) -> np.ndarray:
-    """The forms (``_form_matrix``) summed over each of the (R, U) ``draws``: (R, S, L)."""
-    return (draws @ matrix).reshape(len(draws), n_systems, -1)
+def _exact(family: Family) -> bool:
+    """Whether every statistic of ``family`` is a count (see ``resampled_sums``)."""
+    return set(family.counts) == set(family.statistic_names)
 
 
 def _drawn_resamples(seed: int, resamples: int, n_units: int) -> tuple[np.ndarray, np.random.Generator]:
@@ -540,10 +545,9 @@ def bootstrap_measure(
     options = _options(family, None, options)
     column = family.measure_index(family.headline if measure is None else measure)
     _check_resamples(resamples)
-    n_systems, n_units, _ = statistics.values.shape
-    weights, _ = _drawn_resamples(seed, resamples, n_units)
+    weights, _ = _drawn_resamples(seed, resamples, statistics.values.shape[1])
     forms = family.measure_forms(family.measure_names[column], options)
-    sums = _form_sums(weights, _form_matrix(forms, statistics), n_systems)  # (R, S, L)
+    sums = resampled_sums(weights, forms.forms(statistics.values), _exact(family))  # (R, S, L)
     return forms.measure(sums.transpose(2, 0, 1))
 
 

@@ -34,7 +34,7 @@ class CampaignSummary(Stage):
     every system's ``CampaignKind.evidence`` output too."""
 
     STAGE = "CampaignSummary"
-    VERSION = 7
+    VERSION = 8
     OUTPUTS = ("leaderboard", "significance", "ranks", "units", "systems", "categories")
 
     def produce(self) -> dict[str, pa.Table]:

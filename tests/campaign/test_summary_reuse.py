@@ -222,12 +222,22 @@ def test_other_units_or_settings_reuse_nothing(what: str) -> None:
     assert computed_systems == names
 
 
-def test_a_family_with_fractional_statistics_reuses_nothing() -> None:
-    from iescore.pipeline.campaign.kinds import KINDS
-
-    fractional = KINDS["senseval"].family
-    assert not reuse.reuses(fractional)
-    assert reuse.reuses(TEMPLETTE)
+@pytest.mark.parametrize("exact", [True, False])
+def test_a_systems_resampled_sums_are_the_same_bits_alone_and_among_others(exact: bool) -> None:
+    # Fractions with many bits (a TREC query's average precision), or counts: a system's sums over each
+    # draw are the same bits computed for it alone, among all, and at another position among them.
+    rng = np.random.default_rng(8)
+    values = rng.integers(0, 9, size=(40, 60, 3)).astype(np.float64) if exact else rng.random((40, 60, 3))
+    draws = rng.integers(0, 3, size=(200, 60)).astype(np.float64)
+    among = stats.resampled_sums(draws, values, exact)
+    order = rng.permutation(40)
+    shuffled = stats.resampled_sums(draws, values[order], exact)
+    for system in (0, 17, 39):
+        alone = stats.resampled_sums(draws, values[system : system + 1], exact)[:, 0]
+        assert np.array_equal(alone, among[:, system])
+        assert np.array_equal(alone, shuffled[:, int(np.flatnonzero(order == system)[0])])
+        # Sums of the statistics the plain way (one vector product a resample) agree to rounding.
+        assert np.allclose(alone, draws @ values[system])
 
 
 # --- the whole command: a rerun after one system changed against a cold run --------------------------
@@ -359,6 +369,38 @@ def test_a_kind_campaign_rerun_after_one_system_changed_writes_what_a_cold_run_w
     run_campaign(tmp_path / "data", tmp_path / "store", tmp_path / "warm")
     assert len(pairs) == 3  # the changed system's three pairs only
     assert read == ["less-location"]
+    monkeypatch.setattr(stats, "pair_tests", original)
+    run_campaign(tmp_path / "data", tmp_path / "cold-store", tmp_path / "cold")
+    capsys.readouterr()
+    same_outputs(tmp_path / "warm", tmp_path / "cold")
+    for path in (tmp_path / "cold-store" / "CampaignSummary").glob("*/*.parquet"):
+        twin = tmp_path / "store" / path.relative_to(tmp_path / "cold-store")
+        assert pq.read_table(twin).equals(pq.read_table(path)), path.name
+
+
+def test_a_trec_campaign_rerun_reuses_the_unchanged_systems_and_writes_what_a_cold_run_writes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # TREC's statistics are fractions (each query's measures): a rerun after one run changed computes
+    # that run's pairs alone, and its outputs are a cold run's, byte for byte.
+    sample = tmp_path / "data" / "trec-sample"
+    shutil.copytree(ROOT / "data" / "trec-sample", sample)
+    lines = (sample / "teamA_run1.txt").read_text().splitlines(keepends=True)
+    (sample / "teamA_run3.txt").write_text("".join(lines[::2]))  # a fourth run: every other line
+    text = 'scorer = "trec"\n\n[reference]\nqrels = "trec-sample/qrels.txt"\n\n[options]\nresamples = 300\n'
+    for name in ("teamA_run1", "teamA_run2", "teamA_run3", "teamB_run1"):
+        text += f'\n[systems.{name}]\nrun = "trec-sample/{name}.txt"\n'
+    (tmp_path / "data" / "campaign.toml").write_text(text)
+    run_campaign(tmp_path / "data", tmp_path / "store", tmp_path / "warm")
+
+    changed = sample / "teamA_run2.txt"
+    changed.write_text("".join(changed.read_text().splitlines(keepends=True)[3:]))
+    original = stats.pair_tests
+    pairs = spied_pairs(monkeypatch)
+    read = spied_reads(monkeypatch)
+    run_campaign(tmp_path / "data", tmp_path / "store", tmp_path / "warm")
+    assert len(pairs) == 3  # the changed run's three pairs only
+    assert read == ["teamA_run2"]
     monkeypatch.setattr(stats, "pair_tests", original)
     run_campaign(tmp_path / "data", tmp_path / "cold-store", tmp_path / "cold")
     capsys.readouterr()
