@@ -338,6 +338,26 @@ def test_a_rerun_after_one_system_changed_writes_what_a_cold_run_writes(
 # --- a registered kind (MAT: every statistic a count) ---------------------------------------------
 
 
+def rerun_against_a_cold_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, changed: str, changed_pairs: int
+) -> None:
+    """Rerun ``tmp_path/data/campaign.toml`` into its warm store after ``changed`` changed: only its
+    ``changed_pairs`` pairs are tested and only its statistics read; then a cold run into a store of its
+    own writes the same output files and summary tables."""
+    original = stats.pair_tests
+    pairs = spied_pairs(monkeypatch)
+    read = spied_reads(monkeypatch)
+    run_campaign(tmp_path / "data", tmp_path / "store", tmp_path / "warm")
+    assert len(pairs) == changed_pairs
+    assert read == [changed]
+    monkeypatch.setattr(stats, "pair_tests", original)
+    run_campaign(tmp_path / "data", tmp_path / "cold-store", tmp_path / "cold")
+    same_outputs(tmp_path / "warm", tmp_path / "cold")
+    for path in (tmp_path / "cold-store" / "CampaignSummary").glob("*/*.parquet"):
+        twin = tmp_path / "store" / path.relative_to(tmp_path / "cold-store")
+        assert pq.read_table(twin).equals(pq.read_table(path)), path.name
+
+
 def drop_annotation(folder: Path, document: str, aset: int) -> None:
     path = folder / document
     data = json.loads(path.read_text())
@@ -363,19 +383,8 @@ def test_a_kind_campaign_rerun_after_one_system_changed_writes_what_a_cold_run_w
     run_campaign(tmp_path / "data", tmp_path / "store", tmp_path / "warm")
 
     drop_annotation(sample / "less-location", "b.json", 0)  # one system changes
-    original = stats.pair_tests
-    pairs = spied_pairs(monkeypatch)
-    read = spied_reads(monkeypatch)
-    run_campaign(tmp_path / "data", tmp_path / "store", tmp_path / "warm")
-    assert len(pairs) == 3  # the changed system's three pairs only
-    assert read == ["less-location"]
-    monkeypatch.setattr(stats, "pair_tests", original)
-    run_campaign(tmp_path / "data", tmp_path / "cold-store", tmp_path / "cold")
+    rerun_against_a_cold_run(tmp_path, monkeypatch, "less-location", 3)
     capsys.readouterr()
-    same_outputs(tmp_path / "warm", tmp_path / "cold")
-    for path in (tmp_path / "cold-store" / "CampaignSummary").glob("*/*.parquet"):
-        twin = tmp_path / "store" / path.relative_to(tmp_path / "cold-store")
-        assert pq.read_table(twin).equals(pq.read_table(path)), path.name
 
 
 def test_a_trec_campaign_rerun_reuses_the_unchanged_systems_and_writes_what_a_cold_run_writes(
@@ -395,16 +404,5 @@ def test_a_trec_campaign_rerun_reuses_the_unchanged_systems_and_writes_what_a_co
 
     changed = sample / "teamA_run2.txt"
     changed.write_text("".join(changed.read_text().splitlines(keepends=True)[3:]))
-    original = stats.pair_tests
-    pairs = spied_pairs(monkeypatch)
-    read = spied_reads(monkeypatch)
-    run_campaign(tmp_path / "data", tmp_path / "store", tmp_path / "warm")
-    assert len(pairs) == 3  # the changed run's three pairs only
-    assert read == ["teamA_run2"]
-    monkeypatch.setattr(stats, "pair_tests", original)
-    run_campaign(tmp_path / "data", tmp_path / "cold-store", tmp_path / "cold")
+    rerun_against_a_cold_run(tmp_path, monkeypatch, "teamA_run2", 3)
     capsys.readouterr()
-    same_outputs(tmp_path / "warm", tmp_path / "cold")
-    for path in (tmp_path / "cold-store" / "CampaignSummary").glob("*/*.parquet"):
-        twin = tmp_path / "store" / path.relative_to(tmp_path / "cold-store")
-        assert pq.read_table(twin).equals(pq.read_table(path)), path.name
