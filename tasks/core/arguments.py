@@ -79,14 +79,18 @@ def check_paths(checks: Iterable[tuple[str, str | Path | None, str]]) -> None:
 
 def _resolved(path: Path, folders: dict[str, str]) -> str:
     """``path`` resolved as ``os.path.realpath`` resolves it, its folder resolved once among ``folders``
-    (a link, or a name such as ``..``, is resolved whole)."""
+    (a link, or a name such as ``..``, is resolved whole). A name the system refuses (a NUL character) is
+    made absolute as it stands: ``path_problem`` reports it."""
     text = os.fspath(path)
     parent, name = os.path.split(text)
-    if name in ("", ".", "..") or os.path.islink(text):
-        return os.path.realpath(text)
-    folder = folders.get(parent)
-    if folder is None:
-        folder = folders[parent] = os.path.realpath(parent or ".")
+    try:
+        if name in ("", ".", "..") or os.path.islink(text):
+            return os.path.realpath(text)
+        folder = folders.get(parent)
+        if folder is None:
+            folder = folders[parent] = os.path.realpath(parent or ".")
+    except (OSError, ValueError):
+        return os.path.abspath(text)
     return os.path.join(folder, name)
 
 

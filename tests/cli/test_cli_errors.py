@@ -450,6 +450,19 @@ def test_path_problems(places: dict[str, Path]) -> None:
         assert path_problem("/dev/null", OUTPUT_FILE).startswith("is not a regular file")
 
 
+@pytest.mark.parametrize("name", ["a\x00b.json", "a\x00b/scores.json"])
+def test_a_nul_in_an_output_path_is_an_input_error_beside_an_input_directory(
+    places: dict[str, Path], name: str
+) -> None:
+    # With an input directory among the checks, every path is resolved before it is probed: a name
+    # the system refuses, in the file's name or in a folder's, is reported, never a traceback.
+    gold = places["dir"] / "gold"
+    gold.mkdir()
+    output = str(places["dir"] / name)
+    with pytest.raises(InputError, match="cannot be used: embedded null byte \\(--json\\)"):
+        check_paths([("-gold", gold, INPUT_DIRECTORY), ("--json", output, OUTPUT_FILE)])
+
+
 def test_many_output_paths_make_one_probe_directory_per_file_system(
     places: dict[str, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
